@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "choreo",
+    products: [
+        .executable(name: "choreo", targets: ["choreo"]),
+        .library(name: "ChoreoEngine", targets: ["ChoreoEngine"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "ChoreoJSON", swiftSettings: strictSettings),
+        .target(name: "ChoreoEngine", swiftSettings: strictSettings),
+        .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
+        .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoHTTP", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage"],
+            swiftSettings: strictSettings),
+        .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "choreo", dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage"],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "choreo-bench", dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON"],
+            path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
+        .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], resources: [.copy("Vectors")],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
+            resources: [.copy("Goldens")], swiftSettings: strictSettings),
+        .testTarget(name: "ChoreoStorageTests", dependencies: ["ChoreoStorage"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],
+            swiftSettings: strictSettings),
+        .testTarget(name: "ChoreoLiveTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

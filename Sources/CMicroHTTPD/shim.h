@@ -1,0 +1,25 @@
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon is C-variadic, which Swift cannot call: every option goes through one MHD_OPTION_ARRAY. */
+static inline struct MHD_Daemon *
+cmhd_start_daemon(unsigned int flags, uint16_t port, MHD_AccessHandlerCallback handler,
+                  void *handler_cls, const struct MHD_OptionItem *options)
+{
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* MHD_get_daemon_info is variadic too; a daemon bound to port 0 reports its real port here. */
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* The reader callback's end-of-stream marker is a cast macro Swift cannot import. */
+static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }

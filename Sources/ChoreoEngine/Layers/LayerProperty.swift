@@ -1,0 +1,93 @@
+/// The stored properties of a layer that a scene can set, animate or read: the animatable
+/// properties of `CALayer`, `CAShapeLayer`, `CATextLayer` and `CAEmitterLayer`.
+public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
+    case position, bounds, anchorPoint, zPosition, opacity, hidden, transform, sublayerTransform
+    case backgroundColor, borderColor, borderWidth, cornerRadius, masksToBounds
+    case shadowColor, shadowOpacity, shadowOffset, shadowRadius
+    // CAShapeLayer
+    case path, fillColor, strokeColor, lineWidth, strokeStart, strokeEnd, lineCap, lineJoin
+    // CATextLayer
+    case string, fontSize, foregroundColor, alignmentMode
+    // CAEmitterLayer
+    case emitterPosition, emitterZPosition, emitterSize, birthRate, lifetime, velocity, scale, spin
+
+    /// The order properties are listed in responses: the order of this declaration.
+    public static func < (a: LayerProperty, b: LayerProperty) -> Bool { a.ordinal < b.ordinal }
+
+    public var ordinal: Int { Self.ordinals[self]! }
+    private static let ordinals: [LayerProperty: Int] = Dictionary(
+        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
+    /// The kind of value the property holds.
+    public var kind: ValueKind {
+        switch self {
+        case .position, .anchorPoint, .emitterPosition: .point
+        case .bounds: .rect
+        case .shadowOffset, .emitterSize: .size
+        case .transform, .sublayerTransform: .transform
+        case .hidden, .masksToBounds: .bool
+        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor: .color
+        case .path: .path
+        case .lineCap, .lineJoin, .string, .alignmentMode: .string
+        default: .number
+        }
+    }
+
+    /// Core Animation's default for the property on a new layer.
+    public var defaultValue: Value {
+        switch self {
+        case .position, .emitterPosition: .point(.zero)
+        case .anchorPoint: .point(Point(0.5, 0.5))
+        case .bounds: .rect(.zero)
+        case .opacity, .lineWidth, .strokeEnd, .birthRate, .lifetime, .velocity, .scale, .spin: .number(1)
+        case .hidden, .masksToBounds: .bool(false)
+        case .transform, .sublayerTransform: .transform(.identity)
+        case .backgroundColor, .strokeColor: .color(.clear)
+        case .borderColor, .shadowColor, .fillColor: .color(.black)
+        case .foregroundColor: .color(Color(red: 1, green: 1, blue: 1, alpha: 1))
+        case .shadowOffset: .size(Point(0, -3))
+        case .shadowRadius: .number(3)
+        case .emitterSize: .size(.zero)
+        case .path: .path(BezierPath())
+        case .lineCap: .string("butt")
+        case .lineJoin: .string("miter")
+        case .string: .string("")
+        case .alignmentMode: .string("natural")
+        case .fontSize: .number(36)
+        default: .number(0)
+        }
+    }
+
+    /// Which layer types have the property.
+    public func belongs(to type: LayerType) -> Bool {
+        switch self {
+        case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineCap, .lineJoin:
+            type == .shape
+        case .string, .fontSize, .foregroundColor, .alignmentMode: type == .text
+        case .emitterPosition, .emitterZPosition, .emitterSize, .birthRate, .lifetime, .velocity, .scale, .spin:
+            type == .emitter
+        default: true
+        }
+    }
+
+    /// Whether Core Animation can animate the property.
+    public var isAnimatable: Bool {
+        switch self {
+        case .lineCap, .lineJoin, .alignmentMode, .string: false
+        default: true
+        }
+    }
+}
+
+/// `CALayer`'s subclasses a scene can use.
+public enum LayerType: String, Sendable, Equatable, Hashable {
+    case layer, shape, text, emitter
+}
+
+/// Whether a model change animates by itself.
+public enum ActionPolicy: String, Sendable, Equatable, Hashable {
+    /// A view's backing layer: `actionForLayer:forKey:` returns `NSNull`, changes are instant.
+    case none
+    /// A standalone `CALayer`: an animatable change gets the implicit animation.
+    case implicit
+}

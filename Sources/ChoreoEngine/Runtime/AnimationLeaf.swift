@@ -1,0 +1,111 @@
+/// One property animation attached to a layer, with everything resolved for sampling: its
+/// timing in the layer's time space, the groups around it, and its interpolation curve.
+///
+/// A `CAAnimationGroup` is flattened into its children, each remembering the chain of group
+/// timings it runs inside (outermost first).
+public struct AnimationLeaf: Sendable {
+    /// The timing of one enclosing `CAAnimationGroup`.
+    struct GroupFrame: Sendable {
+        let timing: MediaTiming
+        let timingFunction: TimingFunction
+    }
+
+    enum Curve: Sendable {
+        case basic(BasicValues, spring: Spring?)
+        case keyframes(KeyframeTrack)
+    }
+
+    public let keyPath: KeyPath
+    let groups: [GroupFrame]
+    let timing: MediaTiming
+    let timingFunction: TimingFunction
+    let curve: Curve
+    let additive: Bool
+    let cumulative: Bool
+    /// The presentation value captured when added, for a basic animation with no values.
+    var captured: Value?
+    /// The top-level animation this leaf belongs to (index into the timeline's animations).
+    let owner: Int
+    /// Scene times between which the leaf is attached to its layer.
+    public internal(set) var addedAt: Double
+    public internal(set) var removedAt: Double = .infinity
+
+    /// Whether the leaf's own timing puts it in effect at a layer-local time (ignores groups).
+    @inline(__always)
+    func isInEffect(layerTime: Double) -> Bool { localTime(layerTime: layerTime) != nil }
+
+    /// The leaf's basic local time for a layer-local time, through its groups; nil if not in effect.
+    @inline(__always)
+    func localTime(layerTime: Double) -> MediaTiming.Local? {
+        var t = layerTime
+        for group in groups {
+            guard let local = group.timing.localTime(atParentTime: t) else { return nil }
+            let duration = group.timing.duration
+            t = group.timingFunction.isLinear || duration <= 0
+                ? local.time : duration * group.timingFunction.evaluate(local.time / duration)
+        }
+        return timing.localTime(atParentTime: t)
+    }
+
+    /// Applies this animation to `base` (the value so far for the key path) at a layer-local time.
+    /// `model` is the model value of the key path, read live (semantics rule 9.4).
+    @inline(__always)
+    func apply(to base: Value, model: Value, layerTime: Double) -> Value {
+        guard let local = localTime(layerTime: layerTime) else { return base }
+        let value = value(at: local, model: model)
+        return additive ? Value.add(base, value) : value
+    }
+
+    /// The animation's own value at a basic local time.
+    @inline(__always)
+    func value(at local: MediaTiming.Local, model: Value) -> Value {
+        let duration = timing.duration
+        switch curve {
+        case .basic(let values, let spring):
+            let (start, end) = endpoints(values, model: model)
+            let progress: Double
+            if let spring {
+                progress = spring.progress(at: local.time)
+            } else {
+                let linear = duration > 0 ? local.time / duration : 1
+                progress = timingFunction.evaluate(linear)
+            }
+            var result = Value.interpolate(start, end, progress)
+            if cumulative && local.iteration > 0 {
+                result = Value.add(result, Value.scale(end, local.iteration))
+            }
+            return result
+        case .keyframes(let track):
+            let linear = duration > 0 ? local.time / duration : 1
+            var result = track.value(at: timingFunction.evaluate(linear))
+            if cumulative && local.iteration > 0 {
+                result = Value.add(result, Value.scale(track.value(at: 1), local.iteration))
+            }
+            return result
+        }
+    }
+
+    /// The tangent rotation of a path keyframe animation with `rotationMode`, at a layer-local time.
+    func pathRotation(layerTime: Double) -> Double? {
+        guard case .keyframes(let track) = curve, track.rotationMode != nil,
+            let local = localTime(layerTime: layerTime)
+        else { return nil }
+        let duration = timing.duration
+        let linear = duration > 0 ? local.time / duration : 1
+        return track.rotation(at: timingFunction.evaluate(linear))
+    }
+
+    /// The interpolation endpoints of a basic animation (`CABasicAnimation`'s seven combinations).
+    @inline(__always)
+    func endpoints(_ values: BasicValues, model: Value) -> (Value, Value) {
+        switch (values.from, values.to, values.by) {
+        case (let from?, let to?, _): return (from, to)
+        case (let from?, nil, let by?): return (from, Value.add(from, by))
+        case (nil, let to?, let by?): return (Value.subtract(to, by), to)
+        case (let from?, nil, nil): return (from, model)
+        case (nil, let to?, nil): return (model, to)
+        case (nil, nil, let by?): return (model, Value.add(model, by))
+        case (nil, nil, nil): return (captured ?? model, model)
+        }
+    }
+}

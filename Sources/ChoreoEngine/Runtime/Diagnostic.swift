@@ -1,0 +1,41 @@
+/// A classic animation pitfall found in a scene, with when and where it happens and the fix.
+public struct Diagnostic: Sendable, Equatable {
+    public enum Severity: String, Sendable, Equatable {
+        case info, warning, error
+    }
+
+    /// The scene-format diagnostic codes.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        case snapBack = "snap-back"
+        case fillWithoutRetain = "fill-without-retain"
+        case retainedDivergence = "retained-divergence"
+        case groupClipped = "group-clipped"
+        case keyReplaced = "key-replaced"
+        case overridden
+        case completionImmediate = "completion-immediate"
+        case emitterNotRemoved = "emitter-not-removed"
+        case neverSettles = "never-settles"
+    }
+
+    public var severity: Severity
+    public var code: Code
+    public var time: Double
+    public var layer: String?
+    public var keyPath: String?
+    /// One sentence: what happens.
+    public var message: String
+    /// One sentence: how to avoid it.
+    public var fix: String
+
+    public init(
+        severity: Severity, code: Code, time: Double, layer: String?, keyPath: String?, message: String, fix: String
+    ) {
+        self.severity = severity
+        self.code = code
+        self.time = time
+        self.layer = layer
+        self.keyPath = keyPath
+        self.message = message
+        self.fix = fix
+    }
+}

@@ -1,0 +1,40 @@
+/// Something that happened on the scene's timeline, with its exact scene time: the delegate
+/// callbacks and completions an iOS app would observe.
+public struct Event: Sendable, Equatable {
+    public var time: Double
+    public var kind: Kind
+
+    public enum Kind: Sendable, Equatable {
+        /// `animationDidStart(_:)`.
+        case animationDidStart(layer: String, key: String?)
+        /// `animationDidStop(_:finished:)`.
+        case animationDidStop(layer: String, key: String?, finished: Bool)
+        /// A `CATransaction` completion block ran.
+        case transactionCompleted
+        /// A `UIView.animate` completion ran.
+        case animateCompleted(finished: Bool)
+        case layerAdded(layer: String)
+        case layerRemoved(layer: String)
+        case stateChanged(layer: String, state: String)
+        case marker(name: String)
+    }
+
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The scene-format `type` of the event.
+    public var typeName: String {
+        switch kind {
+        case .animationDidStart: "animationDidStart"
+        case .animationDidStop: "animationDidStop"
+        case .transactionCompleted: "transactionCompleted"
+        case .animateCompleted: "animateCompleted"
+        case .layerAdded: "layerAdded"
+        case .layerRemoved: "layerRemoved"
+        case .stateChanged: "stateChanged"
+        case .marker: "marker"
+        }
+    }
+}

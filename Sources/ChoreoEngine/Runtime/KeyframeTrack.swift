@@ -1,0 +1,180 @@
+import Foundation
+
+/// A `CAKeyframeAnimation`'s values prepared for sampling: key times resolved for the
+/// calculation mode, tangents for cubic modes, and arc lengths for paths and paced modes.
+struct KeyframeTrack: Sendable {
+    enum Source: Sendable {
+        case values([Value])
+        case path(PathMeasure)
+    }
+
+    let source: Source
+    let mode: CalculationMode
+    /// Key times, one per keyframe (discrete: one per value boundary, values.count + 1).
+    let keyTimes: [Double]
+    let segmentFunctions: [TimingFunction]?
+    /// Kochanek–Bartels tangents (outgoing and incoming) per keyframe, for cubic modes.
+    let outTangents: [Value]
+    let inTangents: [Value]
+    let rotationMode: RotationMode?
+
+    init(_ keyframes: Keyframes) {
+        rotationMode = keyframes.rotationMode
+        var mode = keyframes.calculationMode
+        if let path = keyframes.path {
+            let measure = PathMeasure(path)
+            source = .path(measure)
+            let count = measure.segments.count
+            if mode == .paced || mode == .cubicPaced || keyframes.keyTimes == nil {
+                var times = [0.0]
+                if mode == .paced || mode == .cubicPaced {
+                    var total = 0.0
+                    for segment in measure.segments {
+                        total += segment.length
+                        times.append(measure.totalLength > 0 ? total / measure.totalLength : 1)
+                    }
+                } else {
+                    for i in 0..<count { times.append(Double(i + 1) / Double(max(count, 1))) }
+                }
+                keyTimes = times
+            } else {
+                keyTimes = keyframes.keyTimes!
+            }
+            if mode == .cubic || mode == .cubicPaced { mode = .linear }
+            if mode == .paced { mode = .linear }
+            self.mode = mode
+            segmentFunctions = keyframes.calculationMode == .paced ? nil : keyframes.timingFunctions
+            outTangents = []
+            inTangents = []
+            return
+        }
+        let values = keyframes.values
+        source = .values(values)
+        let n = values.count
+        switch mode {
+        case .paced, .cubicPaced:
+            var distances = [0.0]
+            var total = 0.0
+            for i in 1..<max(n, 1) {
+                total += Value.distance(values[i - 1], values[i])
+                distances.append(total)
+            }
+            keyTimes = n <= 1 ? [0] : distances.map { total > 0 ? $0 / total : 0 }
+            segmentFunctions = nil
+        case .discrete:
+            if let given = keyframes.keyTimes {
+                keyTimes = given
+            } else {
+                keyTimes = (0...n).map { Double($0) / Double(max(n, 1)) }
+            }
+            segmentFunctions = keyframes.timingFunctions
+        default:
+            keyTimes = keyframes.keyTimes ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
+            segmentFunctions = keyframes.timingFunctions
+        }
+        if mode == .cubicPaced { mode = .cubic }
+        self.mode = mode
+        if mode == .cubic && n >= 2 {
+            var outs: [Value] = []
+            var ins: [Value] = []
+            for i in 0..<n {
+                let previous = values[max(i - 1, 0)]
+                let next = values[min(i + 1, n - 1)]
+                let tension = keyframes.tensionValues?[safe: i] ?? 0
+                let continuity = keyframes.continuityValues?[safe: i] ?? 0
+                let bias = keyframes.biasValues?[safe: i] ?? 0
+                let incoming = Value.subtract(values[i], previous)
+                let outgoing = Value.subtract(next, values[i])
+                let oneMinusT = 1 - tension
+                // Non-uniform key times: scale the tangents by the neighbouring intervals.
+                let dtPrevious = i > 0 ? keyTimes[i] - keyTimes[i - 1] : 0
+                let dtNext = i < n - 1 ? keyTimes[i + 1] - keyTimes[i] : 0
+                let sum = dtPrevious + dtNext
+                let outScale = (i > 0 && i < n - 1 && sum > 0) ? 2 * dtNext / sum : 1
+                let inScale = (i > 0 && i < n - 1 && sum > 0) ? 2 * dtPrevious / sum : 1
+                let out = Value.add(
+                    Value.scale(incoming, oneMinusT * (1 + bias) * (1 + continuity) / 2),
+                    Value.scale(outgoing, oneMinusT * (1 - bias) * (1 - continuity) / 2))
+                let inn = Value.add(
+                    Value.scale(incoming, oneMinusT * (1 + bias) * (1 - continuity) / 2),
+                    Value.scale(outgoing, oneMinusT * (1 - bias) * (1 + continuity) / 2))
+                outs.append(Value.scale(out, outScale))
+                ins.append(Value.scale(inn, inScale))
+            }
+            outTangents = outs
+            inTangents = ins
+        } else {
+            outTangents = []
+            inTangents = []
+        }
+    }
+
+    /// The value at keyframe progress `u` (0…1, after the animation's own timing function).
+    func value(at u: Double) -> Value {
+        switch source {
+        case .values(let values):
+            return valueFromValues(values, u)
+        case .path(let measure):
+            return .point(pointOnPath(measure, u).point)
+        }
+    }
+
+    /// The tangent angle (radians) along a path at `u`, for `rotationMode`.
+    func rotation(at u: Double) -> Double? {
+        guard let rotationMode, case .path(let measure) = source else { return nil }
+        let tangent = pointOnPath(measure, u).tangent
+        var angle = atan2(tangent.y, tangent.x)
+        if rotationMode == .autoReverse { angle += Double.pi }
+        return angle
+    }
+
+    private func segmentIndex(_ u: Double, count: Int) -> Int {
+        // The last key time ≤ u, clamped to a valid segment start.
+        var index = 0
+        while index + 1 < count && keyTimes[index + 1] <= u { index += 1 }
+        return min(index, max(count - 2, 0))
+    }
+
+    private func localProgress(_ u: Double, segment i: Int) -> Double {
+        let t0 = keyTimes[i]
+        let t1 = keyTimes[i + 1]
+        var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
+        s = min(max(s, 0), 1)
+        if let functions = segmentFunctions, i < functions.count { s = functions[i].evaluate(s) }
+        return s
+    }
+
+    private func valueFromValues(_ values: [Value], _ u: Double) -> Value {
+        let n = values.count
+        guard n > 1 else { return values[0] }
+        if mode == .discrete {
+            var index = 0
+            while index + 1 < keyTimes.count && keyTimes[index + 1] <= u { index += 1 }
+            return values[min(index, n - 1)]
+        }
+        if u <= keyTimes[0] { return values[0] }
+        if u >= keyTimes[n - 1] { return values[n - 1] }
+        let i = segmentIndex(u, count: n)
+        let s = localProgress(u, segment: i)
+        if mode == .cubic {
+            return Value.hermite(values[i], values[i + 1], outTangents[i], inTangents[i + 1], s)
+        }
+        return Value.interpolate(values[i], values[i + 1], s)
+    }
+
+    private func pointOnPath(_ measure: PathMeasure, _ u: Double) -> (point: Point, tangent: Point) {
+        let segments = measure.segments
+        guard !segments.isEmpty else { return (.zero, Point(1, 0)) }
+        let count = segments.count + 1
+        let clamped = min(max(u, 0), 1)
+        let i = segmentIndex(clamped, count: count)
+        let s = localProgress(clamped, segment: i)
+        let segment = segments[min(i, segments.count - 1)]
+        let t = segment.parameter(atDistance: s * segment.length)
+        return (segment.point(at: t), segment.tangent(at: t))
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,587 @@
+/// Runs a scene's script on a simulated clock and records its ``Timeline``.
+///
+/// A deterministic discrete-event simulation. Each `at` entry and each delegate callback is
+/// one run-loop turn. At one instant, delegate callbacks fire first (in the order their
+/// animations were added; a start before a stop), then the script entries at that time in
+/// document order. No wall clock is read.
+public struct SceneRunner {
+    /// Runs the scene up to `horizon` seconds of scene time.
+    public static func run(_ scene: Scene, horizon: Double = Limits.maxSceneTime) throws(RuntimeError) -> Timeline {
+        let state = RunnerState(scene: scene, horizon: horizon)
+        try state.run()
+        return state.timeline
+    }
+}
+
+final class RunnerState {
+    var timeline = Timeline()
+    private let scene: Scene
+    private let horizon: Double
+    private var roots: [Int] = []
+    private var children: [[Int]] = []
+    private var parent: [Int] = []
+    private var present: [Bool] = []
+    private var queue = EventQueue()
+    private var now = 0.0
+    private var eventCount = 0
+    /// `CATransaction.animationDuration` for animations with duration 0.
+    private let transactionDuration = 0.25
+    private var structureChanged = false
+
+    init(scene: Scene, horizon: Double) {
+        self.scene = scene
+        self.horizon = horizon
+    }
+
+    // MARK: The event loop
+
+    func run() throws(RuntimeError) {
+        for node in scene.layers {
+            let index = register(node)
+            roots.append(index)
+            markPresent(index, true)
+        }
+        snapshotShape(at: 0, force: true)
+        let entries = scene.script.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+        var nextEntry = 0
+        while true {
+            let scriptTime = nextEntry < entries.count ? SceneTime.quantize(entries[nextEntry].element.at) : .infinity
+            let eventTime = queue.first?.time ?? .infinity
+            let next = min(scriptTime, eventTime)
+            if next == .infinity || next > horizon { break }
+            now = next
+            if eventTime <= scriptTime, let entry = queue.pop() {
+                try handle(entry)
+            } else {
+                let (offset, entry) = entries[nextEntry]
+                nextEntry += 1
+                try countEvent(path: "$.script[\(offset)]")
+                try runTurn(entry.actions, path: "$.script[\(offset)].do")
+                noteChange(now)
+            }
+        }
+        finish()
+    }
+
+    private func countEvent(path: String) throws(RuntimeError) {
+        eventCount += 1
+        if eventCount > Limits.maxEvents {
+            throw RuntimeError(
+                path: path, message: "the scene generated more than \(Limits.maxEvents) events; it loops without end")
+        }
+    }
+
+    private func noteChange(_ time: Double) {
+        if time > timeline.lastChange { timeline.lastChange = time }
+    }
+
+    /// One run-loop turn: the actions run in order, then the implicit transaction commits.
+    private func runTurn(_ actions: [ScriptAction], path: String) throws(RuntimeError) {
+        for (index, action) in actions.enumerated() {
+            try perform(action, path: "\(path)[\(index)]")
+        }
+        if structureChanged {
+            snapshotShape(at: now, force: false)
+            structureChanged = false
+        }
+    }
+
+    private func finish() {
+        for index in timeline.animations.indices {
+            let animation = timeline.animations[index]
+            if animation.stoppedAt == nil && animation.removedAt == .infinity
+                && !animation.timing.activeDuration.isFinite
+            {
+                timeline.neverSettles = true
+            }
+        }
+        if timeline.neverSettles {
+            let first = timeline.animations.first { !$0.timing.activeDuration.isFinite && $0.removedAt == .infinity }
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .info, code: .neverSettles, time: first?.addedAt ?? 0,
+                    layer: first.map { timeline.layers[$0.layer].id }, keyPath: first?.keyPath?.description,
+                    message: "An animation repeats for ever, so the scene never settles; sampling stops at `end`.",
+                    fix: "Give repeatCount a finite value, or pass `end` to choose how much of the loop to sample."))
+        }
+    }
+
+    // MARK: Layers
+
+    private func register(_ node: LayerNode) -> Int {
+        let index = timeline.layers.count
+        var model = [History<Value>?](repeating: nil, count: LayerProperty.allCases.count)
+        for (property, value) in node.values {
+            model[property.ordinal] = History(initial: value)
+        }
+        let track = Timeline.LayerTrack(
+            id: node.id, type: node.type, actions: node.actions, states: node.states, model: model,
+            timing: History(initial: node.timing),
+            leavesByProperty: [[Int]](repeating: [], count: LayerProperty.allCases.count), transitions: [])
+        timeline.layers.append(track)
+        timeline.layerIndex[node.id] = index
+        children.append([])
+        parent.append(-1)
+        present.append(false)
+        for sublayer in node.sublayers {
+            let child = register(sublayer)
+            children[index].append(child)
+            parent[child] = index
+        }
+        return index
+    }
+
+    private func markPresent(_ index: Int, _ value: Bool) {
+        present[index] = value
+        for child in children[index] { markPresent(child, value) }
+    }
+
+    private func snapshotShape(at time: Double, force: Bool) {
+        var order: [Int] = []
+        order.reserveCapacity(timeline.layers.count)
+        func visit(_ index: Int) {
+            order.append(index)
+            for child in children[index] { visit(child) }
+        }
+        for root in roots { visit(root) }
+        var parents = [Int](repeating: -1, count: timeline.layers.count)
+        for index in order { parents[index] = parent[index] }
+        let shape = Timeline.TreeShape(order: order, parent: parents)
+        if force {
+            timeline.shape = History(initial: shape)
+        } else {
+            timeline.shape.set(shape, at: time)
+        }
+    }
+
+    private func layer(_ id: String, path: String) throws(RuntimeError) -> Int {
+        guard let index = timeline.layerIndex[id] else {
+            throw RuntimeError(path: path, message: "no layer with id \"\(id)\" exists at this time")
+        }
+        return index
+    }
+
+    private func subtree(_ index: Int) -> [Int] {
+        var result = [index]
+        for child in children[index] { result += subtree(child) }
+        return result
+    }
+
+    // MARK: Actions
+
+    private func perform(_ action: ScriptAction, path: String) throws(RuntimeError) {
+        switch action {
+        case .add(let animation, let layerID):
+            let index = try layer(layerID, path: path + ".layer")
+            try attach(animation, to: index, path: path + ".add")
+        case .remove(let key, let layerID):
+            let index = try layer(layerID, path: path + ".layer")
+            for animation in timeline.animations.indices
+            where timeline.animations[animation].layer == index && timeline.animations[animation].key == key
+                && timeline.animations[animation].removedAt == .infinity
+            {
+                detach(animation, finished: false)
+            }
+        case .removeAll(let layerID):
+            let index = try layer(layerID, path: path + ".removeAll")
+            for animation in timeline.animations.indices
+            where timeline.animations[animation].layer == index && timeline.animations[animation].removedAt == .infinity {
+                detach(animation, finished: false)
+            }
+        case .set(let changes):
+            for change in changes {
+                let index = try layer(change.layer, path: path + ".set")
+                for item in change.changes { apply(item, to: index) }
+            }
+        case .addLayer(let node, let parentID, let position):
+            guard timeline.layerIndex[node.id] == nil else {
+                throw RuntimeError(path: path + ".addLayer.id", message: "a layer with id \"\(node.id)\" already exists")
+            }
+            if timeline.layers.count >= Limits.maxLayers {
+                throw RuntimeError(path: path, message: "more than \(Limits.maxLayers) layers")
+            }
+            let index = register(node)
+            if let parentID {
+                let parentIndex = try layer(parentID, path: path + ".parent")
+                let at = min(max(position ?? children[parentIndex].count, 0), children[parentIndex].count)
+                children[parentIndex].insert(index, at: at)
+                parent[index] = parentIndex
+                markPresent(index, present[parentIndex])
+            } else {
+                let at = min(max(position ?? roots.count, 0), roots.count)
+                roots.insert(index, at: at)
+                markPresent(index, true)
+            }
+            structureChanged = true
+            timeline.events.append(Event(time: now, kind: .layerAdded(layer: node.id)))
+        case .removeLayer(let id):
+            let index = try layer(id, path: path + ".removeLayer")
+            if parent[index] >= 0 {
+                children[parent[index]].removeAll { $0 == index }
+                parent[index] = -1
+            } else {
+                roots.removeAll { $0 == index }
+            }
+            let removed = Set(subtree(index))
+            markPresent(index, false)
+            for animation in timeline.animations.indices
+            where removed.contains(timeline.animations[animation].layer)
+                && timeline.animations[animation].removedAt == .infinity
+            {
+                detach(animation, finished: false)
+            }
+            structureChanged = true
+            timeline.events.append(Event(time: now, kind: .layerRemoved(layer: id)))
+        case .mark(let name):
+            timeline.events.append(Event(time: now, kind: .marker(name: name)))
+        }
+    }
+
+    /// A model change (`layer.opacity = 0.3`); on an implicit layer it also adds the implicit
+    /// animation from the old presentation value (`actionForKey:`'s default `CABasicAnimation`).
+    private func apply(_ change: ModelChange, to index: Int) {
+        switch change {
+        case .property(let property, let value):
+            let track = timeline.layers[index]
+            var implicit: Animation?
+            if track.actions == .implicit && property.isAnimatable {
+                let old = presentation(index, KeyPath(property), at: now)
+                if old != value {
+                    var animation = Animation(
+                        content: .basic(PropertyAnimation(keyPath: KeyPath(property)), BasicValues(from: old), spring: nil))
+                    animation.key = property.rawValue
+                    animation.timingFunction = .systemDefault
+                    implicit = animation
+                }
+            }
+            setModel(property, value, on: index)
+            if let implicit { try? attach(implicit, to: index, path: "$") }
+        case .beginTime(let value): setTiming(index) { $0.beginTime = value }
+        case .speed(let value): setTiming(index) { $0.speed = value }
+        case .timeOffset(let value): setTiming(index) { $0.timeOffset = value }
+        }
+    }
+
+    private func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
+        if timeline.layers[index].model[property.ordinal] == nil {
+            timeline.layers[index].model[property.ordinal] = History(initial: property.defaultValue)
+        }
+        timeline.layers[index].model[property.ordinal]!.set(value, at: now)
+    }
+
+    private func setTiming(_ index: Int, _ change: (inout LayerTiming) -> Void) {
+        var timing = timeline.layers[index].timing.last
+        change(&timing)
+        timeline.layers[index].timing.set(timing, at: now)
+        // Every pending callback in the subtree moves with the new time map.
+        let affected = Set(subtree(index))
+        for animation in timeline.animations.indices where affected.contains(timeline.animations[animation].layer) {
+            guard timeline.animations[animation].removedAt == .infinity else { continue }
+            timeline.animations[animation].generation += 1
+            schedule(animation)
+        }
+    }
+
+    private func presentation(_ index: Int, _ keyPath: KeyPath, at time: Double) -> Value {
+        timeline.presentationValue(
+            layer: index, keyPath: keyPath, at: time, map: timeline.timeMap(of: index, at: time))
+    }
+
+    // MARK: Animations
+
+    private func attach(_ animation: Animation, to index: Int, path: String) throws(RuntimeError) {
+        let layerID = timeline.layers[index].id
+        let map = timeline.timeMap(of: index, at: now)
+        let layerNow = map.local(now)
+        var timing = animation.timing
+        if timing.duration == 0 { timing.duration = transactionDuration }
+        timing.beginTime = (timing.beginTime == 0 ? layerNow : timing.beginTime) + animation.delay
+        let timingFunction = animation.timingFunction ?? .linear
+
+        // Adding under a key in use replaces that animation (it stops with finished = false).
+        if let key = animation.key {
+            for other in timeline.animations.indices
+            where timeline.animations[other].layer == index && timeline.animations[other].key == key
+                && timeline.animations[other].removedAt == .infinity
+            {
+                if timeline.animations[other].stoppedAt == nil {
+                    timeline.diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, code: .keyReplaced, time: now, layer: layerID,
+                            keyPath: timeline.animations[other].keyPath?.description,
+                            message:
+                                "An animation was added under the key \"\(key)\" while the previous one was still running; the previous one stops with finished = false.",
+                            fix: "Use a different key for animations that should run together, or wait for animationDidStop before adding."))
+                }
+                detach(other, finished: false)
+            }
+        }
+
+        let owner = timeline.animations.count
+        var leafIndices: [Int] = []
+        var transition: Transition?
+        var keyPath: KeyPath?
+        var settling: Double?
+        switch animation.content {
+        case .basic(let property, _, let spring):
+            keyPath = property.keyPath
+            settling = spring?.settlingDuration
+            leafIndices.append(makeLeaf(animation, timing: timing, groups: [], layer: index, owner: owner))
+        case .keyframe(let property, _):
+            keyPath = property.keyPath
+            leafIndices.append(makeLeaf(animation, timing: timing, groups: [], layer: index, owner: owner))
+        case .group(let members):
+            let frame = AnimationLeaf.GroupFrame(timing: timing, timingFunction: timingFunction)
+            flatten(members, groups: [frame], layer: index, owner: owner, into: &leafIndices, path: path)
+        case .transition(let value):
+            transition = value
+        }
+
+        if animation.timing.fillMode != .removed && animation.removedOnCompletion
+            && (animation.timing.fillMode == .forwards || animation.timing.fillMode == .both)
+        {
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .warning, code: .fillWithoutRetain, time: now, layer: layerID,
+                    keyPath: keyPath?.description,
+                    message:
+                        "fillMode \(animation.timing.fillMode.rawValue) with removedOnCompletion true: the animation is removed when it ends, so the fill is never seen.",
+                    fix: "Set the model value to the final value before adding the animation, or set removedOnCompletion to false if the fill must stay."
+                ))
+        }
+        checkOverride(leafIndices, layer: index)
+
+        let attached = Timeline.AttachedAnimation(
+            layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
+            removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
+            keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
+            onStart: animation.onStart, onStop: animation.onStop)
+        timeline.animations.append(attached)
+        if transition != nil { timeline.layers[index].transitions.append(owner) }
+        schedule(owner)
+    }
+
+    private func flatten(
+        _ members: [Animation], groups: [AnimationLeaf.GroupFrame], layer: Int, owner: Int, into leaves: inout [Int],
+        path: String
+    ) {
+        let group = groups[groups.count - 1]
+        for (offset, member) in members.enumerated() {
+            var timing = member.timing
+            if timing.duration == 0 { timing.duration = transactionDuration }
+            timing.beginTime += member.delay
+            // A child running past its group's duration is cut (CAAnimationGroup clips).
+            if timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12) > group.timing.duration + 1e-9 {
+                let keyPath: String? =
+                    switch member.content {
+                    case .basic(let p, _, _), .keyframe(let p, _): p.keyPath.description
+                    default: nil
+                    }
+                let childEnd = timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12)
+                timeline.diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, code: .groupClipped, time: now, layer: timeline.layers[layer].id,
+                        keyPath: keyPath,
+                        message:
+                            "Child \(offset) of the group runs \(Self.format(childEnd)) s but the group lasts \(Self.format(group.timing.duration)) s: the child is cut off, not scaled.",
+                        fix: "Make the group's duration at least as long as its longest child, or shorten the child."))
+            }
+            switch member.content {
+            case .group(let nested):
+                let frame = AnimationLeaf.GroupFrame(timing: timing, timingFunction: member.timingFunction ?? .linear)
+                flatten(nested, groups: groups + [frame], layer: layer, owner: owner, into: &leaves, path: path)
+            case .basic, .keyframe:
+                leaves.append(makeLeaf(member, timing: timing, groups: groups, layer: layer, owner: owner))
+            case .transition:
+                break
+            }
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    private func makeLeaf(
+        _ animation: Animation, timing: MediaTiming, groups: [AnimationLeaf.GroupFrame], layer: Int, owner: Int
+    ) -> Int {
+        let property: PropertyAnimation
+        let curve: AnimationLeaf.Curve
+        var captured: Value?
+        switch animation.content {
+        case .basic(let p, let values, let spring):
+            property = p
+            curve = .basic(values, spring: spring)
+            if values.from == nil && values.to == nil && values.by == nil {
+                captured = presentation(layer, p.keyPath, at: now)
+            }
+        case .keyframe(let p, let keyframes):
+            property = p
+            curve = .keyframes(KeyframeTrack(keyframes))
+        default:
+            fatalError("only property animations become leaves")
+        }
+        let leaf = AnimationLeaf(
+            keyPath: property.keyPath, groups: groups, timing: timing,
+            timingFunction: animation.timingFunction ?? .linear, curve: curve, additive: property.additive,
+            cumulative: property.cumulative, captured: captured, owner: owner, addedAt: now)
+        let index = timeline.leaves.count
+        timeline.leaves.append(leaf)
+        timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal].append(index)
+        timeline.layers[layer].animatedProperties.insert(property.keyPath.property)
+        return index
+    }
+
+    /// `overridden`: a non-additive animation overlapping another non-additive one on the same key path.
+    private func checkOverride(_ leafIndices: [Int], layer: Int) {
+        for index in leafIndices {
+            let leaf = timeline.leaves[index]
+            guard !leaf.additive else { continue }
+            for other in timeline.layers[layer].leavesByProperty[leaf.keyPath.property.ordinal] where other != index {
+                let previous = timeline.leaves[other]
+                guard previous.owner != leaf.owner, !previous.additive, previous.keyPath == leaf.keyPath,
+                    previous.removedAt == .infinity,
+                    timeline.animations[previous.owner].stoppedAt == nil
+                else { continue }
+                timeline.diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, code: .overridden, time: now, layer: timeline.layers[layer].id,
+                        keyPath: leaf.keyPath.description,
+                        message:
+                            "Two non-additive animations overlap on \(leaf.keyPath): only the one added later shows while both run.",
+                        fix: "Remove the earlier animation first, make one of them additive, or animate different key paths."))
+                break
+            }
+        }
+    }
+
+    /// Pushes the pending start and stop callbacks of an animation under the current time maps.
+    private func schedule(_ index: Int) {
+        let animation = timeline.animations[index]
+        let map = timeline.timeMap(of: animation.layer, at: now)
+        let timing = animation.timing
+        let speed = max(abs(timing.speed), 0)
+        let generation = animation.generation
+        if animation.startedAt == nil {
+            if let start = sceneTime(localElapsed: 0, timing: timing, map: map) {
+                queue.push(.init(time: start, animation: index, kind: .start, generation: generation))
+            }
+        }
+        if animation.stoppedAt == nil && timing.activeDuration.isFinite && speed > 0 {
+            if let stop = sceneTime(localElapsed: timing.activeDuration, timing: timing, map: map) {
+                queue.push(.init(time: stop, animation: index, kind: .stop, generation: generation))
+            }
+        }
+    }
+
+    /// The scene time (≥ now) at which the animation's elapsed time reaches `elapsed`, if ever.
+    private func sceneTime(localElapsed elapsed: Double, timing: MediaTiming, map: TimeMap) -> Double? {
+        let speed = abs(timing.speed)
+        let layerLocal = speed > 0 ? timing.beginTime + elapsed / speed : timing.beginTime
+        if map.scale == 0 || speed == 0 {
+            // Frozen time: the instant happens now if it is already reached, otherwise never.
+            let current = speed == 0 ? 0 : (map.local(now) - timing.beginTime) * speed
+            return current >= elapsed ? now : nil
+        }
+        guard let time = map.sceneTime(forLocal: layerLocal) else { return nil }
+        let quantized = SceneTime.quantize(time)
+        if map.scale < 0 { return quantized >= now ? quantized : nil }
+        return max(quantized, now)
+    }
+
+    private func handle(_ entry: EventQueue.Entry) throws(RuntimeError) {
+        let animation = timeline.animations[entry.animation]
+        guard entry.generation == animation.generation, animation.removedAt == .infinity || entry.kind == .start
+        else { return }
+        try countEvent(path: "$.script")
+        let layerID = timeline.layers[animation.layer].id
+        switch entry.kind {
+        case .start:
+            guard animation.startedAt == nil, animation.removedAt == .infinity else { return }
+            timeline.animations[entry.animation].startedAt = now
+            timeline.events.append(Event(time: now, kind: .animationDidStart(layer: layerID, key: animation.key)))
+            noteChange(now)
+            if !animation.onStart.isEmpty { try runTurn(animation.onStart, path: "$.onStart") }
+        case .stop:
+            guard animation.stoppedAt == nil else { return }
+            if animation.removedOnCompletion {
+                detach(entry.animation, finished: true)
+            } else {
+                timeline.animations[entry.animation].stoppedAt = now
+                timeline.animations[entry.animation].finished = true
+                checkRetainedDivergence(entry.animation)
+                timeline.events.append(
+                    Event(time: now, kind: .animationDidStop(layer: layerID, key: animation.key, finished: true)))
+            }
+            noteChange(now)
+            if !animation.onStop.isEmpty { try runTurn(animation.onStop, path: "$.onStop") }
+        }
+    }
+
+    /// Removes an animation from its layer at `now` (completion or explicit removal).
+    private func detach(_ index: Int, finished: Bool) {
+        let animation = timeline.animations[index]
+        guard animation.removedAt == .infinity else { return }
+        checkSnapBack(index, naturalEnd: finished)
+        timeline.animations[index].removedAt = now
+        for leaf in animation.leaves { timeline.leaves[leaf].removedAt = now }
+        noteChange(now)
+        if animation.stoppedAt == nil {
+            timeline.animations[index].stoppedAt = now
+            timeline.animations[index].finished = finished
+            timeline.events.append(
+                Event(
+                    time: now,
+                    kind: .animationDidStop(layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
+        }
+    }
+
+    /// `snap-back`: removing the animation makes the presentation jump to a different value.
+    private func checkSnapBack(_ index: Int, naturalEnd: Bool) {
+        let animation = timeline.animations[index]
+        guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return }
+        let probe = naturalEnd ? max(animation.addedAt, now - 1e-9) : now
+        var checked = Set<KeyPath>()
+        for leafIndex in animation.leaves {
+            let keyPath = timeline.leaves[leafIndex].keyPath
+            guard checked.insert(keyPath).inserted else { continue }
+            let before = presentation(animation.layer, keyPath, at: probe)
+            var after = timeline
+            for leaf in animation.leaves { after.leaves[leaf].removedAt = now }
+            let map = after.timeMap(of: animation.layer, at: now)
+            let afterValue = after.presentationValue(layer: animation.layer, keyPath: keyPath, at: now, map: map)
+            if Value.distance(before, afterValue) > 1e-6 {
+                timeline.diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, code: .snapBack, time: now, layer: timeline.layers[animation.layer].id,
+                        keyPath: keyPath.description,
+                        message:
+                            "The animation on \(keyPath) is removed while its presentation value differs from the model value: the layer visibly jumps back.",
+                        fix: "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
+                    ))
+            }
+        }
+    }
+
+    /// `retained-divergence`: a retained, ended animation keeps presentation ≠ model.
+    private func checkRetainedDivergence(_ index: Int) {
+        let animation = timeline.animations[index]
+        var checked = Set<KeyPath>()
+        for leafIndex in animation.leaves {
+            let keyPath = timeline.leaves[leafIndex].keyPath
+            guard checked.insert(keyPath).inserted else { continue }
+            let shown = presentation(animation.layer, keyPath, at: now)
+            let model = keyPath.extract(from: timeline.layers[animation.layer].modelValue(keyPath.property, at: now))
+            if Value.distance(shown, model) > 1e-6 {
+                timeline.diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, code: .retainedDivergence, time: now,
+                        layer: timeline.layers[animation.layer].id, keyPath: keyPath.description,
+                        message:
+                            "removedOnCompletion false keeps the presentation of \(keyPath) different from the model after the end: hit-testing and later animations see the model value.",
+                        fix: "Set the model value to the final value and let the animation be removed."))
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+/// Reading the presentation tree: `CALayer.presentation()` at any scene time.
+extension Timeline {
+    /// The tree shape at a scene time.
+    public func shape(at time: Double) -> TreeShape { shape.value(at: time) }
+
+    /// Scene-to-local time maps of every layer at a scene time (`convertTime(_:from: nil)`).
+    ///
+    /// Layers outside the tree keep their own timing from the root.
+    public func timeMaps(at time: Double, shape: TreeShape) -> [TimeMap] {
+        var maps = [TimeMap](repeating: .identity, count: layers.count)
+        var done = [Bool](repeating: false, count: layers.count)
+        for index in shape.order {
+            let parent = shape.parent[index]
+            let base = parent >= 0 ? maps[parent] : .identity
+            maps[index] = base.then(layers[index].timing.value(at: time))
+            done[index] = true
+        }
+        for index in layers.indices where !done[index] {
+            maps[index] = TimeMap.identity.then(layers[index].timing.value(at: time))
+        }
+        return maps
+    }
+
+    /// The time map of one layer at a scene time, walking up its ancestors.
+    func timeMap(of layer: Int, at time: Double) -> TimeMap {
+        let shape = shape.value(at: time)
+        var chain: [Int] = []
+        var current = layer
+        while current >= 0 && current < shape.parent.count {
+            chain.append(current)
+            current = shape.parent[current]
+        }
+        if chain.isEmpty { chain = [layer] }
+        var map = TimeMap.identity
+        for index in chain.reversed() { map = map.then(layers[index].timing.value(at: time)) }
+        return map
+    }
+
+    /// The presentation value of a key path of a layer at a scene time.
+    ///
+    /// Starts from the model value and applies every animation attached at that time on the
+    /// property, in the order they were added (semantics rule 9.3): a non-additive one replaces
+    /// the value so far, an additive one adds to it; sub-path animations act on their part.
+    @inline(__always)
+    public func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap) -> Value {
+        let track = layers[layer]
+        let property = keyPath.property
+        let model = track.modelValue(property, at: time)
+        let indices = track.leavesByProperty[property.ordinal]
+        var value = model
+        if !indices.isEmpty {
+            let layerTime = map.local(time)
+            for index in indices {
+                let leaf = leaves[index]
+                guard leaf.addedAt <= time && time < leaf.removedAt else { continue }
+                if leaf.keyPath.component == nil {
+                    value = leaf.apply(to: value, model: model, layerTime: layerTime)
+                } else {
+                    guard leaf.localTime(layerTime: layerTime) != nil else { continue }
+                    let part = leaf.keyPath.extract(from: value)
+                    let partModel = leaf.keyPath.extract(from: model)
+                    value = leaf.keyPath.insert(
+                        leaf.apply(to: part, model: partModel, layerTime: layerTime), into: value)
+                }
+            }
+        }
+        if property == .transform {
+            value = applyPathRotation(layer: layer, to: value, at: time, map: map)
+        }
+        return keyPath.extract(from: value)
+    }
+
+    /// `rotationMode`: a path keyframe animation on `position` also turns the layer along the path.
+    private func applyPathRotation(layer: Int, to value: Value, at time: Double, map: TimeMap) -> Value {
+        let indices = layers[layer].leavesByProperty[LayerProperty.position.ordinal]
+        guard !indices.isEmpty, case .transform(let matrix) = value else { return value }
+        var result = matrix
+        for index in indices {
+            let leaf = leaves[index]
+            guard leaf.addedAt <= time && time < leaf.removedAt,
+                let angle = leaf.pathRotation(layerTime: map.local(time))
+            else { continue }
+            result = Transform3D.rotation(angle, x: 0, y: 0, z: 1).concatenating(result)
+        }
+        return .transform(result)
+    }
+
+    /// The state of a `CATransition` in effect on a layer at a scene time, if any.
+    public func transitionState(layer: Int, at time: Double, map: TimeMap) -> TransitionState? {
+        var result: TransitionState?
+        for index in layers[layer].transitions {
+            let animation = animations[index]
+            guard animation.addedAt <= time && time < animation.removedAt, let transition = animation.transition,
+                let local = animation.timing.localTime(atParentTime: map.local(time))
+            else { continue }
+            let duration = animation.timing.duration
+            let linear = duration > 0 ? local.time / duration : 1
+            let eased = animation.timingFunction.evaluate(linear)
+            let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * eased
+            let bounds: Rect
+            if case .rect(let rect) = layers[layer].modelValue(.bounds, at: time) { bounds = rect } else { bounds = .zero }
+            result = TransitionState(transition: transition, progress: progress, size: bounds.size)
+        }
+        return result
+    }
+}
+
+/// What a `CATransition` shows at one moment: its progress and the outgoing and incoming content.
+public struct TransitionState: Sendable, Equatable {
+    public let transition: Transition
+    /// Progress between `startProgress` and `endProgress`, after the timing function.
+    public let progress: Double
+    public let outgoingOpacity: Double
+    public let incomingOpacity: Double
+    /// Offsets of the outgoing and incoming content from the layer's place, in points.
+    public let outgoingOffset: Point
+    public let incomingOffset: Point
+
+    init(transition: Transition, progress p: Double, size: Point) {
+        self.transition = transition
+        progress = p
+        // The direction the incoming content travels from: fromRight comes in from +x.
+        let direction: Point
+        switch transition.subtype {
+        case .fromRight: direction = Point(size.x, 0)
+        case .fromLeft: direction = Point(-size.x, 0)
+        case .fromTop: direction = Point(0, -size.y)
+        case .fromBottom: direction = Point(0, size.y)
+        }
+        switch transition.kind {
+        case .fade:
+            outgoingOpacity = 1 - p
+            incomingOpacity = p
+            outgoingOffset = .zero
+            incomingOffset = .zero
+        case .moveIn:
+            outgoingOpacity = 1
+            incomingOpacity = 1
+            outgoingOffset = .zero
+            incomingOffset = direction * (1 - p)
+        case .push:
+            outgoingOpacity = 1
+            incomingOpacity = 1
+            outgoingOffset = direction * -p
+            incomingOffset = direction * (1 - p)
+        case .reveal:
+            outgoingOpacity = 1
+            incomingOpacity = 1
+            outgoingOffset = direction * -p
+            incomingOffset = .zero
+        }
+    }
+}

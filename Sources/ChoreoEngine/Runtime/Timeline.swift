@@ -1,0 +1,88 @@
+/// Everything a scene did over time, recorded by ``SceneRunner`` and read by ``Sampler``:
+/// model values, layer timing and tree shape as step functions, every animation attached with
+/// the interval it was attached for, and the events and diagnostics.
+public struct Timeline: Sendable {
+    /// The layer tree's shape at one moment: present layers depth-first and their parents.
+    public struct TreeShape: Sendable {
+        /// Present layers in depth-first drawing order.
+        public var order: [Int]
+        /// Parent of every layer (−1 for roots and for layers not in the tree).
+        public var parent: [Int]
+    }
+
+    /// One layer's recorded state.
+    public struct LayerTrack: Sendable {
+        public let id: String
+        public let type: LayerType
+        public let actions: ActionPolicy
+        public let states: [NamedState]
+        /// Model values by property ordinal; nil where the property never left its default.
+        var model: [History<Value>?]
+        var timing: History<LayerTiming>
+        /// Indices of leaves by property ordinal, in the order they were added.
+        var leavesByProperty: [[Int]]
+        /// Indices of attached `CATransition`s.
+        var transitions: [Int]
+        /// Properties that some animation targets, for the default response.
+        public internal(set) var animatedProperties: Set<LayerProperty> = []
+
+        /// The model value of a property at a scene time.
+        @inline(__always)
+        public func modelValue(_ property: LayerProperty, at time: Double) -> Value {
+            model[property.ordinal]?.value(at: time) ?? property.defaultValue
+        }
+
+        /// Whether no `CATransition` was ever added to the layer.
+        public var transitionsEmpty: Bool { transitions.isEmpty }
+        /// Whether the layer's own timing (speed, beginTime, timeOffset) never changes.
+        public var timingIsConstant: Bool { timing.isConstant }
+
+        /// Whether the layer ever has the given property set or animated.
+        public func hasTrack(_ property: LayerProperty) -> Bool { model[property.ordinal] != nil }
+    }
+
+    /// A top-level animation as attached to a layer.
+    public struct AttachedAnimation: Sendable {
+        public let layer: Int
+        public let key: String?
+        public let typeName: String
+        public let timing: MediaTiming
+        public let removedOnCompletion: Bool
+        public let addedAt: Double
+        public internal(set) var removedAt: Double = .infinity
+        public internal(set) var startedAt: Double?
+        public internal(set) var stoppedAt: Double?
+        public internal(set) var finished: Bool?
+        /// `CASpringAnimation.settlingDuration`, for springs.
+        public let settlingDuration: Double?
+        /// The keyPath of a property animation (nil for groups and transitions).
+        public let keyPath: KeyPath?
+        let leaves: [Int]
+        let transition: Transition?
+        let timingFunction: TimingFunction
+        let onStart: [ScriptAction]
+        let onStop: [ScriptAction]
+        var generation = 0
+    }
+
+    public internal(set) var layers: [LayerTrack] = []
+    public internal(set) var layerIndex: [String: Int] = [:]
+    public internal(set) var shape: History<TreeShape>
+    public internal(set) var leaves: [AnimationLeaf] = []
+    public internal(set) var animations: [AttachedAnimation] = []
+    public internal(set) var events: [Event] = []
+    public internal(set) var diagnostics: [Diagnostic] = []
+    /// The last scene time at which anything changed (finite animations' ends included).
+    public internal(set) var lastChange: Double = 0
+    /// Whether something runs for ever (an infinitely repeating animation).
+    public internal(set) var neverSettles = false
+
+    init() {
+        shape = History(initial: TreeShape(order: [], parent: []))
+    }
+
+    /// The scene's natural end: the last change, or a horizon for scenes that never settle.
+    public var naturalEnd: Double {
+        neverSettles ? min(max(lastChange, Limits.neverSettlesHorizon), Limits.maxSceneTime) : lastChange
+    }
+}

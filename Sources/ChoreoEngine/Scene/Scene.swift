@@ -1,0 +1,93 @@
+/// A scene: the layer tree as first committed (the model) and the script that changes it.
+public struct Scene: Sendable, Equatable {
+    /// Root layers, in drawing order.
+    public var layers: [LayerNode]
+    /// Timed action lists, in document order.
+    public var script: [ScriptEntry]
+
+    public init(layers: [LayerNode], script: [ScriptEntry] = []) {
+        self.layers = layers
+        self.script = script
+    }
+}
+
+/// One layer of the tree and its subtree: a `CALayer` with its initial model values.
+public struct LayerNode: Sendable, Equatable {
+    public var id: String
+    public var type: LayerType = .layer
+    /// Model values given in the scene; properties not listed keep Core Animation's defaults.
+    public var values: [LayerProperty: Value] = [:]
+    public var timing = LayerTiming()
+    public var actions: ActionPolicy = .none
+    /// Named sets of model values (`setState`), in document order.
+    public var states: [NamedState] = []
+    public var sublayers: [LayerNode] = []
+
+    public init(id: String, type: LayerType = .layer) {
+        self.id = id
+        self.type = type
+    }
+}
+
+/// A named set of model values, such as the arena's `fighting`.
+public struct NamedState: Sendable, Equatable {
+    public var name: String
+    public var values: [(LayerProperty, Value)]
+
+    public init(name: String, values: [(LayerProperty, Value)]) {
+        self.name = name
+        self.values = values
+    }
+
+    public static func == (a: NamedState, b: NamedState) -> Bool {
+        a.name == b.name && a.values.elementsEqual(b.values) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+}
+
+/// `{"at": t, "do": [...]}`: actions run at scene time `at`, as one run-loop turn.
+public struct ScriptEntry: Sendable, Equatable {
+    public var at: Double
+    public var actions: [ScriptAction]
+
+    public init(at: Double, actions: [ScriptAction]) {
+        self.at = at
+        self.actions = actions
+    }
+}
+
+/// A change a model layer can receive from `set`: a property, or the layer's own timing.
+public enum ModelChange: Sendable, Equatable {
+    case property(LayerProperty, Value)
+    case beginTime(Double)
+    case speed(Double)
+    case timeOffset(Double)
+}
+
+/// One script action. Each maps to a UIKit or Core Animation call.
+public indirect enum ScriptAction: Sendable, Equatable {
+    /// `layer.add(animation, forKey:)`.
+    case add(Animation, layer: String)
+    /// `layer.removeAnimation(forKey:)`.
+    case remove(key: String, layer: String)
+    /// `layer.removeAllAnimations()`.
+    case removeAll(layer: String)
+    /// Model changes, layer by layer, in document order.
+    case set([LayerChanges])
+    /// `addSublayer` / `insertSublayer(_:at:)`; `parent` nil adds a root layer.
+    case addLayer(LayerNode, parent: String?, index: Int?)
+    /// `removeFromSuperlayer()`.
+    case removeLayer(String)
+    /// A label on the timeline.
+    case mark(String)
+}
+
+/// The model changes `set` makes to one layer.
+public struct LayerChanges: Sendable, Equatable {
+    public var layer: String
+    public var changes: [ModelChange]
+
+    public init(layer: String, changes: [ModelChange]) {
+        self.layer = layer
+        self.changes = changes
+    }
+}

@@ -1,0 +1,104 @@
+import ChoreoEngine
+
+/// A scene run and a sampling query checked against each other and against the limits: the
+/// frame times, and for each layer the key paths to write.
+public struct RenderPlan: Sendable {
+    public let timeline: Timeline
+    /// The scene's natural end (the response's `duration`).
+    public let duration: Double
+    /// Sample times in output order.
+    public let times: [Double]
+    /// The key paths written for each layer (by layer index), with their output names.
+    let columns: [[Column]]
+    /// Layers selected for output.
+    let selected: [Bool]
+    /// Whether layer time maps and the tree never change (then they are computed once).
+    let staticMaps: [TimeMap]?
+    let staticShape: Timeline.TreeShape?
+    /// Frames × property samples.
+    public let sampleCount: Int
+
+    struct Column: Sendable {
+        let name: String
+        let keyPath: KeyPath?
+    }
+
+    /// Runs the scene and plans the sampling; errors name the query field at fault.
+    public static func make(scene: Scene, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
+        let horizon = query.times?.max() ?? query.end ?? Limits.maxSceneTime
+        let timeline: Timeline
+        do {
+            timeline = try SceneRunner.run(scene, horizon: max(horizon, 0))
+        } catch {
+            throw ValidationFailure([FieldError(path: error.path, message: error.message)])
+        }
+        return try make(timeline: timeline, query: query)
+    }
+
+    static func make(timeline: Timeline, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
+        var errors: [FieldError] = []
+        let duration = SceneTime.quantize(timeline.naturalEnd)
+        var times: [Double] = []
+        if let explicit = query.times {
+            times = explicit.map(SceneTime.quantize)
+        } else {
+            let end = query.end ?? duration
+            let span = max(0, end - query.start)
+            let count = (span * query.fps + 1e-6).rounded(.down) + 1
+            if count > Double(Limits.maxFrames) {
+                errors.append(
+                    FieldError(
+                        path: "query.fps",
+                        message:
+                            "\(Int(count)) frames requested; at most \(Limits.maxFrames) frames per response (lower fps or narrow start…end)"
+                    ))
+            } else {
+                times = (0..<Int(count)).map { SceneTime.quantize(query.start + Double($0) / query.fps) }
+            }
+        }
+        var selected = [Bool](repeating: query.layers == nil, count: timeline.layers.count)
+        if let layers = query.layers {
+            for (index, id) in layers.enumerated() {
+                if let layer = timeline.layerIndex[id] {
+                    selected[layer] = true
+                } else {
+                    errors.append(FieldError(path: "query.layers[\(index)]", message: "no layer has the id \"\(id)\""))
+                }
+            }
+        }
+        let explicit: [Column]? = query.properties.map { names in
+            names.map { Column(name: $0, keyPath: $0 == "transition" ? nil : KeyPath($0)) }
+        }
+        var columns: [[Column]] = []
+        var columnsPerFrame = 0
+        for (index, track) in timeline.layers.enumerated() {
+            var layerColumns: [Column]
+            if let explicit {
+                layerColumns = explicit.filter { $0.keyPath?.property.belongs(to: track.type) ?? true }
+            } else {
+                var properties = track.animatedProperties
+                properties.formUnion([.position, .bounds, .opacity, .transform])
+                layerColumns = properties.sorted().map { Column(name: $0.rawValue, keyPath: KeyPath($0)) }
+                if !track.transitionsEmpty { layerColumns.append(Column(name: "transition", keyPath: nil)) }
+            }
+            columns.append(layerColumns)
+            if selected[index] { columnsPerFrame += layerColumns.count }
+        }
+        let samples = times.count * max(columnsPerFrame, 1)
+        let limit = query.format == .json ? Limits.maxSamplesJSON : Limits.maxSamplesNDJSON
+        if samples > limit {
+            errors.append(
+                FieldError(
+                    path: query.times == nil ? "query.fps" : "query.times",
+                    message:
+                        "\(samples) samples requested; at most \(limit) per \(query.format.rawValue) response (fewer frames, layers or properties, or format=ndjson)"
+                ))
+        }
+        if !errors.isEmpty { throw ValidationFailure(errors) }
+        let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
+        let shape = isStatic ? timeline.shape(at: 0) : nil
+        return RenderPlan(
+            timeline: timeline, duration: duration, times: times, columns: columns, selected: selected,
+            staticMaps: shape.map { timeline.timeMaps(at: 0, shape: $0) }, staticShape: shape, sampleCount: samples)
+    }
+}

@@ -1,0 +1,312 @@
+import ChoreoEngine
+import ChoreoJSON
+import Dispatch
+import Foundation
+
+/// Writes render responses in the scene format's response shape.
+///
+/// Frames are independent, so blocks of frames are sampled and encoded on every core and
+/// joined in order: the bytes never depend on the number of threads.
+public enum ResponseEncoder {
+    /// Frames per parallel block.
+    static let blockSize = 16
+
+    /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
+    public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
+        var writer = JSONWriter(capacity: plan.sampleCount * 24 + 1024)
+        writer.raw("{\"duration\":")
+        writer.number(plan.duration)
+        writer.raw(",\"frames\":[")
+        let blocks = frameBlocks(plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","))
+        for block in blocks { writer.bytes.append(contentsOf: block) }
+        writer.raw("],")
+        writeTrailerMembers(plan.timeline, into: &writer)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// The first NDJSON line: `{"duration": D, "frames": N}`.
+    public static func ndjsonHeader(_ plan: RenderPlan) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"duration\":")
+        writer.number(plan.duration)
+        writer.raw(",\"frames\":")
+        writer.integer(Int64(plan.times.count))
+        writer.raw("}\n")
+        return writer.bytes
+    }
+
+    /// NDJSON lines for a range of frames, one frame per line.
+    public static func ndjsonFrames(_ plan: RenderPlan, range: Range<Int>, threads: Int = defaultThreads) -> [UInt8] {
+        frameBlocks(plan, range: range, threads: threads, separator: UInt8(ascii: "\n")).reduce(into: []) {
+            $0.append(contentsOf: $1)
+        } + (range.isEmpty ? [] : [UInt8(ascii: "\n")])
+    }
+
+    /// The last NDJSON line: `{"events", "diagnostics", "animations"}`.
+    public static func ndjsonTrailer(_ plan: RenderPlan) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{")
+        writeTrailerMembers(plan.timeline, into: &writer)
+        writer.raw("}\n")
+        return writer.bytes
+    }
+
+    public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    // MARK: Frames
+
+    private static func frameBlocks(_ plan: RenderPlan, range: Range<Int>, threads: Int, separator: UInt8) -> [[UInt8]]
+    {
+        let count = range.count
+        guard count > 0 else { return [] }
+        let blockCount = (count + blockSize - 1) / blockSize
+        let results = BlockResults(count: blockCount)
+        let work: @Sendable (Int) -> Void = { block in
+            let lower = range.lowerBound + block * blockSize
+            let upper = min(lower + blockSize, range.upperBound)
+            var writer = JSONWriter(capacity: 4096)
+            for index in lower..<upper {
+                if index > range.lowerBound { writer.byte(separator) }
+                writeFrame(plan, time: plan.times[index], into: &writer)
+            }
+            results.store(writer.bytes, at: block)
+        }
+        if threads <= 1 || blockCount == 1 {
+            for block in 0..<blockCount { work(block) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: blockCount, execute: work)
+        }
+        return results.values
+    }
+
+    static func writeFrame(_ plan: RenderPlan, time: Double, into writer: inout JSONWriter) {
+        let timeline = plan.timeline
+        let shape = plan.staticShape ?? timeline.shape(at: time)
+        let maps = plan.staticMaps ?? timeline.timeMaps(at: time, shape: shape)
+        writer.raw("{\"time\":")
+        writer.number(time)
+        writer.raw(",\"layers\":{")
+        var firstLayer = true
+        for layer in shape.order where plan.selected[layer] {
+            if !firstLayer { writer.byte(UInt8(ascii: ",")) }
+            firstLayer = false
+            writer.key(timeline.layers[layer].id)
+            writer.byte(UInt8(ascii: "{"))
+            var firstColumn = true
+            for column in plan.columns[layer] {
+                if let keyPath = column.keyPath {
+                    if !firstColumn { writer.byte(UInt8(ascii: ",")) }
+                    firstColumn = false
+                    writer.key(column.name)
+                    let value = timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: maps[layer])
+                    writeValue(value, into: &writer)
+                } else if let state = timeline.transitionState(layer: layer, at: time, map: maps[layer]) {
+                    if !firstColumn { writer.byte(UInt8(ascii: ",")) }
+                    firstColumn = false
+                    writer.key("transition")
+                    writeTransition(state, into: &writer)
+                }
+            }
+            writer.byte(UInt8(ascii: "}"))
+        }
+        writer.raw("}}")
+    }
+
+    /// A value in the scene format's output form.
+    public static func writeValue(_ value: Value, into writer: inout JSONWriter) {
+        switch value {
+        case .number(let n): writer.number(n)
+        case .point(let p), .size(let p):
+            writer.byte(UInt8(ascii: "["))
+            writer.number(p.x)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(p.y)
+            writer.byte(UInt8(ascii: "]"))
+        case .rect(let r):
+            writer.byte(UInt8(ascii: "["))
+            writer.number(r.origin.x)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(r.origin.y)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(r.size.x)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(r.size.y)
+            writer.byte(UInt8(ascii: "]"))
+        case .color(let c):
+            writer.byte(UInt8(ascii: "["))
+            writer.number(c.red)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(c.green)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(c.blue)
+            writer.byte(UInt8(ascii: ","))
+            writer.number(c.alpha)
+            writer.byte(UInt8(ascii: "]"))
+        case .transform(let m):
+            if m.isIdentity {
+                writer.raw("[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
+                return
+            }
+            writer.byte(UInt8(ascii: "["))
+            let e = [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24, m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44]
+            for (index, element) in e.enumerated() {
+                if index > 0 { writer.byte(UInt8(ascii: ",")) }
+                writer.number(element)
+            }
+            writer.byte(UInt8(ascii: "]"))
+        case .bool(let b): writer.bool(b)
+        case .string(let s): writer.string(s)
+        case .path(let p): writer.string(p.svgPathData)
+        }
+    }
+
+    private static func writeTransition(_ state: TransitionState, into writer: inout JSONWriter) {
+        writer.raw("{\"type\":")
+        writer.string(state.transition.kind.rawValue)
+        writer.raw(",\"subtype\":")
+        writer.string(state.transition.subtype.rawValue)
+        writer.raw(",\"progress\":")
+        writer.number(state.progress)
+        writer.raw(",\"outgoing\":{\"opacity\":")
+        writer.number(state.outgoingOpacity)
+        writer.raw(",\"offset\":")
+        writeValue(.point(state.outgoingOffset), into: &writer)
+        writer.raw("},\"incoming\":{\"opacity\":")
+        writer.number(state.incomingOpacity)
+        writer.raw(",\"offset\":")
+        writeValue(.point(state.incomingOffset), into: &writer)
+        writer.raw("}}")
+    }
+
+    // MARK: Events, diagnostics, animations
+
+    static func writeTrailerMembers(_ timeline: Timeline, into writer: inout JSONWriter) {
+        writer.raw("\"events\":")
+        writeEvents(timeline.events, into: &writer)
+        writer.raw(",\"diagnostics\":")
+        writeDiagnostics(timeline.diagnostics, into: &writer)
+        writer.raw(",\"animations\":")
+        writeAnimations(timeline, into: &writer)
+    }
+
+    public static func writeEvents(_ events: [Event], into writer: inout JSONWriter) {
+        writer.byte(UInt8(ascii: "["))
+        for (index, event) in events.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.raw("{\"time\":")
+            writer.number(event.time)
+            writer.raw(",\"type\":")
+            writer.string(event.typeName)
+            func optionalKey(_ key: String?) {
+                writer.raw(",\"key\":")
+                if let key { writer.string(key) } else { writer.raw("null") }
+            }
+            switch event.kind {
+            case .animationDidStart(let layer, let key):
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+                optionalKey(key)
+            case .animationDidStop(let layer, let key, let finished):
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+                optionalKey(key)
+                writer.raw(",\"finished\":")
+                writer.bool(finished)
+            case .transactionCompleted: break
+            case .animateCompleted(let finished):
+                writer.raw(",\"finished\":")
+                writer.bool(finished)
+            case .layerAdded(let layer), .layerRemoved(let layer):
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+            case .stateChanged(let layer, let state):
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+                writer.raw(",\"state\":")
+                writer.string(state)
+            case .marker(let name):
+                writer.raw(",\"name\":")
+                writer.string(name)
+            }
+            writer.byte(UInt8(ascii: "}"))
+        }
+        writer.byte(UInt8(ascii: "]"))
+    }
+
+    public static func writeDiagnostics(_ diagnostics: [Diagnostic], into writer: inout JSONWriter) {
+        writer.byte(UInt8(ascii: "["))
+        for (index, diagnostic) in diagnostics.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.raw("{\"severity\":")
+            writer.string(diagnostic.severity.rawValue)
+            writer.raw(",\"code\":")
+            writer.string(diagnostic.code.rawValue)
+            writer.raw(",\"time\":")
+            writer.number(diagnostic.time)
+            if let layer = diagnostic.layer {
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+            }
+            if let keyPath = diagnostic.keyPath {
+                writer.raw(",\"keyPath\":")
+                writer.string(keyPath)
+            }
+            writer.raw(",\"message\":")
+            writer.string(diagnostic.message)
+            writer.raw(",\"fix\":")
+            writer.string(diagnostic.fix)
+            writer.byte(UInt8(ascii: "}"))
+        }
+        writer.byte(UInt8(ascii: "]"))
+    }
+
+    static func writeAnimations(_ timeline: Timeline, into writer: inout JSONWriter) {
+        writer.byte(UInt8(ascii: "["))
+        for (index, animation) in timeline.animations.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.raw("{\"layer\":")
+            writer.string(timeline.layers[animation.layer].id)
+            writer.raw(",\"key\":")
+            if let key = animation.key { writer.string(key) } else { writer.raw("null") }
+            writer.raw(",\"type\":")
+            writer.string(animation.typeName)
+            if let keyPath = animation.keyPath {
+                writer.raw(",\"keyPath\":")
+                writer.string(keyPath.description)
+            }
+            writer.raw(",\"addedAt\":")
+            writer.number(animation.addedAt)
+            writer.raw(",\"startedAt\":")
+            if let value = animation.startedAt { writer.number(value) } else { writer.raw("null") }
+            writer.raw(",\"stoppedAt\":")
+            if let value = animation.stoppedAt { writer.number(value) } else { writer.raw("null") }
+            if let finished = animation.finished {
+                writer.raw(",\"finished\":")
+                writer.bool(finished)
+            }
+            if let settling = animation.settlingDuration {
+                writer.raw(",\"settlingDuration\":")
+                writer.number(settling)
+            }
+            writer.byte(UInt8(ascii: "}"))
+        }
+        writer.byte(UInt8(ascii: "]"))
+    }
+}
+
+/// Per-block output slots written from parallel workers.
+///
+/// `@unchecked Sendable`: each slot is written by exactly one `concurrentPerform` iteration and
+/// read only after `concurrentPerform` has returned, which orders the writes before the read.
+private final class BlockResults: @unchecked Sendable {
+    private var slots: [[UInt8]]
+
+    init(count: Int) { slots = [[UInt8]](repeating: [], count: count) }
+
+    func store(_ bytes: [UInt8], at index: Int) {
+        slots.withUnsafeMutableBufferPointer { $0[index] = bytes }
+    }
+
+    var values: [[UInt8]] { slots }
+}

@@ -1,0 +1,111 @@
+import ChoreoEngine
+
+/// The sampling part of a render request: which times, layers and properties to return.
+///
+/// Comes from the query string of `POST /v1/render` and `GET /v1/scenes/{id}/frames`, or from
+/// the flags of `choreo render`.
+public struct SamplingQuery: Sendable, Equatable {
+    public enum Format: String, Sendable, Equatable { case json, ndjson }
+
+    public var fps: Double = 60
+    public var start: Double = 0
+    /// nil: the scene's natural end.
+    public var end: Double?
+    /// Explicit sample times, in the order given; overrides fps/start/end.
+    public var times: [Double]?
+    /// Layer ids to return; nil: every layer.
+    public var layers: [String]?
+    /// Key paths to return; nil: the animated properties plus position, bounds, opacity, transform.
+    public var properties: [String]?
+    public var format: Format = .json
+
+    public init() {}
+
+    /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
+    public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> SamplingQuery {
+        var query = SamplingQuery()
+        var errors: [FieldError] = []
+        var seen = Set<String>()
+        func number(_ name: String, _ text: String, min: Double, max: Double) -> Double? {
+            guard let value = Double(text), value.isFinite else {
+                errors.append(FieldError(path: "query.\(name)", message: "must be a finite number, not \"\(text)\""))
+                return nil
+            }
+            guard value >= min && value <= max else {
+                errors.append(
+                    FieldError(path: "query.\(name)", message: "must be within \(format(min))…\(format(max))"))
+                return nil
+            }
+            return value
+        }
+        func list(_ text: String) -> [String] {
+            text.split(separator: ",", omittingEmptySubsequences: true).map {
+                String($0).trimmingSpaces()
+            }
+        }
+        for (name, value) in parameters {
+            guard seen.insert(name).inserted else {
+                errors.append(FieldError(path: "query.\(name)", message: "is given more than once"))
+                continue
+            }
+            switch name {
+            case "fps":
+                if let v = number(name, value, min: 0.001, max: Limits.maxFPS) { query.fps = v }
+            case "start":
+                if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.start = v }
+            case "end":
+                if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.end = v }
+            case "times":
+                let items = list(value)
+                if items.count > Limits.maxTimes {
+                    errors.append(FieldError(path: "query.times", message: "at most \(Limits.maxTimes) times"))
+                } else if items.isEmpty {
+                    errors.append(FieldError(path: "query.times", message: "must list at least one time"))
+                } else {
+                    var times: [Double] = []
+                    for (index, item) in items.enumerated() {
+                        if let v = number("times[\(index)]", item, min: 0, max: Limits.maxSceneTime) {
+                            times.append(v)
+                        }
+                    }
+                    query.times = times
+                }
+            case "layers":
+                query.layers = list(value)
+            case "properties":
+                let items = list(value)
+                for (index, item) in items.enumerated() where KeyPath(item) == nil && item != "transition" {
+                    errors.append(
+                        FieldError(path: "query.properties[\(index)]", message: "unknown key path \"\(item)\""))
+                }
+                query.properties = items
+            case "format":
+                if let format = Format(rawValue: value) {
+                    query.format = format
+                } else {
+                    errors.append(FieldError(path: "query.format", message: "must be json or ndjson"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
+            }
+        }
+        if let end = query.end, query.times == nil, end < query.start {
+            errors.append(FieldError(path: "query.end", message: "must not be before start"))
+        }
+        if !errors.isEmpty { throw ValidationFailure(errors) }
+        return query
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while scalars.first == " " { scalars = scalars.dropFirst() }
+        while scalars.last == " " { scalars = scalars.dropLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,316 @@
+import ChoreoEngine
+import ChoreoJSON
+
+/// Turns a JSON document into a ``Scene``, checking every field against the scene format.
+///
+/// All problems are collected and reported together, each with its JSON path. Unknown
+/// fields, unknown key paths, values of the wrong kind, NaN-free but out-of-range numbers and
+/// references to layers that do not exist are all errors.
+public struct SceneDecoder {
+    /// Decodes and validates a scene; the document's optional `name` is returned with it.
+    public static func decode(_ document: JSONValue) throws(ValidationFailure) -> (scene: Scene, name: String?) {
+        var decoder = SceneDecoder()
+        let result = decoder.decodeScene(document)
+        if !decoder.reader.errors.isEmpty || result == nil {
+            throw ValidationFailure(decoder.reader.errors.isEmpty
+                ? [FieldError(path: "$", message: "is not a valid scene")] : decoder.reader.errors)
+        }
+        return result!
+    }
+
+    /// Parses bytes and decodes them; syntax errors are thrown as ``JSONParseError``.
+    public static func decode(bytes: [UInt8]) throws(SceneDocumentError) -> (scene: Scene, name: String?) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw .malformed(error)
+        }
+        do {
+            return try decode(document)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    var reader = JSONReader()
+    private var layerIDs: [String: String] = [:]
+    private var pendingReferences: [(id: String, path: String)] = []
+    private var layerCount = 0
+    private var actionCount = 0
+
+    private static let sceneFields: Set<String> = ["name", "version", "description", "layers", "script"]
+
+    private mutating func decodeScene(_ document: JSONValue) -> (Scene, String?)? {
+        guard let object = reader.object(document, "$") else { return nil }
+        reader.rejectUnknown(object, "$", allowed: Self.sceneFields)
+        var name: String?
+        if let value = object["name"], let text = reader.string(value, "$.name") {
+            if text.utf8.count > 200 { reader.fail("$.name", "must be at most 200 bytes long") } else { name = text }
+        }
+        if let version = object["version"] {
+            if reader.number(version, "$.version") != 1 { reader.fail("$.version", "only version 1 exists") }
+        }
+        if let description = object["description"] { _ = reader.string(description, "$.description") }
+        guard let layersJSON = object["layers"] else {
+            reader.fail("$.layers", "is required")
+            return nil
+        }
+        var layers: [LayerNode] = []
+        if let array = reader.array(layersJSON, "$.layers") {
+            for (index, element) in array.enumerated() {
+                if let layer = decodeLayer(element, "$.layers[\(index)]") { layers.append(layer) }
+            }
+        }
+        var script: [ScriptEntry] = []
+        if let scriptJSON = object["script"], let array = reader.array(scriptJSON, "$.script") {
+            for (index, element) in array.enumerated() {
+                if let entry = decodeEntry(element, "$.script[\(index)]") { script.append(entry) }
+            }
+        }
+        for reference in pendingReferences where layerIDs[reference.id] == nil {
+            reader.fail(reference.path, "no layer has the id \"\(reference.id)\"")
+        }
+        return (Scene(layers: layers, script: script), name)
+    }
+
+    // MARK: Layers
+
+    private static let layerFields: Set<String> = Set(LayerProperty.allCases.map(\.rawValue)).union([
+        "id", "type", "frame", "beginTime", "speed", "timeOffset", "actions", "states", "sublayers",
+    ])
+
+    private mutating func decodeLayer(_ json: JSONValue, _ path: String, depth: Int = 0) -> LayerNode? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.layerFields)
+        layerCount += 1
+        if layerCount == Limits.maxLayers + 1 {
+            reader.fail(path, "a scene may have at most \(Limits.maxLayers) layers")
+        }
+        guard depth < 64 else {
+            reader.fail(path, "layers may nest at most 64 deep")
+            return nil
+        }
+        guard let idJSON = object["id"] else {
+            reader.fail("\(path).id", "is required")
+            return nil
+        }
+        guard let id = reader.string(idJSON, "\(path).id") else { return nil }
+        if id.isEmpty || id.utf8.count > 200 {
+            reader.fail("\(path).id", "must be 1 to 200 bytes long")
+        }
+        if let previous = layerIDs[id] {
+            reader.fail("\(path).id", "\"\(id)\" is already the id of \(previous)")
+        } else {
+            layerIDs[id] = path
+        }
+        var type = LayerType.layer
+        if let typeJSON = object["type"], let name = reader.string(typeJSON, "\(path).type") {
+            if let parsed = LayerType(rawValue: name) {
+                type = parsed
+                if parsed == .emitter {
+                    reader.fail("\(path).type", "emitter layers are not supported by this version of choreo")
+                }
+            } else {
+                reader.fail("\(path).type", "must be layer, shape, text or emitter")
+            }
+        }
+        var node = LayerNode(id: id, type: type)
+        for key in object.keys {
+            guard let property = LayerProperty(rawValue: key) else { continue }
+            let fieldPath = "\(path).\(key)"
+            guard property.belongs(to: type) else {
+                reader.fail(fieldPath, "is not a property of a \(type.rawValue) layer")
+                continue
+            }
+            if let value = reader.value(object[key]!, kind: property.kind, fieldPath) {
+                node.values[property] = value
+            }
+        }
+        if let frameJSON = object["frame"], let n = reader.numbers(frameJSON, "\(path).frame", count: 4) {
+            if object["position"] != nil || object["bounds"] != nil {
+                reader.fail("\(path).frame", "give either frame or position/bounds, not both")
+            } else {
+                // UIView's frame: bounds origin 0 and the size; position through the anchor point.
+                var anchor = Point(0.5, 0.5)
+                if case .point(let given)? = node.values[.anchorPoint] { anchor = given }
+                node.values[.bounds] = .rect(Rect(x: 0, y: 0, width: n[2], height: n[3]))
+                node.values[.position] = .point(Point(n[0] + anchor.x * n[2], n[1] + anchor.y * n[3]))
+            }
+        }
+        if let v = object["beginTime"], let n = reader.number(v, "\(path).beginTime") { node.timing.beginTime = n }
+        if let v = object["speed"], let n = reader.number(v, "\(path).speed") { node.timing.speed = n }
+        if let v = object["timeOffset"], let n = reader.number(v, "\(path).timeOffset") { node.timing.timeOffset = n }
+        if let v = object["actions"], let name = reader.string(v, "\(path).actions") {
+            if let policy = ActionPolicy(rawValue: name) {
+                node.actions = policy
+            } else {
+                reader.fail("\(path).actions", "must be \"none\" or \"implicit\"")
+            }
+        }
+        if let v = object["states"], let states = reader.object(v, "\(path).states") {
+            for name in states.keys {
+                let statePath = "\(path).states.\(name)"
+                guard let values = reader.object(states[name]!, statePath) else { continue }
+                var entries: [(LayerProperty, Value)] = []
+                for key in values.keys {
+                    guard let property = LayerProperty(rawValue: key), property.belongs(to: type) else {
+                        reader.fail("\(statePath).\(key)", "unknown property")
+                        continue
+                    }
+                    if let value = reader.value(values[key]!, kind: property.kind, "\(statePath).\(key)") {
+                        entries.append((property, value))
+                    }
+                }
+                node.states.append(NamedState(name: name, values: entries))
+            }
+        }
+        if let v = object["sublayers"], let array = reader.array(v, "\(path).sublayers") {
+            for (index, element) in array.enumerated() {
+                if let child = decodeLayer(element, "\(path).sublayers[\(index)]", depth: depth + 1) {
+                    node.sublayers.append(child)
+                }
+            }
+        }
+        return node
+    }
+
+    // MARK: Script
+
+    private mutating func decodeEntry(_ json: JSONValue, _ path: String) -> ScriptEntry? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: ["at", "do"])
+        guard let atJSON = object["at"] else {
+            reader.fail("\(path).at", "is required")
+            return nil
+        }
+        guard let at = reader.number(atJSON, "\(path).at", min: 0, max: Limits.maxSceneTime) else { return nil }
+        guard let doJSON = object["do"] else {
+            reader.fail("\(path).do", "is required")
+            return nil
+        }
+        let actions = decodeActions(doJSON, "\(path).do")
+        return ScriptEntry(at: at, actions: actions)
+    }
+
+    mutating func decodeActions(_ json: JSONValue, _ path: String) -> [ScriptAction] {
+        guard let array = reader.array(json, path) else { return [] }
+        var actions: [ScriptAction] = []
+        for (index, element) in array.enumerated() {
+            if let action = decodeAction(element, "\(path)[\(index)]") { actions.append(action) }
+        }
+        return actions
+    }
+
+    private static let actionNames = [
+        "add", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark",
+    ]
+    private static let laterActionNames: Set<String> = [
+        "transaction", "animate", "animateKeyframes", "transition", "setState", "after", "if",
+    ]
+
+    mutating func reference(_ id: String, _ path: String) {
+        pendingReferences.append((id, path))
+    }
+
+    private mutating func decodeAction(_ json: JSONValue, _ path: String) -> ScriptAction? {
+        actionCount += 1
+        if actionCount == Limits.maxScriptActions + 1 {
+            reader.fail(path, "a scene may have at most \(Limits.maxScriptActions) actions")
+        }
+        guard let object = reader.object(json, path) else { return nil }
+        guard let name = Self.actionNames.first(where: { object[$0] != nil }) else {
+            if let later = object.keys.first(where: { Self.laterActionNames.contains($0) }) {
+                reader.fail("\(path).\(later)", "the action \"\(later)\" is not supported by this version of choreo")
+            } else {
+                reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))")
+            }
+            return nil
+        }
+        switch name {
+        case "add":
+            reader.rejectUnknown(object, path, allowed: ["add", "layer"])
+            guard let layerJSON = object["layer"] else {
+                reader.fail("\(path).layer", "is required")
+                return nil
+            }
+            guard let layer = reader.string(layerJSON, "\(path).layer") else { return nil }
+            reference(layer, "\(path).layer")
+            guard let animation = decodeAnimation(object["add"]!, "\(path).add", depth: 0) else { return nil }
+            return .add(animation, layer: layer)
+        case "remove":
+            reader.rejectUnknown(object, path, allowed: ["remove", "layer"])
+            guard let key = reader.string(object["remove"]!, "\(path).remove") else { return nil }
+            guard let layerJSON = object["layer"], let layer = reader.string(layerJSON, "\(path).layer") else {
+                if object["layer"] == nil { reader.fail("\(path).layer", "is required") }
+                return nil
+            }
+            reference(layer, "\(path).layer")
+            return .remove(key: key, layer: layer)
+        case "removeAll":
+            reader.rejectUnknown(object, path, allowed: ["removeAll"])
+            guard let layer = reader.string(object["removeAll"]!, "\(path).removeAll") else { return nil }
+            reference(layer, "\(path).removeAll")
+            return .removeAll(layer: layer)
+        case "set":
+            reader.rejectUnknown(object, path, allowed: ["set"])
+            guard let layers = reader.object(object["set"]!, "\(path).set") else { return nil }
+            var all: [LayerChanges] = []
+            for id in layers.keys {
+                let layerPath = "\(path).set.\(id)"
+                reference(id, layerPath)
+                guard let values = reader.object(layers[id]!, layerPath) else { continue }
+                var changes: [ModelChange] = []
+                for key in values.keys {
+                    let fieldPath = "\(layerPath).\(key)"
+                    let json = values[key]!
+                    switch key {
+                    case "beginTime": if let n = reader.number(json, fieldPath) { changes.append(.beginTime(n)) }
+                    case "speed": if let n = reader.number(json, fieldPath) { changes.append(.speed(n)) }
+                    case "timeOffset": if let n = reader.number(json, fieldPath) { changes.append(.timeOffset(n)) }
+                    default:
+                        guard let property = LayerProperty(rawValue: key) else {
+                            reader.fail(fieldPath, "unknown property")
+                            continue
+                        }
+                        if let value = reader.value(json, kind: property.kind, fieldPath) {
+                            changes.append(.property(property, value))
+                        }
+                    }
+                }
+                all.append(LayerChanges(layer: id, changes: changes))
+            }
+            return .set(all)
+        case "addLayer":
+            reader.rejectUnknown(object, path, allowed: ["addLayer", "parent", "index"])
+            guard let node = decodeLayer(object["addLayer"]!, "\(path).addLayer") else { return nil }
+            var parent: String?
+            if let parentJSON = object["parent"], let id = reader.string(parentJSON, "\(path).parent") {
+                parent = id
+                reference(id, "\(path).parent")
+            }
+            var index: Int?
+            if let indexJSON = object["index"] {
+                index = reader.integer(indexJSON, "\(path).index", min: 0, max: Limits.maxLayers)
+            }
+            return .addLayer(node, parent: parent, index: index)
+        case "removeLayer":
+            reader.rejectUnknown(object, path, allowed: ["removeLayer"])
+            guard let id = reader.string(object["removeLayer"]!, "\(path).removeLayer") else { return nil }
+            reference(id, "\(path).removeLayer")
+            return .removeLayer(id)
+        case "mark":
+            reader.rejectUnknown(object, path, allowed: ["mark"])
+            guard let label = reader.string(object["mark"]!, "\(path).mark") else { return nil }
+            return .mark(label)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Why bytes could not become a scene: not JSON (400) or not a valid scene (422).
+public enum SceneDocumentError: Error, Sendable, Equatable {
+    case malformed(JSONParseError)
+    case invalid(ValidationFailure)
+}

@@ -1,0 +1,127 @@
+/// Appends JSON text to a byte buffer, deterministically.
+///
+/// Numbers are written in the shortest form that reads back to the same `Double`, integers
+/// without a fraction, and `-0` as `0`, so the same values always give the same bytes.
+public struct JSONWriter: Sendable {
+    /// The JSON text written so far.
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 1024) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always)
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    public mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    /// Writes a finite number; non-finite values are written as `null`.
+    public mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            raw("null")
+            return
+        }
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if value == value.rounded(), abs(value) < 1e15 {
+            integer(Int64(value))
+            return
+        }
+        var text = value.description
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes an integer.
+    public mutating func integer(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+        }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// Writes a string with the escapes RFC 8259 requires.
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0..<0x20:
+                raw("\\u00")
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes an object key followed by a colon.
+    public mutating func key(_ name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes any parsed value, members in their stored order.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): bool(flag)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            byte(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                self.value(element)
+            }
+            byte(UInt8(ascii: "]"))
+        case .object(let object):
+            byte(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { byte(UInt8(ascii: ",")) }
+                key(member.key)
+                self.value(member.value)
+            }
+            byte(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The text written so far as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension JSONValue {
+    /// The value serialized compactly.
+    public var serialized: [UInt8] {
+        var writer = JSONWriter()
+        writer.value(self)
+        return writer.bytes
+    }
+}
