@@ -31,11 +31,10 @@ let package = Package(
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], resources: [.copy("Vectors")],
-            swiftSettings: strictSettings),
+            name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
-            resources: [.copy("Goldens")], swiftSettings: strictSettings),
+            swiftSettings: strictSettings),
         .testTarget(name: "ChoreoStorageTests", dependencies: ["ChoreoStorage"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],

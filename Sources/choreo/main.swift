@@ -1,1 +1,22 @@
-print("x")
+import Foundation
+
+/// `choreo`: dispatches to a command; errors become one stderr message and a non-zero exit.
+let arguments = Array(CommandLine.arguments.dropFirst())
+do throws(CLIError) {
+    guard let command = arguments.first else {
+        print(Help.main)
+        exit(2)
+    }
+    let rest = Array(arguments.dropFirst())
+    switch command {
+    case "serve": try ServeCommand.run(rest)
+    case "render": try RenderCommand.run(rest)
+    case "validate": try ValidateCommand.run(rest)
+    case "--help", "-h", "help": print(Help.main)
+    case "--version": print(Help.version)
+    default: throw CLIError(message: "unknown command \(command) (see choreo --help)")
+    }
+} catch {
+    Output.error(error.message.hasPrefix("error:") ? error.message : "error: \(error.message)")
+    exit(error.status)
+}

@@ -541,7 +541,7 @@ final class RunnerState {
     private func checkSnapBack(_ index: Int, naturalEnd: Bool) {
         let animation = timeline.animations[index]
         guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return }
-        let probe = naturalEnd ? max(animation.addedAt, now - 1e-9) : now
+        let probe = naturalEnd ? max(animation.addedAt, now - 1e-6) : now
         var checked = Set<KeyPath>()
         for leafIndex in animation.leaves {
             let keyPath = timeline.leaves[leafIndex].keyPath
@@ -551,7 +551,7 @@ final class RunnerState {
             for leaf in animation.leaves { after.leaves[leaf].removedAt = now }
             let map = after.timeMap(of: animation.layer, at: now)
             let afterValue = after.presentationValue(layer: animation.layer, keyPath: keyPath, at: now, map: map)
-            if Value.distance(before, afterValue) > 1e-6 {
+            if Self.differs(before, afterValue) {
                 timeline.diagnostics.append(
                     Diagnostic(
                         severity: .warning, code: .snapBack, time: now, layer: timeline.layers[animation.layer].id,
@@ -564,6 +564,12 @@ final class RunnerState {
         }
     }
 
+    /// Whether two values differ visibly: by more than 0.1% of their magnitude (at least 0.001).
+    static func differs(_ a: Value, _ b: Value) -> Bool {
+        let scale = max(1, Value.distance(a, a.kind.zero), Value.distance(b, b.kind.zero))
+        return Value.distance(a, b) > 1e-3 * scale
+    }
+
     /// `retained-divergence`: a retained, ended animation keeps presentation ≠ model.
     private func checkRetainedDivergence(_ index: Int) {
         let animation = timeline.animations[index]
@@ -573,7 +579,7 @@ final class RunnerState {
             guard checked.insert(keyPath).inserted else { continue }
             let shown = presentation(animation.layer, keyPath, at: now)
             let model = keyPath.extract(from: timeline.layers[animation.layer].modelValue(keyPath.property, at: now))
-            if Value.distance(shown, model) > 1e-6 {
+            if Self.differs(shown, model) {
                 timeline.diagnostics.append(
                     Diagnostic(
                         severity: .warning, code: .retainedDivergence, time: now,

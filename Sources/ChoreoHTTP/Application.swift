@@ -1,0 +1,229 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoStorage
+import Foundation
+
+/// The choreo HTTP API, with no sockets: a request in, a response out.
+///
+/// The libmicrohttpd adapter (`ChoreoServer`) feeds it real requests; tests call it directly.
+public final class Application: Sendable {
+    public struct Configuration: Sendable {
+        /// Bearer token required for state-changing requests; nil disables authentication.
+        public var apiToken: String?
+        /// Largest accepted request body, in bytes.
+        public var maxBodyBytes = 8 * 1024 * 1024
+        /// Threads a render may use.
+        public var renderThreads = ResponseEncoder.defaultThreads
+
+        public init(apiToken: String? = nil) { self.apiToken = apiToken }
+    }
+
+    public let configuration: Configuration
+    public let store: SceneStore
+    public let metrics = Metrics()
+    let router: Router
+
+    public init(store: SceneStore, configuration: Configuration) {
+        self.store = store
+        self.configuration = configuration
+        var router = Router()
+        router.add("POST", "/v1/render")
+        router.add("POST", "/v1/validate")
+        router.add("POST", "/v1/scenes")
+        router.add("GET", "/v1/scenes")
+        router.add("GET", "/v1/scenes/{id}")
+        router.add("DELETE", "/v1/scenes/{id}")
+        router.add("GET", "/v1/scenes/{id}/frames")
+        router.add("GET", "/healthz")
+        router.add("GET", "/metrics")
+        self.router = router
+    }
+
+    /// The route name for metrics and logs (`unmatched` for 404/405).
+    public func routeName(method: String, path: String) -> String {
+        if case .success(let match) = router.match(method: method, path: path) { return match.route.name }
+        return "unmatched"
+    }
+
+    /// Whether a request is answered fast enough to stay on the server's I/O thread.
+    public func isLightweight(method: String, path: String) -> Bool {
+        (method == "GET" || method == "HEAD") && (path == "/healthz" || path == "/metrics")
+    }
+
+    /// Handles one request. Never throws: every failure becomes a problem document.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        switch router.match(method: request.method, path: request.path) {
+        case .failure(let problem):
+            return problem.response
+        case .success(let match):
+            do {
+                try authorize(request, route: match.route)
+                return try dispatch(request, match)
+            } catch {
+                return error.response
+            }
+        }
+    }
+
+    private func authorize(_ request: HTTPRequest, route: Router.Route) throws(Problem) {
+        guard let token = configuration.apiToken else { return }
+        let changesState = ["POST", "PUT", "DELETE", "PATCH"].contains(route.method)
+            && route.pattern != "/v1/render" && route.pattern != "/v1/validate"
+        guard changesState else { return }
+        let header = request.headers["authorization"] ?? ""
+        let prefix = "Bearer "
+        guard header.hasPrefix(prefix), Self.constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+        else { throw Problem.unauthorized() }
+    }
+
+    /// Compares two byte strings in time that depends only on their lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        let count = max(a.count, b.count)
+        for index in 0..<count {
+            let x = index < a.count ? a[index] : 0
+            let y = index < b.count ? b[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+
+    private func requireJSON(_ request: HTTPRequest) throws(Problem) {
+        if request.body.count > configuration.maxBodyBytes { throw Problem.tooLarge(limit: configuration.maxBodyBytes) }
+        let type = request.headers["content-type"]
+        let mediaType = type?.split(separator: ";").first.map { String($0).trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let mediaType, mediaType == "application/json" || mediaType.hasSuffix("+json") else {
+            throw Problem.unsupportedMediaType(type)
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, _ match: Router.Match) throws(Problem) -> HTTPResponse {
+        switch (match.route.method, match.route.pattern) {
+        case ("POST", "/v1/render"):
+            try requireJSON(request)
+            let query = try RenderService.query(request.query)
+            let (scene, _) = try RenderService.scene(from: request.body)
+            return render(scene, query)
+        case ("POST", "/v1/validate"):
+            try requireJSON(request)
+            try rejectQuery(request)
+            return .json(200, try RenderService.validation(request.body))
+        case ("POST", "/v1/scenes"):
+            try requireJSON(request)
+            try rejectQuery(request)
+            let (_, name) = try RenderService.scene(from: request.body)
+            let summary = try storage { () throws(StorageError) in
+                try store.insert(name: name, document: request.body)
+            }
+            var response = HTTPResponse.json(201, summaryJSON(summary))
+            response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
+            return response
+        case ("GET", "/v1/scenes"):
+            return try list(request)
+        case ("GET", "/v1/scenes/{id}"):
+            try rejectQuery(request)
+            let record = try fetch(match.parameters["id"]!)
+            return .json(200, record.document)
+        case ("DELETE", "/v1/scenes/{id}"):
+            try rejectQuery(request)
+            let id = match.parameters["id"]!
+            let deleted = try storage { () throws(StorageError) in try store.delete(id) }
+            guard deleted else { throw Problem.notFound("No stored scene has the id \(id).") }
+            return HTTPResponse(status: 204)
+        case ("GET", "/v1/scenes/{id}/frames"):
+            let query = try RenderService.query(request.query)
+            let record = try fetch(match.parameters["id"]!)
+            let (scene, _) = try RenderService.scene(from: record.document)
+            return render(scene, query)
+        case ("GET", "/healthz"):
+            if store.ping() { return .json(200, Array("{\"status\":\"ok\"}".utf8)) }
+            return Problem.unavailable("The database does not answer.").response
+        case ("GET", "/metrics"):
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                body: .bytes(Array(metrics.render().utf8)))
+        default:
+            throw Problem.notFound("No resource at \(request.path).")
+        }
+    }
+
+    private func rejectQuery(_ request: HTTPRequest) throws(Problem) {
+        guard !request.query.isEmpty else { return }
+        throw Problem.invalidScene(
+            ValidationFailure(request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
+    }
+
+    private func render(_ scene: Scene, _ query: SamplingQuery) -> HTTPResponse {
+        do {
+            let plan = try RenderService.plan(scene, query)
+            metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
+            return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Problem.unavailable("Storage failed: \(error.message)")
+        }
+    }
+
+    private func fetch(_ id: String) throws(Problem) -> SceneStore.Record {
+        let record = try storage { () throws(StorageError) in try store.get(id) }
+        guard let record else { throw Problem.notFound("No stored scene has the id \(id).") }
+        return record
+    }
+
+    private func list(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        var limit = 50
+        var cursor: Int64?
+        var errors: [FieldError] = []
+        for (name, value) in request.query {
+            switch name {
+            case "limit":
+                if let n = Int(value), (1...500).contains(n) {
+                    limit = n
+                } else {
+                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 500"))
+                }
+            case "cursor":
+                if let n = Int64(value), n > 0 {
+                    cursor = n
+                } else {
+                    errors.append(FieldError(path: "query.cursor", message: "must be a cursor from a previous page"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
+            }
+        }
+        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
+        let page = try storage { () throws(StorageError) in try store.list(limit: limit, after: cursor) }
+        var writer = JSONWriter()
+        writer.raw("{\"items\":[")
+        for (index, summary) in page.items.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.bytes.append(contentsOf: summaryJSON(summary))
+        }
+        writer.raw("],\"next\":")
+        if let next = page.next { writer.string(String(next)) } else { writer.raw("null") }
+        writer.raw("}")
+        return .json(200, writer.bytes)
+    }
+
+    private func summaryJSON(_ summary: SceneStore.Summary) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"id\":")
+        writer.string(summary.id)
+        writer.raw(",\"name\":")
+        if let name = summary.name { writer.string(name) } else { writer.raw("null") }
+        writer.raw(",\"created\":")
+        writer.string(summary.created)
+        writer.raw("}")
+        return writer.bytes
+    }
+}
+

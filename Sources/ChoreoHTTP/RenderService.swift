@@ -1,0 +1,122 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+
+/// Scene document + sampling query → response body: the one path shared by
+/// `POST /v1/render`, `GET /v1/scenes/{id}/frames` and `choreo render`, so all three return the
+/// same bytes.
+public enum RenderService {
+    /// Frames per NDJSON piece.
+    static let framesPerPiece = 64
+
+    /// Parses and validates a scene document.
+    public static func scene(from body: [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
+        do {
+            return try SceneDecoder.decode(bytes: body)
+        } catch {
+            switch error {
+            case .malformed(let parse): throw Problem.malformedJSON(parse)
+            case .invalid(let failure): throw Problem.invalidScene(failure)
+            }
+        }
+    }
+
+    /// Reads the sampling query.
+    public static func query(_ parameters: [(String, String)]) throws(Problem) -> SamplingQuery {
+        do {
+            return try SamplingQuery.parse(parameters)
+        } catch {
+            throw Problem.invalidScene(error)
+        }
+    }
+
+    /// Runs the scene and plans the sampling.
+    public static func plan(_ scene: Scene, _ query: SamplingQuery) throws(Problem) -> RenderPlan {
+        do {
+            return try RenderPlan.make(scene: scene, query: query)
+        } catch {
+            throw Problem.invalidScene(error)
+        }
+    }
+
+    /// The response for a plan: one JSON document, or an NDJSON stream produced piece by piece.
+    public static func response(_ plan: RenderPlan, format: SamplingQuery.Format, threads: Int) -> HTTPResponse {
+        switch format {
+        case .json:
+            return .json(200, ResponseEncoder.json(plan, threads: threads))
+        case .ndjson:
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/x-ndjson")],
+                body: .stream(ndjsonStream(plan, threads: threads)))
+        }
+    }
+
+    /// An NDJSON body: the header line, frames in pieces of ``framesPerPiece``, the trailer line.
+    public static func ndjsonStream(_ plan: RenderPlan, threads: Int) -> BodyStream {
+        enum Stage {
+            case header
+            case frames(from: Int)
+            case trailer
+            case done
+        }
+        var stage = Stage.header
+        let total = plan.times.count
+        return BodyStream {
+            switch stage {
+            case .header:
+                stage = total > 0 ? .frames(from: 0) : .trailer
+                return ResponseEncoder.ndjsonHeader(plan)
+            case .frames(let lower):
+                let upper = min(lower + framesPerPiece, total)
+                stage = upper < total ? .frames(from: upper) : .trailer
+                return ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
+            case .trailer:
+                stage = .done
+                return ResponseEncoder.ndjsonTrailer(plan)
+            case .done:
+                return nil
+            }
+        }
+    }
+
+    /// `POST /v1/validate`: errors and diagnostics, no frames.
+    public static func validation(_ body: [UInt8]) throws(Problem) -> [UInt8] {
+        var writer = JSONWriter()
+        do {
+            let (scene, _) = try SceneDecoder.decode(bytes: body)
+            let timeline: Timeline
+            do {
+                timeline = try SceneRunner.run(scene)
+            } catch {
+                writeInvalid([FieldError(path: error.path, message: error.message)], into: &writer)
+                return writer.bytes
+            }
+            writer.raw("{\"valid\":true,\"errors\":[],\"duration\":")
+            writer.number(SceneTime.quantize(timeline.naturalEnd))
+            writer.raw(",\"diagnostics\":")
+            ResponseEncoder.writeDiagnostics(timeline.diagnostics, into: &writer)
+            writer.raw(",\"events\":")
+            ResponseEncoder.writeEvents(timeline.events, into: &writer)
+            writer.raw("}")
+        } catch {
+            switch error {
+            case .malformed(let parse): throw Problem.malformedJSON(parse)
+            case .invalid(let failure): writeInvalid(failure.errors, into: &writer)
+            }
+        }
+        return writer.bytes
+    }
+
+    private static func writeInvalid(_ errors: [FieldError], into writer: inout JSONWriter) {
+        writer.raw("{\"valid\":false,\"errors\":[")
+        for (index, error) in errors.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.raw("{\"path\":")
+            writer.string(error.path)
+            writer.raw(",\"message\":")
+            writer.string(error.message)
+            writer.raw("}")
+        }
+        writer.raw("],\"diagnostics\":[]}")
+    }
+}

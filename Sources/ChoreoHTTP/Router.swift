@@ -1,0 +1,56 @@
+/// Matches a method and path to a route, answering 404 and 405 (with `Allow`) itself.
+public struct Router: Sendable {
+    /// A path pattern such as `/v1/scenes/{id}/frames`.
+    public struct Route: Sendable {
+        public let method: String
+        public let pattern: String
+        /// The name used in metrics and logs (the pattern).
+        public var name: String { pattern }
+        let segments: [Substring]
+    }
+
+    /// A successful match: the route and its path parameters.
+    public struct Match: Sendable {
+        public let route: Route
+        public let parameters: [String: String]
+    }
+
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    public mutating func add(_ method: String, _ pattern: String) {
+        routes.append(Route(method: method, pattern: pattern, segments: pattern.split(separator: "/")))
+    }
+
+    /// The route for a request, or the problem to answer with.
+    public func match(method: String, path: String) -> Result<Match, Problem> {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        var allowed: [String] = []
+        var matched: Match?
+        for route in routes {
+            guard let parameters = Self.parameters(route.segments, segments) else { continue }
+            allowed.append(route.method)
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                matched = matched ?? Match(route: route, parameters: parameters)
+            }
+        }
+        if let matched { return .success(matched) }
+        if allowed.isEmpty { return .failure(.notFound("No resource at \(path).")) }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        return .failure(.methodNotAllowed(allowed))
+    }
+
+    private static func parameters(_ pattern: [Substring], _ path: [Substring]) -> [String: String]? {
+        guard pattern.count == path.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (expected, actual) in zip(pattern, path) {
+            if expected.first == "{" && expected.last == "}" {
+                parameters[String(expected.dropFirst().dropLast())] = String(actual)
+            } else if expected != actual {
+                return nil
+            }
+        }
+        return parameters
+    }
+}

@@ -1,0 +1,410 @@
+import CMicroHTTPD
+import ChoreoHTTP
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `choreo serve`'s HTTP server on libmicrohttpd. All libmicrohttpd calls live in this file.
+///
+/// libmicrohttpd runs its own epoll thread pool. Everything but `/healthz` and `/metrics`
+/// leaves those threads: the connection is suspended, the work runs on a Dispatch worker, and
+/// the connection is resumed with the response, so a long render never delays a health check.
+/// NDJSON responses are produced piece by piece into a small buffer that the connection drains.
+public final class MicroHTTPDServer: @unchecked Sendable {
+    /// Limits and addresses. Documented in docs/limits.md.
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port: UInt16 = 8080
+        public var threads = 2
+        /// Seconds of inactivity before a connection is closed (a stalled upload included).
+        public var connectionTimeout = 15
+        /// Per-connection memory for headers and the read buffer; larger headers get 431.
+        public var connectionMemoryLimit = 64 * 1024
+        public var connectionLimit = 1000
+        public var maxBodyBytes = 8 * 1024 * 1024
+
+        public init() {}
+    }
+
+    let application: Application
+    let options: Options
+    private var daemon: OpaquePointer?
+    private var contextPointer: UnsafeMutableRawPointer?
+    let inFlight = Atomic<Int>(0)
+    let requestCounter = Atomic<Int>(0)
+    let instancePrefix: String
+    let log: @Sendable (String) -> Void
+
+    /// `@unchecked Sendable`: `daemon` and `contextPointer` are written only by `start` and `stop`,
+    /// which the owner calls from one thread; request callbacks read only immutable state.
+    public init(application: Application, options: Options, log: @escaping @Sendable (String) -> Void) {
+        self.application = application
+        self.options = options
+        self.log = log
+        var generator = SystemRandomNumberGenerator()
+        instancePrefix = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16)
+    }
+
+    /// The port actually bound (useful with port 0).
+    public private(set) var boundPort: UInt16 = 0
+
+    public enum StartError: Error, CustomStringConvertible {
+        case badHost(String)
+        case cannotListen(String)
+
+        public var description: String {
+            switch self {
+            case .badHost(let host): "cannot parse --host \(host) as an IPv4 or IPv6 address"
+            case .cannotListen(let address): "cannot listen on \(address) (in use, or not permitted)"
+            }
+        }
+    }
+
+    public func start() throws(StartError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let isIPv6 = options.host.contains(":")
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var storage = sockaddr_storage()
+        let parsed = withUnsafeMutablePointer(to: &storage) { pointer -> Bool in
+            if isIPv6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    address.pointee.sin6_family = sa_family_t(AF_INET6)
+                    address.pointee.sin6_port = options.port.bigEndian
+                    return inet_pton(AF_INET6, options.host, &address.pointee.sin6_addr) == 1
+                }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                address.pointee.sin_family = sa_family_t(AF_INET)
+                address.pointee.sin_port = options.port.bigEndian
+                return inet_pton(AF_INET, options.host, &address.pointee.sin_addr) == 1
+            }
+        }
+        guard parsed else {
+            Unmanaged<MicroHTTPDServer>.fromOpaque(context).release()
+            throw .badHost(options.host)
+        }
+        let started = withUnsafeMutablePointer(to: &storage) { addressPointer -> OpaquePointer? in
+            var items: [MHD_OptionItem] = [
+                MHD_OptionItem(
+                    option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: context),
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeout, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: options.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),
+            ]
+            if options.threads > 1 {
+                items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: options.threads, ptr_value: nil))
+            }
+            items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return items.withUnsafeMutableBufferPointer {
+                cmhd_start_daemon(flags, options.port, accessHandler, context, $0.baseAddress)
+            }
+        }
+        guard let started else {
+            Unmanaged<MicroHTTPDServer>.fromOpaque(context).release()
+            throw .cannotListen("\(options.host):\(options.port)")
+        }
+        daemon = started
+        contextPointer = context
+        boundPort = cmhd_bound_port(started)
+    }
+
+    /// Graceful stop: stop accepting, let in-flight requests finish (up to `timeout` seconds),
+    /// then close every connection.
+    public func stop(timeout: Double = 30) {
+        guard let daemon else { return }
+        let pointer = daemon
+        let listenSocket = MHD_quiesce_daemon(pointer)
+        if listenSocket >= 0 { Foundation.close(listenSocket) }
+        var waited = 0.0
+        while inFlight.load(ordering: .acquiring) > 0 && waited < timeout {
+            usleep(10_000)
+            waited += 0.01
+        }
+        MHD_stop_daemon(pointer)
+        self.daemon = nil
+        if let contextPointer {
+            Unmanaged<MicroHTTPDServer>.fromOpaque(contextPointer).release()
+            self.contextPointer = nil
+        }
+    }
+
+    func nextRequestID() -> String {
+        let number = requestCounter.add(1, ordering: .relaxed).newValue
+        return "\(instancePrefix)-\(String(number, radix: 16))"
+    }
+}
+
+// MARK: - Per-request state
+
+/// One request's state, owned by libmicrohttpd's `*con_cls` from the first callback to
+/// `NOTIFY_COMPLETED`.
+///
+/// `@unchecked Sendable`: libmicrohttpd calls one connection's callbacks on one thread at a
+/// time; the worker that computes the response writes `response` before resuming the
+/// connection, and libmicrohttpd reads it only after the resume.
+final class RequestState: @unchecked Sendable {
+    let id: String
+    let started: UInt64
+    var method = ""
+    var path = ""
+    var body: [UInt8] = []
+    var tooLarge = false
+    var dispatched = false
+    var response: HTTPResponse?
+    var status = 0
+    var bytesSent = 0
+    var stream: StreamState?
+
+    init(id: String) {
+        self.id = id
+        started = DispatchTime.now().uptimeNanoseconds
+    }
+}
+
+/// A streamed body's buffer between the worker that produces it and the connection that drains it.
+///
+/// `@unchecked Sendable`: every mutable field is guarded by `lock`.
+final class StreamState: @unchecked Sendable {
+    struct Buffer {
+        var pending: [UInt8] = []
+        var offset = 0
+        var finished = false
+        var producing = false
+        var waiting = false
+        var cancelled = false
+    }
+
+    let lock = Mutex(Buffer())
+    let source: BodyStream
+    let connection: OpaquePointer
+    /// Refill when fewer than this many bytes are buffered.
+    static let lowWater = 256 * 1024
+
+    init(source: BodyStream, connection: OpaquePointer) {
+        self.source = source
+        self.connection = connection
+    }
+
+    /// Starts the worker if it is not running (call with the buffer's state checked).
+    func produce() {
+        let transfer = UnsafeTransfer(self)
+        DispatchQueue.global().async {
+            let state = transfer.value
+            while true {
+                let piece = state.source.next()
+                let action: (resume: Bool, again: Bool) = state.lock.withLock { buffer in
+                    if buffer.cancelled {
+                        buffer.producing = false
+                        return (false, false)
+                    }
+                    if let piece {
+                        if buffer.offset > 0 {
+                            buffer.pending.removeFirst(buffer.offset)
+                            buffer.offset = 0
+                        }
+                        buffer.pending.append(contentsOf: piece)
+                    } else {
+                        buffer.finished = true
+                    }
+                    let again = !buffer.finished && buffer.pending.count - buffer.offset < StreamState.lowWater
+                    if !again { buffer.producing = false }
+                    let resume = buffer.waiting && (buffer.finished || buffer.pending.count > buffer.offset)
+                    if resume { buffer.waiting = false }
+                    return (resume, again)
+                }
+                if action.resume { MHD_resume_connection(state.connection) }
+                if !action.again { return }
+            }
+        }
+    }
+}
+
+/// Carries a value across a concurrency boundary whose safety the surrounding code guarantees.
+struct UnsafeTransfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+// MARK: - libmicrohttpd callbacks (C function pointers: no captures, context through `cls`)
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+    guard let cls, let connection, let method, let uploadDataSize, let conCls else { return .NO }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    guard let raw = conCls.pointee else {
+        // First call: headers only.
+        let state = RequestState(id: server.nextRequestID())
+        state.method = String(cString: method)
+        state.path = url.map { String(cString: $0) } ?? "/"
+        server.inFlight.add(1, ordering: .relaxed)
+        server.application.metrics.requestStarted()
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let length = header(connection, "Content-Length").flatMap({ Int($0) }) {
+            if length > server.options.maxBodyBytes {
+                state.tooLarge = true
+                return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
+            }
+            state.body.reserveCapacity(length)
+        }
+        return .YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+    if uploadDataSize.pointee != 0 {
+        let count = uploadDataSize.pointee
+        if state.tooLarge || state.body.count + count > server.options.maxBodyBytes {
+            state.tooLarge = true
+            state.body = []
+        } else if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    if let response = state.response {
+        state.response = nil
+        return queue(server, connection, state, response)
+    }
+    if state.dispatched { return .YES }
+    if state.tooLarge {
+        return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
+    }
+    let request = HTTPRequest(
+        method: state.method, path: state.path, query: values(connection, .GET_ARGUMENT_KIND),
+        headers: Dictionary(
+            values(connection, .HEADER_KIND).map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first }),
+        body: state.body)
+    state.body = []
+    if server.application.isLightweight(method: request.method, path: request.path) {
+        return queue(server, connection, state, server.application.handle(request))
+    }
+    // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
+    state.dispatched = true
+    MHD_suspend_connection(connection)
+    let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
+    DispatchQueue.global().async {
+        let response = job.value.server.application.handle(job.value.request)
+        job.value.state.response = response
+        MHD_resume_connection(job.value.connection)
+    }
+    return .YES
+}
+
+private func header(_ connection: OpaquePointer?, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+}
+
+private final class ValueCollector {
+    var values: [(String, String)] = []
+}
+
+private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
+    let collector = ValueCollector()
+    let pointer = Unmanaged.passUnretained(collector).toOpaque()
+    _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+    return collector.values
+}
+
+private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.values.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+private func queue(
+    _ server: MicroHTTPDServer, _ connection: OpaquePointer?, _ state: RequestState, _ response: HTTPResponse
+) -> MHD_Result {
+    let mhdResponse: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        mhdResponse = bytes.withUnsafeBytes {
+            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        state.bytesSent = bytes.count
+    case .stream(let source):
+        let stream = StreamState(source: source, connection: connection!)
+        state.stream = stream
+        let context = Unmanaged.passRetained(stream).toOpaque()
+        stream.lock.withLock { $0.producing = true }
+        stream.produce()
+        mhdResponse = MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader, context, streamFree)
+    }
+    guard let mhdResponse else { return .NO }
+    let pointer = mhdResponse
+    MHD_add_response_header(pointer, "X-Request-Id", state.id)
+    for (name, value) in response.headers { MHD_add_response_header(pointer, name, value) }
+    if state.tooLarge { MHD_add_response_header(pointer, "Connection", "close") }
+    state.status = response.status
+    let result = MHD_queue_response(connection, UInt32(response.status), pointer)
+    MHD_destroy_response(pointer)
+    return result
+}
+
+private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
+    guard let cls, let buffer else { return cmhd_end_with_error() }
+    let stream = Unmanaged<StreamState>.fromOpaque(cls).takeUnretainedValue()
+    enum Step {
+        case copied(Int)
+        case end
+        case wait(startProducer: Bool)
+    }
+    let step: Step = stream.lock.withLock { state in
+        let available = state.pending.count - state.offset
+        if available > 0 {
+            let count = min(available, max)
+            state.pending.withUnsafeBytes { source in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + state.offset, byteCount: count)
+            }
+            state.offset += count
+            let start = !state.producing && !state.finished && available - count < StreamState.lowWater
+            if start { state.producing = true }
+            return start ? .copied(-count) : .copied(count)
+        }
+        if state.finished { return .end }
+        state.waiting = true
+        let start = !state.producing
+        if start { state.producing = true }
+        MHD_suspend_connection(stream.connection)
+        return .wait(startProducer: start)
+    }
+    switch step {
+    case .copied(let signed):
+        if signed < 0 { stream.produce() }
+        return abs(signed)
+    case .end:
+        return cmhd_end_of_stream()
+    case .wait(let start):
+        if start { stream.produce() }
+        return 0
+    }
+}
+
+private let streamFree: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    let stream = Unmanaged<StreamState>.fromOpaque(cls).takeRetainedValue()
+    stream.lock.withLock { $0.cancelled = true }
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    guard let cls, let conCls, let raw = conCls.pointee else { return }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    conCls.pointee = nil
+    if let stream = state.stream {
+        state.bytesSent = stream.lock.withLock { $0.offset }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - state.started) / 1e9
+    let route = server.application.routeName(method: state.method, path: state.path)
+    server.application.metrics.requestFinished(route: route, status: state.status, seconds: seconds)
+    server.log(
+        RequestLog.line(
+            requestID: state.id, method: state.method, path: state.path, status: state.status, bytes: state.bytesSent,
+            seconds: seconds))
+    server.inFlight.subtract(1, ordering: .releasing)
+}

@@ -1,0 +1,131 @@
+import CSQLite
+import Foundation
+
+/// A SQLite connection: the only code in choreo that touches SQLite's C API.
+///
+/// Opened in WAL mode with `synchronous = FULL`, so a write acknowledged to a client survives
+/// the process being killed.
+///
+/// `@unchecked Sendable`: the connection is opened with `SQLITE_OPEN_NOMUTEX` and is only ever
+/// used while ``SceneStore`` holds its mutex, so no two threads use it at once.
+final class SQLiteDatabase: @unchecked Sendable {
+    private var handle: OpaquePointer?
+
+    init(path: String) throws(StorageError) {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw StorageError("cannot open database at \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, 5_000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle {
+            sqlite3_close_v2(handle)
+            self.handle = nil
+        }
+    }
+
+    private func error(_ context: String) -> StorageError {
+        StorageError("\(context): \(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed")")
+    }
+
+    /// Runs statements that return no rows.
+    func execute(_ sql: String) throws(StorageError) {
+        var message: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(message)
+            throw StorageError("\(sql.prefix(60)): \(text)")
+        }
+    }
+
+    /// A bindable value.
+    enum Binding {
+        case text(String)
+        case integer(Int64)
+        case blob([UInt8])
+        case null
+    }
+
+    /// A result column value.
+    enum Column {
+        case text(String)
+        case integer(Int64)
+        case blob([UInt8])
+        case null
+
+        var text: String? {
+            if case .text(let value) = self { return value }
+            return nil
+        }
+        var integer: Int64? {
+            if case .integer(let value) = self { return value }
+            return nil
+        }
+        var blob: [UInt8]? {
+            if case .blob(let value) = self { return value }
+            if case .text(let value) = self { return Array(value.utf8) }
+            return nil
+        }
+    }
+
+    /// Prepares, binds, steps to completion and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ bindings: [Binding] = []) throws(StorageError) -> [[Column]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw error("prepare") }
+        defer { sqlite3_finalize(statement) }
+        for (offset, binding) in bindings.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch binding {
+            case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, csqlite_transient())
+            case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+            case .blob(let value):
+                status = value.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+                }
+            case .null: status = sqlite3_bind_null(statement, index)
+            }
+            guard status == SQLITE_OK else { throw error("bind") }
+        }
+        var rows: [[Column]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw error("step") }
+            let count = sqlite3_column_count(statement)
+            var row: [Column] = []
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                case SQLITE_BLOB:
+                    let size = Int(sqlite3_column_bytes(statement, column))
+                    if let pointer = sqlite3_column_blob(statement, column), size > 0 {
+                        row.append(.blob(Array(UnsafeRawBufferPointer(start: pointer, count: size))))
+                    } else {
+                        row.append(.blob([]))
+                    }
+                case SQLITE_NULL: row.append(.null)
+                default: row.append(.null)
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}

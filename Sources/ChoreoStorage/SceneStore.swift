@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// Stored scenes in a SQLite file: `POST /v1/scenes` and friends.
+///
+/// One connection behind a mutex (SQLite serialises writers anyway, and scene documents are
+/// small). The schema version lives in `PRAGMA user_version`; ``migrations`` upgrades older
+/// files in order, each in its own transaction.
+public final class SceneStore: Sendable {
+    /// A stored scene's listing entry.
+    public struct Summary: Sendable, Equatable {
+        public let id: String
+        public let name: String?
+        /// Creation time, RFC 3339 UTC.
+        public let created: String
+    }
+
+    /// A stored scene.
+    public struct Record: Sendable, Equatable {
+        public let summary: Summary
+        /// The scene document exactly as it was accepted.
+        public let document: [UInt8]
+    }
+
+    /// Schema migrations; entry i upgrades user_version i to i + 1.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE scenes (
+            id TEXT PRIMARY KEY,
+            name TEXT,
+            created TEXT NOT NULL,
+            seq INTEGER NOT NULL UNIQUE,
+            document BLOB NOT NULL
+        );
+        CREATE INDEX scenes_seq ON scenes(seq);
+        """
+    ]
+
+    private let database: Mutex<SQLiteDatabase?>
+    public let path: String
+
+    /// Opens (creating if needed) `choreo.sqlite` in `directory`, and migrates it.
+    public init(directory: String) throws(StorageError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StorageError("cannot create data directory \(directory): \(error.localizedDescription)")
+        }
+        path = (directory as NSString).appendingPathComponent("choreo.sqlite")
+        let connection = try SQLiteDatabase(path: path)
+        try Self.migrate(connection)
+        database = Mutex(connection)
+    }
+
+    static func migrate(_ database: SQLiteDatabase) throws(StorageError) {
+        let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        guard version <= migrations.count else {
+            throw StorageError("database schema version \(version) is newer than this choreo (\(migrations.count))")
+        }
+        for next in version..<migrations.count {
+            try database.execute("BEGIN IMMEDIATE")
+            do {
+                try database.execute(migrations[next])
+                try database.execute("PRAGMA user_version = \(next + 1)")
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The schema version of the open file.
+    public func schemaVersion() throws(StorageError) -> Int {
+        try withDatabase { db throws(StorageError) in Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0) }
+    }
+
+    private func withDatabase<T>(_ body: (SQLiteDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
+        let result: Result<T, StorageError> = database.withLock { connection in
+            guard let connection else { return .failure(StorageError("the database is closed")) }
+            do throws(StorageError) {
+                return .success(try body(connection))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Stores a scene and returns its summary; durable once this returns.
+    public func insert(name: String?, document: [UInt8], created: Date = Date()) throws(StorageError) -> Summary {
+        let id = Self.newID()
+        let timestamp = Self.timestamp(created)
+        try withDatabase { db throws(StorageError) in
+            let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM scenes").first?.first?.integer) ?? 1
+            try db.query(
+                "INSERT INTO scenes (id, name, created, seq, document) VALUES (?, ?, ?, ?, ?)",
+                [.text(id), name.map { .text($0) } ?? .null, .text(timestamp), .integer(seq), .blob(document)])
+        }
+        return Summary(id: id, name: name, created: timestamp)
+    }
+
+    /// A stored scene, or nil.
+    public func get(_ id: String) throws(StorageError) -> Record? {
+        try withDatabase { db throws(StorageError) in
+            guard let row = try db.query("SELECT id, name, created, document FROM scenes WHERE id = ?", [.text(id)]).first
+            else { return nil }
+            return Record(
+                summary: Summary(id: row[0].text ?? id, name: row[1].text, created: row[2].text ?? ""),
+                document: row[3].blob ?? [])
+        }
+    }
+
+    /// Deletes a scene; false if there was none.
+    public func delete(_ id: String) throws(StorageError) -> Bool {
+        try withDatabase { db throws(StorageError) in
+            try db.query("DELETE FROM scenes WHERE id = ?", [.text(id)])
+            return db.changes > 0
+        }
+    }
+
+    /// A page of scenes, newest first; `after` is the cursor returned with the previous page.
+    public func list(limit: Int, after cursor: Int64?) throws(StorageError) -> (items: [Summary], next: Int64?) {
+        try withDatabase { db throws(StorageError) in
+            let rows = try db.query(
+                "SELECT id, name, created, seq FROM scenes WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+                [.integer(cursor ?? Int64.max), .integer(Int64(limit + 1))])
+            let items = rows.prefix(limit).map {
+                Summary(id: $0[0].text ?? "", name: $0[1].text, created: $0[2].text ?? "")
+            }
+            let next = rows.count > limit ? rows[limit - 1][3].integer : nil
+            return (Array(items), next)
+        }
+    }
+
+    /// Whether the database answers a trivial query (`/healthz`).
+    public func ping() -> Bool {
+        (try? withDatabase { db throws(StorageError) in try db.query("SELECT 1").count == 1 }) ?? false
+    }
+
+    /// Closes the database; later calls fail.
+    public func close() {
+        database.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+    }
+
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "scn_" + bytes.map { String($0, radix: 16).leftPadded(2) }.joined()
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

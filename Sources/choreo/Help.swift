@@ -1,0 +1,46 @@
+enum Help {
+    static let version = "choreo 0.1.0"
+
+    static let main = """
+        choreo — Core Animation's timing model on a server, deterministically.
+
+        Usage: choreo COMMAND [OPTIONS]
+
+        Commands:
+          serve      Run the HTTP API (libmicrohttpd, SQLite storage).
+          render     Sample a scene and print exactly what POST /v1/render returns.
+          validate   Print a scene's errors and diagnostics; exit 1 if it has errors.
+
+        Options:
+          --help     Show help (also: choreo COMMAND --help).
+          --version  Show the version.
+        """
+
+    static let serve = """
+        Usage: choreo serve [--host 127.0.0.1] [--port 8080] [--data ./choreo-data] [--threads N]
+                            [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
+
+        Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. The data directory
+        (created if missing) holds the SQLite file choreo.sqlite.
+
+        With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,
+        DELETE other than /v1/render and /v1/validate) need "Authorization: Bearer <token>".
+        SIGINT and SIGTERM stop it gracefully. One JSON log line per request goes to stderr.
+        """
+
+    static let render = """
+        Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c]
+                             [--layers id,...] [--properties keyPath,...] [--format json|ndjson]
+                             [--out FILE] [--threads N]
+
+        Runs the scene and prints the sampled frames, events and diagnostics: byte for byte
+        what POST /v1/render returns for the same scene and query. "-" reads standard input.
+        """
+
+    static let validate = """
+        Usage: choreo validate SCENE.json|-
+
+        Prints {"valid", "errors", "diagnostics", ...} as POST /v1/validate does, and exits 1
+        when the scene has errors.
+        """
+}

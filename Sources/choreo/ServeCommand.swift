@@ -1,0 +1,87 @@
+import ChoreoHTTP
+import ChoreoServer
+import ChoreoStorage
+import Foundation
+
+/// `choreo serve`: the HTTP API until SIGINT or SIGTERM.
+enum ServeCommand {
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(
+            arguments,
+            valued: ["host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes"],
+            flags: ["help"])
+        if parsed.flags.contains("help") {
+            print(Help.serve)
+            return
+        }
+        guard parsed.positional.isEmpty else { throw CLIError(message: "serve takes no positional arguments") }
+        var options = MicroHTTPDServer.Options()
+        options.host = parsed.options["host"] ?? "127.0.0.1"
+        if let text = parsed.options["port"] {
+            guard let port = UInt16(text) else { throw CLIError(message: "--port must be 0…65535") }
+            options.port = port
+        }
+        options.threads = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+        if let text = parsed.options["threads"] {
+            guard let n = Int(text), (1...256).contains(n) else { throw CLIError(message: "--threads must be 1…256") }
+            options.threads = n
+        }
+        if let text = parsed.options["connection-timeout"] {
+            guard let n = Int(text), (1...3600).contains(n) else {
+                throw CLIError(message: "--connection-timeout must be 1…3600 seconds")
+            }
+            options.connectionTimeout = n
+        }
+        if let text = parsed.options["max-body-bytes"] {
+            guard let n = Int(text), (1024...(1 << 30)).contains(n) else {
+                throw CLIError(message: "--max-body-bytes must be 1024…1073741824")
+            }
+            options.maxBodyBytes = n
+        }
+        var token = ProcessInfo.processInfo.environment["CHOREO_API_TOKEN"]
+        if let file = parsed.options["token-file"] {
+            guard let data = FileManager.default.contents(atPath: file),
+                let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+                !text.isEmpty
+            else { throw CLIError(message: "cannot read a token from \(file)", status: 1) }
+            token = text
+        }
+        if let given = token, given.isEmpty { token = nil }
+        let directory = parsed.options["data"] ?? "./choreo-data"
+        let store: SceneStore
+        do {
+            store = try SceneStore(directory: directory)
+        } catch {
+            throw CLIError(message: "storage: \(error.message)", status: 1)
+        }
+        var configuration = Application.Configuration(apiToken: token)
+        configuration.maxBodyBytes = options.maxBodyBytes
+        let application = Application(store: store, configuration: configuration)
+
+        // Block the signals before any thread starts, so that only sigwait receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let server = MicroHTTPDServer(application: application, options: options) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        do {
+            try server.start()
+        } catch {
+            store.close()
+            throw CLIError(message: error.description, status: 1)
+        }
+        Output.error(
+            "{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort),\"data\":\"\(directory)\",\"auth\":\(token != nil)}"
+        )
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        Output.error("{\"event\":\"stopping\",\"signal\":\(received)}")
+        server.stop()
+        store.close()
+        Output.error("{\"event\":\"stopped\"}")
+    }
+}

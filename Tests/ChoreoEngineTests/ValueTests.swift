@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import ChoreoEngine
+
+@Suite struct ValueTests {
+    static func close(_ a: Transform3D, _ b: Transform3D, _ tolerance: Double = 1e-9) -> Bool {
+        zip(a.elements, b.elements).allSatisfy { abs($0 - $1) < tolerance }
+    }
+
+    @Test func decompositionRoundTrip() {
+        var generator = SplitMix(seed: 7)
+        for _ in 0..<200 {
+            let t = Transform3D.scale(generator.next(0.2, 3), generator.next(0.2, 3), generator.next(0.2, 3))
+                .concatenating(.rotation(generator.next(-3, 3), x: generator.next(-1, 1), y: generator.next(-1, 1), z: 1))
+                .concatenating(.translation(generator.next(-100, 100), generator.next(-100, 100), generator.next(-10, 10)))
+            let components = TransformComponents(t)!
+            #expect(Self.close(components.transform, t, 1e-7))
+        }
+        var perspective = Transform3D.identity
+        perspective.m34 = -1.0 / 500
+        let flipped = Transform3D.rotation(0.7, x: 0, y: 1, z: 0).concatenating(perspective)
+        #expect(Self.close(TransformComponents(flipped)!.transform, flipped, 1e-9))
+    }
+
+    @Test func transformSubPaths() {
+        let rotated = Value.transform(.rotation(0.5, x: 0, y: 0, z: 1))
+        #expect(abs(KeyPath("transform.rotation.z")!.extract(from: rotated).number! - 0.5) < 1e-12)
+        let scaled = KeyPath("transform.scale")!.insert(.number(2), into: rotated)
+        // Scale set, rotation kept.
+        #expect(abs(KeyPath("transform.rotation")!.extract(from: scaled).number! - 0.5) < 1e-9)
+        #expect(abs(KeyPath("transform.scale.x")!.extract(from: scaled).number! - 2) < 1e-9)
+        let moved = KeyPath("transform.translation.x")!.insert(.number(30), into: scaled)
+        #expect(KeyPath("transform.translation")!.extract(from: moved) == .size(Point(30, 0)))
+        #expect(abs(KeyPath("transform.scale.y")!.extract(from: moved).number! - 2) < 1e-9)
+    }
+
+    @Test func rotationInterpolatesOnTheShorterArc() {
+        let a = Transform3D.identity
+        let b = Transform3D.rotation(1.5 * Double.pi, x: 0, y: 0, z: 1)
+        let half = Value.interpolate(.transform(a), .transform(b), 0.5)
+        #expect(abs(KeyPath("transform.rotation.z")!.extract(from: half).number! - (-Double.pi / 4)) < 1e-9)
+    }
+
+    @Test func colourAndRectInterpolation() {
+        let c = Value.interpolate(
+            .color(Color(red: 1, green: 0, blue: 0, alpha: 1)), .color(Color(red: 0, green: 0, blue: 1, alpha: 0)), 0.25)
+        #expect(c == .color(Color(red: 0.75, green: 0, blue: 0.25, alpha: 0.75)))
+        let r = Value.interpolate(.rect(Rect(x: 0, y: 0, width: 100, height: 100)), .rect(Rect(x: 10, y: 0, width: 0, height: 50)), 0.5)
+        #expect(r == .rect(Rect(x: 5, y: 0, width: 50, height: 75)))
+        #expect(Value.interpolate(.bool(false), .bool(true), 0.49) == .bool(false))
+        #expect(Value.interpolate(.bool(false), .bool(true), 0.5) == .bool(true))
+    }
+
+    @Test func svgPathsAndArcs() throws {
+        let path = try SVGPathParser.parse("M 0 0 L 100 0 Q 150 0 150 50 C 150 100 100 100 100 100 Z")
+        #expect(path.elements.count == 5)
+        let measure = PathMeasure(try SVGPathParser.parse("M 0 0 h 30 v 40"))
+        #expect(abs(measure.totalLength - 70) < 1e-9)
+        var circle = BezierPath()
+        circle.addArc(center: Point(0, 0), radius: 10, startAngle: 0, endAngle: 2 * Double.pi, clockwise: true)
+        // Four cubic quarter-arcs measured by chords: within 0.1% of 2πr.
+        #expect(abs(PathMeasure(circle).totalLength - 20 * Double.pi) < 20 * Double.pi * 1e-3)
+        // UIKit clockwise (y down): from angle 0 towards π/2 passes through (cos, sin) with y > 0.
+        var half = BezierPath()
+        half.addArc(center: Point(0, 0), radius: 10, startAngle: 0, endAngle: Double.pi, clockwise: true)
+        let middle = PathMeasure(half).segments[0].point(at: 1)
+        #expect(abs(middle.x) < 1e-9 && abs(middle.y - 10) < 1e-9)
+        #expect(throws: SVGPathParser.Failure.self) { try SVGPathParser.parse("M 0 0 X 3") }
+    }
+}
+
+extension Value {
+    var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+}
+
+/// A tiny deterministic generator for property tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next(_ low: Double, _ high: Double) -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return low + (high - low) * Double(z >> 11) / Double(1 << 53)
+    }
+}
