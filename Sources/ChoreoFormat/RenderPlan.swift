@@ -25,10 +25,11 @@ public struct RenderPlan: Sendable {
 
     /// Runs the scene and plans the sampling; errors name the query field at fault.
     public static func make(scene: Scene, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
-        let horizon = query.times?.max() ?? query.end ?? Limits.maxSceneTime
+        // The whole scene runs, whatever is sampled: duration, events and diagnostics never
+        // depend on the sampling window.
         let timeline: Timeline
         do {
-            timeline = try SceneRunner.run(scene, horizon: max(horizon, 0))
+            timeline = try SceneRunner.run(scene, horizon: Limits.maxSceneTime)
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }

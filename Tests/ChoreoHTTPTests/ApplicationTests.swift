@@ -1,0 +1,128 @@
+import ChoreoJSON
+import ChoreoStorage
+import Foundation
+import Testing
+
+@testable import ChoreoHTTP
+
+/// The API through the router, with no socket: every status the API documents.
+@Suite struct ApplicationTests {
+    static let scene = #"{"name":"t","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":1,"toValue":0,"duration":1},"layer":"a"}]}]}"#
+
+    static func app(token: String? = nil) throws -> Application {
+        let directory = NSTemporaryDirectory() + "choreo-test-\(UUID().uuidString)"
+        return Application(store: try SceneStore(directory: directory), configuration: .init(apiToken: token))
+    }
+
+    static func request(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: String? = nil,
+        contentType: String? = "application/json", headers: [String: String] = [:]
+    ) -> HTTPRequest {
+        var allHeaders = headers
+        if body != nil, let contentType { allHeaders["content-type"] = contentType }
+        return HTTPRequest(method: method, path: path, query: query, headers: allHeaders, body: Array((body ?? "").utf8))
+    }
+
+    static func json(_ response: HTTPResponse) throws -> JSONObject {
+        guard case .bytes(let bytes) = response.body, case .object(let object) = try JSONParser.parse(bytes) else {
+            throw CancellationError()
+        }
+        return object
+    }
+
+    @Test func renderReturnsFrames() throws {
+        let app = try Self.app()
+        let response = app.handle(Self.request("POST", "/v1/render", query: [("times", "0,0.5")], body: Self.scene))
+        #expect(response.status == 200)
+        let body = try Self.json(response)
+        guard case .array(let frames)? = body["frames"] else { Issue.record("no frames"); return }
+        #expect(frames.count == 2)
+        #expect(body["duration"] == .number(1))
+    }
+
+    @Test func errorStatuses() throws {
+        let app = try Self.app()
+        let malformed = app.handle(Self.request("POST", "/v1/render", body: "{\"layers\": [\n  {\"id\": }"))
+        #expect(malformed.status == 400)
+        let problem = try Self.json(malformed)
+        #expect(problem["errors"]?.serializedText.contains("line 2, column 10") == true)
+        #expect(app.handle(Self.request("GET", "/nope")).status == 404)
+        let notAllowed = app.handle(Self.request("PUT", "/v1/render", body: "{}"))
+        #expect(notAllowed.status == 405)
+        #expect(notAllowed.headers.contains { $0.0 == "Allow" && $0.1 == "POST" })
+        #expect(app.handle(Self.request("POST", "/v1/render", body: Self.scene, contentType: "text/plain")).status == 415)
+        let invalid = app.handle(
+            Self.request("POST", "/v1/render", body: #"{"layers":[{"id":"a","animations":[{"duration":-1}]}]}"#))
+        #expect(invalid.status == 422)
+        #expect(try Self.json(invalid)["errors"]?.serializedText.contains("$.layers[0].animations") == true)
+        let badKeyPath = app.handle(
+            Self.request(
+                "POST", "/v1/render",
+                body: #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacityy","duration":-1},"layer":"a"}]}]}"#))
+        #expect(badKeyPath.status == 422)
+        let text = try Self.json(badKeyPath)["errors"]!.serializedText
+        #expect(text.contains("$.script[0].do[0].add.keyPath"))
+        let overLimit = app.handle(Self.request("POST", "/v1/render", query: [("fps", "1000"), ("end", "3600")], body: Self.scene))
+        #expect(overLimit.status == 422)
+        let badQuery = app.handle(Self.request("POST", "/v1/render", query: [("fps", "nan")], body: Self.scene))
+        #expect(badQuery.status == 422)
+        #expect(try Self.json(badQuery)["errors"]!.serializedText.contains("query.fps"))
+    }
+
+    @Test func storedScenesAndToken() throws {
+        let app = try Self.app(token: "s3cret")
+        #expect(app.handle(Self.request("POST", "/v1/scenes", body: Self.scene)).status == 401)
+        #expect(
+            app.handle(Self.request("POST", "/v1/scenes", body: Self.scene, headers: ["authorization": "Bearer wrong"]))
+                .status == 401)
+        // Render and validate need no token.
+        #expect(app.handle(Self.request("POST", "/v1/validate", body: Self.scene)).status == 200)
+        let created = app.handle(
+            Self.request("POST", "/v1/scenes", body: Self.scene, headers: ["authorization": "Bearer s3cret"]))
+        #expect(created.status == 201)
+        guard case .string(let id)? = try Self.json(created)["id"] else { Issue.record("no id"); return }
+        #expect(created.headers.contains { $0 == ("Location", "/v1/scenes/\(id)") })
+        let fetched = app.handle(Self.request("GET", "/v1/scenes/\(id)"))
+        #expect(fetched.status == 200)
+        #expect(fetched.byteCount == Self.scene.utf8.count)
+        let frames = app.handle(Self.request("GET", "/v1/scenes/\(id)/frames", query: [("fps", "2")]))
+        #expect(frames.status == 200)
+        let list = try Self.json(app.handle(Self.request("GET", "/v1/scenes")))
+        #expect(list["items"]?.serializedText.contains(id) == true)
+        #expect(app.handle(Self.request("DELETE", "/v1/scenes/\(id)")).status == 401)
+        #expect(app.handle(Self.request("DELETE", "/v1/scenes/\(id)", headers: ["authorization": "Bearer s3cret"])).status == 204)
+        #expect(app.handle(Self.request("GET", "/v1/scenes/\(id)")).status == 404)
+    }
+
+    @Test func validateReportsErrorsAndDiagnostics() throws {
+        let app = try Self.app()
+        let valid = try Self.json(app.handle(Self.request("POST", "/v1/validate", body: Self.scene)))
+        #expect(valid["valid"] == .bool(true))
+        #expect(valid["diagnostics"]?.serializedText.contains("snap-back") == true)
+        let invalid = try Self.json(app.handle(Self.request("POST", "/v1/validate", body: #"{"layers":[{"id":1}]}"#)))
+        #expect(invalid["valid"] == .bool(false))
+    }
+
+    @Test func healthAndMetrics() throws {
+        let app = try Self.app()
+        #expect(app.handle(Self.request("GET", "/healthz")).status == 200)
+        app.metrics.requestStarted()
+        app.metrics.requestFinished(route: "/healthz", status: 200, seconds: 0.001)
+        guard case .bytes(let bytes) = app.handle(Self.request("GET", "/metrics")).body else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("choreo_http_requests_total{route=\"/healthz\",status=\"200\"} 1"))
+        #expect(text.contains("choreo_http_request_duration_seconds_bucket"))
+        app.store.close()
+        #expect(app.handle(Self.request("GET", "/healthz")).status == 503)
+    }
+
+    @Test func constantTimeComparison() {
+        #expect(Application.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!Application.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!Application.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+    }
+}
+
+extension JSONValue {
+    var serializedText: String { String(decoding: serialized, as: UTF8.self) }
+}

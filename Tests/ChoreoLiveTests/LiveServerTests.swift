@@ -1,0 +1,162 @@
+import ChoreoJSON
+import Foundation
+import Testing
+
+/// The real `choreo serve` binary on loopback: sockets, limits, persistence, shutdown.
+@Suite(.serialized) struct LiveServerTests {
+    static let scene = #"{"name":"live","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":2},"layer":"a"}]}]}"#
+
+    @Test func healthRenderAndErrors() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let health = try http.request("GET", "/healthz")
+        #expect(health.status == 200)
+        #expect(health.headers["x-request-id"]?.isEmpty == false)
+        let render = try http.request("POST", "/v1/render?fps=10", body: Self.scene)
+        #expect(render.status == 200)
+        guard case .object(let object) = try JSONParser.parse(render.body), case .array(let frames)? = object["frames"]
+        else { throw LiveError("bad render body") }
+        #expect(frames.count == 21)
+        // The CLI prints the same bytes.
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        let file = NSTemporaryDirectory() + "scene-\(UUID().uuidString).json"
+        try Self.scene.write(toFile: file, atomically: true, encoding: .utf8)
+        cli.arguments = ["render", file, "--fps", "10"]
+        let pipe = Pipe()
+        cli.standardOutput = pipe
+        try cli.run()
+        let cliBytes = pipe.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        #expect(Array(cliBytes) == render.body)
+
+        let ndjson = try http.request("POST", "/v1/render?fps=10&format=ndjson", body: Self.scene)
+        #expect(ndjson.status == 200)
+        #expect(ndjson.headers["content-type"] == "application/x-ndjson")
+        let lines = ndjson.text.split(separator: "\n")
+        #expect(lines.count == 23)
+        #expect(lines.first?.hasPrefix("{\"duration\":2") == true)
+        #expect(lines.last?.hasPrefix("{\"events\":") == true)
+
+        #expect(try http.request("POST", "/v1/render", body: "{\"layers\": [").status == 400)
+        #expect(try http.request("GET", "/missing").status == 404)
+        let wrongMethod = try http.request("DELETE", "/v1/render")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["allow"] == "POST")
+        #expect(try http.request("POST", "/v1/render", body: "{}", contentType: "text/plain").status == 415)
+        let invalid = try http.request("POST", "/v1/render", body: #"{"layers":[{"id":"a","opacity":"x"}]}"#)
+        #expect(invalid.status == 422)
+        #expect(invalid.headers["content-type"] == "application/problem+json")
+        #expect(invalid.text.contains("$.layers[0].opacity"))
+        let log = server.drainLog()
+        #expect(!log.contains("layers"))  // bodies are never logged
+    }
+
+    /// A body announced larger than the limit is refused on the first callback, before upload.
+    @Test func oversizedBodyIsRefusedFromContentLength() throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "4096"])
+        let http = RawHTTP(port: server.port)
+        let fd = try http.connect()
+        defer { close(fd) }
+        RawHTTP.send(
+            fd,
+            Array(
+                "POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n"
+                    .utf8))
+        let response = try RawHTTP.parse(RawHTTP.readAll(fd))
+        #expect(response.status == 413)
+        #expect(response.text.contains("body-too-large"))
+        // Still serving.
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
+    /// A request whose headers never finish is closed by the connection timeout.
+    @Test func stalledRequestIsClosedByTimeout() throws {
+        let server = try ServerProcess(arguments: ["--connection-timeout", "2"])
+        let fd = try RawHTTP(port: server.port).connect(timeout: 10)
+        defer { close(fd) }
+        RawHTTP.send(fd, Array("POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Le".utf8))
+        let start = Date()
+        let received = RawHTTP.readAll(fd)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(received.isEmpty)
+        #expect(elapsed >= 1.5 && elapsed < 9, "closed after \(elapsed) s")
+    }
+
+    @Test func tokenProtectsStateChanges() throws {
+        let server = try ServerProcess(environment: ["CHOREO_API_TOKEN": "live-token"])
+        let http = RawHTTP(port: server.port)
+        #expect(try http.request("POST", "/v1/scenes", body: Self.scene).status == 401)
+        #expect(try http.request("POST", "/v1/render", body: Self.scene).status == 200)
+        let stored = try http.request(
+            "POST", "/v1/scenes", body: Self.scene, headers: ["Authorization": "Bearer live-token"])
+        #expect(stored.status == 201)
+        #expect(!server.drainLog().contains("live-token"))
+    }
+
+    /// A scene acknowledged with 201 survives kill -9 and a restart.
+    @Test func storedSceneSurvivesKill9() throws {
+        let data = NSTemporaryDirectory() + "choreo-kill-\(UUID().uuidString)"
+        var ids: [String] = []
+        do {
+            let server = try ServerProcess(data: data)
+            let http = RawHTTP(port: server.port)
+            for _ in 0..<3 {
+                let created = try http.request("POST", "/v1/scenes", body: Self.scene)
+                #expect(created.status == 201)
+                guard case .object(let object) = try JSONParser.parse(created.body), case .string(let id)? = object["id"]
+                else { throw LiveError("no id") }
+                ids.append(id)
+            }
+            server.signal(SIGKILL)
+            _ = server.waitForExit()
+        }
+        let restarted = try ServerProcess(data: data)
+        let http = RawHTTP(port: restarted.port)
+        for id in ids {
+            let fetched = try http.request("GET", "/v1/scenes/\(id)")
+            #expect(fetched.status == 200)
+            #expect(fetched.text == Self.scene)
+        }
+        let frames = try http.request("GET", "/v1/scenes/\(ids[0])/frames?times=1")
+        #expect(frames.status == 200)
+        #expect(frames.text.contains("\"opacity\":0.5"))
+    }
+
+    @Test func sigtermStopsGracefully() throws {
+        let server = try ServerProcess()
+        #expect(try RawHTTP(port: server.port).request("GET", "/healthz").status == 200)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func cliErrorsAndHelp() throws {
+        func run(_ arguments: [String]) throws -> (Int32, String, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+            process.arguments = arguments
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        }
+        #expect(try run(["--version"]).1.hasPrefix("choreo "))
+        #expect(try run(["render", "--help"]).1.contains("Usage: choreo render"))
+        let missing = try run(["render", "/no/such/file.json"])
+        #expect(missing.0 != 0)
+        #expect(missing.2.hasPrefix("error: cannot read"))
+        let unknown = try run(["frobnicate"])
+        #expect(unknown.0 == 2)
+        let file = NSTemporaryDirectory() + "bad-\(UUID().uuidString).json"
+        try #"{"layers":[{"id":"a","opacity":2,"bogus":1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let invalid = try run(["validate", file])
+        #expect(invalid.0 == 1)
+        #expect(invalid.1.contains("\"valid\":false"))
+        #expect(invalid.1.contains("$.layers[0].bogus"))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A minimal HTTP/1.1 client over a POSIX socket, so tests control every byte (and can stall).
+struct RawHTTP {
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    let port: UInt16
+
+    /// Opens a connected socket to 127.0.0.1.
+    func connect(timeout: Int = 20) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw LiveError("socket failed") }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw LiveError("connect failed")
+        }
+        return fd
+    }
+
+    static func send(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// Reads until the peer closes (or the receive timeout passes).
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            result.append(contentsOf: buffer[0..<n])
+        }
+        return result
+    }
+
+    func request(
+        _ method: String, _ target: String, body: String? = nil, contentType: String = "application/json",
+        headers: [String: String] = [:]
+    ) throws -> Response {
+        let fd = try connect()
+        defer { close(fd) }
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let bodyBytes = Array((body ?? "").utf8)
+        if body != nil { head += "Content-Type: \(contentType)\r\nContent-Length: \(bodyBytes.count)\r\n" }
+        head += "\r\n"
+        Self.send(fd, Array(head.utf8) + bodyBytes)
+        return try Self.parse(Self.readAll(fd))
+    }
+
+    static func parse(_ raw: [UInt8]) throws -> Response {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = raw.firstRange(of: separator) else { throw LiveError("no response head in \(raw.count) bytes") }
+        let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(head[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(raw[end.upperBound...])
+        if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    static func dechunk(_ data: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = 0
+        while index < data.count {
+            guard let lineEnd = data[index...].firstRange(of: [13, 10]) else { break }
+            let sizeText = String(decoding: data[index..<lineEnd.lowerBound], as: UTF8.self)
+            guard let size = Int(sizeText.split(separator: ";")[0], radix: 16), size > 0 else { break }
+            let start = lineEnd.upperBound
+            result.append(contentsOf: data[start..<min(start + size, data.count)])
+            index = start + size + 2
+        }
+        return result
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A real `choreo serve` process on a loopback port chosen by the kernel, for live tests.
+final class ServerProcess {
+    let process = Process()
+    let data: String
+    private(set) var port: UInt16 = 0
+    private let stderrPipe = Pipe()
+    private var logBuffer = Data()
+
+    static var binary: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/choreo").path
+    }
+
+    init(data: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        self.data = data ?? NSTemporaryDirectory() + "choreo-live-\(UUID().uuidString)"
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["serve", "--port", "0", "--data", self.data] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "CHOREO_API_TOKEN")
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        port = try waitForPort()
+    }
+
+    private func waitForPort() throws -> UInt16 {
+        let deadline = Date().addingTimeInterval(20)
+        let handle = stderrPipe.fileHandleForReading
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            logBuffer.append(chunk)
+            let text = String(decoding: logBuffer, as: UTF8.self)
+            if let range = text.range(of: "\"port\":") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = UInt16(digits) { return port }
+            }
+        }
+        throw LiveError("server did not report its port: \(String(decoding: logBuffer, as: UTF8.self))")
+    }
+
+    /// Reads whatever the server has logged so far (non-blocking after exit).
+    func drainLog() -> String {
+        String(decoding: logBuffer, as: UTF8.self)
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for exit (bounded) and returns the status.
+    func waitForExit(timeout: Double = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct LiveError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
