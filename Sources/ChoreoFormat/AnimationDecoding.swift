@@ -170,9 +170,10 @@ extension SceneDecoder {
             for field in ["mass", "stiffness", "damping"] where object[field] != nil {
                 reader.fail("\(path).\(field)", "cannot be combined with perceptualDuration and bounce")
             }
-            let duration = perceptual.flatMap {
-                reader.number($0, "\(path).perceptualDuration", min: 0, max: 100, exclusiveMin: true)
-            } ?? 0.5
+            let duration =
+                perceptual.flatMap {
+                    reader.number($0, "\(path).perceptualDuration", min: 0, max: 100, exclusiveMin: true)
+                } ?? 0.5
             let b = bounce.flatMap { reader.number($0, "\(path).bounce", min: -1, max: 1, exclusiveMin: true) } ?? 0
             spring = Spring(perceptualDuration: duration, bounce: b)
         } else {
@@ -238,12 +239,15 @@ extension SceneDecoder {
             count = array.count
         }
         if let v = object["keyTimes"], let times = reader.numbers(v, "\(path).keyTimes") {
-            let expected = keyframes.calculationMode == .discrete && keyframes.path == nil ? [count, count + 1] : [count]
+            let expected =
+                keyframes.calculationMode == .discrete && keyframes.path == nil ? [count, count + 1] : [count]
             if !expected.contains(times.count) {
                 reader.fail(
                     "\(path).keyTimes",
-                    "must have \(expected.map(String.init).joined(separator: " or ")) entries (one per keyframe), not \(times.count)")
-            } else if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) || times.contains(where: { $0 < 0 || $0 > 1 })
+                    "must have \(expected.map(String.init).joined(separator: " or ")) entries (one per keyframe), not \(times.count)"
+                )
+            } else if zip(times, times.dropFirst()).contains(where: { $0 > $1 })
+                || times.contains(where: { $0 < 0 || $0 > 1 })
             {
                 reader.fail("\(path).keyTimes", "must be non-decreasing numbers within 0…1")
             } else {
@@ -252,7 +256,8 @@ extension SceneDecoder {
         }
         if let v = object["timingFunctions"], let array = reader.array(v, "\(path).timingFunctions") {
             if array.count != count - 1 {
-                reader.fail("\(path).timingFunctions", "must have \(count - 1) entries (one per segment), not \(array.count)")
+                reader.fail(
+                    "\(path).timingFunctions", "must have \(count - 1) entries (one per segment), not \(array.count)")
             } else {
                 keyframes.timingFunctions = array.enumerated().compactMap {
                     reader.timingFunction($1, "\(path).timingFunctions[\($0)]")

@@ -53,7 +53,9 @@ struct JSONReader {
             return nil
         }
         if let min, exclusiveMin ? number <= min : number < min {
-            fail(path, "must be \(exclusiveMin ? "greater than" : "at least") \(Self.format(min)), not \(Self.format(number))")
+            fail(
+                path,
+                "must be \(exclusiveMin ? "greater than" : "at least") \(Self.format(min)), not \(Self.format(number))")
             return nil
         }
         if let max, number > max {

@@ -12,8 +12,9 @@ public struct SceneDecoder {
         var decoder = SceneDecoder()
         let result = decoder.decodeScene(document)
         if !decoder.reader.errors.isEmpty || result == nil {
-            throw ValidationFailure(decoder.reader.errors.isEmpty
-                ? [FieldError(path: "$", message: "is not a valid scene")] : decoder.reader.errors)
+            throw ValidationFailure(
+                decoder.reader.errors.isEmpty
+                    ? [FieldError(path: "$", message: "is not a valid scene")] : decoder.reader.errors)
         }
         return result!
     }

@@ -68,12 +68,14 @@ public final class Application: Sendable {
 
     private func authorize(_ request: HTTPRequest, route: Router.Route) throws(Problem) {
         guard let token = configuration.apiToken else { return }
-        let changesState = ["POST", "PUT", "DELETE", "PATCH"].contains(route.method)
+        let changesState =
+            ["POST", "PUT", "DELETE", "PATCH"].contains(route.method)
             && route.pattern != "/v1/render" && route.pattern != "/v1/validate"
         guard changesState else { return }
         let header = request.headers["authorization"] ?? ""
         let prefix = "Bearer "
-        guard header.hasPrefix(prefix), Self.constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+        guard header.hasPrefix(prefix),
+            Self.constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
         else { throw Problem.unauthorized() }
     }
 
@@ -92,7 +94,9 @@ public final class Application: Sendable {
     private func requireJSON(_ request: HTTPRequest) throws(Problem) {
         if request.body.count > configuration.maxBodyBytes { throw Problem.tooLarge(limit: configuration.maxBodyBytes) }
         let type = request.headers["content-type"]
-        let mediaType = type?.split(separator: ";").first.map { String($0).trimmingCharacters(in: .whitespaces).lowercased() }
+        let mediaType = type?.split(separator: ";").first.map {
+            String($0).trimmingCharacters(in: .whitespaces).lowercased()
+        }
         guard let mediaType, mediaType == "application/json" || mediaType.hasSuffix("+json") else {
             throw Problem.unsupportedMediaType(type)
         }
@@ -151,7 +155,8 @@ public final class Application: Sendable {
     private func rejectQuery(_ request: HTTPRequest) throws(Problem) {
         guard !request.query.isEmpty else { return }
         throw Problem.invalidScene(
-            ValidationFailure(request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
+            ValidationFailure(
+                request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
     }
 
     private func render(_ scene: Scene, _ query: SamplingQuery) -> HTTPResponse {
@@ -226,4 +231,3 @@ public final class Application: Sendable {
         return writer.bytes
     }
 }
-

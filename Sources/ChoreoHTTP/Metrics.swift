@@ -53,7 +53,8 @@ public final class Metrics: Sendable {
             lines.append(
                 "choreo_http_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(snapshot.requests[key]!)")
         }
-        lines.append("# HELP choreo_http_request_duration_seconds Time from the first byte read to the response queued.")
+        lines.append(
+            "# HELP choreo_http_request_duration_seconds Time from the first byte read to the response queued.")
         lines.append("# TYPE choreo_http_request_duration_seconds histogram")
         var cumulative = 0
         for (index, bound) in Metrics.buckets.enumerated() {

@@ -40,7 +40,8 @@ public struct Problem: Error, Sendable {
         }
         writer.raw("]}")
         return HTTPResponse(
-            status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: .bytes(writer.bytes))
+            status: status, headers: [("Content-Type", "application/problem+json")] + headers,
+            body: .bytes(writer.bytes))
     }
 
     // MARK: The problems choreo returns

@@ -112,7 +112,9 @@ public struct JSONParser {
             let key = try parseString()
             if object[key] != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after a key")
+            }
             index += 1
             skipWhitespace()
             object[key] = try parseValue()
@@ -193,7 +195,6 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
         var runStart = index
         var result = ""
         func flushRun(_ end: Int) throws(JSONParseError) {
@@ -210,7 +211,6 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 try flushRun(index)
                 index += 1
-                result.unicodeScalars.append(contentsOf: scalars)
                 return result
             }
             if byte < 0x20 { throw error("control character in a string must be escaped") }
@@ -235,7 +235,8 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800..<0xDC00).contains(code) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
                     else { throw error("unpaired surrogate in a \\u escape") }
                     index += 2
                     let low = try parseHex4()

@@ -324,7 +324,8 @@ private func queue(
     switch response.body {
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes {
-            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            MHD_create_response_from_buffer(
+                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
         state.bytesSent = bytes.count
     case .stream(let source):

@@ -72,7 +72,9 @@ public final class SceneStore: Sendable {
 
     /// The schema version of the open file.
     public func schemaVersion() throws(StorageError) -> Int {
-        try withDatabase { db throws(StorageError) in Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0) }
+        try withDatabase { db throws(StorageError) in
+            Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        }
     }
 
     private func withDatabase<T>(_ body: (SQLiteDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
@@ -103,7 +105,8 @@ public final class SceneStore: Sendable {
     /// A stored scene, or nil.
     public func get(_ id: String) throws(StorageError) -> Record? {
         try withDatabase { db throws(StorageError) in
-            guard let row = try db.query("SELECT id, name, created, document FROM scenes WHERE id = ?", [.text(id)]).first
+            guard
+                let row = try db.query("SELECT id, name, created, document FROM scenes WHERE id = ?", [.text(id)]).first
             else { return nil }
             return Record(
                 summary: Summary(id: row[0].text ?? id, name: row[1].text, created: row[2].text ?? ""),
@@ -161,5 +164,7 @@ public final class SceneStore: Sendable {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

@@ -34,7 +34,8 @@ enum RenderCommand {
         }
         var handle = FileHandle.standardOutput
         if let out = parsed.options["out"] {
-            guard FileManager.default.createFile(atPath: out, contents: nil), let file = FileHandle(forWritingAtPath: out)
+            guard FileManager.default.createFile(atPath: out, contents: nil),
+                let file = FileHandle(forWritingAtPath: out)
             else { throw CLIError(message: "cannot write \(out)", status: 1) }
             handle = file
         }

@@ -25,26 +25,35 @@ import Testing
         timing.localTime(atParentTime: t).map { $0.time / timing.duration }
     }
 
-    static func expect(_ timing: MediaTiming, _ cases: [(Double, Double?)], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expect(
+        _ timing: MediaTiming, _ cases: [(Double, Double?)], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for (t, expected) in cases {
             let got = progress(timing, t)
             if let expected {
-                #expect(got != nil && abs(got! - expected) < 1e-9, "t = \(t): \(String(describing: got)) ≠ \(expected)", sourceLocation: sourceLocation)
+                #expect(
+                    got != nil && abs(got! - expected) < 1e-9, "t = \(t): \(String(describing: got)) ≠ \(expected)",
+                    sourceLocation: sourceLocation)
             } else {
-                #expect(got == nil, "t = \(t): expected removed, got \(String(describing: got))", sourceLocation: sourceLocation)
+                #expect(
+                    got == nil, "t = \(t): expected removed, got \(String(describing: got))",
+                    sourceLocation: sourceLocation)
             }
         }
     }
 
     @Test func plain() { Self.expect(Self.timing(), [(0, 0), (0.25, 0.25), (0.999, 0.999), (1.0, nil)]) }
     @Test func fillForwards() { Self.expect(Self.timing(fill: .forwards), [(1.0, 1), (2.0, 1)]) }
-    @Test func doubleSpeed() { Self.expect(Self.timing(duration: 2, speed: 2), [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)]) }
+    @Test func doubleSpeed() {
+        Self.expect(Self.timing(duration: 2, speed: 2), [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)])
+    }
     @Test func halfSpeed() { Self.expect(Self.timing(speed: 0.5), [(0.5, 0.25), (1.0, 0.5), (1.5, 0.75)]) }
     @Test func beginWithBackwardsFill() {
         Self.expect(Self.timing(begin: 1, fill: .backwards), [(0.5, 0), (1.0, 0), (1.5, 0.5), (2.5, nil)])
     }
     @Test func fractionalRepeat() {
-        Self.expect(Self.timing(repeatCount: 2.5, fill: .forwards), [(0.25, 0.25), (1.25, 0.25), (2.4, 0.4), (3.0, 0.5)])
+        Self.expect(
+            Self.timing(repeatCount: 2.5, fill: .forwards), [(0.25, 0.25), (1.25, 0.25), (2.4, 0.4), (3.0, 0.5)])
     }
     @Test func repeatDuration() {
         Self.expect(Self.timing(repeatDuration: 2.5, fill: .forwards), [(1.25, 0.25), (3.0, 0.5)])
@@ -59,7 +68,8 @@ import Testing
             Self.timing(repeatCount: 1.5, autoreverses: true, fill: .forwards), [(2.25, 0.25), (2.5, 0.5), (3.0, 1)])
     }
     @Test func autoreverseTwice() {
-        Self.expect(Self.timing(repeatCount: 2, autoreverses: true, fill: .forwards), [(2.25, 0.25), (3.5, 0.5), (4.0, 0)])
+        Self.expect(
+            Self.timing(repeatCount: 2, autoreverses: true, fill: .forwards), [(2.25, 0.25), (3.5, 0.5), (4.0, 0)])
     }
     @Test func frozen() { Self.expect(Self.timing(speed: 0, offset: 0.3), [(0, 0.3), (5, 0.3), (100, 0.3)]) }
 
@@ -106,7 +116,11 @@ import Testing
                     let cycles = timing.activeDuration / timing.cycleDuration
                     let whole = cycles == cycles.rounded(.down)
                     let expected: Double =
-                        whole ? (autoreverses ? 0 : 1) : (autoreverses ? 1 - 2 * abs(cycles.truncatingRemainder(dividingBy: 1) - 0.5) : cycles.truncatingRemainder(dividingBy: 1))
+                        whole
+                        ? (autoreverses ? 0 : 1)
+                        : (autoreverses
+                            ? 1 - 2 * abs(cycles.truncatingRemainder(dividingBy: 1) - 0.5)
+                            : cycles.truncatingRemainder(dividingBy: 1))
                     #expect(abs(after.time - expected) < 1e-9, "repeat \(repeatCount) speed \(speed)")
                 }
             }
@@ -137,7 +151,9 @@ import Testing
         let map = TimeMap.identity.then(LayerTiming(speed: 2))
         let animation = Self.timing(duration: 4)
         #expect(Self.progress(animation, map.local(1)) == 0.5)
-        #expect(Self.progress(Self.timing(duration: 4, speed: 2), map.local(1)) == 1 || Self.progress(Self.timing(duration: 4, speed: 2), map.local(1)) == nil)
+        #expect(
+            Self.progress(Self.timing(duration: 4, speed: 2), map.local(1)) == 1
+                || Self.progress(Self.timing(duration: 4, speed: 2), map.local(1)) == nil)
         // QA1673: paused at 10 (speed 0, offset 10); resumed at 13 (beginTime 3).
         let paused = TimeMap.identity.then(LayerTiming(speed: 0, timeOffset: 10))
         #expect(paused.local(12) == 10)

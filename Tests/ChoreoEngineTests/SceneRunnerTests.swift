@@ -8,7 +8,8 @@ import Testing
         key: String? = nil, configure: (inout Animation) -> Void = { _ in }
     ) -> Animation {
         var animation = Animation(
-            content: .basic(PropertyAnimation(keyPath: KeyPath(keyPath)!), BasicValues(from: from, to: to, by: by), spring: nil))
+            content: .basic(
+                PropertyAnimation(keyPath: KeyPath(keyPath)!), BasicValues(from: from, to: to, by: by), spring: nil))
         animation.timing.duration = duration
         animation.key = key
         configure(&animation)
@@ -30,7 +31,9 @@ import Testing
     @Test func basicFromToAndSnapBack() throws {
         let scene = Scene(
             layers: [Self.layer("a")],
-            script: [ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(1), to: .number(0)), layer: "a")])])
+            script: [
+                ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(1), to: .number(0)), layer: "a")])
+            ])
         let timeline = try SceneRunner.run(scene)
         #expect(Self.value(timeline, "a", "opacity", 0.25) == .number(0.75))
         #expect(Self.value(timeline, "a", "opacity", 1) == .number(1))  // removed: the model shows
@@ -48,7 +51,8 @@ import Testing
             layers: [Self.layer("a", [.opacity: .number(0)])],
             script: [
                 ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(1)), layer: "a")]),
-                ScriptEntry(at: 0.5, actions: [.set([LayerChanges(layer: "a", changes: [.property(.opacity, .number(0.5))])])]),
+                ScriptEntry(
+                    at: 0.5, actions: [.set([LayerChanges(layer: "a", changes: [.property(.opacity, .number(0.5))])])]),
             ])
         let timeline = try SceneRunner.run(scene)
         #expect(Self.value(timeline, "a", "opacity", 0.25) == .number(0.75))
@@ -80,7 +84,9 @@ import Testing
                     actions: [
                         .add(Self.basic("position.x", from: .number(0), to: .number(100), key: "one"), layer: "a"),
                         .add(
-                            Self.basic("position.x", from: .number(-50), to: .number(0), key: "two") { $0.content.setAdditive() },
+                            Self.basic("position.x", from: .number(-50), to: .number(0), key: "two") {
+                                $0.content.setAdditive()
+                            },
                             layer: "a"),
                         .add(
                             Self.basic("opacity", from: .number(10), to: .number(20), key: "cumulative") {
@@ -100,7 +106,9 @@ import Testing
         let scene = Scene(
             layers: [Self.layer("a")],
             script: [
-                ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(1), to: .number(1), key: "k"), layer: "a")]),
+                ScriptEntry(
+                    at: 0,
+                    actions: [.add(Self.basic("opacity", from: .number(1), to: .number(1), key: "k"), layer: "a")]),
                 ScriptEntry(
                     at: 0.5,
                     actions: [
@@ -109,7 +117,8 @@ import Testing
                     ]),
             ])
         let timeline = try SceneRunner.run(scene)
-        #expect(timeline.events.contains(Event(time: 0.5, kind: .animationDidStop(layer: "a", key: "k", finished: false))))
+        #expect(
+            timeline.events.contains(Event(time: 0.5, kind: .animationDidStop(layer: "a", key: "k", finished: false))))
         #expect(timeline.diagnostics.map(\.code).contains(.keyReplaced))
         #expect(timeline.diagnostics.map(\.code).contains(.overridden))
     }
@@ -118,7 +127,9 @@ import Testing
         var group = Animation(
             content: .group([
                 Self.basic("opacity", from: .number(0), to: .number(1), duration: 1),
-                Self.basic("position.x", from: .number(0), to: .number(100), duration: 0.5) { $0.timing.beginTime = 0.25 },
+                Self.basic("position.x", from: .number(0), to: .number(100), duration: 0.5) {
+                    $0.timing.beginTime = 0.25
+                },
             ]))
         group.timing.duration = 0.5
         group.key = "g"
@@ -139,8 +150,13 @@ import Testing
         let scene = Scene(
             layers: [slow],
             script: [
-                ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(0), to: .number(1), duration: 4), layer: "child")]),
-                ScriptEntry(at: 1, actions: [.set([LayerChanges(layer: "parent", changes: [.speed(0), .timeOffset(2)])])]),
+                ScriptEntry(
+                    at: 0,
+                    actions: [
+                        .add(Self.basic("opacity", from: .number(0), to: .number(1), duration: 4), layer: "child")
+                    ]),
+                ScriptEntry(
+                    at: 1, actions: [.set([LayerChanges(layer: "parent", changes: [.speed(0), .timeOffset(2)])])]),
             ])
         let timeline = try SceneRunner.run(scene)
         #expect(Self.value(timeline, "child", "opacity", 0.5) == .number(0.25))
@@ -194,7 +210,8 @@ import Testing
         keyframes.rotationMode = .auto
         var animation = Animation(content: .keyframe(PropertyAnimation(keyPath: KeyPath("position")!), keyframes))
         animation.timing.duration = 2
-        let scene = Scene(layers: [Self.layer("a")], script: [ScriptEntry(at: 0, actions: [.add(animation, layer: "a")])])
+        let scene = Scene(
+            layers: [Self.layer("a")], script: [ScriptEntry(at: 0, actions: [.add(animation, layer: "a")])])
         let timeline = try SceneRunner.run(scene)
         #expect(Self.value(timeline, "a", "position", 0.5) == .point(Point(50, 0)))
         #expect(Self.value(timeline, "a", "position", 1.5) == .point(Point(100, 50)))
@@ -210,21 +227,34 @@ import Testing
                     at: 0,
                     actions: [
                         .addLayer(Self.layer("child"), parent: "root", index: nil),
-                        .add(Self.basic("opacity", from: .number(0), to: .number(1), duration: 2, key: "fade"), layer: "child"),
+                        .add(
+                            Self.basic("opacity", from: .number(0), to: .number(1), duration: 2, key: "fade"),
+                            layer: "child"),
                     ]),
                 ScriptEntry(at: 1, actions: [.removeLayer("child"), .mark("gone")]),
             ])
         let timeline = try SceneRunner.run(scene)
         #expect(timeline.shape(at: 0.5).order.count == 2)
         #expect(timeline.shape(at: 1).order.count == 1)
-        #expect(timeline.events.contains(Event(time: 1, kind: .animationDidStop(layer: "child", key: "fade", finished: false))))
+        #expect(
+            timeline.events.contains(
+                Event(time: 1, kind: .animationDidStop(layer: "child", key: "fade", finished: false))))
         #expect(timeline.events.last == Event(time: 1, kind: .marker(name: "gone")))
     }
 
     @Test func infiniteRepeatNeverSettles() throws {
         let scene = Scene(
             layers: [Self.layer("a")],
-            script: [ScriptEntry(at: 0, actions: [.add(Self.basic("opacity", from: .number(0), to: .number(1)) { $0.timing.repeatCount = .infinity }, layer: "a")])])
+            script: [
+                ScriptEntry(
+                    at: 0,
+                    actions: [
+                        .add(
+                            Self.basic("opacity", from: .number(0), to: .number(1)) {
+                                $0.timing.repeatCount = .infinity
+                            }, layer: "a")
+                    ])
+            ])
         let timeline = try SceneRunner.run(scene)
         #expect(timeline.neverSettles)
         #expect(timeline.naturalEnd == Limits.neverSettlesHorizon)
@@ -234,7 +264,11 @@ import Testing
     @Test func eventTimesAreQuantized() throws {
         let scene = Scene(
             layers: [Self.layer("a")],
-            script: [ScriptEntry(at: 1.2, actions: [.add(Self.basic("opacity", from: .number(1), to: .number(1), duration: 0.6), layer: "a")])])
+            script: [
+                ScriptEntry(
+                    at: 1.2,
+                    actions: [.add(Self.basic("opacity", from: .number(1), to: .number(1), duration: 0.6), layer: "a")])
+            ])
         let timeline = try SceneRunner.run(scene)
         #expect(timeline.events.last?.time == 1.8)
     }
@@ -244,7 +278,10 @@ import Testing
         node.actions = .implicit
         let scene = Scene(
             layers: [node],
-            script: [ScriptEntry(at: 0, actions: [.set([LayerChanges(layer: "a", changes: [.property(.opacity, .number(0))])])])])
+            script: [
+                ScriptEntry(
+                    at: 0, actions: [.set([LayerChanges(layer: "a", changes: [.property(.opacity, .number(0))])])])
+            ])
         let timeline = try SceneRunner.run(scene)
         #expect(Self.value(timeline, "a", "opacity", 0).number == 1)
         #expect(Self.value(timeline, "a", "opacity", 0.125).number! < 1)

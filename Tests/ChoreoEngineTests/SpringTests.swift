@@ -18,7 +18,8 @@ import Testing
         (2, 300, 20, 0, false, [0.155034, 0.490754, 1.225962, 0.960302, 1.001724]),
         (3, 1000, 500, 0, false, [0.232230, 0.544778, 0.942038, 0.998901, 1.000000]),
     ])
-    func progressTable(mass: Double, stiffness: Double, damping: Double, velocity: Double, over: Bool, values: [Double]) {
+    func progressTable(mass: Double, stiffness: Double, damping: Double, velocity: Double, over: Bool, values: [Double])
+    {
         let spring = Spring(
             mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity, allowsOverdamping: over)
         for (t, expected) in zip(Self.times, values) {

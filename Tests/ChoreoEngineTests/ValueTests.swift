@@ -12,8 +12,11 @@ import Testing
         var generator = SplitMix(seed: 7)
         for _ in 0..<200 {
             let t = Transform3D.scale(generator.next(0.2, 3), generator.next(0.2, 3), generator.next(0.2, 3))
-                .concatenating(.rotation(generator.next(-3, 3), x: generator.next(-1, 1), y: generator.next(-1, 1), z: 1))
-                .concatenating(.translation(generator.next(-100, 100), generator.next(-100, 100), generator.next(-10, 10)))
+                .concatenating(
+                    .rotation(generator.next(-3, 3), x: generator.next(-1, 1), y: generator.next(-1, 1), z: 1)
+                )
+                .concatenating(
+                    .translation(generator.next(-100, 100), generator.next(-100, 100), generator.next(-10, 10)))
             let components = TransformComponents(t)!
             #expect(Self.close(components.transform, t, 1e-7))
         }
@@ -44,9 +47,11 @@ import Testing
 
     @Test func colourAndRectInterpolation() {
         let c = Value.interpolate(
-            .color(Color(red: 1, green: 0, blue: 0, alpha: 1)), .color(Color(red: 0, green: 0, blue: 1, alpha: 0)), 0.25)
+            .color(Color(red: 1, green: 0, blue: 0, alpha: 1)), .color(Color(red: 0, green: 0, blue: 1, alpha: 0)), 0.25
+        )
         #expect(c == .color(Color(red: 0.75, green: 0, blue: 0.25, alpha: 0.75)))
-        let r = Value.interpolate(.rect(Rect(x: 0, y: 0, width: 100, height: 100)), .rect(Rect(x: 10, y: 0, width: 0, height: 50)), 0.5)
+        let r = Value.interpolate(
+            .rect(Rect(x: 0, y: 0, width: 100, height: 100)), .rect(Rect(x: 10, y: 0, width: 0, height: 50)), 0.5)
         #expect(r == .rect(Rect(x: 5, y: 0, width: 50, height: 75)))
         #expect(Value.interpolate(.bool(false), .bool(true), 0.49) == .bool(false))
         #expect(Value.interpolate(.bool(false), .bool(true), 0.5) == .bool(true))

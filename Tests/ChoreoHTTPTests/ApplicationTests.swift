@@ -7,7 +7,8 @@ import Testing
 
 /// The API through the router, with no socket: every status the API documents.
 @Suite struct ApplicationTests {
-    static let scene = #"{"name":"t","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":1,"toValue":0,"duration":1},"layer":"a"}]}]}"#
+    static let scene =
+        #"{"name":"t","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":1,"toValue":0,"duration":1},"layer":"a"}]}]}"#
 
     static func app(token: String? = nil) throws -> Application {
         let directory = NSTemporaryDirectory() + "choreo-test-\(UUID().uuidString)"
@@ -20,7 +21,8 @@ import Testing
     ) -> HTTPRequest {
         var allHeaders = headers
         if body != nil, let contentType { allHeaders["content-type"] = contentType }
-        return HTTPRequest(method: method, path: path, query: query, headers: allHeaders, body: Array((body ?? "").utf8))
+        return HTTPRequest(
+            method: method, path: path, query: query, headers: allHeaders, body: Array((body ?? "").utf8))
     }
 
     static func json(_ response: HTTPResponse) throws -> JSONObject {
@@ -50,7 +52,8 @@ import Testing
         let notAllowed = app.handle(Self.request("PUT", "/v1/render", body: "{}"))
         #expect(notAllowed.status == 405)
         #expect(notAllowed.headers.contains { $0.0 == "Allow" && $0.1 == "POST" })
-        #expect(app.handle(Self.request("POST", "/v1/render", body: Self.scene, contentType: "text/plain")).status == 415)
+        #expect(
+            app.handle(Self.request("POST", "/v1/render", body: Self.scene, contentType: "text/plain")).status == 415)
         let invalid = app.handle(
             Self.request("POST", "/v1/render", body: #"{"layers":[{"id":"a","animations":[{"duration":-1}]}]}"#))
         #expect(invalid.status == 422)
@@ -58,11 +61,14 @@ import Testing
         let badKeyPath = app.handle(
             Self.request(
                 "POST", "/v1/render",
-                body: #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacityy","duration":-1},"layer":"a"}]}]}"#))
+                body:
+                    #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacityy","duration":-1},"layer":"a"}]}]}"#
+            ))
         #expect(badKeyPath.status == 422)
         let text = try Self.json(badKeyPath)["errors"]!.serializedText
         #expect(text.contains("$.script[0].do[0].add.keyPath"))
-        let overLimit = app.handle(Self.request("POST", "/v1/render", query: [("fps", "1000"), ("end", "3600")], body: Self.scene))
+        let overLimit = app.handle(
+            Self.request("POST", "/v1/render", query: [("fps", "1000"), ("end", "3600")], body: Self.scene))
         #expect(overLimit.status == 422)
         let badQuery = app.handle(Self.request("POST", "/v1/render", query: [("fps", "nan")], body: Self.scene))
         #expect(badQuery.status == 422)
@@ -90,7 +96,9 @@ import Testing
         let list = try Self.json(app.handle(Self.request("GET", "/v1/scenes")))
         #expect(list["items"]?.serializedText.contains(id) == true)
         #expect(app.handle(Self.request("DELETE", "/v1/scenes/\(id)")).status == 401)
-        #expect(app.handle(Self.request("DELETE", "/v1/scenes/\(id)", headers: ["authorization": "Bearer s3cret"])).status == 204)
+        #expect(
+            app.handle(Self.request("DELETE", "/v1/scenes/\(id)", headers: ["authorization": "Bearer s3cret"])).status
+                == 204)
         #expect(app.handle(Self.request("GET", "/v1/scenes/\(id)")).status == 404)
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// The real `choreo serve` binary on loopback: sockets, limits, persistence, shutdown.
 @Suite(.serialized) struct LiveServerTests {
-    static let scene = #"{"name":"live","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":2},"layer":"a"}]}]}"#
+    static let scene =
+        #"{"name":"live","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":2},"layer":"a"}]}]}"#
 
     @Test func healthRenderAndErrors() throws {
         let server = try ServerProcess()
@@ -104,7 +105,8 @@ import Testing
             for _ in 0..<3 {
                 let created = try http.request("POST", "/v1/scenes", body: Self.scene)
                 #expect(created.status == 201)
-                guard case .object(let object) = try JSONParser.parse(created.body), case .string(let id)? = object["id"]
+                guard case .object(let object) = try JSONParser.parse(created.body),
+                    case .string(let id)? = object["id"]
                 else { throw LiveError("no id") }
                 ids.append(id)
             }
@@ -143,7 +145,10 @@ import Testing
             let stdout = out.fileHandleForReading.readDataToEndOfFile()
             let stderr = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            return (
+                process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+                String(decoding: stderr, as: UTF8.self)
+            )
         }
         #expect(try run(["--version"]).1.hasPrefix("choreo "))
         #expect(try run(["render", "--help"]).1.contains("Usage: choreo render"))

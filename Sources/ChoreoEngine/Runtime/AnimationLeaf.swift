@@ -41,7 +41,8 @@ public struct AnimationLeaf: Sendable {
         for group in groups {
             guard let local = group.timing.localTime(atParentTime: t) else { return nil }
             let duration = group.timing.duration
-            t = group.timingFunction.isLinear || duration <= 0
+            t =
+                group.timingFunction.isLinear || duration <= 0
                 ? local.time : duration * group.timingFunction.evaluate(local.time / duration)
         }
         return timing.localTime(atParentTime: t)

@@ -185,7 +185,8 @@ final class RunnerState {
         case .removeAll(let layerID):
             let index = try layer(layerID, path: path + ".removeAll")
             for animation in timeline.animations.indices
-            where timeline.animations[animation].layer == index && timeline.animations[animation].removedAt == .infinity {
+            where timeline.animations[animation].layer == index && timeline.animations[animation].removedAt == .infinity
+            {
                 detach(animation, finished: false)
             }
         case .set(let changes):
@@ -195,7 +196,8 @@ final class RunnerState {
             }
         case .addLayer(let node, let parentID, let position):
             guard timeline.layerIndex[node.id] == nil else {
-                throw RuntimeError(path: path + ".addLayer.id", message: "a layer with id \"\(node.id)\" already exists")
+                throw RuntimeError(
+                    path: path + ".addLayer.id", message: "a layer with id \"\(node.id)\" already exists")
             }
             if timeline.layers.count >= Limits.maxLayers {
                 throw RuntimeError(path: path, message: "more than \(Limits.maxLayers) layers")
@@ -248,7 +250,8 @@ final class RunnerState {
                 let old = presentation(index, KeyPath(property), at: now)
                 if old != value {
                     var animation = Animation(
-                        content: .basic(PropertyAnimation(keyPath: KeyPath(property)), BasicValues(from: old), spring: nil))
+                        content: .basic(
+                            PropertyAnimation(keyPath: KeyPath(property)), BasicValues(from: old), spring: nil))
                     animation.key = property.rawValue
                     animation.timingFunction = .systemDefault
                     implicit = animation
@@ -311,7 +314,9 @@ final class RunnerState {
                             keyPath: timeline.animations[other].keyPath?.description,
                             message:
                                 "An animation was added under the key \"\(key)\" while the previous one was still running; the previous one stops with finished = false.",
-                            fix: "Use a different key for animations that should run together, or wait for animationDidStop before adding."))
+                            fix:
+                                "Use a different key for animations that should run together, or wait for animationDidStop before adding."
+                        ))
                 }
                 detach(other, finished: false)
             }
@@ -346,7 +351,8 @@ final class RunnerState {
                     keyPath: keyPath?.description,
                     message:
                         "fillMode \(animation.timing.fillMode.rawValue) with removedOnCompletion true: the animation is removed when it ends, so the fill is never seen.",
-                    fix: "Set the model value to the final value before adding the animation, or set removedOnCompletion to false if the fill must stay."
+                    fix:
+                        "Set the model value to the final value before adding the animation, or set removedOnCompletion to false if the fill must stay."
                 ))
         }
         checkOverride(leafIndices, layer: index)
@@ -450,7 +456,9 @@ final class RunnerState {
                         keyPath: leaf.keyPath.description,
                         message:
                             "Two non-additive animations overlap on \(leaf.keyPath): only the one added later shows while both run.",
-                        fix: "Remove the earlier animation first, make one of them additive, or animate different key paths."))
+                        fix:
+                            "Remove the earlier animation first, make one of them additive, or animate different key paths."
+                    ))
                 break
             }
         }
@@ -533,7 +541,8 @@ final class RunnerState {
             timeline.events.append(
                 Event(
                     time: now,
-                    kind: .animationDidStop(layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
+                    kind: .animationDidStop(
+                        layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
         }
     }
 
@@ -558,7 +567,8 @@ final class RunnerState {
                         keyPath: keyPath.description,
                         message:
                             "The animation on \(keyPath) is removed while its presentation value differs from the model value: the layer visibly jumps back.",
-                        fix: "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
+                        fix:
+                            "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
                     ))
             }
         }

@@ -98,7 +98,11 @@ extension Timeline {
             let eased = animation.timingFunction.evaluate(linear)
             let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * eased
             let bounds: Rect
-            if case .rect(let rect) = layers[layer].modelValue(.bounds, at: time) { bounds = rect } else { bounds = .zero }
+            if case .rect(let rect) = layers[layer].modelValue(.bounds, at: time) {
+                bounds = rect
+            } else {
+                bounds = .zero
+            }
             result = TransitionState(transition: transition, progress: progress, size: bounds.size)
         }
         return result

@@ -80,7 +80,8 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         }
         if speed < 0 { elapsed = active - elapsed }
         return Self.basic(
-            activeTime: elapsed, active: active, timing: self, phase: phase, atEnd: phase == .after || elapsed == active)
+            activeTime: elapsed, active: active, timing: self, phase: phase, atEnd: phase == .after || elapsed == active
+        )
     }
 
     /// Folds an active time (plus `timeOffset`) into one cycle.

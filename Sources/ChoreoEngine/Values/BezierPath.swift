@@ -92,8 +92,9 @@ public struct BezierPath: Sendable, Equatable, Hashable {
     }
 
     /// Appends cubic segments approximating an elliptical arc, at most a quarter turn each.
-    mutating func appendArc(center: Point, radiusX: Double, radiusY: Double, rotation: Double, start: Double, sweep: Double)
-    {
+    mutating func appendArc(
+        center: Point, radiusX: Double, radiusY: Double, rotation: Double, start: Double, sweep: Double
+    ) {
         guard sweep != 0 else { return }
         let segments = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(segments)

@@ -174,7 +174,9 @@ public enum SVGPathParser {
         mutating func number() throws(Failure) -> Double {
             skipSeparators()
             let start = index
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
             var sawDigit = false
             var sawDot = false
             while index < bytes.count {

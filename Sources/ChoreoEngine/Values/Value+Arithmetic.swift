@@ -96,7 +96,8 @@ extension Value {
         case .point(let x): return .point(x * k)
         case .size(let x): return .size(x * k)
         case .rect(let x): return .rect(Rect(origin: x.origin * k, size: x.size * k))
-        case .color(let x): return .color(Color(red: x.red * k, green: x.green * k, blue: x.blue * k, alpha: x.alpha * k))
+        case .color(let x):
+            return .color(Color(red: x.red * k, green: x.green * k, blue: x.blue * k, alpha: x.alpha * k))
         case .transform(let x):
             if k == 0 { return .transform(.identity) }
             var result = Transform3D.identity

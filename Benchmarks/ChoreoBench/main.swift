@@ -1,0 +1,173 @@
+import ChoreoEngine
+import ChoreoFormat
+import Dispatch
+import Foundation
+
+// choreo-bench: the engine figures of the timing-engine issue, printed as one JSON object.
+// Scene: 1,000 layers, each with an eased basic position animation, a cubic keyframe opacity
+// animation and a spring on transform.scale; 600 frames at 60 fps.
+
+func seconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The best of `runs` timings.
+func best(_ runs: Int, _ body: () -> Void) -> Double {
+    (0..<runs).map { _ in seconds(body) }.min()!
+}
+
+func benchmarkScene(layers: Int) -> Scene {
+    var nodes: [LayerNode] = []
+    var actions: [ScriptAction] = []
+    for index in 0..<layers {
+        let id = "layer-\(index)"
+        var node = LayerNode(id: id)
+        node.values = [
+            .position: .point(Point(Double(index), 0)), .bounds: .rect(Rect(x: 0, y: 0, width: 20, height: 20)),
+        ]
+        nodes.append(node)
+        var move = Animation(
+            content: .basic(
+                PropertyAnimation(keyPath: KeyPath("position")!),
+                BasicValues(from: .point(Point(Double(index), 0)), to: .point(Point(Double(index), 300))), spring: nil))
+        move.timing.duration = 10
+        move.timingFunction = .easeInEaseOut
+        move.key = "move"
+        var keyframes = Keyframes()
+        keyframes.values = [.number(0), .number(1), .number(0.3), .number(1)]
+        keyframes.calculationMode = .cubic
+        var fade = Animation(content: .keyframe(PropertyAnimation(keyPath: KeyPath("opacity")!), keyframes))
+        fade.timing.duration = 10
+        fade.key = "fade"
+        var pop = Animation(
+            content: .basic(
+                PropertyAnimation(keyPath: KeyPath("transform.scale")!),
+                BasicValues(from: .number(0.5), to: .number(1)),
+                spring: Spring(damping: 5)))
+        pop.timing.duration = 10
+        pop.key = "pop"
+        actions += [.add(move, layer: id), .add(fade, layer: id), .add(pop, layer: id)]
+    }
+    return Scene(layers: nodes, script: [ScriptEntry(at: 0, actions: actions)])
+}
+
+let layerCount = 1000
+let frameCount = 600
+let scene = benchmarkScene(layers: layerCount)
+let timeline = try SceneRunner.run(scene)
+let keyPaths = [KeyPath("position")!, KeyPath("opacity")!, KeyPath("transform")!]
+let times = (0..<frameCount).map { Double($0) / 60 }
+let samples = layerCount * keyPaths.count * frameCount
+let shape = timeline.shape(at: 0)
+let maps = timeline.timeMaps(at: 0, shape: shape)
+
+/// Engine only: presentation values for every (frame, layer, property), no encoding.
+func sampleFrames(_ range: Range<Int>) -> Double {
+    var checksum = 0.0
+    for frame in range {
+        let t = times[frame]
+        for layer in 0..<layerCount {
+            for keyPath in keyPaths {
+                switch timeline.presentationValue(layer: layer, keyPath: keyPath, at: t, map: maps[layer]) {
+                case .number(let n): checksum += n
+                case .point(let p): checksum += p.y
+                case .transform(let m): checksum += m.m11
+                default: break
+                }
+            }
+        }
+    }
+    return checksum
+}
+
+final class Sink: @unchecked Sendable {
+    var values = [Double](repeating: 0, count: 64)
+}
+
+let engineOneCore = best(3) { _ = sampleFrames(0..<frameCount) }
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let sink = Sink()
+let engineAllCores = best(3) {
+    let chunks = cores * 4
+    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let lower = chunk * frameCount / chunks
+        let upper = (chunk + 1) * frameCount / chunks
+        let value = sampleFrames(lower..<upper)
+        sink.values.withUnsafeMutableBufferPointer { $0[chunk % 64] = value }
+    }
+}
+
+// The floor: only the cubic Bézier evaluations, one per sample, in a tight loop.
+let curve = UnitBezier(0.42, 0, 0.58, 1)
+var floorChecksum = 0.0
+let floorTime = best(3) {
+    var total = 0.0
+    for index in 0..<samples {
+        total += curve.solve(Double(index % 10_000) / 10_000)
+    }
+    floorChecksum = total
+}
+
+// Whole render to JSON: plan + encode, as `choreo render` does.
+var query = SamplingQuery()
+query.fps = 60
+query.end = Double(frameCount - 1) / 60
+var jsonBytes = 0
+let renderTime = best(2) {
+    let plan = try! RenderPlan.make(scene: scene, query: query)
+    jsonBytes = ResponseEncoder.json(plan).count
+}
+let renderPlanOnly = try RenderPlan.make(scene: scene, query: query)
+let renderSamples = renderPlanOnly.sampleCount
+
+// NDJSON of 100,000 frames (a 10-layer scene), streamed to nowhere: peak resident memory.
+func residentHighWaterMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        return kb / 1024
+    }
+    return -1
+}
+let before = residentHighWaterMiB()
+var ndjsonQuery = SamplingQuery()
+ndjsonQuery.fps = 100
+ndjsonQuery.end = 999.99
+ndjsonQuery.format = .ndjson
+let smallPlan = try RenderPlan.make(scene: benchmarkScene(layers: 10), query: ndjsonQuery)
+var streamed = 0
+let ndjsonTime = seconds {
+    streamed += ResponseEncoder.ndjsonHeader(smallPlan).count
+    var lower = 0
+    while lower < smallPlan.times.count {
+        let upper = min(lower + 64, smallPlan.times.count)
+        streamed += ResponseEncoder.ndjsonFrames(smallPlan, range: lower..<upper).count
+        lower = upper
+    }
+    streamed += ResponseEncoder.ndjsonTrailer(smallPlan).count
+}
+let after = residentHighWaterMiB()
+
+let result: [(String, String)] = [
+    ("scene", "\"1000 layers x (eased basic position, cubic keyframe opacity, spring transform.scale), 600 frames\""),
+    ("samples", "\(samples)"),
+    ("cores", "\(cores)"),
+    ("engine_ns_per_sample_one_core", String(format: "%.1f", engineOneCore * 1e9 / Double(samples))),
+    ("engine_samples_per_second_one_core", String(format: "%.0f", Double(samples) / engineOneCore)),
+    ("engine_samples_per_second_all_cores", String(format: "%.0f", Double(samples) / engineAllCores)),
+    ("engine_scaling", String(format: "%.2f", engineOneCore / engineAllCores)),
+    ("bezier_floor_ns_per_sample", String(format: "%.1f", floorTime * 1e9 / Double(samples))),
+    ("engine_to_floor_ratio", String(format: "%.1f", engineOneCore / floorTime)),
+    ("render_json_samples", "\(renderSamples)"),
+    ("render_json_bytes", "\(jsonBytes)"),
+    ("render_json_samples_per_second", String(format: "%.0f", Double(renderSamples) / renderTime)),
+    ("ndjson_frames", "\(smallPlan.times.count)"),
+    ("ndjson_bytes", "\(streamed)"),
+    ("ndjson_seconds", String(format: "%.2f", ndjsonTime)),
+    ("resident_high_water_mib_before_ndjson", String(format: "%.1f", before)),
+    ("resident_high_water_mib_after_ndjson", String(format: "%.1f", after)),
+    ("checksum", String(format: "%.3f", floorChecksum + sink.values.reduce(0, +))),
+]
+print("{" + result.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")

@@ -1,0 +1,28 @@
+# syntax=docker/dockerfile:1
+# Build stage: the official Swift 6 image (Debian-based) with the C libraries' headers.
+FROM swift:6.0-bookworm AS build
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY Benchmarks ./Benchmarks
+RUN swift build -c release --product choreo -Xswiftc -warnings-as-errors --static-swift-stdlib \
+    && install -D .build/release/choreo /out/choreo
+
+# Runtime stage: only the runtime libraries, a non-root user, the data directory as a volume.
+FROM debian:bookworm-slim
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 curl ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /data choreo \
+    && mkdir -p /data && chown choreo /data
+COPY --from=build /out/choreo /usr/local/bin/choreo
+USER 10001
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=5s CMD ["curl", "-fsS", "http://127.0.0.1:8080/healthz"]
+ENTRYPOINT ["choreo"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--data", "/data"]

@@ -1,0 +1,63 @@
+import ChoreoEngine
+import ChoreoJSON
+import Foundation
+import Testing
+
+@testable import ChoreoFormat
+
+/// Golden files: each scene in examples/ sampled at 0, ¼, ½, ¾ and 1 of its duration.
+@Suite struct GoldenTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    static func names(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    static func render(_ name: String, threads: Int = 1) throws -> [UInt8] {
+        let bytes = Array(try Data(contentsOf: root.appendingPathComponent("examples/\(name).json")))
+        let (scene, _) = try SceneDecoder.decode(bytes: bytes)
+        var probe = SamplingQuery()
+        probe.times = [0]
+        let duration = try RenderPlan.make(scene: scene, query: probe).duration
+        var query = SamplingQuery()
+        query.times = [0, 0.25, 0.5, 0.75, 1].map { ($0 * duration * 1e9).rounded() / 1e9 }
+        return ResponseEncoder.json(try RenderPlan.make(scene: scene, query: query), threads: threads)
+    }
+
+    @Test(arguments: names(in: goldens))
+    func matchesGolden(name: String) throws {
+        let expected = Array(try Data(contentsOf: Self.goldens.appendingPathComponent("\(name).json")))
+        let actual = try Self.render(name)
+        #expect(actual + [UInt8(ascii: "\n")] == expected || actual == expected, "\(name) differs from its golden")
+    }
+
+    /// Every golden still has its scene, and every example has a golden.
+    @Test func everyGoldenHasItsScene() {
+        let examples = Self.names(in: Self.root.appendingPathComponent("examples"))
+        #expect(!examples.isEmpty)
+        #expect(Self.names(in: Self.goldens) == examples)
+    }
+
+    /// Byte-identical output whatever the number of threads, and across runs.
+    @Test func deterministicAcrossThreads() throws {
+        for name in Self.names(in: Self.goldens) {
+            let bytes = Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/\(name).json")))
+            let (scene, _) = try SceneDecoder.decode(bytes: bytes)
+            var query = SamplingQuery()
+            query.fps = 240
+            let plan = try RenderPlan.make(scene: scene, query: query)
+            let one = ResponseEncoder.json(plan, threads: 1)
+            let many = ResponseEncoder.json(plan, threads: 8)
+            let again = ResponseEncoder.json(try RenderPlan.make(scene: scene, query: query), threads: 2)
+            #expect(one == many && one == again, "\(name)")
+        }
+    }
+
+    @Test func battleGroupIsDiagnosedAsClipped() throws {
+        let text = String(decoding: try Self.render("battle-group"), as: UTF8.self)
+        #expect(text.components(separatedBy: "\"group-clipped\"").count == 3)
+    }
+}
