@@ -237,6 +237,20 @@ public enum ResponseEncoder {
         writer.byte(UInt8(ascii: "]"))
     }
 
+    /// `[{"path", "message"}, ...]`: validation errors as problem documents and /v1/validate list them.
+    public static func writeFieldErrors(_ errors: [FieldError], into writer: inout JSONWriter) {
+        writer.byte(UInt8(ascii: "["))
+        for (index, error) in errors.enumerated() {
+            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.raw("{\"path\":")
+            writer.string(error.path)
+            writer.raw(",\"message\":")
+            writer.string(error.message)
+            writer.byte(UInt8(ascii: "}"))
+        }
+        writer.byte(UInt8(ascii: "]"))
+    }
+
     public static func writeDiagnostics(_ diagnostics: [Diagnostic], into writer: inout JSONWriter) {
         writer.byte(UInt8(ascii: "["))
         for (index, diagnostic) in diagnostics.enumerated() {

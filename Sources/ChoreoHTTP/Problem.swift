@@ -29,16 +29,9 @@ public struct Problem: Error, Sendable {
         writer.integer(Int64(status))
         writer.raw(",\"detail\":")
         writer.string(detail)
-        writer.raw(",\"errors\":[")
-        for (index, error) in errors.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.raw("{\"path\":")
-            writer.string(error.path)
-            writer.raw(",\"message\":")
-            writer.string(error.message)
-            writer.raw("}")
-        }
-        writer.raw("]}")
+        writer.raw(",\"errors\":")
+        ResponseEncoder.writeFieldErrors(errors, into: &writer)
+        writer.raw("}")
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/problem+json")] + headers,
             body: .bytes(writer.bytes))

@@ -108,15 +108,8 @@ public enum RenderService {
     }
 
     private static func writeInvalid(_ errors: [FieldError], into writer: inout JSONWriter) {
-        writer.raw("{\"valid\":false,\"errors\":[")
-        for (index, error) in errors.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.raw("{\"path\":")
-            writer.string(error.path)
-            writer.raw(",\"message\":")
-            writer.string(error.message)
-            writer.raw("}")
-        }
-        writer.raw("],\"diagnostics\":[]}")
+        writer.raw("{\"valid\":false,\"errors\":")
+        ResponseEncoder.writeFieldErrors(errors, into: &writer)
+        writer.raw(",\"diagnostics\":[]}")
     }
 }
