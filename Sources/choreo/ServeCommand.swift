@@ -56,6 +56,8 @@ enum ServeCommand {
         }
         var configuration = Application.Configuration(apiToken: token)
         configuration.maxBodyBytes = options.maxBodyBytes
+        // Leave a core to libmicrohttpd's threads so a render never starves health checks.
+        configuration.renderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         let application = Application(store: store, configuration: configuration)
 
         // Block the signals before any thread starts, so that only sigwait receives them.
