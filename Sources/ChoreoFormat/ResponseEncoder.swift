@@ -148,16 +148,7 @@ public enum ResponseEncoder {
                 writer.raw("[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
                 return
             }
-            writer.byte(UInt8(ascii: "["))
-            let e = [
-                m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24, m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43,
-                m.m44,
-            ]
-            for (index, element) in e.enumerated() {
-                if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                writer.number(element)
-            }
-            writer.byte(UInt8(ascii: "]"))
+            writer.array(m.elements) { $0.number($1) }
         case .bool(let b): writer.bool(b)
         case .string(let s): writer.string(s)
         case .path(let p): writer.string(p.svgPathData)
@@ -194,9 +185,7 @@ public enum ResponseEncoder {
     }
 
     public static func writeEvents(_ events: [Event], into writer: inout JSONWriter) {
-        writer.byte(UInt8(ascii: "["))
-        for (index, event) in events.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+        writer.array(events) { writer, event in
             writer.raw("{\"time\":")
             writer.number(event.time)
             writer.raw(",\"type\":")
@@ -234,27 +223,21 @@ public enum ResponseEncoder {
             }
             writer.byte(UInt8(ascii: "}"))
         }
-        writer.byte(UInt8(ascii: "]"))
     }
 
     /// `[{"path", "message"}, ...]`: validation errors as problem documents and /v1/validate list them.
     public static func writeFieldErrors(_ errors: [FieldError], into writer: inout JSONWriter) {
-        writer.byte(UInt8(ascii: "["))
-        for (index, error) in errors.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+        writer.array(errors) { writer, error in
             writer.raw("{\"path\":")
             writer.string(error.path)
             writer.raw(",\"message\":")
             writer.string(error.message)
             writer.byte(UInt8(ascii: "}"))
         }
-        writer.byte(UInt8(ascii: "]"))
     }
 
     public static func writeDiagnostics(_ diagnostics: [Diagnostic], into writer: inout JSONWriter) {
-        writer.byte(UInt8(ascii: "["))
-        for (index, diagnostic) in diagnostics.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+        writer.array(diagnostics) { writer, diagnostic in
             writer.raw("{\"severity\":")
             writer.string(diagnostic.severity.rawValue)
             writer.raw(",\"code\":")
@@ -275,13 +258,10 @@ public enum ResponseEncoder {
             writer.string(diagnostic.fix)
             writer.byte(UInt8(ascii: "}"))
         }
-        writer.byte(UInt8(ascii: "]"))
     }
 
     static func writeAnimations(_ timeline: Timeline, into writer: inout JSONWriter) {
-        writer.byte(UInt8(ascii: "["))
-        for (index, animation) in timeline.animations.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
+        writer.array(timeline.animations) { writer, animation in
             writer.raw("{\"layer\":")
             writer.string(timeline.layers[animation.layer].id)
             writer.raw(",\"key\":")
@@ -308,7 +288,6 @@ public enum ResponseEncoder {
             }
             writer.byte(UInt8(ascii: "}"))
         }
-        writer.byte(UInt8(ascii: "]"))
     }
 }
 

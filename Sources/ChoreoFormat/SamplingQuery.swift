@@ -33,7 +33,9 @@ public struct SamplingQuery: Sendable, Equatable {
             }
             guard value >= min && value <= max else {
                 errors.append(
-                    FieldError(path: "query.\(name)", message: "must be within \(format(min))…\(format(max))"))
+                    FieldError(
+                        path: "query.\(name)",
+                        message: "must be within \(JSONReader.format(min))…\(JSONReader.format(max))"))
                 return nil
             }
             return value
@@ -94,10 +96,6 @@ public struct SamplingQuery: Sendable, Equatable {
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return query
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
 

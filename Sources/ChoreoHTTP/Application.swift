@@ -208,12 +208,9 @@ public final class Application: Sendable {
         if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
         let page = try storage { () throws(StorageError) in try store.list(limit: limit, after: cursor) }
         var writer = JSONWriter()
-        writer.raw("{\"items\":[")
-        for (index, summary) in page.items.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.bytes.append(contentsOf: summaryJSON(summary))
-        }
-        writer.raw("],\"next\":")
+        writer.raw("{\"items\":")
+        writer.array(page.items) { $0.bytes.append(contentsOf: summaryJSON($1)) }
+        writer.raw(",\"next\":")
         if let next = page.next { writer.string(String(next)) } else { writer.raw("null") }
         writer.raw("}")
         return .json(200, writer.bytes)

@@ -91,6 +91,18 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Writes `[e0,e1,…]`, each element written by `element`.
+    public mutating func array<Items: Sequence>(_ items: Items, _ element: (inout JSONWriter, Items.Element) -> Void) {
+        byte(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            element(&self, item)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
     /// Writes any parsed value, members in their stored order.
     public mutating func value(_ value: JSONValue) {
         switch value {
@@ -99,12 +111,7 @@ public struct JSONWriter: Sendable {
         case .number(let number): self.number(number)
         case .string(let text): string(text)
         case .array(let elements):
-            byte(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { byte(UInt8(ascii: ",")) }
-                self.value(element)
-            }
-            byte(UInt8(ascii: "]"))
+            array(elements) { $0.value($1) }
         case .object(let object):
             byte(UInt8(ascii: "{"))
             for (index, member) in object.members.enumerated() {

@@ -351,7 +351,7 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     guard let cls, let buffer else { return cmhd_end_with_error() }
     let stream = Unmanaged<StreamState>.fromOpaque(cls).takeUnretainedValue()
     enum Step {
-        case copied(Int)
+        case copied(Int, startProducer: Bool)
         case end
         case wait(startProducer: Bool)
     }
@@ -365,7 +365,7 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
             state.offset += count
             let start = !state.producing && !state.finished && available - count < StreamState.lowWater
             if start { state.producing = true }
-            return start ? .copied(-count) : .copied(count)
+            return .copied(count, startProducer: start)
         }
         if state.finished { return .end }
         state.waiting = true
@@ -375,9 +375,9 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         return .wait(startProducer: start)
     }
     switch step {
-    case .copied(let signed):
-        if signed < 0 { stream.produce() }
-        return abs(signed)
+    case .copied(let count, let start):
+        if start { stream.produce() }
+        return count
     case .end:
         return cmhd_end_of_stream()
     case .wait(let start):

@@ -30,10 +30,6 @@ public struct AnimationLeaf: Sendable {
     public internal(set) var addedAt: Double
     public internal(set) var removedAt: Double = .infinity
 
-    /// Whether the leaf's own timing puts it in effect at a layer-local time (ignores groups).
-    @inline(__always)
-    func isInEffect(layerTime: Double) -> Bool { localTime(layerTime: layerTime) != nil }
-
     /// The leaf's basic local time for a layer-local time, through its groups; nil if not in effect.
     @inline(__always)
     func localTime(layerTime: Double) -> MediaTiming.Local? {

@@ -500,13 +500,12 @@ final class RunnerState {
 
     private func handle(_ entry: EventQueue.Entry) throws(RuntimeError) {
         let animation = timeline.animations[entry.animation]
-        guard entry.generation == animation.generation, animation.removedAt == .infinity || entry.kind == .start
-        else { return }
+        guard entry.generation == animation.generation, animation.removedAt == .infinity else { return }
         try countEvent(path: "$.script")
         let layerID = timeline.layers[animation.layer].id
         switch entry.kind {
         case .start:
-            guard animation.startedAt == nil, animation.removedAt == .infinity else { return }
+            guard animation.startedAt == nil else { return }
             timeline.animations[entry.animation].startedAt = now
             timeline.events.append(Event(time: now, kind: .animationDidStart(layer: layerID, key: animation.key)))
             noteChange(now)
@@ -531,9 +530,10 @@ final class RunnerState {
     private func detach(_ index: Int, finished: Bool) {
         let animation = timeline.animations[index]
         guard animation.removedAt == .infinity else { return }
-        checkSnapBack(index, naturalEnd: finished)
+        let shownBefore = snapBackProbes(index, naturalEnd: finished)
         timeline.animations[index].removedAt = now
         for leaf in animation.leaves { timeline.leaves[leaf].removedAt = now }
+        reportSnapBacks(shownBefore, layer: animation.layer)
         noteChange(now)
         if animation.stoppedAt == nil {
             timeline.animations[index].stoppedAt = now
@@ -546,31 +546,32 @@ final class RunnerState {
         }
     }
 
-    /// `snap-back`: removing the animation makes the presentation jump to a different value.
-    private func checkSnapBack(_ index: Int, naturalEnd: Bool) {
+    /// The presentation of each key path the animation drives, just before it is removed
+    /// (for a natural end, just before the end instant). Empty when no jump can be seen.
+    private func snapBackProbes(_ index: Int, naturalEnd: Bool) -> [(KeyPath, Value)] {
         let animation = timeline.animations[index]
-        guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return }
+        guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return [] }
         let probe = naturalEnd ? max(animation.addedAt, now - 1e-6) : now
-        var checked = Set<KeyPath>()
-        for leafIndex in animation.leaves {
+        var seen = Set<KeyPath>()
+        return animation.leaves.compactMap { leafIndex in
             let keyPath = timeline.leaves[leafIndex].keyPath
-            guard checked.insert(keyPath).inserted else { continue }
-            let before = presentation(animation.layer, keyPath, at: probe)
-            var after = timeline
-            for leaf in animation.leaves { after.leaves[leaf].removedAt = now }
-            let map = after.timeMap(of: animation.layer, at: now)
-            let afterValue = after.presentationValue(layer: animation.layer, keyPath: keyPath, at: now, map: map)
-            if Self.differs(before, afterValue) {
-                timeline.diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, code: .snapBack, time: now, layer: timeline.layers[animation.layer].id,
-                        keyPath: keyPath.description,
-                        message:
-                            "The animation on \(keyPath) is removed while its presentation value differs from the model value: the layer visibly jumps back.",
-                        fix:
-                            "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
-                    ))
-            }
+            guard seen.insert(keyPath).inserted else { return nil }
+            return (keyPath, presentation(animation.layer, keyPath, at: probe))
+        }
+    }
+
+    /// `snap-back`: after the removal, the presentation shows a visibly different value.
+    private func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int) {
+        for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .warning, code: .snapBack, time: now, layer: timeline.layers[layer].id,
+                    keyPath: keyPath.description,
+                    message:
+                        "The animation on \(keyPath) is removed while its presentation value differs from the model value: the layer visibly jumps back.",
+                    fix:
+                        "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
+                ))
         }
     }
 

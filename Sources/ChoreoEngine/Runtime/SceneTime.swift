@@ -6,9 +6,7 @@ public enum SceneTime {
     @inline(__always)
     public static func quantize(_ time: Double) -> Double {
         guard time.isFinite else { return time }
-        let q = (time / resolution).rounded() * resolution
-        // Re-round through a decimal step so 1.8000000000000003 prints as 1.8.
-        let decimal = (q * 1e9).rounded() / 1e9
+        let decimal = (time * 1e9).rounded() / 1e9
         return decimal == 0 ? 0 : decimal
     }
 }

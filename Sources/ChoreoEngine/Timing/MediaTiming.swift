@@ -111,7 +111,4 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         }
         return Local(time: min(within, duration), iteration: iteration, phase: phase)
     }
-
-    /// The elapsed time (own time) at which the active duration ends; infinite for ever-repeating.
-    public var activeEnd: Double { activeDuration }
 }
