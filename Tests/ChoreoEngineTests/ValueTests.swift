@@ -95,3 +95,9 @@ struct SplitMix {
         return low + (high - low) * Double(z >> 11) / Double(1 << 53)
     }
 }
+
+@Suite struct LayerPropertyTests {
+    @Test func ordinalsFollowDeclarationOrder() {
+        #expect(LayerProperty.allCases.map(\.ordinal) == Array(LayerProperty.allCases.indices))
+    }
+}

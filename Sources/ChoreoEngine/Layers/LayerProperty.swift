@@ -14,9 +14,49 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
     /// The order properties are listed in responses: the order of this declaration.
     public static func < (a: LayerProperty, b: LayerProperty) -> Bool { a.ordinal < b.ordinal }
 
-    public var ordinal: Int { Self.ordinals[self]! }
-    private static let ordinals: [LayerProperty: Int] = Dictionary(
-        uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+    /// The property's position in declaration order (indexes per-property tables; no hashing).
+    @inline(__always)
+    public var ordinal: Int {
+        switch self {
+        case .position: 0
+        case .bounds: 1
+        case .anchorPoint: 2
+        case .zPosition: 3
+        case .opacity: 4
+        case .hidden: 5
+        case .transform: 6
+        case .sublayerTransform: 7
+        case .backgroundColor: 8
+        case .borderColor: 9
+        case .borderWidth: 10
+        case .cornerRadius: 11
+        case .masksToBounds: 12
+        case .shadowColor: 13
+        case .shadowOpacity: 14
+        case .shadowOffset: 15
+        case .shadowRadius: 16
+        case .path: 17
+        case .fillColor: 18
+        case .strokeColor: 19
+        case .lineWidth: 20
+        case .strokeStart: 21
+        case .strokeEnd: 22
+        case .lineCap: 23
+        case .lineJoin: 24
+        case .string: 25
+        case .fontSize: 26
+        case .foregroundColor: 27
+        case .alignmentMode: 28
+        case .emitterPosition: 29
+        case .emitterZPosition: 30
+        case .emitterSize: 31
+        case .birthRate: 32
+        case .lifetime: 33
+        case .velocity: 34
+        case .scale: 35
+        case .spin: 36
+        }
+    }
 
     /// The kind of value the property holds.
     public var kind: ValueKind {

@@ -1,9 +1,46 @@
-/// One property animation attached to a layer, with everything resolved for sampling: its
-/// timing in the layer's time space, the groups around it, and its interpolation curve.
+/// One property animation attached to a layer: the resolved animation (shared, immutable)
+/// and the interval of scene time it is attached for.
+///
+/// Sampling copies leaves constantly, so the struct is kept to a pointer and two times; the
+/// animation itself lives in ``AnimationLeafBody``.
+public struct AnimationLeaf: Sendable {
+    let body: AnimationLeafBody
+    /// Scene times between which the leaf is attached to its layer.
+    public internal(set) var addedAt: Double
+    public internal(set) var removedAt: Double = .infinity
+
+    init(
+        keyPath: KeyPath, groups: [AnimationLeafBody.GroupFrame], timing: MediaTiming,
+        timingFunction: TimingFunction, curve: AnimationLeafBody.Curve, additive: Bool, cumulative: Bool,
+        captured: Value?, owner: Int, addedAt: Double
+    ) {
+        body = AnimationLeafBody(
+            keyPath: keyPath, groups: groups, timing: timing, timingFunction: timingFunction, curve: curve,
+            additive: additive, cumulative: cumulative, captured: captured, owner: owner)
+        self.addedAt = addedAt
+    }
+
+    public var keyPath: KeyPath { body.keyPath }
+    var owner: Int { body.owner }
+    var additive: Bool { body.additive }
+
+    @inline(__always)
+    func localTime(layerTime: Double) -> MediaTiming.Local? { body.localTime(layerTime: layerTime) }
+
+    @inline(__always)
+    func applying(_ local: MediaTiming.Local, to value: Value, model: Value) -> Value {
+        body.applying(local, to: value, model: model)
+    }
+
+    func pathRotation(layerTime: Double) -> Double? { body.pathRotation(layerTime: layerTime) }
+}
+
+/// A property animation resolved for sampling: its timing in the layer's time space, the
+/// groups around it, and its interpolation curve.
 ///
 /// A `CAAnimationGroup` is flattened into its children, each remembering the chain of group
-/// timings it runs inside (outermost first).
-public struct AnimationLeaf: Sendable {
+/// timings it runs inside (outermost first). Immutable, hence `Sendable`.
+final class AnimationLeafBody: Sendable {
     /// The timing of one enclosing `CAAnimationGroup`.
     struct GroupFrame: Sendable {
         let timing: MediaTiming
@@ -15,7 +52,7 @@ public struct AnimationLeaf: Sendable {
         case keyframes(KeyframeTrack)
     }
 
-    public let keyPath: KeyPath
+    let keyPath: KeyPath
     let groups: [GroupFrame]
     let timing: MediaTiming
     let timingFunction: TimingFunction
@@ -23,12 +60,24 @@ public struct AnimationLeaf: Sendable {
     let additive: Bool
     let cumulative: Bool
     /// The presentation value captured when added, for a basic animation with no values.
-    var captured: Value?
+    let captured: Value?
     /// The top-level animation this leaf belongs to (index into the timeline's animations).
     let owner: Int
-    /// Scene times between which the leaf is attached to its layer.
-    public internal(set) var addedAt: Double
-    public internal(set) var removedAt: Double = .infinity
+
+    init(
+        keyPath: KeyPath, groups: [GroupFrame], timing: MediaTiming, timingFunction: TimingFunction, curve: Curve,
+        additive: Bool, cumulative: Bool, captured: Value?, owner: Int
+    ) {
+        self.keyPath = keyPath
+        self.groups = groups
+        self.timing = timing
+        self.timingFunction = timingFunction
+        self.curve = curve
+        self.additive = additive
+        self.cumulative = cumulative
+        self.captured = captured
+        self.owner = owner
+    }
 
     /// The leaf's basic local time for a layer-local time, through its groups; nil if not in effect.
     @inline(__always)
@@ -44,13 +93,17 @@ public struct AnimationLeaf: Sendable {
         return timing.localTime(atParentTime: t)
     }
 
-    /// Applies this animation to `base` (the value so far for the key path) at a layer-local time.
-    /// `model` is the model value of the key path, read live (semantics rule 9.4).
+    /// Applies this animation, at basic local time `local`, to `value` (the whole property so far).
+    /// A non-additive animation replaces its key path's part, an additive one adds to it; the
+    /// missing ends of a basic animation read `model` live (semantics rule 9.4).
     @inline(__always)
-    func apply(to base: Value, model: Value, layerTime: Double) -> Value {
-        guard let local = localTime(layerTime: layerTime) else { return base }
-        let value = value(at: local, model: model)
-        return additive ? Value.add(base, value) : value
+    func applying(_ local: MediaTiming.Local, to value: Value, model: Value) -> Value {
+        guard keyPath.component != nil else {
+            let own = self.value(at: local, model: model)
+            return additive ? Value.add(value, own) : own
+        }
+        let own = self.value(at: local, model: keyPath.extract(from: model))
+        return keyPath.insert(additive ? Value.add(keyPath.extract(from: value), own) : own, into: value)
     }
 
     /// The animation's own value at a basic local time.

@@ -336,7 +336,7 @@ final class RunnerState {
             keyPath = property.keyPath
             leafIndices.append(makeLeaf(animation, timing: timing, groups: [], layer: index, owner: owner))
         case .group(let members):
-            let frame = AnimationLeaf.GroupFrame(timing: timing, timingFunction: timingFunction)
+            let frame = AnimationLeafBody.GroupFrame(timing: timing, timingFunction: timingFunction)
             flatten(members, groups: [frame], layer: index, owner: owner, into: &leafIndices, path: path)
         case .transition(let value):
             transition = value
@@ -368,7 +368,8 @@ final class RunnerState {
     }
 
     private func flatten(
-        _ members: [Animation], groups: [AnimationLeaf.GroupFrame], layer: Int, owner: Int, into leaves: inout [Int],
+        _ members: [Animation], groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int,
+        into leaves: inout [Int],
         path: String
     ) {
         let group = groups[groups.count - 1]
@@ -394,7 +395,8 @@ final class RunnerState {
             }
             switch member.content {
             case .group(let nested):
-                let frame = AnimationLeaf.GroupFrame(timing: timing, timingFunction: member.timingFunction ?? .linear)
+                let frame = AnimationLeafBody.GroupFrame(
+                    timing: timing, timingFunction: member.timingFunction ?? .linear)
                 flatten(nested, groups: groups + [frame], layer: layer, owner: owner, into: &leaves, path: path)
             case .basic, .keyframe:
                 leaves.append(makeLeaf(member, timing: timing, groups: groups, layer: layer, owner: owner))
@@ -410,10 +412,10 @@ final class RunnerState {
     }
 
     private func makeLeaf(
-        _ animation: Animation, timing: MediaTiming, groups: [AnimationLeaf.GroupFrame], layer: Int, owner: Int
+        _ animation: Animation, timing: MediaTiming, groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int
     ) -> Int {
         let property: PropertyAnimation
-        let curve: AnimationLeaf.Curve
+        let curve: AnimationLeafBody.Curve
         var captured: Value?
         switch animation.content {
         case .basic(let p, let values, let spring):
@@ -425,6 +427,7 @@ final class RunnerState {
         case .keyframe(let p, let keyframes):
             property = p
             curve = .keyframes(KeyframeTrack(keyframes))
+            if keyframes.rotationMode != nil && keyframes.path != nil { timeline.layers[layer].hasPathRotation = true }
         default:
             fatalError("only property animations become leaves")
         }

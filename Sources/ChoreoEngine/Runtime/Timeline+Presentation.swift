@@ -43,28 +43,23 @@ extension Timeline {
     /// the value so far, an additive one adds to it; sub-path animations act on their part.
     @inline(__always)
     public func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap) -> Value {
-        let track = layers[layer]
+        // Hot path: index in place rather than copying tracks and leaves (each holds arrays).
         let property = keyPath.property
-        let model = track.modelValue(property, at: time)
-        let indices = track.leavesByProperty[property.ordinal]
+        let ordinal = property.ordinal
+        let model = layers[layer].model[ordinal]?.value(at: time) ?? property.defaultValue
         var value = model
-        if !indices.isEmpty {
+        let count = layers[layer].leavesByProperty[ordinal].count
+        if count > 0 {
             let layerTime = map.local(time)
-            for index in indices {
-                let leaf = leaves[index]
-                guard leaf.addedAt <= time && time < leaf.removedAt else { continue }
-                if leaf.keyPath.component == nil {
-                    value = leaf.apply(to: value, model: model, layerTime: layerTime)
-                } else {
-                    guard leaf.localTime(layerTime: layerTime) != nil else { continue }
-                    let part = leaf.keyPath.extract(from: value)
-                    let partModel = leaf.keyPath.extract(from: model)
-                    value = leaf.keyPath.insert(
-                        leaf.apply(to: part, model: partModel, layerTime: layerTime), into: value)
-                }
+            for position in 0..<count {
+                let index = layers[layer].leavesByProperty[ordinal][position]
+                guard leaves[index].addedAt <= time && time < leaves[index].removedAt,
+                    let local = leaves[index].localTime(layerTime: layerTime)
+                else { continue }
+                value = leaves[index].applying(local, to: value, model: model)
             }
         }
-        if property == .transform {
+        if property == .transform && layers[layer].hasPathRotation {
             value = applyPathRotation(layer: layer, to: value, at: time, map: map)
         }
         return keyPath.extract(from: value)

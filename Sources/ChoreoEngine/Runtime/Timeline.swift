@@ -23,6 +23,8 @@ public struct Timeline: Sendable {
         var leavesByProperty: [[Int]]
         /// Indices of attached `CATransition`s.
         var transitions: [Int]
+        /// Whether a path keyframe animation with `rotationMode` was ever added (it turns `transform`).
+        var hasPathRotation = false
         /// Properties that some animation targets, for the default response.
         public internal(set) var animatedProperties: Set<LayerProperty> = []
 

@@ -5,7 +5,8 @@ public enum Value: Sendable, Equatable {
     case size(Point)
     case rect(Rect)
     case color(Color)
-    case transform(Transform3D)
+    /// Boxed: a 4×4 matrix would make every value 129 bytes to copy.
+    indirect case transform(Transform3D)
     case bool(Bool)
     case string(String)
     case path(BezierPath)
