@@ -23,3 +23,8 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon)
 /* The reader callback's end-of-stream marker is a cast macro Swift cannot import. */
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+
+/* The calling thread's kernel id, for per-thread scheduling priority (syscall is variadic). */
+#include <unistd.h>
+#include <sys/syscall.h>
+static inline int cmhd_thread_id(void) { return (int)syscall(SYS_gettid); }

@@ -193,6 +193,7 @@ final class StreamState: @unchecked Sendable {
     func produce() {
         let transfer = UnsafeTransfer(self)
         DispatchQueue.global().async {
+            lowerWorkerPriority()
             let state = transfer.value
             while true {
                 let piece = state.source.next()
@@ -220,6 +221,20 @@ final class StreamState: @unchecked Sendable {
                 if !action.again { return }
             }
         }
+    }
+}
+
+/// Runs request work (renders, storage) below libmicrohttpd's I/O threads, so that a long
+/// render on every core still leaves health checks answered promptly. Linux schedules threads
+/// as tasks, so `setpriority` on the thread id affects this worker thread only; the I/O threads
+/// keep the default priority. Failure (no permission) leaves the priority as it was.
+func lowerWorkerPriority() {
+    let workerNice: Int32 = 10
+    let thread = id_t(cmhd_thread_id())
+    errno = 0
+    let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
+    if errno == 0 && current < workerNice {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, workerNice)
     }
 }
 
@@ -288,6 +303,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     MHD_suspend_connection(connection)
     let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
     DispatchQueue.global().async {
+        lowerWorkerPriority()
         let response = job.value.server.application.handle(job.value.request)
         job.value.state.response = response
         MHD_resume_connection(job.value.connection)

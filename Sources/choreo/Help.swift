@@ -20,7 +20,8 @@ enum Help {
         Usage: choreo serve [--host 127.0.0.1] [--port 8080] [--data ./choreo-data] [--threads N]
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
 
-        Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. The data directory
+        Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
+        libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
         (created if missing) holds the SQLite file choreo.sqlite.
 
         With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,

@@ -21,7 +21,9 @@ enum ServeCommand {
             guard let port = UInt16(text) else { throw CLIError(message: "--port must be 0…65535") }
             options.port = port
         }
-        options.threads = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+        // The I/O threads only parse and queue: renders and storage run on workers. One I/O thread
+        // per two cores measured the lowest /healthz tail latency (docs/architecture.md).
+        options.threads = min(max(1, ProcessInfo.processInfo.activeProcessorCount / 2), 4)
         if let text = parsed.options["threads"] {
             guard let n = Int(text), (1...256).contains(n) else { throw CLIError(message: "--threads must be 1…256") }
             options.threads = n
