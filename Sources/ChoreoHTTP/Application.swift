@@ -21,7 +21,7 @@ public final class Application: Sendable {
 
     public let configuration: Configuration
     public let store: SceneStore
-    public let metrics = Metrics()
+    public let metrics: Metrics
     let router: Router
 
     public init(store: SceneStore, configuration: Configuration) {
@@ -38,7 +38,10 @@ public final class Application: Sendable {
         router.add("GET", "/healthz")
         router.add("GET", "/metrics")
         self.router = router
+        metrics = Metrics(routes: router.routes.map(\.name))
     }
+
+    private static let healthyBody = Array(#"{"status":"ok"}"#.utf8)
 
     /// The route name for metrics and logs (`unmatched` for 404/405).
     public func routeName(method: String, path: String) -> String {
@@ -141,7 +144,7 @@ public final class Application: Sendable {
             let (scene, _) = try RenderService.scene(from: record.document)
             return render(scene, query)
         case ("GET", "/healthz"):
-            if store.ping() { return .json(200, Array("{\"status\":\"ok\"}".utf8)) }
+            if store.ping() { return .json(200, Self.healthyBody) }
             return Problem.unavailable("The database does not answer.").response
         case ("GET", "/metrics"):
             return HTTPResponse(

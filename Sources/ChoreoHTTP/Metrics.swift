@@ -1,75 +1,88 @@
 import Synchronization
 
 /// Prometheus counters and gauges for `GET /metrics` (text exposition format 0.0.4).
+///
+/// Lock-free: every series is an atomic counter created up front (routes × statuses), so the
+/// I/O threads never contend on a lock to count a request.
 public final class Metrics: Sendable {
     /// Upper bounds of the request duration histogram, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// The statuses choreo answers with; anything else is counted as "other".
+    static let statuses = [200, 201, 204, 400, 401, 404, 405, 413, 414, 415, 422, 431, 500, 503]
 
-    private struct State {
-        var requests: [String: Int] = [:]  // "route|status" → count
-        var histogram = [Int](repeating: 0, count: Metrics.buckets.count)
-        var durationSum = 0.0
-        var durationCount = 0
-        var frames = 0
-        var samples = 0
+    /// An atomic counter (Atomic is not copyable, so each lives in its own object).
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+        func add(_ amount: Int) { value.add(amount, ordering: .relaxed) }
+        var current: Int { value.load(ordering: .relaxed) }
     }
 
-    private let state = Mutex(State())
-    private let inFlightCount = Atomic<Int>(0)
+    private let routes: [String]
+    /// requests[route][status index]; the last status slot counts "other".
+    private let requests: [String: [Counter]]
+    private let histogram = Metrics.buckets.map { _ in Counter() }
+    private let durationNanoseconds = Counter()
+    private let durationCount = Counter()
+    private let frames = Counter()
+    private let samples = Counter()
+    private let inFlightCount = Counter()
 
-    public init() {}
+    /// - Parameter routes: every route name that can be counted (others count as `unmatched`).
+    public init(routes: [String]) {
+        self.routes = Set(routes + ["unmatched"]).sorted()
+        var requests: [String: [Counter]] = [:]
+        for route in self.routes { requests[route] = (0...Metrics.statuses.count).map { _ in Counter() } }
+        self.requests = requests
+    }
 
     /// Marks a request as started; balance with ``requestFinished(route:status:seconds:)``.
-    public func requestStarted() { inFlightCount.add(1, ordering: .relaxed) }
+    public func requestStarted() { inFlightCount.add(1) }
 
     public func requestFinished(route: String, status: Int, seconds: Double) {
-        inFlightCount.subtract(1, ordering: .relaxed)
-        state.withLock { state in
-            state.requests["\(route)|\(status)", default: 0] += 1
-            state.durationSum += seconds
-            state.durationCount += 1
-            if let bucket = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { state.histogram[bucket] += 1 }
-        }
+        inFlightCount.add(-1)
+        let slots = requests[route] ?? requests["unmatched"]!
+        slots[Metrics.statuses.firstIndex(of: status) ?? Metrics.statuses.count].add(1)
+        durationNanoseconds.add(Int(seconds * 1e9))
+        durationCount.add(1)
+        if let bucket = Metrics.buckets.firstIndex(where: { seconds <= $0 }) { histogram[bucket].add(1) }
     }
 
     /// Counts frames and property samples produced by renders.
     public func produced(frames: Int, samples: Int) {
-        state.withLock { state in
-            state.frames += frames
-            state.samples += samples
-        }
+        self.frames.add(frames)
+        self.samples.add(samples)
     }
 
-    public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
+    public var inFlight: Int { inFlightCount.current }
 
     /// The exposition text.
     public func render() -> String {
-        let snapshot = state.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP choreo_http_requests_total HTTP requests by route and status.")
         lines.append("# TYPE choreo_http_requests_total counter")
-        for key in snapshot.requests.keys.sorted() {
-            let parts = key.split(separator: "|", maxSplits: 1)
-            lines.append(
-                "choreo_http_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(snapshot.requests[key]!)")
+        for route in routes {
+            for (index, counter) in requests[route]!.enumerated() where counter.current > 0 {
+                let status = index < Metrics.statuses.count ? String(Metrics.statuses[index]) : "other"
+                lines.append("choreo_http_requests_total{route=\"\(route)\",status=\"\(status)\"} \(counter.current)")
+            }
         }
         lines.append(
             "# HELP choreo_http_request_duration_seconds Time from the first byte read to the response queued.")
         lines.append("# TYPE choreo_http_request_duration_seconds histogram")
         var cumulative = 0
         for (index, bound) in Metrics.buckets.enumerated() {
-            cumulative += snapshot.histogram[index]
+            cumulative += histogram[index].current
             lines.append("choreo_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
         }
-        lines.append("choreo_http_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.durationCount)")
-        lines.append("choreo_http_request_duration_seconds_sum \(snapshot.durationSum)")
-        lines.append("choreo_http_request_duration_seconds_count \(snapshot.durationCount)")
+        lines.append("choreo_http_request_duration_seconds_bucket{le=\"+Inf\"} \(durationCount.current)")
+        lines.append("choreo_http_request_duration_seconds_sum \(Double(durationNanoseconds.current) / 1e9)")
+        lines.append("choreo_http_request_duration_seconds_count \(durationCount.current)")
         lines.append("# HELP choreo_frames_total Frames produced by renders.")
         lines.append("# TYPE choreo_frames_total counter")
-        lines.append("choreo_frames_total \(snapshot.frames)")
+        lines.append("choreo_frames_total \(frames.current)")
         lines.append("# HELP choreo_samples_total Property samples produced by renders.")
         lines.append("# TYPE choreo_samples_total counter")
-        lines.append("choreo_samples_total \(snapshot.samples)")
+        lines.append("choreo_samples_total \(samples.current)")
         lines.append("# HELP choreo_http_requests_in_flight Requests being handled now.")
         lines.append("# TYPE choreo_http_requests_in_flight gauge")
         lines.append("choreo_http_requests_in_flight \(inFlight)")

@@ -3,10 +3,11 @@ import ChoreoJSON
 /// One JSON log line per request: request id, method, path, status, bytes, duration.
 /// Bodies and headers (the token among them) are never logged.
 public enum RequestLog {
+    /// The line, newline included, as bytes ready for one `write(2)`.
     public static func line(
         requestID: String, method: String, path: String, status: Int, bytes: Int, seconds: Double
-    ) -> String {
-        var writer = JSONWriter()
+    ) -> [UInt8] {
+        var writer = JSONWriter(capacity: 160)
         writer.raw("{\"request.id\":")
         writer.string(requestID)
         writer.raw(",\"method\":")
@@ -17,9 +18,16 @@ public enum RequestLog {
         writer.integer(Int64(status))
         writer.raw(",\"bytes\":")
         writer.integer(Int64(bytes))
+        // Milliseconds with three decimals, by integer arithmetic (cheaper than formatting a Double).
+        let microseconds = Int64((max(0, seconds) * 1_000_000).rounded())
         writer.raw(",\"duration_ms\":")
-        writer.number((seconds * 1_000_000).rounded() / 1000)
-        writer.raw("}")
-        return writer.text
+        writer.integer(microseconds / 1000)
+        writer.byte(UInt8(ascii: "."))
+        let fraction = microseconds % 1000
+        if fraction < 100 { writer.byte(UInt8(ascii: "0")) }
+        if fraction < 10 { writer.byte(UInt8(ascii: "0")) }
+        writer.integer(fraction)
+        writer.raw("}\n")
+        return writer.bytes
     }
 }

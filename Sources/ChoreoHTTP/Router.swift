@@ -16,15 +16,25 @@ public struct Router: Sendable {
     }
 
     public private(set) var routes: [Route] = []
+    /// Routes without parameters by exact path: most requests match without splitting the path.
+    private var exact: [String: [Route]] = [:]
 
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String) {
-        routes.append(Route(method: method, pattern: pattern, segments: pattern.split(separator: "/")))
+        let route = Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"))
+        routes.append(route)
+        if !pattern.contains("{") { exact[pattern, default: []].append(route) }
     }
 
     /// The route for a request, or the problem to answer with.
     public func match(method: String, path: String) -> Result<Match, Problem> {
+        if let candidates = exact[path] {
+            if let route = candidates.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") })
+            {
+                return .success(Match(route: route, parameters: [:]))
+            }
+        }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var allowed: [String] = []
         var matched: Match?

@@ -33,11 +33,12 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     let inFlight = Atomic<Int>(0)
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
-    let log: @Sendable (String) -> Void
+    /// Receives each request's log line (newline included).
+    let log: @Sendable ([UInt8]) -> Void
 
     /// `@unchecked Sendable`: `daemon` and `contextPointer` are written only by `start` and `stop`,
     /// which the owner calls from one thread; request callbacks read only immutable state.
-    public init(application: Application, options: Options, log: @escaping @Sendable (String) -> Void) {
+    public init(application: Application, options: Options, log: @escaping @Sendable ([UInt8]) -> Void) {
         self.application = application
         self.options = options
         self.log = log
@@ -151,6 +152,8 @@ final class RequestState: @unchecked Sendable {
     let started: UInt64
     var method = ""
     var path = ""
+    /// The route name for metrics, matched once on the first callback.
+    var route = ""
     var body: [UInt8] = []
     var tooLarge = false
     var dispatched = false
@@ -255,6 +258,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let state = RequestState(id: server.nextRequestID())
         state.method = String(cString: method)
         state.path = url.map { String(cString: $0) } ?? "/"
+        state.route = server.application.routeName(method: state.method, path: state.path)
         server.inFlight.add(1, ordering: .relaxed)
         server.application.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -289,15 +293,17 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if state.tooLarge {
         return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
     }
+    if server.application.isLightweight(method: state.method, path: state.path) {
+        // Health and metrics read neither headers, query nor body.
+        return queue(
+            server, connection, state, server.application.handle(HTTPRequest(method: state.method, path: state.path)))
+    }
     let request = HTTPRequest(
         method: state.method, path: state.path, query: values(connection, .GET_ARGUMENT_KIND),
         headers: Dictionary(
             values(connection, .HEADER_KIND).map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first }),
         body: state.body)
     state.body = []
-    if server.application.isLightweight(method: request.method, path: request.path) {
-        return queue(server, connection, state, server.application.handle(request))
-    }
     // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
     state.dispatched = true
     MHD_suspend_connection(connection)
@@ -417,8 +423,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _
         state.bytesSent = stream.lock.withLock { $0.offset }
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - state.started) / 1e9
-    let route = server.application.routeName(method: state.method, path: state.path)
-    server.application.metrics.requestFinished(route: route, status: state.status, seconds: seconds)
+    server.application.metrics.requestFinished(route: state.route, status: state.status, seconds: seconds)
     server.log(
         RequestLog.line(
             requestID: state.id, method: state.method, path: state.path, status: state.status, bytes: state.bytesSent,

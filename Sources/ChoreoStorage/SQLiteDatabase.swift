@@ -10,6 +10,8 @@ import Foundation
 /// used while ``SceneStore`` holds its mutex, so no two threads use it at once.
 final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// `SELECT 1`, prepared once for health checks.
+    private var pingStatement: OpaquePointer?
 
     init(path: String) throws(StorageError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -29,6 +31,8 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     func close() {
+        sqlite3_finalize(pingStatement)
+        pingStatement = nil
         if let handle {
             sqlite3_close_v2(handle)
             self.handle = nil
@@ -124,6 +128,16 @@ final class SQLiteDatabase: @unchecked Sendable {
             rows.append(row)
         }
         return rows
+    }
+
+    /// Whether the database answers `SELECT 1` (a prepared statement reused across calls).
+    func ping() -> Bool {
+        guard let handle else { return false }
+        if pingStatement == nil, sqlite3_prepare_v2(handle, "SELECT 1", -1, &pingStatement, nil) != SQLITE_OK {
+            return false
+        }
+        defer { sqlite3_reset(pingStatement) }
+        return sqlite3_step(pingStatement) == SQLITE_ROW
     }
 
     /// Rows changed by the last statement.

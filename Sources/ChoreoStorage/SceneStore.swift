@@ -138,7 +138,7 @@ public final class SceneStore: Sendable {
 
     /// Whether the database answers a trivial query (`/healthz`).
     public func ping() -> Bool {
-        (try? withDatabase { db throws(StorageError) in try db.query("SELECT 1").count == 1 }) ?? false
+        database.withLock { $0?.ping() ?? false }
     }
 
     /// Closes the database; later calls fail.

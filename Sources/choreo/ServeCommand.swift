@@ -70,7 +70,8 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         let server = MicroHTTPDServer(application: application, options: options) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            // One write(2) per line: lines from concurrent requests never interleave.
+            line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         do {
             try server.start()

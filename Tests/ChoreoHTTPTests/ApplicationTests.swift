@@ -134,3 +134,17 @@ import Testing
 extension JSONValue {
     var serializedText: String { String(decoding: serialized, as: UTF8.self) }
 }
+
+@Suite struct RequestLogTests {
+    @Test func oneJSONLinePerRequest() throws {
+        let bytes = RequestLog.line(
+            requestID: "ab-1", method: "GET", path: "/healthz", status: 200, bytes: 15, seconds: 0.001_234_4)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"request.id":"ab-1","method":"GET","path":"/healthz","status":200,"bytes":15,"duration_ms":1.234}"#
+                + "\n")
+        let slow = RequestLog.line(requestID: "x", method: "POST", path: "/p", status: 422, bytes: 0, seconds: 2.000_05)
+        #expect(String(decoding: slow, as: UTF8.self).contains(#""duration_ms":2.000}"#))
+        _ = try JSONParser.parse(Array(bytes.dropLast()))
+    }
+}
