@@ -1,4 +1,5 @@
 import ChoreoEngine
+import ChoreoJSON
 
 /// A scene run and a sampling query checked against each other and against the limits: the
 /// frame times, and for each layer the key paths to write.
@@ -21,6 +22,23 @@ public struct RenderPlan: Sendable {
     struct Column: Sendable {
         let name: String
         let keyPath: KeyPath?
+        /// `"name":` escaped once, written as-is for every sample.
+        let key: [UInt8]
+
+        init(name: String, keyPath: KeyPath?) {
+            self.name = name
+            self.keyPath = keyPath
+            key = RenderPlan.keyBytes(name)
+        }
+    }
+
+    /// `"id":` of every layer, escaped once.
+    let layerKeys: [[UInt8]]
+
+    static func keyBytes(_ name: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: name.utf8.count + 3)
+        writer.key(name)
+        return writer.bytes
     }
 
     /// Runs the scene and plans the sampling; errors name the query field at fault.
@@ -100,6 +118,7 @@ public struct RenderPlan: Sendable {
         let shape = isStatic ? timeline.shape(at: 0) : nil
         return RenderPlan(
             timeline: timeline, duration: duration, times: times, columns: columns, selected: selected,
-            staticMaps: shape.map { timeline.timeMaps(at: 0, shape: $0) }, staticShape: shape, sampleCount: samples)
+            staticMaps: shape.map { timeline.timeMaps(at: 0, shape: $0) }, staticShape: shape, sampleCount: samples,
+            layerKeys: timeline.layers.map { keyBytes($0.id) })
     }
 }

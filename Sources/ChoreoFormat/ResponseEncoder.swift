@@ -91,14 +91,14 @@ public enum ResponseEncoder {
         for layer in shape.order where plan.selected[layer] {
             if !firstLayer { writer.byte(UInt8(ascii: ",")) }
             firstLayer = false
-            writer.key(timeline.layers[layer].id)
+            writer.bytes.append(contentsOf: plan.layerKeys[layer])
             writer.byte(UInt8(ascii: "{"))
             var firstColumn = true
             for column in plan.columns[layer] {
                 if let keyPath = column.keyPath {
                     if !firstColumn { writer.byte(UInt8(ascii: ",")) }
                     firstColumn = false
-                    writer.key(column.name)
+                    writer.bytes.append(contentsOf: column.key)
                     let value = timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: maps[layer])
                     writeValue(value, into: &writer)
                 } else if let state = timeline.transitionState(layer: layer, at: time, map: maps[layer]) {

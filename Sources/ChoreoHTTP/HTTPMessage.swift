@@ -53,8 +53,11 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response.
     public static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(bytes))
+        HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(bytes))
     }
+
+    /// Shared, so a JSON response allocates no header list of its own.
+    private static let jsonHeaders = [("Content-Type", "application/json")]
 
     /// The size of a byte body (0 for streams, which are counted as they go).
     public var byteCount: Int {

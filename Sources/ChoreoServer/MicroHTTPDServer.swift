@@ -43,7 +43,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         self.options = options
         self.log = log
         var generator = SystemRandomNumberGenerator()
-        instancePrefix = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16)
+        instancePrefix = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16) + "-"
     }
 
     /// The port actually bound (useful with port 0).
@@ -135,7 +135,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
 
     func nextRequestID() -> String {
         let number = requestCounter.add(1, ordering: .relaxed).newValue
-        return "\(instancePrefix)-\(String(number, radix: 16))"
+        return instancePrefix + String(number, radix: 16)
     }
 }
 
