@@ -52,6 +52,10 @@ struct JSONReader {
             fail(path, "must be a number, not \(value.typeName)")
             return nil
         }
+        guard number.isFinite else {
+            fail(path, "must be a finite number (it is beyond the range of a double)")
+            return nil
+        }
         if let min, exclusiveMin ? number <= min : number < min {
             fail(
                 path,

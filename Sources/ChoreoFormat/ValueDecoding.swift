@@ -69,14 +69,16 @@ extension JSONReader {
             rejectUnknown(object, path, allowed: ["translate", "scale", "rotate", "perspective"])
             var result = Transform3D.identity
             if let scale = object["scale"] {
-                if case .number(let s) = scale {
+                if case .number = scale {
+                    guard let s = number(scale, "\(path).scale") else { return nil }
                     result = result.concatenating(.scale(s, s, s))
                 } else if let n = numbers(scale, "\(path).scale", count: 3) {
                     result = result.concatenating(.scale(n[0], n[1], n[2]))
                 }
             }
             if let rotate = object["rotate"] {
-                if case .number(let angle) = rotate {
+                if case .number = rotate {
+                    guard let angle = number(rotate, "\(path).rotate") else { return nil }
                     result = result.concatenating(.rotation(angle, x: 0, y: 0, z: 1))
                 } else if let axes = self.object(rotate, "\(path).rotate") {
                     rejectUnknown(axes, "\(path).rotate", allowed: ["x", "y", "z"])

@@ -58,7 +58,9 @@ import Testing
             Self.errors(
                 #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"keyframe","keyPath":"opacity","values":[0,1],"keyTimes":[0,0.5,1]},"layer":"a"}]}]}"#
             ) == ["$.script[0].do[0].add.keyTimes"])
-        #expect(Self.errors(#"{"layers":[{"id":"a","speed":1e400}]}"#) == ["malformed"])
+        #expect(Self.errors(#"{"layers":[{"id":"a","speed":1e400}]}"#) == ["$.layers[0].speed"])
+        #expect(Self.errors(#"{"layers":[{"id":"a","position":[1,-1e999]}]}"#) == ["$.layers[0].position[1]"])
+        #expect(Self.errors(#"{"layers":[{"id":"a","transform":{"scale":1e999}}]}"#) == ["$.layers[0].transform.scale"])
     }
 
     @Test func samplingQueryLimits() {

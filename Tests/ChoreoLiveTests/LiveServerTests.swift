@@ -165,3 +165,39 @@ import Testing
         #expect(invalid.1.contains("$.layers[0].bogus"))
     }
 }
+
+/// Robustness of the live server: interrupted streams, SIGINT, numbers beyond a double.
+@Suite(.serialized) struct LiveRobustnessTests {
+    /// A client that hangs up in the middle of an NDJSON stream leaves the server healthy.
+    @Test func clientDisconnectingMidStream() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let scene =
+            #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":600},"layer":"a"}]}]}"#
+        for _ in 0..<5 {
+            let fd = try http.connect()
+            let head =
+                "POST /v1/render?fps=100&format=ndjson HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(scene.utf8.count)\r\n\r\n"
+            RawHTTP.send(fd, Array(head.utf8) + Array(scene.utf8))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let received = recv(fd, &buffer, buffer.count, 0)
+            #expect(received > 0)
+            close(fd)
+        }
+        for _ in 0..<20 {
+            #expect(try http.request("GET", "/healthz").status == 200)
+        }
+        let metrics = try http.request("GET", "/metrics")
+        #expect(metrics.text.contains("choreo_http_requests_in_flight"))
+        server.signal(SIGINT)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func numbersBeyondADoubleAreUnprocessable() throws {
+        let server = try ServerProcess()
+        let response = try RawHTTP(port: server.port).request(
+            "POST", "/v1/render", body: #"{"layers":[{"id":"a","opacity":1e400}]}"#)
+        #expect(response.status == 422)
+        #expect(response.text.contains("$.layers[0].opacity"))
+    }
+}
