@@ -2,7 +2,8 @@ import Foundation
 
 /// A `CAKeyframeAnimation`'s values prepared for sampling: key times resolved for the
 /// calculation mode, tangents for cubic modes, and arc lengths for paths and paced modes.
-struct KeyframeTrack: Sendable {
+/// A class: sampling shares one immutable track instead of copying its arrays.
+final class KeyframeTrack: Sendable {
     enum Source: Sendable {
         case values([Value])
         case path(PathMeasure)
