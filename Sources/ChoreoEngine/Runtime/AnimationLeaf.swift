@@ -88,7 +88,8 @@ final class AnimationLeafBody: Sendable {
             let duration = group.timing.duration
             t =
                 group.timingFunction.isLinear || duration <= 0
-                ? local.time : duration * group.timingFunction.evaluate(local.time / duration)
+                ? local.time
+                : duration * group.timingFunction.evaluate(local.time / duration, beforeFlag: local.beforeFlag)
         }
         return timing.localTime(atParentTime: t)
     }
@@ -118,7 +119,7 @@ final class AnimationLeafBody: Sendable {
                 progress = spring.progress(at: local.time)
             } else {
                 let linear = duration > 0 ? local.time / duration : 1
-                progress = timingFunction.evaluate(linear)
+                progress = timingFunction.evaluate(linear, beforeFlag: local.beforeFlag)
             }
             var result = Value.interpolate(start, end, progress)
             if cumulative && local.iteration > 0 {
@@ -127,7 +128,7 @@ final class AnimationLeafBody: Sendable {
             return result
         case .keyframes(let track):
             let linear = duration > 0 ? local.time / duration : 1
-            var result = track.value(at: timingFunction.evaluate(linear))
+            var result = track.value(at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag))
             if cumulative && local.iteration > 0 {
                 result = Value.add(result, Value.scale(track.value(at: 1), local.iteration))
             }
@@ -142,7 +143,7 @@ final class AnimationLeafBody: Sendable {
         else { return nil }
         let duration = timing.duration
         let linear = duration > 0 ? local.time / duration : 1
-        return track.rotation(at: timingFunction.evaluate(linear))
+        return track.rotation(at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag))
     }
 
     /// The interpolation endpoints of a basic animation (`CABasicAnimation`'s seven combinations).

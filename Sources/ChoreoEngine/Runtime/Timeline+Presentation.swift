@@ -90,7 +90,7 @@ extension Timeline {
             else { continue }
             let duration = animation.timing.duration
             let linear = duration > 0 ? local.time / duration : 1
-            let eased = animation.timingFunction.evaluate(linear)
+            let eased = animation.timingFunction.evaluate(linear, beforeFlag: local.beforeFlag)
             let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * eased
             let bounds: Rect
             if case .rect(let rect) = layers[layer].modelValue(.bounds, at: time) {

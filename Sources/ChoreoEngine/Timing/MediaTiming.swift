@@ -49,6 +49,9 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         /// Completed cycles before this one (for `cumulative`).
         public var iteration: Double
         public var phase: Phase
+        /// The CSS Easing "before flag": before the start while playing forwards, or after the
+        /// end while playing backwards. A `steps(…, start)` jump at that boundary has not happened.
+        public var beforeFlag = false
     }
 
     /// The elapsed active time at a parent time (the phase is decided on it).
@@ -79,9 +82,11 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
             phase = .active
         }
         if speed < 0 { elapsed = active - elapsed }
-        return Self.basic(
+        var local = Self.basic(
             activeTime: elapsed, active: active, timing: self, phase: phase, atEnd: phase == .after || elapsed == active
         )
+        local.beforeFlag = (phase == .before && speed >= 0) || (phase == .after && speed < 0)
+        return local
     }
 
     /// Folds an active time (plus `timeOffset`) into one cycle.

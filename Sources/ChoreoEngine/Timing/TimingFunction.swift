@@ -39,23 +39,25 @@ public enum TimingFunction: Sendable, Equatable, Hashable {
         return false
     }
 
-    /// The eased progress for linear progress `x`.
+    /// The eased progress for linear progress `x`; `beforeFlag` is CSS Easing's before flag
+    /// (it only changes `steps(…)` exactly on a step boundary).
     @inline(__always)
-    public func evaluate(_ x: Double) -> Double {
+    public func evaluate(_ x: Double, beforeFlag: Bool = false) -> Double {
         switch self {
         case .bezier(let curve):
             if curve.x1 == curve.y1 && curve.x2 == curve.y2 { return x }
             return curve.solve(x)
         case .steps(let count, let position):
-            return Self.step(x, count: count, position: position)
+            return Self.step(x, count: count, position: position, beforeFlag: beforeFlag)
         }
     }
 
-    /// CSS `steps()` (CSS Easing Level 1) for progress in 0…1, with the before-flag taken as false.
-    static func step(_ x: Double, count: Int, position: StepPosition) -> Double {
+    /// CSS `steps()` (CSS Easing Level 1, "step easing functions").
+    static func step(_ x: Double, count: Int, position: StepPosition, beforeFlag: Bool = false) -> Double {
         let n = Double(max(1, count))
         var current = (x * n).rounded(.down)
         if position == .start { current += 1 }
+        if beforeFlag && (x * n).truncatingRemainder(dividingBy: 1) == 0 { current -= 1 }
         if x >= 0 && current < 0 { current = 0 }
         if x <= 1 && current > n { current = n }
         return current / n
