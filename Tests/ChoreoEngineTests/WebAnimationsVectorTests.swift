@@ -13,13 +13,7 @@ import Testing
     static func timing(duration: Double, delay: Double, iterations: Double = 1, fill: FillMode, speed: Double = 1)
         -> MediaTiming
     {
-        var timing = MediaTiming()
-        timing.duration = duration
-        timing.beginTime = delay
-        timing.repeatCount = iterations
-        timing.fillMode = fill
-        timing.speed = speed
-        return timing
+        MediaTimingTests.timing(duration: duration, begin: delay, speed: speed, repeatCount: iterations, fill: fill)
     }
 
     /// Progress after the timing function, as `getComputedTiming().progress` reports it.
