@@ -34,7 +34,7 @@ let package = Package(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
-            swiftSettings: strictSettings),
+            exclude: ["Goldens"], swiftSettings: strictSettings),
         .testTarget(name: "ChoreoStorageTests", dependencies: ["ChoreoStorage"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],

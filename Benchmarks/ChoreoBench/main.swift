@@ -7,15 +7,24 @@ import Foundation
 // Scene: 1,000 layers, each with an eased basic position animation, a cubic keyframe opacity
 // animation and a spring on transform.scale; 600 frames at 60 fps.
 
-func seconds(_ body: () -> Void) -> Double {
+func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
-    body()
+    try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
 /// The best of `runs` timings.
 func best(_ runs: Int, _ body: () -> Void) -> Double {
     (0..<runs).map { _ in seconds(body) }.min()!
+}
+
+/// This process's resident memory now (VmRSS), in MiB.
+func residentMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+    return -1
 }
 
 func benchmarkScene(layers: Int) -> Scene {
@@ -53,6 +62,49 @@ func benchmarkScene(layers: Int) -> Scene {
     return Scene(layers: nodes, script: [ScriptEntry(at: 0, actions: actions)])
 }
 
+// NDJSON of 100,000 frames (the same scene with 10 layers) through the real CLI, in its own
+// process: `choreo render --format ndjson` streamed to /dev/null; its peak resident memory is
+// the child's ru_maxrss. It runs first, while this process is still small: Linux carries the
+// parent's resident size at fork into the child's ru_maxrss.
+func benchmarkSceneJSON(layers: Int) -> String {
+    var layerItems: [String] = []
+    var actions: [String] = []
+    for index in 0..<layers {
+        let id = "layer-\(index)"
+        layerItems.append("{\"id\": \"\(id)\", \"position\": [\(index), 0], \"bounds\": [0, 0, 20, 20]}")
+        actions += [
+            "{\"layer\": \"\(id)\", \"add\": {\"type\": \"basic\", \"keyPath\": \"position\", \"fromValue\": [\(index), 0], "
+                + "\"toValue\": [\(index), 300], \"duration\": 10, \"timingFunction\": \"easeInEaseOut\", \"key\": \"move\"}}",
+            "{\"layer\": \"\(id)\", \"add\": {\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1, 0.3, 1], "
+                + "\"calculationMode\": \"cubic\", \"duration\": 10, \"key\": \"fade\"}}",
+            "{\"layer\": \"\(id)\", \"add\": {\"type\": \"spring\", \"keyPath\": \"transform.scale\", \"fromValue\": 0.5, "
+                + "\"toValue\": 1, \"damping\": 5, \"duration\": 10, \"key\": \"pop\"}}",
+        ]
+    }
+    return
+        "{\"layers\": [\(layerItems.joined(separator: ", "))], \"script\": [{\"at\": 0, \"do\": [\(actions.joined(separator: ", "))]}]}"
+}
+
+let sceneFile = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-ndjson.json")
+try benchmarkSceneJSON(layers: 10).write(to: sceneFile, atomically: true, encoding: .utf8)
+let choreoPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+    "choreo"
+).path
+let child = Process()
+child.executableURL = URL(fileURLWithPath: choreoPath)
+child.arguments = [
+    "render", sceneFile.path, "--format", "ndjson", "--fps", "100", "--end", "999.99", "--out", "/dev/null",
+]
+let parentResidentAtForkMiB = residentMiB()
+let ndjsonTime = try seconds {
+    try child.run()
+    child.waitUntilExit()
+}
+var usage = rusage()
+getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+let ndjsonPeakMiB = Double(usage.ru_maxrss) / 1024
+try? FileManager.default.removeItem(at: sceneFile)
+
 let layerCount = 1000
 let frameCount = 600
 let scene = benchmarkScene(layers: layerCount)
@@ -63,8 +115,38 @@ let samples = layerCount * keyPaths.count * frameCount
 let shape = timeline.shape(at: 0)
 let maps = timeline.timeMaps(at: 0, shape: shape)
 
-/// Engine only: presentation values for every (frame, layer, property), no encoding.
+let program = SamplingProgram(
+    timeline: timeline,
+    requests: (0..<layerCount).flatMap { layer in keyPaths.map { (layer: layer, property: $0.property) } })
+
+/// Engine only: presentation values for every (frame, layer, property) through the compiled
+/// sampling program (generic pieces fall back to the timeline), no encoding.
 func sampleFrames(_ range: Range<Int>) -> Double {
+    var checksum = 0.0
+    var lanes = Lanes()
+    let cursor = SamplingCursor(for: program)
+    for frame in range {
+        let t = times[frame]
+        var track = 0
+        for layer in 0..<layerCount {
+            let map = maps[layer]
+            for keyPath in keyPaths {
+                if program.sample(track, at: t, map: map, cursor: cursor, into: &lanes) {
+                    checksum += lanes[0] + lanes[1]
+                } else if case .number(let n) = timeline.presentationValue(
+                    layer: layer, keyPath: keyPath, at: t, map: map)
+                {
+                    checksum += n
+                }
+                track += 1
+            }
+        }
+    }
+    return checksum
+}
+
+/// The same samples through the generic path (`Timeline.presentationValue`), for comparison.
+func sampleFramesGeneric(_ range: Range<Int>) -> Double {
     var checksum = 0.0
     for frame in range {
         let t = times[frame]
@@ -86,7 +168,21 @@ final class Sink: @unchecked Sendable {
     var values = [Double](repeating: 0, count: 64)
 }
 
+// Profiling modes: `--engine-only` runs the one-core engine loop, `--render-only` the JSON render.
+if CommandLine.arguments.contains("--render-only") {
+    var query = SamplingQuery()
+    query.fps = 60
+    query.end = Double(frameCount - 1) / 60
+    let time = best(3) { _ = ResponseEncoder.json(try! RenderPlan.make(scene: scene, query: query)).count }
+    print("{\"render_json_samples_per_second\": \(String(format: "%.0f", 2_400_000 / time))}")
+    exit(0)
+}
 let engineOneCore = best(3) { _ = sampleFrames(0..<frameCount) }
+if CommandLine.arguments.contains("--engine-only") {
+    print("{\"engine_ns_per_sample_one_core\": \(String(format: "%.1f", engineOneCore * 1e9 / Double(samples)))}")
+    exit(0)
+}
+let genericOneCore = best(1) { _ = sampleFramesGeneric(0..<frameCount) }
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let sink = Sink()
 let engineAllCores = best(3) {
@@ -122,39 +218,12 @@ let renderTime = best(2) {
 let renderPlanOnly = try RenderPlan.make(scene: scene, query: query)
 let renderSamples = renderPlanOnly.sampleCount
 
-// NDJSON of 100,000 frames (a 10-layer scene), streamed to nowhere: peak resident memory.
-func residentHighWaterMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kb = Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        return kb / 1024
-    }
-    return -1
-}
-let before = residentHighWaterMiB()
-var ndjsonQuery = SamplingQuery()
-ndjsonQuery.fps = 100
-ndjsonQuery.end = 999.99
-ndjsonQuery.format = .ndjson
-let smallPlan = try RenderPlan.make(scene: benchmarkScene(layers: 10), query: ndjsonQuery)
-var streamed = 0
-let ndjsonTime = seconds {
-    streamed += ResponseEncoder.ndjsonHeader(smallPlan).count
-    var lower = 0
-    while lower < smallPlan.times.count {
-        let upper = min(lower + 64, smallPlan.times.count)
-        streamed += ResponseEncoder.ndjsonFrames(smallPlan, range: lower..<upper).count
-        lower = upper
-    }
-    streamed += ResponseEncoder.ndjsonTrailer(smallPlan).count
-}
-let after = residentHighWaterMiB()
-
 let result: [(String, String)] = [
     ("scene", "\"1000 layers x (eased basic position, cubic keyframe opacity, spring transform.scale), 600 frames\""),
     ("samples", "\(samples)"),
     ("cores", "\(cores)"),
     ("engine_ns_per_sample_one_core", String(format: "%.1f", engineOneCore * 1e9 / Double(samples))),
+    ("generic_path_ns_per_sample_one_core", String(format: "%.1f", genericOneCore * 1e9 / Double(samples))),
     ("engine_samples_per_second_one_core", String(format: "%.0f", Double(samples) / engineOneCore)),
     ("engine_samples_per_second_all_cores", String(format: "%.0f", Double(samples) / engineAllCores)),
     ("engine_scaling", String(format: "%.2f", engineOneCore / engineAllCores)),
@@ -163,11 +232,11 @@ let result: [(String, String)] = [
     ("render_json_samples", "\(renderSamples)"),
     ("render_json_bytes", "\(jsonBytes)"),
     ("render_json_samples_per_second", String(format: "%.0f", Double(renderSamples) / renderTime)),
-    ("ndjson_frames", "\(smallPlan.times.count)"),
-    ("ndjson_bytes", "\(streamed)"),
-    ("ndjson_seconds", String(format: "%.2f", ndjsonTime)),
-    ("resident_high_water_mib_before_ndjson", String(format: "%.1f", before)),
-    ("resident_high_water_mib_after_ndjson", String(format: "%.1f", after)),
+    ("ndjson_frames", "100000"),
+    ("ndjson_exit_status", "\(child.terminationStatus)"),
+    ("ndjson_cli_seconds", String(format: "%.2f", ndjsonTime)),
+    ("ndjson_cli_peak_resident_mib", String(format: "%.1f", ndjsonPeakMiB)),
+    ("bench_resident_mib_at_fork", String(format: "%.1f", parentResidentAtForkMiB)),
     ("checksum", String(format: "%.3f", floorChecksum + sink.values.reduce(0, +))),
 ]
 print("{" + result.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")

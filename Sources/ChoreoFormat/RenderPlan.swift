@@ -9,31 +9,20 @@ public struct RenderPlan: Sendable {
     public let duration: Double
     /// Sample times in output order.
     public let times: [Double]
-    /// The key paths written for each layer (by layer index), with their output names.
-    let columns: [[Column]]
-    /// Layers selected for output.
-    let selected: [Bool]
+    /// The cells written for each layer, flat.
+    let tables: FrameTables
     /// Whether layer time maps and the tree never change (then they are computed once).
     let staticMaps: [TimeMap]?
     let staticShape: Timeline.TreeShape?
     /// Frames × property samples.
     public let sampleCount: Int
+    /// The selected whole-property columns compiled for sampling.
+    let program: SamplingProgram
 
     struct Column: Sendable {
         let name: String
         let keyPath: KeyPath?
-        /// `"name":` escaped once, written as-is for every sample.
-        let key: [UInt8]
-
-        init(name: String, keyPath: KeyPath?) {
-            self.name = name
-            self.keyPath = keyPath
-            key = RenderPlan.keyBytes(name)
-        }
     }
-
-    /// `"id":` of every layer, escaped once.
-    let layerKeys: [[UInt8]]
 
     static func keyBytes(_ name: String) -> [UInt8] {
         var writer = JSONWriter(capacity: name.utf8.count + 3)
@@ -114,11 +103,40 @@ public struct RenderPlan: Sendable {
                 ))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
+        // Whole properties are compiled for sampling; keys are escaped once.
+        var requests: [(layer: Int, property: LayerProperty)] = []
+        var keyBytes: [UInt8] = []
+        var cells: [FrameTables.Cell] = []
+        var layerCells: [Range<Int>] = []
+        var layerKeys: [Range<Int>] = []
+        func appendKey(_ name: String) -> Range<Int> {
+            let start = keyBytes.count
+            keyBytes += RenderPlan.keyBytes(name)
+            return start..<keyBytes.count
+        }
+        for layer in columns.indices {
+            layerKeys.append(appendKey(timeline.layers[layer].id))
+            let first = cells.count
+            if selected[layer] {
+                for column in columns[layer] {
+                    var track = -1
+                    if let keyPath = column.keyPath, keyPath.component == nil {
+                        track = requests.count
+                        requests.append((layer, keyPath.property))
+                    }
+                    cells.append(FrameTables.Cell(key: appendKey(column.name), keyPath: column.keyPath, track: track))
+                }
+            }
+            layerCells.append(first..<cells.count)
+        }
+        let program = SamplingProgram(timeline: timeline, requests: requests)
         let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
         let shape = isStatic ? timeline.shape(at: 0) : nil
         return RenderPlan(
-            timeline: timeline, duration: duration, times: times, columns: columns, selected: selected,
+            timeline: timeline, duration: duration, times: times,
+            tables: FrameTables(
+                keyBytes: keyBytes, cells: cells, layerCells: layerCells, layerKeys: layerKeys, selected: selected),
             staticMaps: shape.map { timeline.timeMaps(at: 0, shape: $0) }, staticShape: shape, sampleCount: samples,
-            layerKeys: timeline.layers.map { keyBytes($0.id) })
+            program: program)
     }
 }

@@ -13,15 +13,18 @@ public enum ResponseEncoder {
 
     /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
     public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
-        var writer = JSONWriter(capacity: plan.sampleCount * 24 + 1024)
+        let blocks = frameBlocks(plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","))
+        var trailer = JSONWriter()
+        trailer.raw("],")
+        writeTrailerMembers(plan.timeline, into: &trailer)
+        trailer.raw("}")
+        // Sized once: growing a buffer of this size copies it and faults in every page again.
+        var writer = JSONWriter(capacity: blocks.reduce(64 + trailer.bytes.count) { $0 + $1.count })
         writer.raw("{\"duration\":")
         writer.number(plan.duration)
         writer.raw(",\"frames\":[")
-        let blocks = frameBlocks(plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","))
         for block in blocks { writer.bytes.append(contentsOf: block) }
-        writer.raw("],")
-        writeTrailerMembers(plan.timeline, into: &writer)
-        writer.raw("}")
+        writer.bytes.append(contentsOf: trailer.bytes)
         return writer.bytes
     }
 
@@ -61,14 +64,17 @@ public enum ResponseEncoder {
         let count = range.count
         guard count > 0 else { return [] }
         let blockCount = (count + blockSize - 1) / blockSize
+        // About 24 bytes per sample; the buffer grows if a block needs more.
+        let bytesPerFrameEstimate = 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
         let results = BlockResults(count: blockCount)
         let work: @Sendable (Int) -> Void = { block in
             let lower = range.lowerBound + block * blockSize
             let upper = min(lower + blockSize, range.upperBound)
-            var writer = JSONWriter(capacity: 4096)
+            var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
+            let cursor = SamplingCursor(for: plan.program)
             for index in lower..<upper {
                 if index > range.lowerBound { writer.byte(separator) }
-                writeFrame(plan, time: plan.times[index], into: &writer)
+                writeFrame(plan, time: plan.times[index], cursor: cursor, into: &writer)
             }
             results.store(writer.bytes, at: block)
         }
@@ -80,30 +86,40 @@ public enum ResponseEncoder {
         return results.values
     }
 
-    static func writeFrame(_ plan: RenderPlan, time: Double, into writer: inout JSONWriter) {
+    static func writeFrame(_ plan: RenderPlan, time: Double, cursor: SamplingCursor, into writer: inout JSONWriter) {
         let timeline = plan.timeline
+        let tables = plan.tables
+        let program = plan.program
         let shape = plan.staticShape ?? timeline.shape(at: time)
         let maps = plan.staticMaps ?? timeline.timeMaps(at: time, shape: shape)
+        var lanes = Lanes()
         writer.raw("{\"time\":")
         writer.number(time)
         writer.raw(",\"layers\":{")
         var firstLayer = true
-        for layer in shape.order where plan.selected[layer] {
+        for layer in shape.order where tables.selected[layer] {
             if !firstLayer { writer.byte(UInt8(ascii: ",")) }
             firstLayer = false
-            writer.bytes.append(contentsOf: plan.layerKeys[layer])
+            writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.layerKeys[layer]))
             writer.byte(UInt8(ascii: "{"))
-            var firstColumn = true
-            for column in plan.columns[layer] {
-                if let keyPath = column.keyPath {
-                    if !firstColumn { writer.byte(UInt8(ascii: ",")) }
-                    firstColumn = false
-                    writer.bytes.append(contentsOf: column.key)
-                    let value = timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: maps[layer])
-                    writeValue(value, into: &writer)
-                } else if let state = timeline.transitionState(layer: layer, at: time, map: maps[layer]) {
-                    if !firstColumn { writer.byte(UInt8(ascii: ",")) }
-                    firstColumn = false
+            var firstCell = true
+            let map = maps[layer]
+            for cell in tables.layerCells[layer] {
+                if let keyPath = tables.cells[cell].keyPath {
+                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
+                    firstCell = false
+                    writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.cells[cell].key))
+                    let track = tables.cells[cell].track
+                    if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
+                        writeLanes(lanes, kind: keyPath.property.kind, into: &writer)
+                    } else {
+                        writeValue(
+                            timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map),
+                            into: &writer)
+                    }
+                } else if let state = timeline.transitionState(layer: layer, at: time, map: map) {
+                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
+                    firstCell = false
                     writer.key("transition")
                     writeTransition(state, into: &writer)
                 }
@@ -111,6 +127,31 @@ public enum ResponseEncoder {
             writer.byte(UInt8(ascii: "}"))
         }
         writer.raw("}}")
+    }
+
+    /// A value held in lane form, written exactly as ``writeValue(_:into:)`` writes it.
+    @inline(__always)
+    static func writeLanes(_ lanes: Lanes, kind: ValueKind, into writer: inout JSONWriter) {
+        let count: Int
+        switch kind {
+        case .number:
+            writer.number(lanes[0])
+            return
+        case .transform:
+            if lanes == .identityTransform {
+                writer.raw("[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
+                return
+            }
+            count = 16
+        default:
+            count = kind.laneCount
+        }
+        writer.byte(UInt8(ascii: "["))
+        for lane in 0..<count {
+            if lane > 0 { writer.byte(UInt8(ascii: ",")) }
+            writer.number(lanes[lane])
+        }
+        writer.byte(UInt8(ascii: "]"))
     }
 
     /// A value in the scene format's output form.

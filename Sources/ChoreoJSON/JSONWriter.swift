@@ -33,8 +33,27 @@ public struct JSONWriter: Sendable {
             integer(Int64(value))
             return
         }
-        var text = value.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        // The shortest round-trip digits, the same bytes as `description`, without a String.
+        var sink = DigitSink()
+        swap(&sink.bytes, &bytes)
+        value.write(to: &sink)
+        swap(&sink.bytes, &bytes)
+    }
+
+    /// Receives a number's digits from the standard library's formatter straight into the
+    /// buffer: `Double.write(to:)` hands its ASCII digits to `_writeASCII`, the text-stream
+    /// entry point for them, where `description` would first build a String on the heap.
+    private struct DigitSink: TextOutputStream {
+        var bytes: [UInt8] = []
+
+        mutating func write(_ string: String) {
+            var text = string
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: buffer)
+        }
     }
 
     /// Writes an integer.

@@ -79,6 +79,16 @@ import Testing
             Self.timing(offset: 0.5, fill: .both), [(0, 0.5), (0.25, 0.75), (0.6, 0.1), (0.99, 0.49), (1.2, 0.5)])
     }
 
+    /// docs/semantics.md, decision 2: an endless animation with a negative speed runs its
+    /// cycles backwards from its begin time (it has no end to start from).
+    @Test func negativeSpeedForever() {
+        Self.expect(
+            Self.timing(speed: -1, repeatCount: .infinity), [(0.25, 0.75), (0.5, 0.5), (1.75, 0.25), (100.25, 0.75)])
+        Self.expect(
+            Self.timing(speed: -2, repeatCount: .infinity, autoreverses: true),
+            [(0.125, 0.25), (0.25, 0.5), (0.75, 0.5)])
+    }
+
     /// docs/semantics.md, decision 2: a negative speed plays the active duration backwards.
     @Test func negativeSpeed() {
         Self.expect(Self.timing(speed: -1, fill: .both), [(0, 1), (0.25, 0.75), (0.75, 0.25), (2, 0)])

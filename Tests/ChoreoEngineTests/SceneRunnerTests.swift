@@ -143,6 +143,22 @@ import Testing
         #expect(timeline.lastChange == 0.5)
     }
 
+    @Test func groupWithAForeverChildIsClippedNotACrash() throws {
+        var group = Animation(
+            content: .group([
+                Self.basic("opacity", from: .number(0), to: .number(1), duration: 0.1) {
+                    $0.timing.repeatCount = .infinity
+                }
+            ]))
+        group.timing.duration = 0.5
+        let scene = Scene(layers: [Self.layer("a")], script: [ScriptEntry(at: 0, actions: [.add(group, layer: "a")])])
+        let timeline = try SceneRunner.run(scene)
+        let clipped = timeline.diagnostics.filter { $0.code == .groupClipped }
+        #expect(clipped.count == 1)
+        #expect(clipped.first?.message.contains("runs for ever but the group lasts 0.5 s") == true)
+        #expect(timeline.lastChange == 0.5)
+    }
+
     @Test func layerSpeedAndPause() throws {
         var slow = Self.layer("parent")
         slow.timing = LayerTiming(speed: 2)

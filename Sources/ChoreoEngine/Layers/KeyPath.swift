@@ -145,23 +145,18 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
 
     private static func insertTransform(_ part: Value, _ component: Component, into m: Transform3D) -> Transform3D {
-        // Fast path: a pure scale on a transform with no rotation, skew or perspective.
-        if m.isIdentity, case .number(let n) = part {
-            switch component {
-            case .scale: return .scale(n, n, n)
-            case .scaleX: return .scale(n, 1, 1)
-            case .scaleY: return .scale(1, n, 1)
-            case .scaleZ: return .scale(1, 1, n)
-            case .rotation, .rotationZ: return .rotation(n, x: 0, y: 0, z: 1)
-            case .rotationX: return .rotation(n, x: 1, y: 0, z: 0)
-            case .rotationY: return .rotation(n, x: 0, y: 1, z: 0)
-            case .translationX: return .translation(n, 0, 0)
-            case .translationY: return .translation(0, n, 0)
-            case .translationZ: return .translation(0, 0, n)
-            default: break
-            }
-        }
-        var c = TransformComponents(m) ?? TransformComponents()
+        if m.isIdentity, let matrix = insertTransformIntoIdentity(part, component) { return matrix }
+        return insertTransform(part, component, baseIsIdentity: false, base: TransformComponents(m))
+    }
+
+    /// Writes a `transform.*` part into a transform given by its decomposition (`nil` when it
+    /// is singular); compiled sampling decomposes a constant base once and calls this per sample.
+    @inline(__always)
+    static func insertTransform(
+        _ part: Value, _ component: Component, baseIsIdentity: Bool, base: TransformComponents?
+    ) -> Transform3D {
+        if baseIsIdentity, let matrix = insertTransformIntoIdentity(part, component) { return matrix }
+        var c = base ?? TransformComponents()
         switch (component, part) {
         case (.scale, .number(let n)): c.scale = (n, n, n)
         case (.scaleX, .number(let n)): c.scale.x = n
@@ -188,5 +183,25 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         default: break
         }
         return c.transform
+    }
+
+    /// A `transform.*` number part written into the identity transform, without decomposing;
+    /// `nil` for parts that need the general path.
+    @inline(__always)
+    static func insertTransformIntoIdentity(_ part: Value, _ component: Component) -> Transform3D? {
+        guard case .number(let n) = part else { return nil }
+        switch component {
+        case .scale: return .scale(n, n, n)
+        case .scaleX: return .scale(n, 1, 1)
+        case .scaleY: return .scale(1, n, 1)
+        case .scaleZ: return .scale(1, 1, n)
+        case .rotation, .rotationZ: return .rotation(n, x: 0, y: 0, z: 1)
+        case .rotationX: return .rotation(n, x: 1, y: 0, z: 0)
+        case .rotationY: return .rotation(n, x: 0, y: 1, z: 0)
+        case .translationX: return .translation(n, 0, 0)
+        case .translationY: return .translation(0, n, 0)
+        case .translationZ: return .translation(0, 0, n)
+        default: return nil
+        }
     }
 }

@@ -390,7 +390,7 @@ final class RunnerState {
                         severity: .warning, code: .groupClipped, time: now, layer: timeline.layers[layer].id,
                         keyPath: keyPath,
                         message:
-                            "Child \(offset) of the group runs \(Self.format(childEnd)) s but the group lasts \(Self.format(group.timing.duration)) s: the child is cut off, not scaled.",
+                            "Child \(offset) of the group runs \(childEnd.isFinite ? "\(Self.format(childEnd)) s" : "for ever") but the group lasts \(Self.format(group.timing.duration)) s: the child is cut off, not scaled.",
                         fix: "Make the group's duration at least as long as its longest child, or shorten the child."))
             }
             switch member.content {
@@ -407,6 +407,7 @@ final class RunnerState {
     }
 
     static func format(_ value: Double) -> String {
+        guard value.isFinite else { return value > 0 ? "infinity" : "-infinity" }
         let rounded = (value * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

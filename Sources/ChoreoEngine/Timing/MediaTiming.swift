@@ -81,7 +81,9 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         } else {
             phase = .active
         }
-        if speed < 0 { elapsed = active - elapsed }
+        // Negative speed plays the active interval from its end; an endless one has no end, so
+        // its cycles run backwards from the begin time (choreo's rule, docs/semantics.md).
+        if speed < 0 { elapsed = active.isFinite ? active - elapsed : -elapsed }
         var local = Self.basic(
             activeTime: elapsed, active: active, timing: self, phase: phase, atEnd: phase == .after || elapsed == active
         )

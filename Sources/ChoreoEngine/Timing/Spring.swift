@@ -80,25 +80,67 @@ public struct Spring: Sendable, Equatable, Hashable {
     }
 
     /// Displacement from the target, 1 at t = 0.
-    public func displacement(at t: Double) -> Double {
-        if t <= 0 { return 1 }
-        let w0 = naturalFrequency
-        let zeta = dampingRatio
-        let v0 = initialVelocity
-        if zeta < 1 {
-            let wd = w0 * (1 - zeta * zeta).squareRoot()
-            let a = (zeta * w0 - v0) / wd
-            return exp(-zeta * w0 * t) * (cos(wd * t) + a * sin(wd * t))
+    public func displacement(at t: Double) -> Double { Solved(self).displacement(at: t) }
+
+    /// The constants of the closed form, computed once: compiled sampling keeps one per
+    /// animation, ``displacement(at:)`` makes one per call; both evaluate the same expressions.
+    struct Solved: Sendable {
+        enum Regime: Sendable {
+            case underdamped, critical, overdamped
         }
-        if zeta == 1 || !allowsOverdamping {
-            return (1 + (w0 - v0) * t) * exp(-w0 * t)
+
+        let regime: Regime
+        let w0: Double
+        let v0: Double
+        /// −ζω0, the envelope's exponent per second (underdamped).
+        let decay: Double
+        /// The damped frequency ωd (underdamped).
+        let wd: Double
+        /// (ζω0 − v0) / ωd (underdamped).
+        let a: Double
+        /// Exponents and weights of the two modes (overdamped).
+        let r1: Double
+        let r2: Double
+        let c1: Double
+        let c2: Double
+
+        @inline(__always)
+        init(_ spring: Spring) {
+            w0 = spring.naturalFrequency
+            let zeta = spring.dampingRatio
+            v0 = spring.initialVelocity
+            var wd = 0.0
+            var a = 0.0
+            var (r1, r2, c1, c2) = (0.0, 0.0, 0.0, 0.0)
+            if zeta < 1 {
+                regime = .underdamped
+                wd = w0 * (1 - zeta * zeta).squareRoot()
+                a = (zeta * w0 - v0) / wd
+            } else if zeta == 1 || !spring.allowsOverdamping {
+                regime = .critical
+            } else {
+                regime = .overdamped
+                let root = (zeta * zeta - 1).squareRoot()
+                r1 = -w0 * (zeta - root)
+                r2 = -w0 * (zeta + root)
+                c2 = (-v0 - r1) / (r2 - r1)
+                c1 = 1 - c2
+            }
+            decay = -zeta * w0
+            self.wd = wd
+            self.a = a
+            (self.r1, self.r2, self.c1, self.c2) = (r1, r2, c1, c2)
         }
-        let root = (zeta * zeta - 1).squareRoot()
-        let r1 = -w0 * (zeta - root)
-        let r2 = -w0 * (zeta + root)
-        let c2 = (-v0 - r1) / (r2 - r1)
-        let c1 = 1 - c2
-        return c1 * exp(r1 * t) + c2 * exp(r2 * t)
+
+        @inline(__always)
+        func displacement(at t: Double) -> Double {
+            if t <= 0 { return 1 }
+            switch regime {
+            case .underdamped: return exp(decay * t) * (cos(wd * t) + a * sin(wd * t))
+            case .critical: return (1 + (w0 - v0) * t) * exp(-w0 * t)
+            case .overdamped: return c1 * exp(r1 * t) + c2 * exp(r2 * t)
+            }
+        }
     }
 
     /// The estimated time to rest, `CASpringAnimation.settlingDuration`.

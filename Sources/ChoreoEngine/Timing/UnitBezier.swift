@@ -11,7 +11,8 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
     public let y2: Double
     private let ax, bx, cx, ay, by, cy: Double
     private let startGradient, endGradient: Double
-    private let samples: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double)
+    /// x(t) at t = 0, 0.1, … 1 in lanes 0…10 (lanes 11…15 unused).
+    private let samples: SIMD16<Double>
 
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.x1 = x1
@@ -44,7 +45,9 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
         }
         let (sax, sbx, scx) = (ax, bx, cx)
         func sx(_ t: Double) -> Double { ((sax * t + sbx) * t + scx) * t }
-        samples = (sx(0), sx(0.1), sx(0.2), sx(0.3), sx(0.4), sx(0.5), sx(0.6), sx(0.7), sx(0.8), sx(0.9), sx(1))
+        samples = SIMD16(
+            sx(0), sx(0.1), sx(0.2), sx(0.3), sx(0.4), sx(0.5), sx(0.6), sx(0.7), sx(0.8), sx(0.9), sx(1), 1, 1, 1, 1, 1
+        )
     }
 
     public static func == (a: UnitBezier, b: UnitBezier) -> Bool {
@@ -64,23 +67,21 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
     @inline(__always) func sampleDerivativeY(_ t: Double) -> Double { (3 * ay * t + 2 * by) * t + cy }
 
     /// The curve parameter t whose x(t) is `x` (x in 0…1).
+    @inline(__always)
     public func solveCurveX(_ x: Double, epsilon: Double = 1e-7) -> Double {
         var t0 = 0.0
         var t1 = 0.0
         var t2 = x
         var x2 = 0.0
         // Linear interpolation of the 11 samples as the first guess.
-        withUnsafeBytes(of: samples) { raw in
-            let s = raw.bindMemory(to: Double.self)
-            let delta = 0.1
-            var i = 1
-            while i < 10 && s[i] <= x { i += 1 }
-            let lower = s[i - 1]
-            let upper = s[i]
-            let span = upper - lower
-            t0 = delta * Double(i - 1)
-            t2 = span > 0 ? t0 + delta * (x - lower) / span : t0
-        }
+        let delta = 0.1
+        var i = 1
+        while i < 10 && samples[i] <= x { i += 1 }
+        let lower = samples[i - 1]
+        let upper = samples[i]
+        let span = upper - lower
+        t0 = delta * Double(i - 1)
+        t2 = span > 0 ? t0 + delta * (x - lower) / span : t0
         let newtonEpsilon = min(1e-7, epsilon)
         for _ in 0..<4 {
             x2 = sampleX(t2) - x

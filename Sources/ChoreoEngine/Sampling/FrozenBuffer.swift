@@ -1,0 +1,41 @@
+/// An immutable array whose elements are read in place.
+///
+/// Sampling reads single fields of large elements (an op holds several ``Lanes``); through an
+/// `Array` the optimizer may copy the whole element first. The subscript here addresses the
+/// element, so `buffer[i].field` loads only the field, and reading never touches a reference
+/// count (threads reading one shared array would contend on it). The owner frees it with ``free()``.
+public struct FrozenBuffer<Element>: @unchecked Sendable {
+    fileprivate let base: UnsafeMutablePointer<Element>
+    public let count: Int
+
+    public init(_ elements: [Element]) {
+        count = elements.count
+        base = .allocate(capacity: Swift.max(elements.count, 1))
+        elements.withUnsafeBufferPointer { source in
+            if let address = source.baseAddress { base.initialize(from: address, count: source.count) }
+        }
+    }
+
+    @inline(__always)
+    public subscript(index: Int) -> Element {
+        unsafeAddress {
+            precondition(index >= 0 && index < count, "FrozenBuffer index out of range")
+            return UnsafePointer(base + index)
+        }
+    }
+
+    /// Releases the storage; the buffer must not be read afterwards.
+    public func free() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
+
+extension FrozenBuffer where Element == UInt8 {
+    /// The bytes `range` as a buffer, for appending without copying them out first.
+    @inline(__always)
+    public func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "FrozenBuffer range out of bounds")
+        return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+}

@@ -1,0 +1,201 @@
+/// Building a ``SamplingProgram`` from a recorded ``Timeline``.
+extension SamplingProgram {
+    /// Compiles the given (layer, property) pairs of a timeline; tracks keep the request order.
+    public convenience init(timeline: Timeline, requests: [(layer: Int, property: LayerProperty)]) {
+        var builder = Builder(timeline: timeline)
+        for request in requests { builder.addTrack(layer: request.layer, property: request.property) }
+        self.init(
+            tracks: builder.tracks, pieceStarts: builder.pieceStarts, pieces: builder.pieces, ops: builder.ops,
+            groups: builder.groups, keyframes: builder.keyframes, keyTimes: builder.keyTimes,
+            keyValues: builder.keyValues, outTangents: builder.outTangents, inTangents: builder.inTangents,
+            segmentFunctions: builder.segmentFunctions, transformBases: builder.transformBases,
+            clockCount: builder.clocks.count)
+    }
+
+    /// Accumulates the flat arrays while tracks are compiled.
+    private struct Builder {
+        let timeline: Timeline
+        var tracks: [Track] = []
+        var pieceStarts: [Double] = []
+        var pieces: [Piece] = []
+        var ops: [Op] = []
+        var groups: [GroupTiming] = []
+        var keyframes: [Keyframes] = []
+        /// Compiled keyframe tracks by identity, so leaves sharing one share its lanes.
+        var keyframeIndex: [ObjectIdentifier: Int] = [:]
+        var keyTimes: [Double] = []
+        var keyValues: [SmallLanes] = []
+        var outTangents: [SmallLanes] = []
+        var inTangents: [SmallLanes] = []
+        var segmentFunctions: [Easing] = []
+        var transformBases: [TransformBase] = []
+        /// Clock numbers by timing and group timings.
+        var clocks: [ClockKey: Int] = [:]
+
+        struct ClockKey: Hashable {
+            let timings: [MediaTiming]
+            let functions: [TimingFunction]
+        }
+
+        init(timeline: Timeline) { self.timeline = timeline }
+
+        mutating func addTrack(layer: Int, property: LayerProperty) {
+            let kind = property.kind
+            let layerTrack = timeline.layers[layer]
+            let leafIndices = layerTrack.leavesByProperty[property.ordinal]
+            // A path animation with rotationMode turns the transform from outside its own leaves.
+            if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation) {
+                tracks.append(Track(kind: kind, firstPiece: pieces.count, pieceCount: 0, generic: true))
+                return
+            }
+            // Piece boundaries: every model change and every attach and detach of a leaf.
+            var boundaries: [Double] = []
+            if let history = layerTrack.model[property.ordinal] { boundaries += history.times }
+            for index in leafIndices {
+                let leaf = timeline.leaves[index]
+                boundaries.append(leaf.addedAt)
+                if leaf.removedAt.isFinite { boundaries.append(leaf.removedAt) }
+            }
+            let starts = [-Double.infinity] + Array(Set(boundaries)).sorted()
+            let firstPiece = pieces.count
+            for start in starts {
+                pieceStarts.append(start)
+                pieces.append(compilePiece(layer: layer, property: property, at: start, leafIndices: leafIndices))
+            }
+            tracks.append(Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false))
+        }
+
+        /// The model value and attached leaves at the start of a piece, resolved.
+        private mutating func compilePiece(layer: Int, property: LayerProperty, at start: Double, leafIndices: [Int])
+            -> Piece
+        {
+            let model = timeline.layers[layer].modelValue(property, at: start)
+            let firstOp = ops.count
+            guard let modelLanes = model.lanes else { return generic(model: Lanes(), firstOp: firstOp) }
+            var valueIsModel = true
+            for index in leafIndices {
+                let leaf = timeline.leaves[index]
+                guard leaf.addedAt <= start && start < leaf.removedAt else { continue }
+                guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
+                    ops.removeSubrange(firstOp...)
+                    return generic(model: modelLanes, firstOp: firstOp)
+                }
+                ops.append(op)
+                valueIsModel = false
+            }
+            return Piece(
+                model: modelLanes, smallModel: Self.small(modelLanes), firstOp: firstOp, opCount: ops.count - firstOp,
+                generic: false)
+        }
+
+        private func generic(model: Lanes, firstOp: Int) -> Piece {
+            Piece(model: model, smallModel: Self.small(model), firstOp: firstOp, opCount: 0, generic: true)
+        }
+
+        /// One leaf resolved against a constant model value; `nil` when it needs the generic path.
+        private mutating func compileOp(_ body: AnimationLeafBody, model: Value, valueIsModel: Bool) -> Op? {
+            let keyPath = body.keyPath
+            let target: Target
+            var laneRange = (offset: 0, count: 0)
+            var transformBase = -1
+            switch (keyPath.property.kind, keyPath.component) {
+            case (.transform, nil):
+                return nil
+            case (.transform, let component?):
+                // The part is written into the transform beneath it, constant only if nothing
+                // animated it first.
+                guard valueIsModel, case .transform(let matrix) = model,
+                    let modelPart = keyPath.extract(from: model).lanes
+                else { return nil }
+                transformBases.append(
+                    TransformBase(
+                        isIdentity: matrix.isIdentity, components: TransformComponents(matrix),
+                        modelPart: Self.small(modelPart),
+                        partKind: component.kind))
+                transformBase = transformBases.count - 1
+                target = .transformPart
+            case (_, nil):
+                target = .whole
+            case (_, let component?):
+                guard let lanes = Self.lanes(of: component) else { return nil }
+                laneRange = lanes
+                target = .lanes
+            }
+            let partModel = keyPath.extract(from: model)
+            var from = SmallLanes()
+            var to = SmallLanes()
+            var spring: Spring.Solved?
+            var keyframeTrack = -1
+            var step = SmallLanes()
+            switch body.curve {
+            case .basic(let values, let basicSpring):
+                let (start, end) = body.endpoints(values, model: partModel)
+                guard let startLanes = start.lanes, let endLanes = end.lanes else { return nil }
+                from = Self.small(startLanes)
+                to = Self.small(endLanes)
+                spring = basicSpring.map(Spring.Solved.init)
+                step = Self.small(endLanes)
+            case .keyframes(let track):
+                guard let compiled = compileKeyframes(track), let end = track.value(at: 1).lanes else { return nil }
+                keyframeTrack = compiled
+                step = Self.small(end)
+            }
+            let clockKey = ClockKey(
+                timings: body.groups.map(\.timing) + [body.timing], functions: body.groups.map(\.timingFunction))
+            let clock = clocks[clockKey] ?? clocks.count
+            clocks[clockKey] = clock
+            let firstGroup = groups.count
+            groups += body.groups.map { GroupTiming(timing: $0.timing, easing: Easing($0.timingFunction)) }
+            return Op(
+                timing: body.timing, firstGroup: firstGroup, groupCount: body.groups.count, clock: clock,
+                easing: Easing(body.timingFunction), spring: spring, from: from, to: to, keyframes: keyframeTrack,
+                cumulativeStep: body.cumulative ? step : SmallLanes(), cumulative: body.cumulative,
+                additive: body.additive,
+                target: target, laneOffset: laneRange.offset, laneCount: laneRange.count,
+                component: keyPath.component ?? .x, transformBase: transformBase)
+        }
+
+        /// A value keyframe track in lane form (shared between leaves); `nil` for paths.
+        private mutating func compileKeyframes(_ track: KeyframeTrack) -> Int? {
+            if let known = keyframeIndex[ObjectIdentifier(track)] { return known }
+            guard case .values(let values) = track.source, !values.isEmpty else { return nil }
+            let lanes = values.compactMap(\.lanes).map(Self.small)
+            guard lanes.count == values.count else { return nil }
+            let cubic = track.mode == .cubic && values.count >= 2
+            let outs = cubic ? track.outTangents.compactMap(\.lanes).map(Self.small) : []
+            let ins = cubic ? track.inTangents.compactMap(\.lanes).map(Self.small) : []
+            if cubic && (outs.count != values.count || ins.count != values.count) { return nil }
+            let functions = track.segmentFunctions ?? []
+            let kind = values[0].kind
+            keyframes.append(
+                Keyframes(
+                    mode: track.mode, firstTime: keyTimes.count, timeCount: track.keyTimes.count,
+                    firstValue: keyValues.count, valueCount: values.count, firstFunction: segmentFunctions.count,
+                    functionCount: functions.count, pairwiseHermite: kind == .rect || kind == .color))
+            keyTimes += track.keyTimes
+            keyValues += lanes
+            // Tangents are indexed like values; non-cubic tracks pad with zeros to keep one offset.
+            outTangents += cubic ? outs : Array(repeating: SmallLanes(), count: values.count)
+            inTangents += cubic ? ins : Array(repeating: SmallLanes(), count: values.count)
+            segmentFunctions += functions.map(Easing.init)
+            keyframeIndex[ObjectIdentifier(track)] = keyframes.count - 1
+            return keyframes.count - 1
+        }
+
+        /// The first four lanes, all a non-transform value uses.
+        private static func small(_ lanes: Lanes) -> SmallLanes { lanes.lowHalf.lowHalf }
+
+        /// The lanes a point, size or rect sub-path covers.
+        private static func lanes(of component: KeyPath.Component) -> (offset: Int, count: Int)? {
+            switch component {
+            case .x, .width, .originX: (0, 1)
+            case .y, .height, .originY: (1, 1)
+            case .origin: (0, 2)
+            case .size: (2, 2)
+            case .sizeWidth: (2, 1)
+            case .sizeHeight: (3, 1)
+            default: nil
+            }
+        }
+    }
+}

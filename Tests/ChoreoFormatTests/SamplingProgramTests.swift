@@ -1,0 +1,227 @@
+import ChoreoEngine
+import ChoreoFormat
+import Testing
+
+/// The compiled sampler must give the generic path's values to the last bit, for every kind of
+/// animation and timing it compiles, and leave to the generic path only what it says it does.
+extension SIMD16 where Scalar == Double {
+    fileprivate func bitPatterns(_ width: Int) -> [UInt64] { (0..<width).map { self[$0].bitPattern } }
+}
+
+struct SamplingProgramTests {
+    /// SplitMix64: the same scenes on every run.
+    struct Generator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+        mutating func number(_ low: Double, _ high: Double) -> Double {
+            let unit = Double(next() >> 11) / Double(1 << 53)
+            return ((low + (high - low) * unit) * 1000).rounded() / 1000
+        }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    /// A key path and a generator of values of its kind, as scene JSON.
+    static let targets: [(keyPath: String, value: @Sendable (inout Generator) -> String)] = [
+        ("opacity", { "\($0.number(0, 1))" }),
+        ("position", { "[\($0.number(-100, 300)), \($0.number(-100, 300))]" }),
+        ("position.x", { "\($0.number(-100, 300))" }),
+        ("position.y", { "\($0.number(-100, 300))" }),
+        ("bounds", { "[0, 0, \($0.number(1, 200)), \($0.number(1, 200))]" }),
+        ("bounds.size.width", { "\($0.number(1, 200))" }),
+        ("bounds.size", { "[\($0.number(1, 200)), \($0.number(1, 200))]" }),
+        ("backgroundColor", { "[\($0.number(0, 1)), \($0.number(0, 1)), \($0.number(0, 1)), \($0.number(0, 1))]" }),
+        ("cornerRadius", { "\($0.number(0, 40))" }),
+        ("transform.scale", { "\($0.number(0.1, 2))" }),
+        ("transform.rotation.z", { "\($0.number(-3, 3))" }),
+        ("transform.translation.x", { "\($0.number(-50, 50))" }),
+        ("transform", { "{\"scale\": [\($0.number(0.5, 2)), \($0.number(0.5, 2)), 1]}" }),
+    ]
+
+    static func timing(_ g: inout Generator) -> String {
+        var fields = ["\"duration\": \(g.number(0.1, 2))"]
+        if g.chance(30) { fields.append("\"beginTime\": \(g.number(0, 1))") }
+        if g.chance(25) { fields.append("\"repeatCount\": \(g.pick(["1.5", "2", "3", "\"infinity\""]))") }
+        if g.chance(25) { fields.append("\"autoreverses\": true") }
+        if g.chance(20) { fields.append("\"speed\": \(g.pick(["0.5", "2", "-1"]))") }
+        if g.chance(15) { fields.append("\"timeOffset\": \(g.number(0, 1))") }
+        if g.chance(40) { fields.append("\"fillMode\": \"\(g.pick(["forwards", "backwards", "both"]))\"") }
+        if g.chance(30) { fields.append("\"removedOnCompletion\": false") }
+        let functions = [
+            "\"linear\"", "\"easeIn\"", "\"easeOut\"", "\"easeInEaseOut\"", "[0.3, -0.4, 0.6, 1.5]",
+            "{\"steps\": 4, \"position\": \"start\"}", "{\"steps\": 3, \"position\": \"end\"}",
+        ]
+        if g.chance(60) { fields.append("\"timingFunction\": \(g.pick(functions))") }
+        return fields.joined(separator: ", ")
+    }
+
+    static func propertyAnimation(_ g: inout Generator) -> String {
+        let target = g.pick(targets)
+        var fields = ["\"keyPath\": \"\(target.keyPath)\"", timing(&g)]
+        if g.chance(25) { fields.append("\"additive\": true") }
+        if g.chance(20) { fields.append("\"cumulative\": true") }
+        switch g.below(3) {
+        case 0:
+            fields.insert("\"type\": \"basic\"", at: 0)
+            // Any of the six valid from/to/by combinations, or none (the captured value).
+            let combination = g.below(7)
+            if combination & 1 != 0 { fields.append("\"fromValue\": \(target.value(&g))") }
+            if combination & 2 != 0 { fields.append("\"toValue\": \(target.value(&g))") }
+            if combination & 4 != 0 { fields.append("\"byValue\": \(target.value(&g))") }
+        case 1:
+            fields.insert("\"type\": \"keyframe\"", at: 0)
+            let count = 2 + g.below(4)
+            let values = (0..<count).map { _ in target.value(&g) }
+            fields.append("\"values\": [\(values.joined(separator: ", "))]")
+            let mode = g.pick(["linear", "discrete", "paced", "cubic", "cubicPaced"])
+            fields.append("\"calculationMode\": \"\(mode)\"")
+            if mode == "cubic" && g.chance(50) {
+                fields.append(
+                    "\"tensionValues\": [\((0..<count).map { _ in "\(g.number(-1, 1))" }.joined(separator: ", "))]")
+            }
+            if (mode == "linear" || mode == "cubic") && g.chance(50) {
+                var times = (0..<count).map { _ in g.number(0, 1) }.sorted()
+                times[0] = 0
+                times[count - 1] = 1
+                fields.append("\"keyTimes\": [\(times.map { "\($0)" }.joined(separator: ", "))]")
+                fields.append("\"timingFunctions\": [\((1..<count).map { _ in "\"easeIn\"" }.joined(separator: ", "))]")
+            }
+        default:
+            fields.insert("\"type\": \"spring\"", at: 0)
+            fields.append("\"fromValue\": \(target.value(&g)), \"toValue\": \(target.value(&g))")
+            fields.append("\"damping\": \(g.number(2, 30)), \"stiffness\": \(g.number(50, 300))")
+            if g.chance(30) { fields.append("\"initialVelocity\": \(g.number(-5, 5))") }
+            if g.chance(30) { fields.append("\"allowsOverdamping\": true") }
+        }
+        return "{\(fields.joined(separator: ", "))}"
+    }
+
+    static func scene(seed: UInt64) -> String {
+        var g = Generator(state: seed)
+        let layerCount = 3 + g.below(3)
+        var layers: [String] = []
+        for index in 0..<layerCount {
+            var fields = ["\"id\": \"l\(index)\"", "\"position\": [\(g.number(0, 100)), \(g.number(0, 100))]"]
+            if g.chance(40) { fields.append("\"transform\": {\"rotate\": \(g.number(-1, 1)), \"scale\": 1.5}") }
+            if g.chance(30) { fields.append("\"speed\": \(g.pick(["0.5", "2"]))") }
+            layers.append("{\(fields.joined(separator: ", "))}")
+        }
+        var entries: [String] = []
+        var time = 0.0
+        for _ in 0..<(3 + g.below(4)) {
+            var actions: [String] = []
+            for _ in 0..<(1 + g.below(4)) {
+                let layer = "l\(g.below(layerCount))"
+                switch g.below(10) {
+                case 0...5:
+                    let key = g.chance(50) ? ", \"key\": \"k\(g.below(3))\"" : ""
+                    var animation = propertyAnimation(&g)
+                    animation.removeLast()
+                    actions.append("{\"add\": \(animation)\(key)}, \"layer\": \"\(layer)\"}")
+                case 6:
+                    let children = (0..<(1 + g.below(3))).map { _ in propertyAnimation(&g) }
+                    actions.append(
+                        "{\"add\": {\"type\": \"group\", \(timing(&g)), \"animations\": [\(children.joined(separator: ", "))]}, \"layer\": \"\(layer)\"}"
+                    )
+                case 7:
+                    let target = g.pick(targets.filter { !$0.keyPath.contains(".") })
+                    actions.append("{\"set\": {\"\(layer)\": {\"\(target.keyPath)\": \(target.value(&g))}}}")
+                case 8:
+                    actions.append("{\"remove\": \"k\(g.below(3))\", \"layer\": \"\(layer)\"}")
+                default:
+                    actions.append(
+                        "{\"set\": {\"\(layer)\": {\"speed\": \(g.pick(["0", "1", "0.5"])), \"timeOffset\": \(g.number(0, 1))}}}"
+                    )
+                }
+            }
+            entries.append("{\"at\": \(time), \"do\": [\(actions.joined(separator: ", "))]}")
+            time += g.number(0, 1.5)
+        }
+        return "{\"layers\": [\(layers.joined(separator: ", "))], \"script\": [\(entries.joined(separator: ", "))]}"
+    }
+
+    static let properties: [LayerProperty] = [
+        .opacity, .position, .bounds, .backgroundColor, .cornerRadius, .transform, .anchorPoint,
+    ]
+
+    @Test func compiledSamplesEqualTheGenericPathToTheLastBit() throws {
+        var compiled = 0
+        var generic = 0
+        var scenes = 0
+        for seed in 1...120 as ClosedRange<UInt64> {
+            let text = Self.scene(seed: seed)
+            let (scene, _) = try SceneDecoder.decode(bytes: Array(text.utf8))
+            let timeline = try SceneRunner.run(scene, horizon: 20)
+            scenes += 1
+            var requests: [(layer: Int, property: LayerProperty)] = []
+            for layer in timeline.layers.indices {
+                for property in Self.properties { requests.append((layer, property)) }
+            }
+            let program = SamplingProgram(timeline: timeline, requests: requests)
+            let cursor = SamplingCursor(for: program)
+            // Regular frames, then the instants where things change (hint misses and boundaries).
+            var times = stride(from: -0.5, through: 6, by: 1.0 / 60).map { SceneTime.quantize($0) }
+            times += timeline.events.map(\.time) + timeline.animations.flatMap { [$0.addedAt, $0.removedAt] }
+            times = times.filter(\.isFinite)
+            for time in times {
+                let shape = timeline.shape(at: time)
+                let maps = timeline.timeMaps(at: time, shape: shape)
+                for (track, request) in requests.enumerated() {
+                    let expected = timeline.presentationValue(
+                        layer: request.layer, keyPath: KeyPath(request.property), at: time, map: maps[request.layer])
+                    if case .number(let n) = expected { #expect(!n.isNaN, "seed \(seed): NaN at \(time)") }
+                    var lanes = Lanes()
+                    if program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes) {
+                        compiled += 1
+                        // Bit patterns: NaN must match NaN, and −0 must stay −0.
+                        let width = request.property.kind.laneCount
+                        let same = expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } ?? false
+                        #expect(
+                            same,
+                            "seed \(seed), layer \(request.layer), \(request.property) at \(time): \(lanes) ≠ \(expected)"
+                        )
+                        if !same { return }
+                    } else {
+                        generic += 1
+                    }
+                }
+            }
+        }
+        // The scenes must really exercise the compiled path, and the generic one for what it keeps.
+        #expect(scenes == 120)
+        #expect(compiled > 20 * generic)
+        #expect(generic > 0)
+    }
+
+    @Test func wholeTransformAnimationsAndPathsStayGeneric() throws {
+        let text = """
+            {"layers": [{"id": "a"}, {"id": "b"}],
+             "script": [{"at": 0, "do": [
+               {"add": {"type": "basic", "keyPath": "transform", "toValue": {"scale": [2, 2, 1]}, "duration": 1}, "layer": "a"},
+               {"add": {"type": "keyframe", "keyPath": "position", "path": "M0 0 L100 0", "duration": 1}, "layer": "b"},
+               {"add": {"type": "basic", "keyPath": "opacity", "toValue": 0, "duration": 1}, "layer": "b"}]}]}
+            """
+        let (scene, _) = try SceneDecoder.decode(bytes: Array(text.utf8))
+        let timeline = try SceneRunner.run(scene)
+        let program = SamplingProgram(
+            timeline: timeline, requests: [(0, .transform), (1, .position), (1, .opacity)])
+        let cursor = SamplingCursor(for: program)
+        var lanes = Lanes()
+        #expect(!program.sample(0, at: 0.5, map: .identity, cursor: cursor, into: &lanes))
+        #expect(!program.sample(1, at: 0.5, map: .identity, cursor: cursor, into: &lanes))
+        #expect(program.sample(2, at: 0.5, map: .identity, cursor: cursor, into: &lanes))
+        #expect(lanes[0] == 0.5)
+        // Before and after the animation the transform track has no ops and compiles.
+        #expect(program.sample(0, at: 2, map: .identity, cursor: cursor, into: &lanes))
+        #expect(lanes == Value.transform(.identity).lanes)
+    }
+}
