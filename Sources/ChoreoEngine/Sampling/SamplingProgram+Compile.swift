@@ -147,12 +147,12 @@ extension SamplingProgram {
             let firstGroup = groups.count
             groups += body.groups.map { GroupTiming(timing: $0.timing, easing: Easing($0.timingFunction)) }
             return Op(
-                timing: body.timing, firstGroup: firstGroup, groupCount: body.groups.count, clock: clock,
-                easing: Easing(body.timingFunction), spring: spring, from: from, to: to, keyframes: keyframeTrack,
-                cumulativeStep: body.cumulative ? step : SmallLanes(), cumulative: body.cumulative,
-                additive: body.additive,
-                target: target, laneOffset: laneRange.offset, laneCount: laneRange.count,
-                component: keyPath.component ?? .x, transformBase: transformBase)
+                clock: clock, keyframes: keyframeTrack, target: target, additive: body.additive,
+                cumulative: body.cumulative, laneOffset: laneRange.offset, laneCount: laneRange.count,
+                component: keyPath.component ?? .x, transformBase: transformBase, from: from, to: to,
+                cumulativeStep: body.cumulative ? step : SmallLanes(), spring: spring,
+                easing: Easing(body.timingFunction),
+                timing: body.timing, firstGroup: firstGroup, groupCount: body.groups.count)
         }
 
         /// A value keyframe track in lane form (shared between leaves); `nil` for paths.

@@ -56,30 +56,33 @@ public final class SamplingProgram: Sendable {
     }
 
     /// One attached property animation, resolved for a piece.
+    ///
+    /// Fields are ordered by use: what every sample reads first, then the curve, and last the
+    /// timing, read only when the op's clock has not been computed for this layer time yet.
     struct Op: Sendable {
-        let timing: MediaTiming
-        let firstGroup: Int
-        let groupCount: Int
         /// Ops with the same timing and groups share a clock (their local times are equal).
         let clock: Int
-        let easing: Easing
-        let spring: Spring.Solved?
-        /// Resolved endpoints of a basic animation.
-        let from: SmallLanes
-        let to: SmallLanes
         /// Index into `keyframes`, or −1 for a basic animation.
         let keyframes: Int
-        /// What one completed iteration adds when `cumulative` (the end value).
-        let cumulativeStep: SmallLanes
-        let cumulative: Bool
-        let additive: Bool
         let target: Target
+        let additive: Bool
+        let cumulative: Bool
         /// The lanes written, for ``Target/lanes``.
         let laneOffset: Int
         let laneCount: Int
         /// The `transform.*` part and its model transform, for ``Target/transformPart``.
         let component: KeyPath.Component
         let transformBase: Int
+        /// Resolved endpoints of a basic animation.
+        let from: SmallLanes
+        let to: SmallLanes
+        /// What one completed iteration adds when `cumulative` (the end value).
+        let cumulativeStep: SmallLanes
+        let spring: Spring.Solved?
+        let easing: Easing
+        let timing: MediaTiming
+        let firstGroup: Int
+        let groupCount: Int
     }
 
     /// A keyframe animation's values in lane form.
