@@ -293,7 +293,7 @@ extension SceneDecoder {
             if let kind = Transition.Kind(rawValue: name) {
                 transition.kind = kind
             } else {
-                reader.fail("\(path).transitionType", "must be fade, moveIn, push or reveal")
+                reader.fail("\(path).transitionType", "must be fade, moveIn, push, reveal, flip, curlUp or curlDown")
             }
         }
         if let v = object["subtype"], let name = reader.string(v, "\(path).subtype") {

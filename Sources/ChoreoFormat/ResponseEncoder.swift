@@ -203,15 +203,35 @@ public enum ResponseEncoder {
         writer.string(state.transition.subtype.rawValue)
         writer.raw(",\"progress\":")
         writer.number(state.progress)
-        writer.raw(",\"outgoing\":{\"opacity\":")
-        writer.number(state.outgoingOpacity)
+        writer.raw(",\"outgoing\":")
+        writeContent(
+            state.transition.kind, opacity: state.outgoingOpacity, offset: state.outgoingOffset,
+            transform: state.outgoingTransform, curl: state.outgoingCurl, into: &writer)
+        writer.raw(",\"incoming\":")
+        writeContent(
+            state.transition.kind, opacity: state.incomingOpacity, offset: state.incomingOffset,
+            transform: state.incomingTransform, curl: state.incomingCurl, into: &writer)
+        writer.raw("}")
+    }
+
+    /// One side of a transition: `transform` is written for flips and `curl` for curls only.
+    private static func writeContent(
+        _ kind: Transition.Kind, opacity: Double, offset: Point, transform: Transform3D, curl: Double,
+        into writer: inout JSONWriter
+    ) {
+        writer.raw("{\"opacity\":")
+        writer.number(opacity)
         writer.raw(",\"offset\":")
-        writeValue(.point(state.outgoingOffset), into: &writer)
-        writer.raw("},\"incoming\":{\"opacity\":")
-        writer.number(state.incomingOpacity)
-        writer.raw(",\"offset\":")
-        writeValue(.point(state.incomingOffset), into: &writer)
-        writer.raw("}}")
+        writeValue(.point(offset), into: &writer)
+        if kind == .flip {
+            writer.raw(",\"transform\":")
+            writeValue(.transform(transform), into: &writer)
+        }
+        if kind == .curlUp || kind == .curlDown {
+            writer.raw(",\"curl\":")
+            writer.number(curl)
+        }
+        writer.raw("}")
     }
 
     // MARK: Events, diagnostics, animations
@@ -246,10 +266,20 @@ public enum ResponseEncoder {
                 optionalKey(key)
                 writer.raw(",\"finished\":")
                 writer.bool(finished)
-            case .transactionCompleted: break
-            case .animateCompleted(let finished):
+            case .transactionCompleted(let name, let finished):
                 writer.raw(",\"finished\":")
                 writer.bool(finished)
+                if let name {
+                    writer.raw(",\"name\":")
+                    writer.string(name)
+                }
+            case .animateCompleted(let name, let finished):
+                writer.raw(",\"finished\":")
+                writer.bool(finished)
+                if let name {
+                    writer.raw(",\"name\":")
+                    writer.string(name)
+                }
             case .layerAdded(let layer), .layerRemoved(let layer):
                 writer.raw(",\"layer\":")
                 writer.string(layer)

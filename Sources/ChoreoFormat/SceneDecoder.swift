@@ -204,10 +204,8 @@ public struct SceneDecoder {
     }
 
     private static let actionNames = [
-        "add", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark",
-    ]
-    private static let laterActionNames: Set<String> = [
-        "transaction", "animate", "animateKeyframes", "transition", "setState", "after", "if",
+        "add", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction", "animate",
+        "animateKeyframes", "transition", "setState", "after", "if",
     ]
 
     mutating func reference(_ id: String, _ path: String) {
@@ -220,12 +218,13 @@ public struct SceneDecoder {
             reader.fail(path, "a scene may have at most \(Limits.maxScriptActions) actions")
         }
         guard let object = reader.object(json, path) else { return nil }
-        guard let name = Self.actionNames.first(where: { object[$0] != nil }) else {
-            if let later = object.keys.first(where: { Self.laterActionNames.contains($0) }) {
-                reader.fail("\(path).\(later)", "the action \"\(later)\" is not supported by this version of choreo")
-            } else {
-                reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))")
-            }
+        let named = Self.actionNames.filter { object[$0] != nil }
+        guard let name = named.first else {
+            reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))")
+            return nil
+        }
+        if named.count > 1 {
+            reader.fail(path, "names \(named.count) actions (\(named.joined(separator: ", "))); one action per object")
             return nil
         }
         switch name {
@@ -255,33 +254,7 @@ public struct SceneDecoder {
             return .removeAll(layer: layer)
         case "set":
             reader.rejectUnknown(object, path, allowed: ["set"])
-            guard let layers = reader.object(object["set"]!, "\(path).set") else { return nil }
-            var all: [LayerChanges] = []
-            for id in layers.keys {
-                let layerPath = "\(path).set.\(id)"
-                reference(id, layerPath)
-                guard let values = reader.object(layers[id]!, layerPath) else { continue }
-                var changes: [ModelChange] = []
-                for key in values.keys {
-                    let fieldPath = "\(layerPath).\(key)"
-                    let json = values[key]!
-                    switch key {
-                    case "beginTime": if let n = reader.number(json, fieldPath) { changes.append(.beginTime(n)) }
-                    case "speed": if let n = reader.number(json, fieldPath) { changes.append(.speed(n)) }
-                    case "timeOffset": if let n = reader.number(json, fieldPath) { changes.append(.timeOffset(n)) }
-                    default:
-                        guard let property = LayerProperty(rawValue: key) else {
-                            reader.fail(fieldPath, "unknown property")
-                            continue
-                        }
-                        if let value = reader.value(json, kind: property.kind, fieldPath) {
-                            changes.append(.property(property, value))
-                        }
-                    }
-                }
-                all.append(LayerChanges(layer: id, changes: changes))
-            }
-            return .set(all)
+            return .set(decodeChanges(object["set"]!, "\(path).set"))
         case "addLayer":
             reader.rejectUnknown(object, path, allowed: ["addLayer", "parent", "index"])
             guard let node = decodeLayer(object["addLayer"]!, "\(path).addLayer") else { return nil }
@@ -304,6 +277,21 @@ public struct SceneDecoder {
             reader.rejectUnknown(object, path, allowed: ["mark"])
             guard let label = reader.string(object["mark"]!, "\(path).mark") else { return nil }
             return .mark(label)
+        case "transaction":
+            reader.rejectUnknown(object, path, allowed: ["transaction"])
+            return decodeTransaction(object["transaction"]!, "\(path).transaction")
+        case "animate":
+            reader.rejectUnknown(object, path, allowed: ["animate"])
+            return decodeAnimate(object["animate"]!, "\(path).animate")
+        case "animateKeyframes":
+            reader.rejectUnknown(object, path, allowed: ["animateKeyframes"])
+            return decodeAnimateKeyframes(object["animateKeyframes"]!, "\(path).animateKeyframes")
+        case "transition":
+            reader.rejectUnknown(object, path, allowed: ["transition"])
+            return decodeViewTransition(object["transition"]!, "\(path).transition")
+        case "setState": return decodeSetState(object, path)
+        case "after": return decodeAfter(object, path)
+        case "if": return decodeIf(object, path)
         default:
             return nil
         }

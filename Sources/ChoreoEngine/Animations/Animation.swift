@@ -100,7 +100,9 @@ public struct Keyframes: Sendable, Equatable {
 
 /// `CATransition`'s type and direction.
 public struct Transition: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable { case fade, moveIn, push, reveal }
+    /// The public types, and the private ones UIKit's view transitions use (`oglFlip`,
+    /// `pageCurl`, `pageUnCurl`), named here `flip`, `curlUp` and `curlDown`.
+    public enum Kind: String, Sendable, Equatable { case fade, moveIn, push, reveal, flip, curlUp, curlDown }
     public enum Subtype: String, Sendable, Equatable { case fromLeft, fromRight, fromTop, fromBottom }
 
     public var kind: Kind = .fade

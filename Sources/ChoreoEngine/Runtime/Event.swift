@@ -9,10 +9,12 @@ public struct Event: Sendable, Equatable {
         case animationDidStart(layer: String, key: String?)
         /// `animationDidStop(_:finished:)`.
         case animationDidStop(layer: String, key: String?, finished: Bool)
-        /// A `CATransaction` completion block ran.
-        case transactionCompleted
-        /// A `UIView.animate` completion ran.
-        case animateCompleted(finished: Bool)
+        /// A `CATransaction` completion block ran; `finished` is false when an animation added
+        /// inside was removed before it ended. `name` is the transaction's optional label.
+        case transactionCompleted(name: String?, finished: Bool)
+        /// A UIView block's completion ran (`animate`, `animateKeyframes`, `transition`, an
+        /// animated `setState`), with UIKit's `finished` flag.
+        case animateCompleted(name: String?, finished: Bool)
         case layerAdded(layer: String)
         case layerRemoved(layer: String)
         case stateChanged(layer: String, state: String)

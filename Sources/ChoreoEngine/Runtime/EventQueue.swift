@@ -1,23 +1,40 @@
-/// A binary min-heap of pending delegate callbacks, ordered by scene time, then by the order
-/// the animations were added, then start before stop. Entries are invalidated lazily by a
-/// generation number when a layer's timing changes and they are rescheduled.
+/// A binary min-heap of pending run-loop work, ordered by scene time; at one instant the
+/// delegate callbacks come first (in the order their animations were added, a start before a
+/// stop), then completions and `after` blocks in the order they were scheduled. Callback
+/// entries are invalidated lazily by a generation number when a layer's timing changes and
+/// they are rescheduled.
 struct EventQueue {
     enum Kind: Int, Comparable {
         case start = 0
         case stop = 1
+        /// A completion block (`subject` is the completion group).
+        case completion = 2
+        /// An `after` block or a deferred `onStop` (`subject` indexes the deferred turns).
+        case deferred = 3
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+        var isCallback: Bool { self == .start || self == .stop }
     }
 
     struct Entry {
         let time: Double
-        let animation: Int
+        /// The animation of a callback, the completion group, or the deferred turn.
+        let subject: Int
         let kind: Kind
         let generation: Int
+        /// Scheduling order, for completions and deferred turns at the same instant.
+        var sequence = 0
+
+        var animation: Int { subject }
 
         func precedes(_ other: Entry) -> Bool {
             if time != other.time { return time < other.time }
-            if animation != other.animation { return animation < other.animation }
-            return kind < other.kind
+            if kind.isCallback != other.kind.isCallback { return kind.isCallback }
+            if kind.isCallback {
+                if subject != other.subject { return subject < other.subject }
+                return kind < other.kind
+            }
+            return sequence < other.sequence
         }
     }
 

@@ -15,18 +15,29 @@ public struct SceneRunner {
 
 final class RunnerState {
     var timeline = Timeline()
-    private let scene: Scene
-    private let horizon: Double
-    private var roots: [Int] = []
-    private var children: [[Int]] = []
-    private var parent: [Int] = []
-    private var present: [Bool] = []
-    private var queue = EventQueue()
-    private var now = 0.0
-    private var eventCount = 0
-    /// `CATransaction.animationDuration` for animations with duration 0.
-    private let transactionDuration = 0.25
-    private var structureChanged = false
+    let scene: Scene
+    let horizon: Double
+    var roots: [Int] = []
+    var children: [[Int]] = []
+    var parent: [Int] = []
+    var present: [Bool] = []
+    var queue = EventQueue()
+    var now = 0.0
+    var eventCount = 0
+    var structureChanged = false
+    /// Open `CATransaction`s, innermost last; the first is the run-loop turn's implicit one.
+    var transactions = [TransactionFrame.implicit]
+    /// Transaction and UIView-block completions, and the animations each waits for.
+    var completionGroups: [CompletionGroup] = []
+    /// Completion groups collecting the animations added right now, innermost last.
+    var openGroups: [Int] = []
+    /// The completion groups an animation belongs to.
+    var groupsOfAnimation: [Int: [Int]] = [:]
+    /// The `finished` flag the current turn's `if` guards test (nil outside completions).
+    var currentFinished: Bool?
+    /// `after` blocks and `onStop` lists waiting in the queue.
+    var deferredTurns: [DeferredTurn] = []
+    var nextSequence = 0
 
     init(scene: Scene, horizon: Double) {
         self.scene = scene
@@ -63,7 +74,7 @@ final class RunnerState {
         finish()
     }
 
-    private func countEvent(path: String) throws(RuntimeError) {
+    func countEvent(path: String) throws(RuntimeError) {
         eventCount += 1
         if eventCount > Limits.maxEvents {
             throw RuntimeError(
@@ -71,22 +82,24 @@ final class RunnerState {
         }
     }
 
-    private func noteChange(_ time: Double) {
+    func noteChange(_ time: Double) {
         if time > timeline.lastChange { timeline.lastChange = time }
     }
 
-    /// One run-loop turn: the actions run in order, then the implicit transaction commits.
-    private func runTurn(_ actions: [ScriptAction], path: String) throws(RuntimeError) {
-        for (index, action) in actions.enumerated() {
-            try perform(action, path: "\(path)[\(index)]")
-        }
+    /// One run-loop turn: the actions run in order inside the implicit transaction, which
+    /// commits at the end. `finished` is what `if` guards see (a completion's or `onStop`'s flag).
+    func runTurn(_ actions: [ScriptAction], path: String, finished: Bool? = nil) throws(RuntimeError) {
+        transactions = [.implicit]
+        currentFinished = finished
+        try performAll(actions, path: path)
+        currentFinished = nil
         if structureChanged {
             snapshotShape(at: now, force: false)
             structureChanged = false
         }
     }
 
-    private func finish() {
+    func finish() {
         for index in timeline.animations.indices {
             let animation = timeline.animations[index]
             if animation.stoppedAt == nil && animation.removedAt == .infinity
@@ -108,7 +121,7 @@ final class RunnerState {
 
     // MARK: Layers
 
-    private func register(_ node: LayerNode) -> Int {
+    func register(_ node: LayerNode) -> Int {
         let index = timeline.layers.count
         var model = [History<Value>?](repeating: nil, count: LayerProperty.allCases.count)
         for (property, value) in node.values {
@@ -131,12 +144,12 @@ final class RunnerState {
         return index
     }
 
-    private func markPresent(_ index: Int, _ value: Bool) {
+    func markPresent(_ index: Int, _ value: Bool) {
         present[index] = value
         for child in children[index] { markPresent(child, value) }
     }
 
-    private func snapshotShape(at time: Double, force: Bool) {
+    func snapshotShape(at time: Double, force: Bool) {
         var order: [Int] = []
         order.reserveCapacity(timeline.layers.count)
         func visit(_ index: Int) {
@@ -154,14 +167,14 @@ final class RunnerState {
         }
     }
 
-    private func layer(_ id: String, path: String) throws(RuntimeError) -> Int {
+    func layer(_ id: String, path: String) throws(RuntimeError) -> Int {
         guard let index = timeline.layerIndex[id] else {
             throw RuntimeError(path: path, message: "no layer with id \"\(id)\" exists at this time")
         }
         return index
     }
 
-    private func subtree(_ index: Int) -> [Int] {
+    func subtree(_ index: Int) -> [Int] {
         var result = [index]
         for child in children[index] { result += subtree(child) }
         return result
@@ -169,7 +182,13 @@ final class RunnerState {
 
     // MARK: Actions
 
-    private func perform(_ action: ScriptAction, path: String) throws(RuntimeError) {
+    func performAll(_ actions: [ScriptAction], path: String) throws(RuntimeError) {
+        for (index, action) in actions.enumerated() {
+            try perform(action, path: "\(path)[\(index)]")
+        }
+    }
+
+    func perform(_ action: ScriptAction, path: String) throws(RuntimeError) {
         switch action {
         case .add(let animation, let layerID):
             let index = try layer(layerID, path: path + ".layer")
@@ -236,24 +255,48 @@ final class RunnerState {
             timeline.events.append(Event(time: now, kind: .layerRemoved(layer: id)))
         case .mark(let name):
             timeline.events.append(Event(time: now, kind: .marker(name: name)))
+        case .transaction(let block):
+            try performTransaction(block, path: path + ".transaction")
+        case .animate(let block):
+            try performViewAnimation(block, path: path + ".animate")
+        case .animateKeyframes(let block):
+            try performViewKeyframes(block, path: path + ".animateKeyframes")
+        case .transition(let block):
+            try performViewTransition(block, path: path + ".transition")
+        case .setState(let pairs, let animated, let duration):
+            try performSetState(pairs, animated: animated, duration: duration, path: path)
+        case .after(let delay, let actions):
+            schedule(deferred: DeferredTurn(actions: actions, finished: currentFinished, path: path + ".do"),
+                at: SceneTime.quantize(now + delay))
+        case .ifFinished(let expected, let actions):
+            guard let finished = currentFinished else {
+                throw RuntimeError(
+                    path: path + ".if",
+                    message:
+                        "\"finished\" is only known in a completion or onStop (and in `after` blocks inside them)")
+            }
+            if finished == expected { try performAll(actions, path: path + ".do") }
         }
     }
 
     /// A model change (`layer.opacity = 0.3`); on an implicit layer it also adds the implicit
     /// animation from the old presentation value (`actionForKey:`'s default `CABasicAnimation`).
-    private func apply(_ change: ModelChange, to index: Int) {
+    func apply(_ change: ModelChange, to index: Int) {
         switch change {
         case .property(let property, let value):
             let track = timeline.layers[index]
             var implicit: Animation?
-            if track.actions == .implicit && property.isAnimatable {
+            let frame = transactions[transactions.count - 1]
+            if track.actions == .implicit && property.isAnimatable && !frame.disableActions {
                 let old = presentation(index, KeyPath(property), at: now)
                 if old != value {
+                    // actionForKey:'s default: a basic animation from the old presentation value,
+                    // with the transaction's duration and timing function.
                     var animation = Animation(
                         content: .basic(
                             PropertyAnimation(keyPath: KeyPath(property)), BasicValues(from: old), spring: nil))
                     animation.key = property.rawValue
-                    animation.timingFunction = .systemDefault
+                    animation.timingFunction = frame.timingFunction ?? .systemDefault
                     implicit = animation
                 }
             }
@@ -265,14 +308,14 @@ final class RunnerState {
         }
     }
 
-    private func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
+    func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
         if timeline.layers[index].model[property.ordinal] == nil {
             timeline.layers[index].model[property.ordinal] = History(initial: property.defaultValue)
         }
         timeline.layers[index].model[property.ordinal]!.set(value, at: now)
     }
 
-    private func setTiming(_ index: Int, _ change: (inout LayerTiming) -> Void) {
+    func setTiming(_ index: Int, _ change: (inout LayerTiming) -> Void) {
         var timing = timeline.layers[index].timing.last
         change(&timing)
         timeline.layers[index].timing.set(timing, at: now)
@@ -285,21 +328,22 @@ final class RunnerState {
         }
     }
 
-    private func presentation(_ index: Int, _ keyPath: KeyPath, at time: Double) -> Value {
+    func presentation(_ index: Int, _ keyPath: KeyPath, at time: Double) -> Value {
         timeline.presentationValue(
             layer: index, keyPath: keyPath, at: time, map: timeline.timeMap(of: index, at: time))
     }
 
     // MARK: Animations
 
-    private func attach(_ animation: Animation, to index: Int, path: String) throws(RuntimeError) {
+    func attach(_ animation: Animation, to index: Int, path: String) throws(RuntimeError) {
         let layerID = timeline.layers[index].id
         let map = timeline.timeMap(of: index, at: now)
         let layerNow = map.local(now)
         var timing = animation.timing
-        if timing.duration == 0 { timing.duration = transactionDuration }
+        let frame = transactions[transactions.count - 1]
+        if timing.duration == 0 { timing.duration = frame.duration }
         timing.beginTime = (timing.beginTime == 0 ? layerNow : timing.beginTime) + animation.delay
-        let timingFunction = animation.timingFunction ?? .linear
+        let timingFunction = animation.timingFunction ?? frame.timingFunction ?? .linear
 
         // Adding under a key in use replaces that animation (it stops with finished = false).
         if let key = animation.key {
@@ -331,10 +375,14 @@ final class RunnerState {
         case .basic(let property, _, let spring):
             keyPath = property.keyPath
             settling = spring?.settlingDuration
-            leafIndices.append(makeLeaf(animation, timing: timing, groups: [], layer: index, owner: owner))
+            leafIndices.append(
+                makeLeaf(
+                    animation, timing: timing, timingFunction: timingFunction, groups: [], layer: index, owner: owner))
         case .keyframe(let property, _):
             keyPath = property.keyPath
-            leafIndices.append(makeLeaf(animation, timing: timing, groups: [], layer: index, owner: owner))
+            leafIndices.append(
+                makeLeaf(
+                    animation, timing: timing, timingFunction: timingFunction, groups: [], layer: index, owner: owner))
         case .group(let members):
             let frame = AnimationLeafBody.GroupFrame(timing: timing, timingFunction: timingFunction)
             flatten(members, groups: [frame], layer: index, owner: owner, into: &leafIndices, path: path)
@@ -361,13 +409,14 @@ final class RunnerState {
             layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
             removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
             keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
-            onStart: animation.onStart, onStop: animation.onStop)
+            onStart: animation.onStart, onStop: animation.onStop, path: path)
         timeline.animations.append(attached)
         if transition != nil { timeline.layers[index].transitions.append(owner) }
+        for group in openGroups { register(owner, in: group) }
         schedule(owner)
     }
 
-    private func flatten(
+    func flatten(
         _ members: [Animation], groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int,
         into leaves: inout [Int],
         path: String
@@ -375,7 +424,7 @@ final class RunnerState {
         let group = groups[groups.count - 1]
         for (offset, member) in members.enumerated() {
             var timing = member.timing
-            if timing.duration == 0 { timing.duration = transactionDuration }
+            if timing.duration == 0 { timing.duration = TransactionFrame.implicit.duration }
             timing.beginTime += member.delay
             // A child running past its group's duration is cut (CAAnimationGroup clips).
             if timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12) > group.timing.duration + 1e-9 {
@@ -399,7 +448,10 @@ final class RunnerState {
                     timing: timing, timingFunction: member.timingFunction ?? .linear)
                 flatten(nested, groups: groups + [frame], layer: layer, owner: owner, into: &leaves, path: path)
             case .basic, .keyframe:
-                leaves.append(makeLeaf(member, timing: timing, groups: groups, layer: layer, owner: owner))
+                leaves.append(
+                    makeLeaf(
+                        member, timing: timing, timingFunction: member.timingFunction ?? .linear, groups: groups,
+                        layer: layer, owner: owner))
             case .transition:
                 break
             }
@@ -412,8 +464,9 @@ final class RunnerState {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    private func makeLeaf(
-        _ animation: Animation, timing: MediaTiming, groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int
+    func makeLeaf(
+        _ animation: Animation, timing: MediaTiming, timingFunction: TimingFunction,
+        groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int
     ) -> Int {
         let property: PropertyAnimation
         let curve: AnimationLeafBody.Curve
@@ -434,7 +487,7 @@ final class RunnerState {
         }
         let leaf = AnimationLeaf(
             keyPath: property.keyPath, groups: groups, timing: timing,
-            timingFunction: animation.timingFunction ?? .linear, curve: curve, additive: property.additive,
+            timingFunction: timingFunction, curve: curve, additive: property.additive,
             cumulative: property.cumulative, captured: captured, owner: owner, addedAt: now)
         let index = timeline.leaves.count
         timeline.leaves.append(leaf)
@@ -444,7 +497,7 @@ final class RunnerState {
     }
 
     /// `overridden`: a non-additive animation overlapping another non-additive one on the same key path.
-    private func checkOverride(_ leafIndices: [Int], layer: Int) {
+    func checkOverride(_ leafIndices: [Int], layer: Int) {
         for index in leafIndices {
             let leaf = timeline.leaves[index]
             guard !leaf.additive else { continue }
@@ -469,7 +522,7 @@ final class RunnerState {
     }
 
     /// Pushes the pending start and stop callbacks of an animation under the current time maps.
-    private func schedule(_ index: Int) {
+    func schedule(_ index: Int) {
         let animation = timeline.animations[index]
         let map = timeline.timeMap(of: animation.layer, at: now)
         let timing = animation.timing
@@ -477,18 +530,18 @@ final class RunnerState {
         let generation = animation.generation
         if animation.startedAt == nil {
             if let start = sceneTime(localElapsed: 0, timing: timing, map: map) {
-                queue.push(.init(time: start, animation: index, kind: .start, generation: generation))
+                queue.push(.init(time: start, subject: index, kind: .start, generation: generation))
             }
         }
         if animation.stoppedAt == nil && timing.activeDuration.isFinite && speed > 0 {
             if let stop = sceneTime(localElapsed: timing.activeDuration, timing: timing, map: map) {
-                queue.push(.init(time: stop, animation: index, kind: .stop, generation: generation))
+                queue.push(.init(time: stop, subject: index, kind: .stop, generation: generation))
             }
         }
     }
 
     /// The scene time (≥ now) at which the animation's elapsed time reaches `elapsed`, if ever.
-    private func sceneTime(localElapsed elapsed: Double, timing: MediaTiming, map: TimeMap) -> Double? {
+    func sceneTime(localElapsed elapsed: Double, timing: MediaTiming, map: TimeMap) -> Double? {
         let speed = abs(timing.speed)
         let layerLocal = speed > 0 ? timing.beginTime + elapsed / speed : timing.beginTime
         if map.scale == 0 || speed == 0 {
@@ -502,10 +555,24 @@ final class RunnerState {
         return max(quantized, now)
     }
 
-    private func handle(_ entry: EventQueue.Entry) throws(RuntimeError) {
+    func handle(_ entry: EventQueue.Entry) throws(RuntimeError) {
+        switch entry.kind {
+        case .completion:
+            try countEvent(path: completionGroups[entry.subject].path)
+            try runCompletion(entry.subject)
+            return
+        case .deferred:
+            let turn = deferredTurns[entry.subject]
+            try countEvent(path: turn.path)
+            try runTurn(turn.actions, path: turn.path, finished: turn.finished)
+            noteChange(now)
+            return
+        case .start, .stop:
+            break
+        }
         let animation = timeline.animations[entry.animation]
         guard entry.generation == animation.generation, animation.removedAt == .infinity else { return }
-        try countEvent(path: "$.script")
+        try countEvent(path: animation.path)
         let layerID = timeline.layers[animation.layer].id
         switch entry.kind {
         case .start:
@@ -513,7 +580,7 @@ final class RunnerState {
             timeline.animations[entry.animation].startedAt = now
             timeline.events.append(Event(time: now, kind: .animationDidStart(layer: layerID, key: animation.key)))
             noteChange(now)
-            if !animation.onStart.isEmpty { try runTurn(animation.onStart, path: "$.onStart") }
+            if !animation.onStart.isEmpty { try runTurn(animation.onStart, path: onStartPath(entry.animation)) }
         case .stop:
             guard animation.stoppedAt == nil else { return }
             if animation.removedOnCompletion {
@@ -524,14 +591,19 @@ final class RunnerState {
                 checkRetainedDivergence(entry.animation)
                 timeline.events.append(
                     Event(time: now, kind: .animationDidStop(layer: layerID, key: animation.key, finished: true)))
+                noteStopped(entry.animation, finished: true)
             }
             noteChange(now)
-            if !animation.onStop.isEmpty { try runTurn(animation.onStop, path: "$.onStop") }
+            if !animation.onStop.isEmpty {
+                try runTurn(animation.onStop, path: onStopPath(entry.animation), finished: true)
+            }
+        case .completion, .deferred:
+            return
         }
     }
 
     /// Removes an animation from its layer at `now` (completion or explicit removal).
-    private func detach(_ index: Int, finished: Bool) {
+    func detach(_ index: Int, finished: Bool) {
         let animation = timeline.animations[index]
         guard animation.removedAt == .infinity else { return }
         let shownBefore = snapBackProbes(index, naturalEnd: finished)
@@ -547,12 +619,19 @@ final class RunnerState {
                     time: now,
                     kind: .animationDidStop(
                         layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
+            // A removed animation's delegate hears animationDidStop(finished: false) in a turn of
+            // its own (a natural end runs onStop from the stop callback itself).
+            if !finished && !animation.onStop.isEmpty {
+                schedule(
+                    deferred: DeferredTurn(actions: animation.onStop, finished: false, path: onStopPath(index)), at: now)
+            }
+            noteStopped(index, finished: finished)
         }
     }
 
     /// The presentation of each key path the animation drives, just before it is removed
     /// (for a natural end, just before the end instant). Empty when no jump can be seen.
-    private func snapBackProbes(_ index: Int, naturalEnd: Bool) -> [(KeyPath, Value)] {
+    func snapBackProbes(_ index: Int, naturalEnd: Bool) -> [(KeyPath, Value)] {
         let animation = timeline.animations[index]
         guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return [] }
         let probe = naturalEnd ? max(animation.addedAt, now - 1e-6) : now
@@ -565,7 +644,7 @@ final class RunnerState {
     }
 
     /// `snap-back`: after the removal, the presentation shows a visibly different value.
-    private func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int) {
+    func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int) {
         for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
             timeline.diagnostics.append(
                 Diagnostic(
@@ -586,7 +665,7 @@ final class RunnerState {
     }
 
     /// `retained-divergence`: a retained, ended animation keeps presentation ≠ model.
-    private func checkRetainedDivergence(_ index: Int) {
+    func checkRetainedDivergence(_ index: Int) {
         let animation = timeline.animations[index]
         var checked = Set<KeyPath>()
         for leafIndex in animation.leaves {

@@ -114,6 +114,12 @@ public struct TransitionState: Sendable, Equatable {
     /// Offsets of the outgoing and incoming content from the layer's place, in points.
     public let outgoingOffset: Point
     public let incomingOffset: Point
+    /// The 3-D turn of each content about the layer's centre (flips; identity otherwise).
+    public let outgoingTransform: Transform3D
+    public let incomingTransform: Transform3D
+    /// How much of each content is curled away, 0 (flat) to 1 (gone): curls only.
+    public let outgoingCurl: Double
+    public let incomingCurl: Double
 
     init(transition: Transition, progress p: Double, size: Point) {
         self.transition = transition
@@ -126,6 +132,10 @@ public struct TransitionState: Sendable, Equatable {
         case .fromTop: direction = Point(0, -size.y)
         case .fromBottom: direction = Point(0, size.y)
         }
+        var outgoingTransform = Transform3D.identity
+        var incomingTransform = Transform3D.identity
+        var outgoingCurl = 0.0
+        var incomingCurl = 0.0
         switch transition.kind {
         case .fade:
             outgoingOpacity = 1 - p
@@ -147,6 +157,43 @@ public struct TransitionState: Sendable, Equatable {
             incomingOpacity = 1
             outgoingOffset = direction * -p
             incomingOffset = .zero
+        case .flip:
+            // A half turn about the centre line: the outgoing face for the first half, then
+            // the incoming face (its back) for the second; perspective at twice the extent.
+            let horizontal = transition.subtype == .fromLeft || transition.subtype == .fromRight
+            let sign: Double = transition.subtype == .fromLeft || transition.subtype == .fromTop ? 1 : -1
+            let extent = max(horizontal ? size.x : size.y, 1)
+            var perspective = Transform3D.identity
+            perspective.m34 = -1 / (2 * extent)
+            func turn(_ angle: Double) -> Transform3D {
+                Transform3D.rotation(angle, x: horizontal ? 0 : 1, y: horizontal ? 1 : 0, z: 0)
+                    .concatenating(perspective)
+            }
+            let angle = sign * Double.pi * p
+            outgoingTransform = turn(angle)
+            incomingTransform = turn(angle - sign * Double.pi)
+            outgoingOpacity = p < 0.5 ? 1 : 0
+            incomingOpacity = p < 0.5 ? 0 : 1
+            outgoingOffset = .zero
+            incomingOffset = .zero
+        case .curlUp:
+            // The outgoing page curls away upwards, uncovering the incoming one beneath.
+            outgoingOpacity = p < 1 ? 1 : 0
+            incomingOpacity = 1
+            outgoingCurl = p
+            outgoingOffset = .zero
+            incomingOffset = .zero
+        case .curlDown:
+            // The incoming page uncurls downwards over the outgoing one.
+            outgoingOpacity = 1
+            incomingOpacity = p > 0 ? 1 : 0
+            incomingCurl = 1 - p
+            outgoingOffset = .zero
+            incomingOffset = .zero
         }
+        self.outgoingTransform = outgoingTransform
+        self.incomingTransform = incomingTransform
+        self.outgoingCurl = outgoingCurl
+        self.incomingCurl = incomingCurl
     }
 }

@@ -64,6 +64,8 @@ public struct Timeline: Sendable {
         let timingFunction: TimingFunction
         let onStart: [ScriptAction]
         let onStop: [ScriptAction]
+        /// The JSON path of the action that added it, for errors raised by its callbacks.
+        let path: String
         var generation = 0
     }
 

@@ -79,6 +79,41 @@ public indirect enum ScriptAction: Sendable, Equatable {
     case removeLayer(String)
     /// A label on the timeline.
     case mark(String)
+    /// `CATransaction` begin … commit.
+    case transaction(TransactionBlock)
+    /// `UIView.animate`.
+    case animate(ViewAnimation)
+    /// `UIView.animateKeyframes`.
+    case animateKeyframes(ViewKeyframes)
+    /// `UIView.transition(with:…)`.
+    case transition(ViewTransition)
+    /// Applies named states (`{"id": "state"}`), inside a UIView animation of `duration` when animated.
+    case setState([(layer: String, state: String)], animated: Bool, duration: Double)
+    /// `DispatchQueue.main.asyncAfter(deadline: .now() + delay)`.
+    case after(Double, [ScriptAction])
+    /// `if finished { … }` (or `if !finished`) inside a completion or `onStop`.
+    case ifFinished(Bool, [ScriptAction])
+
+    public static func == (a: ScriptAction, b: ScriptAction) -> Bool {
+        switch (a, b) {
+        case (.add(let x, let l), .add(let y, let m)): x == y && l == m
+        case (.remove(let x, let l), .remove(let y, let m)): x == y && l == m
+        case (.removeAll(let x), .removeAll(let y)): x == y
+        case (.set(let x), .set(let y)): x == y
+        case (.addLayer(let x, let p, let i), .addLayer(let y, let q, let j)): x == y && p == q && i == j
+        case (.removeLayer(let x), .removeLayer(let y)): x == y
+        case (.mark(let x), .mark(let y)): x == y
+        case (.transaction(let x), .transaction(let y)): x == y
+        case (.animate(let x), .animate(let y)): x == y
+        case (.animateKeyframes(let x), .animateKeyframes(let y)): x == y
+        case (.transition(let x), .transition(let y)): x == y
+        case (.setState(let x, let p, let d), .setState(let y, let q, let e)):
+            x.elementsEqual(y) { $0.layer == $1.layer && $0.state == $1.state } && p == q && d == e
+        case (.after(let d, let x), .after(let e, let y)): d == e && x == y
+        case (.ifFinished(let p, let x), .ifFinished(let q, let y)): p == q && x == y
+        default: false
+        }
+    }
 }
 
 /// The model changes `set` makes to one layer.

@@ -89,6 +89,17 @@ extension Value {
         }
     }
 
+    /// The additive offset that, applied over `base` as an additive animation applies
+    /// (`add(base, offset)`), shows `shown`: UIKit's (old − new) for its additive blocks.
+    /// For transforms that is `shown · base⁻¹`, since an additive transform is applied before
+    /// the value beneath it.
+    public static func offset(showing shown: Value, over base: Value) -> Value {
+        if case .transform(let x) = shown, case .transform(let y) = base {
+            return .transform(x.concatenating(y.inverted))
+        }
+        return subtract(shown, base)
+    }
+
     /// `a · k`: used by `cumulative` (k whole repeats) and by velocities.
     public static func scale(_ a: Value, _ k: Double) -> Value {
         switch a {

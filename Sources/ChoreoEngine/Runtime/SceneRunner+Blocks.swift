@@ -1,0 +1,332 @@
+/// The script vocabulary above single animations: `CATransaction` blocks with their completions,
+/// UIView animation blocks, named states, `after` and `if`.
+extension RunnerState {
+    /// The settings of one open `CATransaction`.
+    struct TransactionFrame {
+        /// `animationDuration`: what animations without a duration of their own get.
+        var duration: Double
+        /// `animationTimingFunction`, when one was set.
+        var timingFunction: TimingFunction?
+        var disableActions: Bool
+
+        /// The implicit transaction of every run-loop turn: 0.25 s, no function, actions on.
+        static let implicit = TransactionFrame(duration: 0.25, timingFunction: nil, disableActions: false)
+    }
+
+    /// A completion block waiting for the animations added while it was open.
+    struct CompletionGroup {
+        enum Kind {
+            case transaction
+            case viewBlock
+        }
+
+        let kind: Kind
+        let name: String?
+        let actions: [ScriptAction]
+        /// The JSON path of the completion list.
+        let path: String
+        var pending: Set<Int> = []
+        var added = 0
+        var closed = false
+        var finished = true
+        var fired = false
+    }
+
+    /// Actions waiting in the queue for a turn of their own.
+    struct DeferredTurn {
+        let actions: [ScriptAction]
+        let finished: Bool?
+        let path: String
+    }
+
+    func onStartPath(_ animation: Int) -> String { timeline.animations[animation].path + ".onStart" }
+    func onStopPath(_ animation: Int) -> String { timeline.animations[animation].path + ".onStop" }
+
+    // MARK: Completion groups
+
+    func openGroup(_ kind: CompletionGroup.Kind, name: String?, actions: [ScriptAction], path: String) -> Int {
+        completionGroups.append(CompletionGroup(kind: kind, name: name, actions: actions, path: path))
+        let group = completionGroups.count - 1
+        openGroups.append(group)
+        return group
+    }
+
+    func register(_ animation: Int, in group: Int) {
+        completionGroups[group].pending.insert(animation)
+        completionGroups[group].added += 1
+        groupsOfAnimation[animation, default: []].append(group)
+    }
+
+    /// An animation stopped (it ended, or was removed): the groups waiting for it may complete.
+    func noteStopped(_ animation: Int, finished: Bool) {
+        for group in groupsOfAnimation[animation] ?? [] {
+            completionGroups[group].pending.remove(animation)
+            if !finished { completionGroups[group].finished = false }
+            fireIfDone(group)
+        }
+    }
+
+    /// The block is committed: no more animations join it.
+    func closeGroup(_ group: Int) {
+        openGroups.removeAll { $0 == group }
+        completionGroups[group].closed = true
+        let entry = completionGroups[group]
+        if entry.added == 0 && !entry.actions.isEmpty {
+            let what = entry.kind == .transaction ? "transaction" : "UIView animation block"
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .warning, code: .completionImmediate, time: now, layer: nil, keyPath: nil,
+                    message:
+                        "The \(what)'s completion ran at once because no animation was added inside it (nothing changed, or nothing animatable did).",
+                    fix:
+                        "Add the animations inside the \(what), or change an animatable property to a new value; otherwise call the follow-up code directly."
+                ))
+        }
+        fireIfDone(group)
+    }
+
+    func fireIfDone(_ group: Int) {
+        let entry = completionGroups[group]
+        guard entry.closed && entry.pending.isEmpty && !entry.fired else { return }
+        completionGroups[group].fired = true
+        nextSequence += 1
+        queue.push(.init(time: now, subject: group, kind: .completion, generation: 0, sequence: nextSequence))
+    }
+
+    /// The completion's run-loop turn: its event, then its actions.
+    func runCompletion(_ group: Int) throws(RuntimeError) {
+        let entry = completionGroups[group]
+        switch entry.kind {
+        case .transaction:
+            timeline.events.append(
+                Event(time: now, kind: .transactionCompleted(name: entry.name, finished: entry.finished)))
+        case .viewBlock:
+            timeline.events.append(
+                Event(time: now, kind: .animateCompleted(name: entry.name, finished: entry.finished)))
+        }
+        noteChange(now)
+        if !entry.actions.isEmpty { try runTurn(entry.actions, path: entry.path, finished: entry.finished) }
+    }
+
+    func schedule(deferred turn: DeferredTurn, at time: Double) {
+        deferredTurns.append(turn)
+        nextSequence += 1
+        queue.push(
+            .init(time: time, subject: deferredTurns.count - 1, kind: .deferred, generation: 0, sequence: nextSequence))
+    }
+
+    // MARK: CATransaction
+
+    func performTransaction(_ block: TransactionBlock, path: String) throws(RuntimeError) {
+        let outer = transactions[transactions.count - 1]
+        transactions.append(
+            TransactionFrame(
+                duration: block.duration ?? outer.duration, timingFunction: block.timingFunction ?? outer.timingFunction,
+                disableActions: block.disableActions || outer.disableActions))
+        let group = openGroup(.transaction, name: block.name, actions: block.completion, path: path + ".completion")
+        try performAll(block.actions, path: path + ".do")
+        transactions.removeLast()
+        closeGroup(group)
+    }
+
+    // MARK: UIView blocks
+
+    /// A key not in use on the layer: `base`, then `base-2`, `base-3`, …
+    func freeKey(_ base: String, layer: Int) -> String {
+        var inUse = Set<String>()
+        for animation in timeline.animations
+        where animation.layer == layer && animation.removedAt == .infinity && animation.stoppedAt == nil {
+            if let key = animation.key { inUse.insert(key) }
+        }
+        if !inUse.contains(base) { return base }
+        var suffix = 2
+        while inUse.contains("\(base)-\(suffix)") { suffix += 1 }
+        return "\(base)-\(suffix)"
+    }
+
+    /// The timing UIKit gives the animations of a block (semantics reference: fillMode both).
+    func blockTiming(duration: Double, options: ViewAnimationOptions) -> MediaTiming {
+        var timing = MediaTiming()
+        timing.duration = duration
+        timing.fillMode = .both
+        timing.autoreverses = options.autoreverses
+        if options.repeats { timing.repeatCount = .infinity }
+        return timing
+    }
+
+    func performViewAnimation(_ block: ViewAnimation, path: String) throws(RuntimeError) {
+        let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
+        let spring = block.spring.map {
+            Spring(uiKitDuration: block.duration, dampingRatio: $0.dampingRatio, initialVelocity: $0.initialVelocity)
+        }
+        for (position, change) in block.changes.enumerated() {
+            let index = try layer(change.layer, path: "\(path).changes.\(change.layer)")
+            for item in change.changes {
+                guard case .property(let property, let new) = item, property.isAnimatable, block.duration > 0 else {
+                    applyWithoutAnimation(item, to: index)
+                    continue
+                }
+                let keyPath = KeyPath(property)
+                let old = timeline.layers[index].modelValue(property, at: now)
+                guard old != new else { continue }
+                let values: BasicValues
+                var animated = PropertyAnimation(keyPath: keyPath)
+                if block.options.beginFromCurrentState {
+                    // From what is on screen now, replacing what is in flight.
+                    values = BasicValues(from: presentation(index, keyPath, at: now), to: new)
+                } else {
+                    // iOS 8: an additive offset from (old − new) to zero on top of the new model value,
+                    // stacking on animations already in flight.
+                    animated.additive = true
+                    values = BasicValues(from: Value.offset(showing: old, over: new), to: new.kind.zero)
+                }
+                setModel(property, new, on: index)
+                var animation = Animation(content: .basic(animated, values, spring: spring))
+                animation.timing = blockTiming(duration: block.duration, options: block.options)
+                animation.delay = block.delay
+                animation.timingFunction = block.options.curve
+                animation.key = freeKey(property.rawValue, layer: index)
+                try attach(animation, to: index, path: "\(path).changes[\(position)]")
+            }
+        }
+        closeGroup(group)
+    }
+
+    /// A model change made without a UIView animation (not animatable, or duration 0).
+    func applyWithoutAnimation(_ change: ModelChange, to index: Int) {
+        switch change {
+        case .property(let property, let value): setModel(property, value, on: index)
+        default: apply(change, to: index)
+        }
+    }
+
+    func performViewKeyframes(_ block: ViewKeyframes, path: String) throws(RuntimeError) {
+        let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
+        // Keyframes in start order (ties keep the order written), and every (layer, property)
+        // they change, in order of first appearance.
+        let ordered = block.keyframes.enumerated().sorted {
+            ($0.element.relativeStartTime, $0.offset) < ($1.element.relativeStartTime, $1.offset)
+        }.map(\.element)
+        var targets: [(layer: String, property: LayerProperty)] = []
+        for keyframe in ordered {
+            for change in keyframe.changes {
+                for case .property(let property, _) in change.changes
+                where !targets.contains(where: { $0.layer == change.layer && $0.property == property }) {
+                    targets.append((change.layer, property))
+                }
+            }
+        }
+        for target in targets {
+            let index = try layer(target.layer, path: "\(path).keyframes")
+            let keyPath = KeyPath(target.property)
+            let start =
+                block.options.beginFromCurrentState
+                ? presentation(index, keyPath, at: now) : timeline.layers[index].modelValue(target.property, at: now)
+            var values = [start]
+            var times = [0.0]
+            for keyframe in ordered {
+                for change in keyframe.changes where change.layer == target.layer {
+                    for case .property(let property, let value) in change.changes where property == target.property {
+                        let begin = min(max(keyframe.relativeStartTime, 0), 1)
+                        let end = min(max(keyframe.relativeStartTime + keyframe.relativeDuration, begin), 1)
+                        if block.options.calculationMode == .discrete {
+                            values.append(value)
+                            times.append(begin)
+                        } else {
+                            // Hold the value reached so far until the keyframe starts.
+                            if begin > times[times.count - 1] {
+                                values.append(values[values.count - 1])
+                                times.append(begin)
+                            }
+                            values.append(value)
+                            times.append(end)
+                        }
+                    }
+                }
+            }
+            let final = values[values.count - 1]
+            guard target.property.isAnimatable, block.duration > 0 else {
+                setModel(target.property, final, on: index)
+                continue
+            }
+            var keyframes = Keyframes()
+            keyframes.values = values
+            keyframes.calculationMode = block.options.calculationMode
+            if block.options.calculationMode == .discrete {
+                keyframes.keyTimes = times + [1]
+            } else {
+                if times[times.count - 1] < 1 {
+                    values.append(final)
+                    times.append(1)
+                    keyframes.values = values
+                }
+                keyframes.keyTimes = times
+            }
+            setModel(target.property, final, on: index)
+            var animation = Animation(content: .keyframe(PropertyAnimation(keyPath: keyPath), keyframes))
+            animation.timing = blockTiming(duration: block.duration, options: block.options)
+            animation.delay = block.delay
+            animation.timingFunction = block.options.curve
+            animation.key = freeKey(target.property.rawValue, layer: index)
+            try attach(animation, to: index, path: "\(path).keyframes")
+        }
+        // Timing changes in keyframes apply at once.
+        for keyframe in ordered {
+            for change in keyframe.changes {
+                let index = try layer(change.layer, path: "\(path).keyframes")
+                for item in change.changes {
+                    if case .property = item { continue }
+                    apply(item, to: index)
+                }
+            }
+        }
+        closeGroup(group)
+    }
+
+    func performViewTransition(_ block: ViewTransition, path: String) throws(RuntimeError) {
+        let index = try layer(block.layer, path: path + ".layer")
+        let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
+        for change in block.changes {
+            let target = try layer(change.layer, path: "\(path).changes.\(change.layer)")
+            for item in change.changes { applyWithoutAnimation(item, to: target) }
+        }
+        if block.duration > 0, let style = block.style {
+            var animation = Animation(content: .transition(style.transition))
+            animation.timing = blockTiming(duration: block.duration, options: block.options)
+            animation.timingFunction = block.options.curve
+            animation.key = "transition"
+            try attach(animation, to: index, path: path)
+        }
+        closeGroup(group)
+    }
+
+    // MARK: Named states
+
+    func performSetState(_ pairs: [(layer: String, state: String)], animated: Bool, duration: Double, path: String)
+        throws(RuntimeError)
+    {
+        var changes: [LayerChanges] = []
+        for pair in pairs {
+            let index = try layer(pair.layer, path: "\(path).setState.\(pair.layer)")
+            guard let state = timeline.layers[index].states.first(where: { $0.name == pair.state }) else {
+                throw RuntimeError(
+                    path: "\(path).setState.\(pair.layer)",
+                    message: "the layer \"\(pair.layer)\" has no state named \"\(pair.state)\"")
+            }
+            changes.append(LayerChanges(layer: pair.layer, changes: state.values.map { .property($0.0, $0.1) }))
+        }
+        if animated {
+            var block = ViewAnimation(duration: duration)
+            block.changes = changes
+            try performViewAnimation(block, path: path + ".setState")
+        } else {
+            for change in changes {
+                let index = try layer(change.layer, path: "\(path).setState.\(change.layer)")
+                for item in change.changes { apply(item, to: index) }
+            }
+        }
+        for pair in pairs {
+            timeline.events.append(Event(time: now, kind: .stateChanged(layer: pair.layer, state: pair.state)))
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import ChoreoEngine
+import ChoreoJSON
+
+/// The script's block actions: `transaction`, `animate`, `animateKeyframes`, `transition`,
+/// `setState`, `after` and `if`.
+extension SceneDecoder {
+    /// `{"id": {"property": value, ...}, ...}`: model changes layer by layer, as `set` takes them.
+    mutating func decodeChanges(_ json: JSONValue, _ path: String) -> [LayerChanges] {
+        guard let layers = reader.object(json, path) else { return [] }
+        var all: [LayerChanges] = []
+        for id in layers.keys {
+            let layerPath = "\(path).\(id)"
+            reference(id, layerPath)
+            guard let values = reader.object(layers[id]!, layerPath) else { continue }
+            var changes: [ModelChange] = []
+            for key in values.keys {
+                let fieldPath = "\(layerPath).\(key)"
+                let json = values[key]!
+                switch key {
+                case "beginTime": if let n = reader.number(json, fieldPath) { changes.append(.beginTime(n)) }
+                case "speed": if let n = reader.number(json, fieldPath) { changes.append(.speed(n)) }
+                case "timeOffset": if let n = reader.number(json, fieldPath) { changes.append(.timeOffset(n)) }
+                default:
+                    guard let property = LayerProperty(rawValue: key) else {
+                        reader.fail(fieldPath, "unknown property")
+                        continue
+                    }
+                    if let value = reader.value(json, kind: property.kind, fieldPath) {
+                        changes.append(.property(property, value))
+                    }
+                }
+            }
+            all.append(LayerChanges(layer: id, changes: changes))
+        }
+        return all
+    }
+
+    private mutating func optionalName(_ object: JSONObject, _ path: String) -> String? {
+        guard let v = object["name"], let name = reader.string(v, "\(path).name") else { return nil }
+        if name.utf8.count > 200 { reader.fail("\(path).name", "must be at most 200 bytes long") }
+        return name
+    }
+
+    private mutating func duration(_ object: JSONObject, _ path: String, required: Bool) -> Double? {
+        guard let v = object["duration"] else {
+            if required { reader.fail("\(path).duration", "is required") }
+            return nil
+        }
+        return reader.number(v, "\(path).duration", min: 0, max: Limits.maxSceneTime)
+    }
+
+    private mutating func delay(_ object: JSONObject, _ path: String) -> Double {
+        guard let v = object["delay"] else { return 0 }
+        return reader.number(v, "\(path).delay", min: 0, max: Limits.maxSceneTime) ?? 0
+    }
+
+    private mutating func completion(_ object: JSONObject, _ path: String) -> [ScriptAction] {
+        guard let v = object["completion"] else { return [] }
+        return decodeActions(v, "\(path).completion")
+    }
+
+    /// The option names each block accepts.
+    enum OptionSet {
+        case animate, keyframes, transition
+
+        static let common = [
+            "curveEaseInOut", "curveEaseIn", "curveEaseOut", "curveLinear", "beginFromCurrentState", "repeat",
+            "autoreverse", "overrideInheritedDuration", "overrideInheritedCurve", "allowUserInteraction",
+        ]
+        static let calculationModes = [
+            "calculationModeLinear", "calculationModeDiscrete", "calculationModePaced", "calculationModeCubic",
+            "calculationModeCubicPaced",
+        ]
+
+        var names: [String] {
+            switch self {
+            case .animate: Self.common
+            case .keyframes: Self.common + Self.calculationModes
+            case .transition: Self.common + ViewTransition.Style.allCases.map(\.rawValue) + ["transitionNone"]
+            }
+        }
+    }
+
+    /// `UIView.AnimationOptions` as a list of names; at most one curve, one calculation mode
+    /// and one transition.
+    private mutating func options(_ object: JSONObject, _ path: String, _ set: OptionSet)
+        -> (ViewAnimationOptions, ViewTransition.Style?)
+    {
+        var options = ViewAnimationOptions()
+        var style: ViewTransition.Style?
+        guard let v = object["options"], let list = reader.array(v, "\(path).options") else { return (options, nil) }
+        var curves = 0
+        var modes = 0
+        var transitions = 0
+        for (index, element) in list.enumerated() {
+            let itemPath = "\(path).options[\(index)]"
+            guard let name = reader.string(element, itemPath) else { continue }
+            guard set.names.contains(name) else {
+                reader.fail(itemPath, "unknown option \"\(name)\"; one of \(set.names.joined(separator: ", "))")
+                continue
+            }
+            switch name {
+            case "curveEaseInOut": (options.curve, curves) = (.easeInEaseOut, curves + 1)
+            case "curveEaseIn": (options.curve, curves) = (.easeIn, curves + 1)
+            case "curveEaseOut": (options.curve, curves) = (.easeOut, curves + 1)
+            case "curveLinear": (options.curve, curves) = (.linear, curves + 1)
+            case "beginFromCurrentState": options.beginFromCurrentState = true
+            case "repeat": options.repeats = true
+            case "autoreverse": options.autoreverses = true
+            case "overrideInheritedDuration": options.overrideInheritedDuration = true
+            case "overrideInheritedCurve": options.overrideInheritedCurve = true
+            case "calculationModeLinear": (options.calculationMode, modes) = (.linear, modes + 1)
+            case "calculationModeDiscrete": (options.calculationMode, modes) = (.discrete, modes + 1)
+            case "calculationModePaced": (options.calculationMode, modes) = (.paced, modes + 1)
+            case "calculationModeCubic": (options.calculationMode, modes) = (.cubic, modes + 1)
+            case "calculationModeCubicPaced": (options.calculationMode, modes) = (.cubicPaced, modes + 1)
+            case "transitionNone": transitions += 1
+            default:
+                if let given = ViewTransition.Style(rawValue: name) {
+                    style = given
+                    transitions += 1
+                }
+            }
+        }
+        if curves > 1 { reader.fail("\(path).options", "give at most one curve option") }
+        if modes > 1 { reader.fail("\(path).options", "give at most one calculationMode option") }
+        if transitions > 1 { reader.fail("\(path).options", "give at most one transition option") }
+        return (options, style)
+    }
+
+    mutating func decodeTransaction(_ json: JSONValue, _ path: String) -> ScriptAction? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(
+            object, path, allowed: ["duration", "timingFunction", "disableActions", "name", "do", "completion"])
+        var block = TransactionBlock()
+        block.duration = duration(object, path, required: false)
+        if let v = object["timingFunction"] { block.timingFunction = reader.timingFunction(v, "\(path).timingFunction") }
+        if let v = object["disableActions"], let flag = reader.bool(v, "\(path).disableActions") {
+            block.disableActions = flag
+        }
+        block.name = optionalName(object, path)
+        if let v = object["do"] { block.actions = decodeActions(v, "\(path).do") }
+        block.completion = completion(object, path)
+        return .transaction(block)
+    }
+
+    mutating func decodeAnimate(_ json: JSONValue, _ path: String) -> ScriptAction? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(
+            object, path, allowed: ["duration", "delay", "options", "spring", "changes", "completion", "name"])
+        var block = ViewAnimation(duration: duration(object, path, required: true) ?? 0)
+        block.delay = delay(object, path)
+        block.options = options(object, path, .animate).0
+        if let v = object["spring"], let spring = reader.object(v, "\(path).spring") {
+            reader.rejectUnknown(spring, "\(path).spring", allowed: ["dampingRatio", "initialVelocity"])
+            var ratio = 1.0
+            var velocity = 0.0
+            if let r = spring["dampingRatio"] {
+                ratio = reader.number(r, "\(path).spring.dampingRatio", min: 0, max: 1, exclusiveMin: true) ?? 1
+            } else {
+                reader.fail("\(path).spring.dampingRatio", "is required")
+            }
+            if let iv = spring["initialVelocity"] {
+                velocity = reader.number(iv, "\(path).spring.initialVelocity", min: -1000, max: 1000) ?? 0
+            }
+            block.spring = ViewSpring(dampingRatio: ratio, initialVelocity: velocity)
+        }
+        if let v = object["changes"] {
+            block.changes = decodeChanges(v, "\(path).changes")
+        } else {
+            reader.fail("\(path).changes", "is required")
+        }
+        block.name = optionalName(object, path)
+        block.completion = completion(object, path)
+        return .animate(block)
+    }
+
+    mutating func decodeAnimateKeyframes(_ json: JSONValue, _ path: String) -> ScriptAction? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: ["duration", "delay", "options", "keyframes", "completion", "name"])
+        var block = ViewKeyframes(duration: duration(object, path, required: true) ?? 0)
+        block.delay = delay(object, path)
+        block.options = options(object, path, .keyframes).0
+        if let v = object["keyframes"], let list = reader.array(v, "\(path).keyframes") {
+            for (index, element) in list.enumerated() {
+                let itemPath = "\(path).keyframes[\(index)]"
+                guard let keyframe = reader.object(element, itemPath) else { continue }
+                reader.rejectUnknown(keyframe, itemPath, allowed: ["relativeStartTime", "relativeDuration", "changes"])
+                var start = 0.0
+                var length = 1.0
+                if let s = keyframe["relativeStartTime"] {
+                    start = reader.number(s, "\(itemPath).relativeStartTime", min: 0, max: 1) ?? 0
+                }
+                if let d = keyframe["relativeDuration"] {
+                    length = reader.number(d, "\(itemPath).relativeDuration", min: 0, max: 1) ?? 0
+                }
+                if start + length > 1 + 1e-9 {
+                    reader.fail("\(itemPath).relativeDuration", "relativeStartTime + relativeDuration must be at most 1")
+                }
+                var changes: [LayerChanges] = []
+                if let c = keyframe["changes"] {
+                    changes = decodeChanges(c, "\(itemPath).changes")
+                } else {
+                    reader.fail("\(itemPath).changes", "is required")
+                }
+                block.keyframes.append(
+                    ViewKeyframes.Keyframe(relativeStartTime: start, relativeDuration: length, changes: changes))
+            }
+        } else if object["keyframes"] == nil {
+            reader.fail("\(path).keyframes", "is required")
+        }
+        block.name = optionalName(object, path)
+        block.completion = completion(object, path)
+        return .animateKeyframes(block)
+    }
+
+    mutating func decodeViewTransition(_ json: JSONValue, _ path: String) -> ScriptAction? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(
+            object, path, allowed: ["layer", "duration", "options", "changes", "completion", "name"])
+        guard let layerJSON = object["layer"] else {
+            reader.fail("\(path).layer", "is required")
+            return nil
+        }
+        guard let layer = reader.string(layerJSON, "\(path).layer") else { return nil }
+        reference(layer, "\(path).layer")
+        var block = ViewTransition(layer: layer, duration: duration(object, path, required: true) ?? 0)
+        (block.options, block.style) = options(object, path, .transition)
+        if let v = object["changes"] { block.changes = decodeChanges(v, "\(path).changes") }
+        block.name = optionalName(object, path)
+        block.completion = completion(object, path)
+        return .transition(block)
+    }
+
+    mutating func decodeSetState(_ object: JSONObject, _ path: String) -> ScriptAction? {
+        reader.rejectUnknown(object, path, allowed: ["setState", "animated", "duration"])
+        guard let states = reader.object(object["setState"]!, "\(path).setState") else { return nil }
+        var pairs: [(layer: String, state: String)] = []
+        for id in states.keys {
+            reference(id, "\(path).setState.\(id)")
+            if let state = reader.string(states[id]!, "\(path).setState.\(id)") { pairs.append((id, state)) }
+        }
+        var animated = false
+        if let v = object["animated"], let flag = reader.bool(v, "\(path).animated") { animated = flag }
+        let duration = duration(object, path, required: false) ?? 0.25
+        return .setState(pairs, animated: animated, duration: duration)
+    }
+
+    mutating func decodeAfter(_ object: JSONObject, _ path: String) -> ScriptAction? {
+        reader.rejectUnknown(object, path, allowed: ["after", "do"])
+        guard let delay = reader.number(object["after"]!, "\(path).after", min: 0, max: Limits.maxSceneTime) else {
+            return nil
+        }
+        guard let doJSON = object["do"] else {
+            reader.fail("\(path).do", "is required")
+            return nil
+        }
+        return .after(delay, decodeActions(doJSON, "\(path).do"))
+    }
+
+    mutating func decodeIf(_ object: JSONObject, _ path: String) -> ScriptAction? {
+        reader.rejectUnknown(object, path, allowed: ["if", "do"])
+        guard let condition = reader.string(object["if"]!, "\(path).if") else { return nil }
+        guard condition == "finished" || condition == "!finished" else {
+            reader.fail("\(path).if", "must be \"finished\" or \"!finished\"")
+            return nil
+        }
+        guard let doJSON = object["do"] else {
+            reader.fail("\(path).do", "is required")
+            return nil
+        }
+        return .ifFinished(condition == "finished", decodeActions(doJSON, "\(path).do"))
+    }
+}
