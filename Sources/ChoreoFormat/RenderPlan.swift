@@ -32,11 +32,11 @@ public struct RenderPlan: Sendable {
 
     /// Runs the scene and plans the sampling; errors name the query field at fault.
     public static func make(scene: Scene, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
-        // The whole scene runs, whatever is sampled: duration, events and diagnostics never
-        // depend on the sampling window.
+        // The scene runs to its natural end, whatever is sampled; a scene that never settles is
+        // followed to the sampling end (10 s at least), so an explicit `end` looks further.
         let timeline: Timeline
         do {
-            timeline = try SceneRunner.run(scene, horizon: Limits.maxSceneTime)
+            timeline = try SceneRunner.run(scene, horizon: query.times?.max() ?? query.end)
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }

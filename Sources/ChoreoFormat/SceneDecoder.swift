@@ -204,7 +204,7 @@ public struct SceneDecoder {
     }
 
     private static let actionNames = [
-        "add", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction", "animate",
+        "add", "addAgain", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction", "animate",
         "animateKeyframes", "transition", "setState", "after", "if",
     ]
 
@@ -238,6 +238,15 @@ public struct SceneDecoder {
             reference(layer, "\(path).layer")
             guard let animation = decodeAnimation(object["add"]!, "\(path).add", depth: 0) else { return nil }
             return .add(animation, layer: layer)
+        case "addAgain":
+            reader.rejectUnknown(object, path, allowed: ["addAgain", "layer"])
+            guard let key = reader.string(object["addAgain"]!, "\(path).addAgain") else { return nil }
+            guard let layerJSON = object["layer"], let layer = reader.string(layerJSON, "\(path).layer") else {
+                if object["layer"] == nil { reader.fail("\(path).layer", "is required") }
+                return nil
+            }
+            reference(layer, "\(path).layer")
+            return .addAgain(key: key, layer: layer)
         case "remove":
             reader.rejectUnknown(object, path, allowed: ["remove", "layer"])
             guard let key = reader.string(object["remove"]!, "\(path).remove") else { return nil }

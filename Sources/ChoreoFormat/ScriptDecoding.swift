@@ -134,7 +134,9 @@ extension SceneDecoder {
             object, path, allowed: ["duration", "timingFunction", "disableActions", "name", "do", "completion"])
         var block = TransactionBlock()
         block.duration = duration(object, path, required: false)
-        if let v = object["timingFunction"] { block.timingFunction = reader.timingFunction(v, "\(path).timingFunction") }
+        if let v = object["timingFunction"] {
+            block.timingFunction = reader.timingFunction(v, "\(path).timingFunction")
+        }
         if let v = object["disableActions"], let flag = reader.bool(v, "\(path).disableActions") {
             block.disableActions = flag
         }
@@ -177,7 +179,8 @@ extension SceneDecoder {
 
     mutating func decodeAnimateKeyframes(_ json: JSONValue, _ path: String) -> ScriptAction? {
         guard let object = reader.object(json, path) else { return nil }
-        reader.rejectUnknown(object, path, allowed: ["duration", "delay", "options", "keyframes", "completion", "name"])
+        reader.rejectUnknown(
+            object, path, allowed: ["duration", "delay", "options", "keyframes", "completion", "name"])
         var block = ViewKeyframes(duration: duration(object, path, required: true) ?? 0)
         block.delay = delay(object, path)
         block.options = options(object, path, .keyframes).0
@@ -195,7 +198,8 @@ extension SceneDecoder {
                     length = reader.number(d, "\(itemPath).relativeDuration", min: 0, max: 1) ?? 0
                 }
                 if start + length > 1 + 1e-9 {
-                    reader.fail("\(itemPath).relativeDuration", "relativeStartTime + relativeDuration must be at most 1")
+                    reader.fail(
+                        "\(itemPath).relativeDuration", "relativeStartTime + relativeDuration must be at most 1")
                 }
                 var changes: [LayerChanges] = []
                 if let c = keyframe["changes"] {

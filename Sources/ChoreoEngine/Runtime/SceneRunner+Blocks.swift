@@ -57,9 +57,10 @@ extension RunnerState {
         groupsOfAnimation[animation, default: []].append(group)
     }
 
-    /// An animation stopped (it ended, or was removed): the groups waiting for it may complete.
+    /// An animation stopped (it ended, or was removed): the groups waiting for it may complete,
+    /// the innermost first.
     func noteStopped(_ animation: Int, finished: Bool) {
-        for group in groupsOfAnimation[animation] ?? [] {
+        for group in (groupsOfAnimation[animation] ?? []).reversed() {
             completionGroups[group].pending.remove(animation)
             if !finished { completionGroups[group].finished = false }
             fireIfDone(group)
@@ -121,7 +122,8 @@ extension RunnerState {
         let outer = transactions[transactions.count - 1]
         transactions.append(
             TransactionFrame(
-                duration: block.duration ?? outer.duration, timingFunction: block.timingFunction ?? outer.timingFunction,
+                duration: block.duration ?? outer.duration,
+                timingFunction: block.timingFunction ?? outer.timingFunction,
                 disableActions: block.disableActions || outer.disableActions))
         let group = openGroup(.transaction, name: block.name, actions: block.completion, path: path + ".completion")
         try performAll(block.actions, path: path + ".do")
@@ -134,9 +136,8 @@ extension RunnerState {
     /// A key not in use on the layer: `base`, then `base-2`, `base-3`, …
     func freeKey(_ base: String, layer: Int) -> String {
         var inUse = Set<String>()
-        for animation in timeline.animations
-        where animation.layer == layer && animation.removedAt == .infinity && animation.stoppedAt == nil {
-            if let key = animation.key { inUse.insert(key) }
+        for index in liveAnimations[layer] where timeline.animations[index].stoppedAt == nil {
+            if let key = timeline.animations[index].key { inUse.insert(key) }
         }
         if !inUse.contains(base) { return base }
         var suffix = 2
@@ -186,7 +187,7 @@ extension RunnerState {
                 animation.delay = block.delay
                 animation.timingFunction = block.options.curve
                 animation.key = freeKey(property.rawValue, layer: index)
-                try attach(animation, to: index, path: "\(path).changes[\(position)]")
+                try attach(animation, to: index, path: "\(path).changes[\(position)]", byUIKit: true)
             }
         }
         closeGroup(group)
@@ -268,7 +269,7 @@ extension RunnerState {
             animation.delay = block.delay
             animation.timingFunction = block.options.curve
             animation.key = freeKey(target.property.rawValue, layer: index)
-            try attach(animation, to: index, path: "\(path).keyframes")
+            try attach(animation, to: index, path: "\(path).keyframes", byUIKit: true)
         }
         // Timing changes in keyframes apply at once.
         for keyframe in ordered {
@@ -295,7 +296,7 @@ extension RunnerState {
             animation.timing = blockTiming(duration: block.duration, options: block.options)
             animation.timingFunction = block.options.curve
             animation.key = "transition"
-            try attach(animation, to: index, path: path)
+            try attach(animation, to: index, path: path, byUIKit: true)
         }
         closeGroup(group)
     }

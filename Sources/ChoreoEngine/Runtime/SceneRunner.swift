@@ -5,9 +5,17 @@
 /// animations were added; a start before a stop), then the script entries at that time in
 /// document order. No wall clock is read.
 public struct SceneRunner {
-    /// Runs the scene up to `horizon` seconds of scene time.
-    public static func run(_ scene: Scene, horizon: Double = Limits.maxSceneTime) throws(RuntimeError) -> Timeline {
-        let state = RunnerState(scene: scene, horizon: horizon)
+    /// Runs the scene and records its timeline.
+    ///
+    /// The simulation looks as far as the later of 10 s (``Limits/neverSettlesHorizon``), the
+    /// last script entry and `horizon` (the end a request samples to). Beyond that point the
+    /// animations already running still end, but no more actions run: a scene that would keep
+    /// going (a loop restarting itself from `onStop`) is cut there and reported as
+    /// `never-settles`.
+    public static func run(_ scene: Scene, horizon: Double? = nil) throws(RuntimeError) -> Timeline {
+        let lastEntry = scene.script.map(\.at).max() ?? 0
+        let lookAhead = min(max(Limits.neverSettlesHorizon, lastEntry, horizon ?? 0), Limits.maxSceneTime)
+        let state = RunnerState(scene: scene, horizon: SceneTime.quantize(lookAhead))
         try state.run()
         return state.timeline
     }
@@ -38,6 +46,23 @@ final class RunnerState {
     /// `after` blocks and `onStop` lists waiting in the queue.
     var deferredTurns: [DeferredTurn] = []
     var nextSequence = 0
+    /// Per layer: animations attached and not yet removed, in the order added. The runner only
+    /// ever looks at these, so a long-running loop does not slow down as history grows.
+    var liveAnimations: [[Int]] = []
+    /// Per layer and property ordinal: leaves attached and not yet removed, in the order added.
+    var liveLeaves: [[[Int]]] = []
+    /// Leaves removed at the current instant (they still show just before it), by layer and ordinal.
+    var removedThisInstant: [Int: [Int]] = [:]
+    var removedThisInstantTime = -Double.infinity
+    /// The animation last added under each key of each layer, for `addAgain`.
+    var lastAdded: [LayerKey: (Animation, String)] = [:]
+
+    struct LayerKey: Hashable {
+        let layer: Int
+        let key: String
+    }
+    /// The path of the work that was still pending at the horizon, if the run was cut.
+    var stillRunning: String?
 
     init(scene: Scene, horizon: Double) {
         self.scene = scene
@@ -59,7 +84,11 @@ final class RunnerState {
             let scriptTime = nextEntry < entries.count ? SceneTime.quantize(entries[nextEntry].element.at) : .infinity
             let eventTime = queue.first?.time ?? .infinity
             let next = min(scriptTime, eventTime)
-            if next == .infinity || next > horizon { break }
+            if next == .infinity { break }
+            if next > horizon, let cut = workPastHorizon(scriptTime: scriptTime, eventTime: eventTime) {
+                stillRunning = cut
+                break
+            }
             now = next
             if eventTime <= scriptTime, let entry = queue.pop() {
                 try handle(entry)
@@ -99,7 +128,39 @@ final class RunnerState {
         }
     }
 
+    /// Past the horizon, callbacks that run no actions are still processed (animations end);
+    /// the first piece of work that would run actions is returned (its JSON path) and stops the run.
+    func workPastHorizon(scriptTime: Double, eventTime: Double) -> String? {
+        guard eventTime <= scriptTime, let entry = queue.first else { return "$.script" }
+        switch entry.kind {
+        case .completion:
+            let group = completionGroups[entry.subject]
+            return group.actions.isEmpty ? nil : group.path
+        case .deferred:
+            return deferredTurns[entry.subject].path
+        case .start, .stop:
+            let animation = timeline.animations[entry.subject]
+            guard entry.generation == animation.generation, animation.removedAt == .infinity else { return nil }
+            let actions = entry.kind == .start ? animation.onStart : animation.onStop
+            guard !actions.isEmpty else { return nil }
+            return entry.kind == .start ? onStartPath(entry.subject) : onStopPath(entry.subject)
+        }
+    }
+
     func finish() {
+        timeline.horizon = horizon
+        if let stillRunning {
+            timeline.neverSettles = true
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .info, code: .neverSettles, time: horizon, layer: nil, keyPath: nil,
+                    message:
+                        "The scene is still running at \(Self.format(horizon)) s: \(stillRunning) keeps scheduling work, so it never settles; sampling stops at `end`.",
+                    fix:
+                        "Pass a later `end` to follow the loop further, or guard the restart (for example with {\"if\": \"finished\"}) so it can stop."
+                ))
+            return
+        }
         for index in timeline.animations.indices {
             let animation = timeline.animations[index]
             if animation.stoppedAt == nil && animation.removedAt == .infinity
@@ -133,6 +194,8 @@ final class RunnerState {
             leavesByProperty: [[Int]](repeating: [], count: LayerProperty.allCases.count), transitions: [])
         timeline.layers.append(track)
         timeline.layerIndex[node.id] = index
+        liveAnimations.append([])
+        liveLeaves.append([[Int]](repeating: [], count: LayerProperty.allCases.count))
         children.append([])
         parent.append(-1)
         present.append(false)
@@ -192,21 +255,25 @@ final class RunnerState {
         switch action {
         case .add(let animation, let layerID):
             let index = try layer(layerID, path: path + ".layer")
+            if let key = animation.key { lastAdded[LayerKey(layer: index, key: key)] = (animation, path + ".add") }
             try attach(animation, to: index, path: path + ".add")
+        case .addAgain(let key, let layerID):
+            let index = try layer(layerID, path: path + ".layer")
+            guard let (animation, origin) = lastAdded[LayerKey(layer: index, key: key)] else {
+                throw RuntimeError(
+                    path: path + ".addAgain",
+                    message: "no animation has been added to \"\(layerID)\" under the key \"\(key)\" yet")
+            }
+            try attach(animation, to: index, path: origin)
         case .remove(let key, let layerID):
             let index = try layer(layerID, path: path + ".layer")
-            for animation in timeline.animations.indices
-            where timeline.animations[animation].layer == index && timeline.animations[animation].key == key
-                && timeline.animations[animation].removedAt == .infinity
-            {
-                detach(animation, finished: false)
+            for animation in liveAnimations[index] where timeline.animations[animation].key == key {
+                detach(animation, finished: hasEnded(animation))
             }
         case .removeAll(let layerID):
             let index = try layer(layerID, path: path + ".removeAll")
-            for animation in timeline.animations.indices
-            where timeline.animations[animation].layer == index && timeline.animations[animation].removedAt == .infinity
-            {
-                detach(animation, finished: false)
+            for animation in liveAnimations[index] {
+                detach(animation, finished: hasEnded(animation))
             }
         case .set(let changes):
             for change in changes {
@@ -243,13 +310,9 @@ final class RunnerState {
             } else {
                 roots.removeAll { $0 == index }
             }
-            let removed = Set(subtree(index))
             markPresent(index, false)
-            for animation in timeline.animations.indices
-            where removed.contains(timeline.animations[animation].layer)
-                && timeline.animations[animation].removedAt == .infinity
-            {
-                detach(animation, finished: false)
+            for removed in subtree(index) {
+                for animation in liveAnimations[removed] { detach(animation, finished: false) }
             }
             structureChanged = true
             timeline.events.append(Event(time: now, kind: .layerRemoved(layer: id)))
@@ -266,7 +329,8 @@ final class RunnerState {
         case .setState(let pairs, let animated, let duration):
             try performSetState(pairs, animated: animated, duration: duration, path: path)
         case .after(let delay, let actions):
-            schedule(deferred: DeferredTurn(actions: actions, finished: currentFinished, path: path + ".do"),
+            schedule(
+                deferred: DeferredTurn(actions: actions, finished: currentFinished, path: path + ".do"),
                 at: SceneTime.quantize(now + delay))
         case .ifFinished(let expected, let actions):
             guard let finished = currentFinished else {
@@ -320,22 +384,30 @@ final class RunnerState {
         change(&timing)
         timeline.layers[index].timing.set(timing, at: now)
         // Every pending callback in the subtree moves with the new time map.
-        let affected = Set(subtree(index))
-        for animation in timeline.animations.indices where affected.contains(timeline.animations[animation].layer) {
-            guard timeline.animations[animation].removedAt == .infinity else { continue }
-            timeline.animations[animation].generation += 1
-            schedule(animation)
+        for affected in subtree(index) {
+            for animation in liveAnimations[affected] {
+                timeline.animations[animation].generation += 1
+                schedule(animation)
+            }
         }
     }
 
+    /// The presentation value at `now` (or just before it), from the live leaves only.
     func presentation(_ index: Int, _ keyPath: KeyPath, at time: Double) -> Value {
-        timeline.presentationValue(
-            layer: index, keyPath: keyPath, at: time, map: timeline.timeMap(of: index, at: time))
+        let ordinal = keyPath.property.ordinal
+        var leaves = liveLeaves[index][ordinal]
+        if time < now && removedThisInstantTime == now, let removed = removedThisInstant[index * 1024 + ordinal] {
+            leaves = (leaves + removed).sorted()
+        }
+        return timeline.presentationValue(
+            layer: index, keyPath: keyPath, at: time, map: timeline.timeMap(of: index, at: time), leaves: leaves)
     }
 
     // MARK: Animations
 
-    func attach(_ animation: Animation, to index: Int, path: String) throws(RuntimeError) {
+    /// `layer.add(animation, forKey:)`. `byUIKit` marks the animations UIView blocks create:
+    /// their fill (UIKit's own `fillMode = both`) is not the script's pitfall to report.
+    func attach(_ animation: Animation, to index: Int, path: String, byUIKit: Bool = false) throws(RuntimeError) {
         let layerID = timeline.layers[index].id
         let map = timeline.timeMap(of: index, at: now)
         let layerNow = map.local(now)
@@ -347,11 +419,10 @@ final class RunnerState {
 
         // Adding under a key in use replaces that animation (it stops with finished = false).
         if let key = animation.key {
-            for other in timeline.animations.indices
-            where timeline.animations[other].layer == index && timeline.animations[other].key == key
-                && timeline.animations[other].removedAt == .infinity
-            {
-                if timeline.animations[other].stoppedAt == nil {
+            for other in liveAnimations[index] where timeline.animations[other].key == key {
+                // One that reached its end at this very instant completed: it is not cut short.
+                let completed = hasEnded(other)
+                if timeline.animations[other].stoppedAt == nil && !completed {
                     timeline.diagnostics.append(
                         Diagnostic(
                             severity: .warning, code: .keyReplaced, time: now, layer: layerID,
@@ -362,7 +433,7 @@ final class RunnerState {
                                 "Use a different key for animations that should run together, or wait for animationDidStop before adding."
                         ))
                 }
-                detach(other, finished: false)
+                detach(other, finished: completed)
             }
         }
 
@@ -390,7 +461,7 @@ final class RunnerState {
             transition = value
         }
 
-        if animation.timing.fillMode != .removed && animation.removedOnCompletion
+        if !byUIKit && animation.timing.fillMode != .removed && animation.removedOnCompletion
             && (animation.timing.fillMode == .forwards || animation.timing.fillMode == .both)
         {
             timeline.diagnostics.append(
@@ -411,6 +482,7 @@ final class RunnerState {
             keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
             onStart: animation.onStart, onStop: animation.onStop, path: path)
         timeline.animations.append(attached)
+        liveAnimations[index].append(owner)
         if transition != nil { timeline.layers[index].transitions.append(owner) }
         for group in openGroups { register(owner, in: group) }
         schedule(owner)
@@ -492,6 +564,7 @@ final class RunnerState {
         let index = timeline.leaves.count
         timeline.leaves.append(leaf)
         timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal].append(index)
+        liveLeaves[layer][property.keyPath.property.ordinal].append(index)
         timeline.layers[layer].animatedProperties.insert(property.keyPath.property)
         return index
     }
@@ -501,10 +574,9 @@ final class RunnerState {
         for index in leafIndices {
             let leaf = timeline.leaves[index]
             guard !leaf.additive else { continue }
-            for other in timeline.layers[layer].leavesByProperty[leaf.keyPath.property.ordinal] where other != index {
+            for other in liveLeaves[layer][leaf.keyPath.property.ordinal] where other != index {
                 let previous = timeline.leaves[other]
                 guard previous.owner != leaf.owner, !previous.additive, previous.keyPath == leaf.keyPath,
-                    previous.removedAt == .infinity,
                     timeline.animations[previous.owner].stoppedAt == nil
                 else { continue }
                 timeline.diagnostics.append(
@@ -538,6 +610,20 @@ final class RunnerState {
                 queue.push(.init(time: stop, subject: index, kind: .stop, generation: generation))
             }
         }
+    }
+
+    /// Whether the animation's active duration is over at `now` (its stop callback may still
+    /// be pending at this instant).
+    func hasEnded(_ index: Int) -> Bool {
+        let animation = timeline.animations[index]
+        if animation.stoppedAt != nil { return true }
+        guard animation.timing.activeDuration.isFinite, abs(animation.timing.speed) > 0 else { return false }
+        let map = timeline.timeMap(of: animation.layer, at: now)
+        guard
+            let end = sceneTime(
+                localElapsed: animation.timing.activeDuration, timing: animation.timing, map: map)
+        else { return false }
+        return end <= now
     }
 
     /// The scene time (≥ now) at which the animation's elapsed time reaches `elapsed`, if ever.
@@ -608,7 +694,17 @@ final class RunnerState {
         guard animation.removedAt == .infinity else { return }
         let shownBefore = snapBackProbes(index, naturalEnd: finished)
         timeline.animations[index].removedAt = now
-        for leaf in animation.leaves { timeline.leaves[leaf].removedAt = now }
+        liveAnimations[animation.layer].removeAll { $0 == index }
+        if removedThisInstantTime != now {
+            removedThisInstant = [:]
+            removedThisInstantTime = now
+        }
+        for leaf in animation.leaves {
+            timeline.leaves[leaf].removedAt = now
+            let ordinal = timeline.leaves[leaf].keyPath.property.ordinal
+            liveLeaves[animation.layer][ordinal].removeAll { $0 == leaf }
+            removedThisInstant[animation.layer * 1024 + ordinal, default: []].append(leaf)
+        }
         reportSnapBacks(shownBefore, layer: animation.layer)
         noteChange(now)
         if animation.stoppedAt == nil {
@@ -623,7 +719,8 @@ final class RunnerState {
             // its own (a natural end runs onStop from the stop callback itself).
             if !finished && !animation.onStop.isEmpty {
                 schedule(
-                    deferred: DeferredTurn(actions: animation.onStop, finished: false, path: onStopPath(index)), at: now)
+                    deferred: DeferredTurn(actions: animation.onStop, finished: false, path: onStopPath(index)), at: now
+                )
             }
             noteStopped(index, finished: finished)
         }
@@ -658,10 +755,12 @@ final class RunnerState {
         }
     }
 
-    /// Whether two values differ visibly: by more than 0.1% of their magnitude (at least 0.001).
+    /// Whether two values differ visibly: by more than 1/255 (one step of an 8-bit channel) of
+    /// their magnitude, at least 1/255. A spring cut at its UIKit duration, within 0.1% of its
+    /// target, does not count.
     static func differs(_ a: Value, _ b: Value) -> Bool {
         let scale = max(1, Value.distance(a, a.kind.zero), Value.distance(b, b.kind.zero))
-        return Value.distance(a, b) > 1e-3 * scale
+        return Value.distance(a, b) > scale / 255
     }
 
     /// `retained-divergence`: a retained, ended animation keeps presentation ≠ model.

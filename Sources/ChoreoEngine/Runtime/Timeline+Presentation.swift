@@ -41,18 +41,25 @@ extension Timeline {
     /// Starts from the model value and applies every animation attached at that time on the
     /// property, in the order they were added (semantics rule 9.3): a non-additive one replaces
     /// the value so far, an additive one adds to it; sub-path animations act on their part.
-    @inline(__always)
     public func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap) -> Value {
-        // Hot path: index in place rather than copying tracks and leaves (each holds arrays).
+        presentationValue(
+            layer: layer, keyPath: keyPath, at: time, map: map,
+            leaves: layers[layer].leavesByProperty[keyPath.property.ordinal])
+    }
+
+    /// The same, considering only the given leaves of the property (in the order added): the
+    /// runner passes the ones still attached.
+    func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap, leaves indices: [Int]) -> Value
+    {
         let property = keyPath.property
         let ordinal = property.ordinal
         let model = layers[layer].model[ordinal]?.value(at: time) ?? property.defaultValue
         var value = model
-        let count = layers[layer].leavesByProperty[ordinal].count
+        let count = indices.count
         if count > 0 {
             let layerTime = map.local(time)
             for position in 0..<count {
-                let index = layers[layer].leavesByProperty[ordinal][position]
+                let index = indices[position]
                 guard leaves[index].addedAt <= time && time < leaves[index].removedAt,
                     let local = leaves[index].localTime(layerTime: layerTime)
                 else { continue }

@@ -85,8 +85,9 @@ public struct Timeline: Sendable {
         shape = History(initial: TreeShape(order: [], parent: []))
     }
 
-    /// The scene's natural end: the last change, or a horizon for scenes that never settle.
-    public var naturalEnd: Double {
-        neverSettles ? min(max(lastChange, Limits.neverSettlesHorizon), Limits.maxSceneTime) : lastChange
-    }
+    /// How far the run looked (see ``SceneRunner/run(_:horizon:)``).
+    public internal(set) var horizon = Limits.neverSettlesHorizon
+
+    /// The scene's natural end: the last change, or the run's horizon for scenes that never settle.
+    public var naturalEnd: Double { neverSettles ? max(horizon, lastChange) : lastChange }
 }

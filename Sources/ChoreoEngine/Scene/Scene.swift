@@ -67,6 +67,9 @@ public enum ModelChange: Sendable, Equatable {
 public indirect enum ScriptAction: Sendable, Equatable {
     /// `layer.add(animation, forKey:)`.
     case add(Animation, layer: String)
+    /// `layer.add(animation, forKey:)` again with the animation last added under that key: what
+    /// a delegate does when it rebuilds the same animation in `animationDidStop` to loop it.
+    case addAgain(key: String, layer: String)
     /// `layer.removeAnimation(forKey:)`.
     case remove(key: String, layer: String)
     /// `layer.removeAllAnimations()`.
@@ -98,6 +101,7 @@ public indirect enum ScriptAction: Sendable, Equatable {
         switch (a, b) {
         case (.add(let x, let l), .add(let y, let m)): x == y && l == m
         case (.remove(let x, let l), .remove(let y, let m)): x == y && l == m
+        case (.addAgain(let x, let l), .addAgain(let y, let m)): x == y && l == m
         case (.removeAll(let x), .removeAll(let y)): x == y
         case (.set(let x), .set(let y)): x == y
         case (.addLayer(let x, let p, let i), .addLayer(let y, let q, let j)): x == y && p == q && i == j
