@@ -229,6 +229,50 @@ struct ScriptTests {
         #expect(Self.number(timeline, "a", "opacity", 0.5) == 0.5)
         #expect(abs(Self.number(timeline, "a", "opacity", 1.0) - 0.25) < 1e-12)
         #expect(Self.number(timeline, "a", "opacity", 1.5) == 0)
+        // The block in flight was taken over: it stops unfinished.
+        #expect(
+            Self.events(timeline) == [
+                "0.0 start a opacity", "0.5 stop a opacity false", "0.5 start a opacity", "0.5 animate - false",
+                "1.5 stop a opacity true", "1.5 animate - true",
+            ])
+    }
+
+    @Test func repeatAutoreverseAndDelay() throws {
+        let timeline = try Self.timeline(
+            """
+            {"layers": [{"id": "a", "opacity": 1}, {"id": "b", "opacity": 1}],
+             "script": [{"at": 0, "do": [
+               {"animate": {"duration": 1, "delay": 0.5, "options": ["curveLinear", "autoreverse"], "changes": {"a": {"opacity": 0}}}},
+               {"animate": {"duration": 1, "options": ["repeat"], "changes": {"b": {"opacity": 0}}}}]}]}
+            """)
+        // The delay shows the old value (fill both), autoreverse goes there and back, then the
+        // animation ends at the model value: the jump UIKit users know.
+        #expect(Self.number(timeline, "a", "opacity", 0.25) == 1)
+        #expect(Self.number(timeline, "a", "opacity", 1.0) == 0.5)
+        #expect(Self.number(timeline, "a", "opacity", 1.5) == 0)
+        #expect(Self.number(timeline, "a", "opacity", 2.25) == 0.75)
+        #expect(Self.number(timeline, "a", "opacity", 2.5) == 0)
+        #expect(timeline.diagnostics.contains { $0.code == .snapBack && $0.layer == "a" && $0.time == 2.5 })
+        #expect(timeline.neverSettles)
+        #expect(timeline.diagnostics.contains { $0.code == .neverSettles && $0.layer == "b" })
+    }
+
+    @Test func discreteKeyframesAndCurls() throws {
+        let timeline = try Self.timeline(
+            """
+            {"layers": [{"id": "a", "opacity": 1}, {"id": "page", "type": "text", "bounds": [0, 0, 10, 10], "string": "1"}],
+             "script": [{"at": 0, "do": [
+               {"animateKeyframes": {"duration": 1, "options": ["calculationModeDiscrete", "curveLinear"], "keyframes": [
+                 {"relativeStartTime": 0.5, "relativeDuration": 0.5, "changes": {"a": {"opacity": 0.4}}}]}},
+               {"transition": {"layer": "page", "duration": 1, "options": ["transitionCurlUp", "curveLinear"],
+                               "changes": {"page": {"string": "2"}}}}]}]}
+            """)
+        #expect(Self.number(timeline, "a", "opacity", 0.49) == 1)
+        #expect(Self.number(timeline, "a", "opacity", 0.5) == 0.4)
+        let page = timeline.layerIndex["page"]!
+        let state = timeline.transitionState(layer: page, at: 0.25, map: .identity)
+        #expect(state?.transition.kind == .curlUp)
+        #expect(state?.outgoingCurl == 0.25 && state?.incomingCurl == 0)
     }
 
     @Test func springBlockUsesTheUIKitMapping() throws {

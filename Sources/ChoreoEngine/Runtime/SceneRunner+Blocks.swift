@@ -145,6 +145,18 @@ extension RunnerState {
         return "\(base)-\(suffix)"
     }
 
+    /// Removes the animations earlier blocks put on a property (keys `opacity`, `opacity-2`, …).
+    func replaceBlockAnimations(of property: LayerProperty, layer: Int) {
+        let base = property.rawValue
+        for index in liveAnimations[layer] {
+            guard let key = timeline.animations[index].key else { continue }
+            let suffix = key.dropFirst(base.count + 1)
+            if key == base || (key.hasPrefix(base + "-") && !suffix.isEmpty && suffix.allSatisfy(\.isNumber)) {
+                detach(index, finished: hasEnded(index))
+            }
+        }
+    }
+
     /// The timing UIKit gives the animations of a block (semantics reference: fillMode both).
     func blockTiming(duration: Double, options: ViewAnimationOptions) -> MediaTiming {
         var timing = MediaTiming()
@@ -182,6 +194,10 @@ extension RunnerState {
                     values = BasicValues(from: Value.offset(showing: old, over: new), to: new.kind.zero)
                 }
                 setModel(property, new, on: index)
+                if block.options.beginFromCurrentState {
+                    // It takes over from the blocks in flight on the property: they stop unfinished.
+                    replaceBlockAnimations(of: property, layer: index)
+                }
                 var animation = Animation(content: .basic(animated, values, spring: spring))
                 animation.timing = blockTiming(duration: block.duration, options: block.options)
                 animation.delay = block.delay
