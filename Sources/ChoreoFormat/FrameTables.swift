@@ -7,12 +7,18 @@ import ChoreoEngine
 /// and release shared buffers for every layer, and threads contend on those counts. These
 /// tables are read in place and never touch a reference count.
 final class FrameTables: Sendable {
-    /// One property (or the transition) written for a layer.
+    /// One property (or the transition, or the particles) written for a layer.
     struct Cell: Sendable {
+        /// The members that are not a key path.
+        enum Special: Sendable {
+            case transition, particles
+        }
+
         /// `"name":` in `keyBytes`.
         let key: Range<Int>
-        /// nil for the `transition` member.
+        /// nil for the `transition` and `particles` members.
         let keyPath: KeyPath?
+        let special: Special?
         /// The cell's track in the sampling program, −1 when it is sampled generically.
         let track: Int
     }

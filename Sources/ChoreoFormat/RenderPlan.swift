@@ -75,7 +75,7 @@ public struct RenderPlan: Sendable {
             }
         }
         let explicit: [Column]? = query.properties.map { names in
-            names.map { Column(name: $0, keyPath: $0 == "transition" ? nil : KeyPath($0)) }
+            names.map { Column(name: $0, keyPath: KeyPath($0)) }
         }
         var columns: [[Column]] = []
         var columnsPerFrame = 0
@@ -88,6 +88,7 @@ public struct RenderPlan: Sendable {
                 properties.formUnion([.position, .bounds, .opacity, .transform])
                 layerColumns = properties.sorted().map { Column(name: $0.rawValue, keyPath: KeyPath($0)) }
                 if !track.transitionsEmpty { layerColumns.append(Column(name: "transition", keyPath: nil)) }
+                if track.type == .emitter { layerColumns.append(Column(name: "particles", keyPath: nil)) }
             }
             columns.append(layerColumns)
             if selected[index] { columnsPerFrame += layerColumns.count }
@@ -124,7 +125,11 @@ public struct RenderPlan: Sendable {
                         track = requests.count
                         requests.append((layer, keyPath.property))
                     }
-                    cells.append(FrameTables.Cell(key: appendKey(column.name), keyPath: column.keyPath, track: track))
+                    let special: FrameTables.Cell.Special? =
+                        column.keyPath != nil ? nil : column.name == "particles" ? .particles : .transition
+                    cells.append(
+                        FrameTables.Cell(
+                            key: appendKey(column.name), keyPath: column.keyPath, special: special, track: track))
                 }
             }
             layerCells.append(first..<cells.count)

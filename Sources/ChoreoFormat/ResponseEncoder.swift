@@ -117,6 +117,12 @@ public enum ResponseEncoder {
                             timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map),
                             into: &writer)
                     }
+                } else if tables.cells[cell].special == .particles {
+                    guard timeline.layers[layer].type == .emitter else { continue }
+                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
+                    firstCell = false
+                    writer.key("particles")
+                    writeParticles(timeline.particles(layer: layer, at: time), into: &writer)
                 } else if let state = timeline.transitionState(layer: layer, at: time, map: map) {
                     if !firstCell { writer.byte(UInt8(ascii: ",")) }
                     firstCell = false
@@ -212,6 +218,27 @@ public enum ResponseEncoder {
             state.transition.kind, opacity: state.incomingOpacity, offset: state.incomingOffset,
             transform: state.incomingTransform, curl: state.incomingCurl, into: &writer)
         writer.raw("}")
+    }
+
+    /// `[{"cell", "id", "age", "position", "scale", "rotation", "color"}, ...]`: the live particles.
+    static func writeParticles(_ particles: [Particle], into writer: inout JSONWriter) {
+        writer.array(particles) { writer, particle in
+            writer.raw("{\"cell\":")
+            if let name = particle.cellName { writer.string(name) } else { writer.integer(Int64(particle.cell)) }
+            writer.raw(",\"id\":")
+            writer.integer(Int64(particle.index))
+            writer.raw(",\"age\":")
+            writer.number(particle.age)
+            writer.raw(",\"position\":")
+            writeValue(.point(particle.position), into: &writer)
+            writer.raw(",\"scale\":")
+            writer.number(particle.scale)
+            writer.raw(",\"rotation\":")
+            writer.number(particle.rotation)
+            writer.raw(",\"color\":")
+            writeValue(.color(particle.color), into: &writer)
+            writer.raw("}")
+        }
     }
 
     /// One side of a transition: `transform` is written for flips and `curl` for curls only.

@@ -76,7 +76,8 @@ public struct SamplingQuery: Sendable, Equatable {
                 query.layers = list(value)
             case "properties":
                 let items = list(value)
-                for (index, item) in items.enumerated() where KeyPath(item) == nil && item != "transition" {
+                for (index, item) in items.enumerated()
+                where KeyPath(item) == nil && item != "transition" && item != "particles" {
                     errors.append(
                         FieldError(path: "query.properties[\(index)]", message: "unknown key path \"\(item)\""))
                 }

@@ -79,7 +79,7 @@ public struct SceneDecoder {
 
     private static let layerFields: Set<String> = Set(LayerProperty.allCases.map(\.rawValue)).union([
         "id", "type", "frame", "beginTime", "speed", "timeOffset", "actions", "states", "sublayers",
-    ])
+    ]).union(emitterFields)
 
     private mutating func decodeLayer(_ json: JSONValue, _ path: String, depth: Int = 0) -> LayerNode? {
         guard let object = reader.object(json, path) else { return nil }
@@ -109,14 +109,13 @@ public struct SceneDecoder {
         if let typeJSON = object["type"], let name = reader.string(typeJSON, "\(path).type") {
             if let parsed = LayerType(rawValue: name) {
                 type = parsed
-                if parsed == .emitter {
-                    reader.fail("\(path).type", "emitter layers are not supported by this version of choreo")
-                }
+
             } else {
                 reader.fail("\(path).type", "must be layer, shape, text or emitter")
             }
         }
         var node = LayerNode(id: id, type: type)
+        node.emitter = decodeEmitter(object, path, type: type)
         for key in object.keys {
             guard let property = LayerProperty(rawValue: key) else { continue }
             let fieldPath = "\(path).\(key)"

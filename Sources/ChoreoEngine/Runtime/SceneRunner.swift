@@ -128,6 +128,29 @@ final class RunnerState {
         }
     }
 
+    /// `emitter-not-removed`: an emitter layer still in the tree and still emitting at the end.
+    func checkEmitters() {
+        let end = timeline.naturalEnd
+        for index in timeline.layers.indices where present[index] {
+            guard let emitter = timeline.layers[index].emitter else { continue }
+            let start = timeline.layers[index].joinedAt
+            let emitting = emitter.cells.contains { cell in
+                cell.birthRate > 0 && (cell.duration == 0 || start + cell.beginTime + cell.duration > end)
+            }
+            let rate = presentation(index, KeyPath(.birthRate), at: end)
+            guard emitting, case .number(let n) = rate, n > 0 else { continue }
+            timeline.diagnostics.append(
+                Diagnostic(
+                    severity: .warning, code: .emitterNotRemoved, time: end, layer: timeline.layers[index].id,
+                    keyPath: nil,
+                    message:
+                        "The emitter is still emitting when the scene ends: it keeps spawning particles (and costing frames) for ever.",
+                    fix:
+                        "Remove the emitter layer (or set its birthRate to 0) once the effect is over, e.g. with an `after` block."
+                ))
+        }
+    }
+
     /// Past the horizon, callbacks that run no actions are still processed (animations end);
     /// the first piece of work that would run actions is returned (its JSON path) and stops the run.
     func workPastHorizon(scriptTime: Double, eventTime: Double) -> String? {
@@ -149,6 +172,7 @@ final class RunnerState {
 
     func finish() {
         timeline.horizon = horizon
+        defer { checkEmitters() }
         if let stillRunning {
             timeline.neverSettles = true
             timeline.diagnostics.append(
@@ -189,7 +213,8 @@ final class RunnerState {
             model[property.ordinal] = History(initial: value)
         }
         let track = Timeline.LayerTrack(
-            id: node.id, type: node.type, actions: node.actions, states: node.states, model: model,
+            id: node.id, type: node.type, actions: node.actions, states: node.states, emitter: node.emitter,
+            joinedAt: now, model: model,
             timing: History(initial: node.timing),
             leavesByProperty: [[Int]](repeating: [], count: LayerProperty.allCases.count), transitions: [])
         timeline.layers.append(track)

@@ -16,6 +16,10 @@ public struct Timeline: Sendable {
         public let type: LayerType
         public let actions: ActionPolicy
         public let states: [NamedState]
+        /// The emitter's cells and shape, for emitter layers.
+        public let emitter: EmitterConfiguration?
+        /// When the layer joined the scene (0 for the initial tree): emitters start there.
+        public let joinedAt: Double
         /// Model values by property ordinal; nil where the property never left its default.
         var model: [History<Value>?]
         var timing: History<LayerTiming>

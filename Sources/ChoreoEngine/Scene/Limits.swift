@@ -23,6 +23,12 @@ public enum Limits {
     public static let maxEvents = 1_000_000
     /// How far a scene that never settles is sampled by default, in seconds.
     public static let neverSettlesHorizon = 10.0
+    /// Cells per emitter layer.
+    public static let maxEmitterCells = 32
+    /// Particles of one cell alive at once (birth rate × longest lifetime).
+    public static let maxParticlesPerCell = 5_000
+    /// A cell's `birthRate`, particles per second.
+    public static let maxParticleBirthRate = 100_000.0
     /// `fps` bounds.
     public static let maxFPS = 1_000.0
 }

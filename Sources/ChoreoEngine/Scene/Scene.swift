@@ -21,6 +21,8 @@ public struct LayerNode: Sendable, Equatable {
     public var actions: ActionPolicy = .none
     /// Named sets of model values (`setState`), in document order.
     public var states: [NamedState] = []
+    /// The cells and birth shape of an emitter layer (`type` emitter).
+    public var emitter: EmitterConfiguration?
     public var sublayers: [LayerNode] = []
 
     public init(id: String, type: LayerType = .layer) {

@@ -1,0 +1,213 @@
+import Foundation
+
+/// `CAEmitterLayer` sampling: the particles alive at any time, computed from the emitter's
+/// settings and its birth-rate curve alone, never from earlier frames.
+extension Timeline {
+    /// Step for integrating an animated `birthRate` (a fixed grid from the cell's start, so the
+    /// result never depends on which frames are sampled).
+    static let emissionStep = 1.0 / 240
+
+    /// The particles of an emitter layer alive at scene time `time`, by cell then birth order.
+    public func particles(layer: Int, at time: Double) -> [Particle] {
+        guard let emitter = layers[layer].emitter else { return [] }
+        var result: [Particle] = []
+        for (cellIndex, cell) in emitter.cells.enumerated() where cell.birthRate > 0 {
+            let start = layers[layer].joinedAt + cell.beginTime
+            var end = cell.duration > 0 ? start + cell.duration : Double.infinity
+            end = min(end, time)
+            guard end > start else { continue }
+            let emission = EmissionCurve(timeline: self, layer: layer, cellRate: cell.birthRate, from: start, to: end)
+            let lifetimeFactor = number(layer, .lifetime, at: time)
+            let longest = max(0, (cell.lifetime + abs(cell.lifetimeRange) / 2) * max(lifetimeFactor, 0))
+            let firstAlive = Int(emission.count(at: max(start, time - longest)).rounded(.down))
+            let born = emission.count(at: end)
+            var index = max(firstAlive, 0)
+            while Double(index) < born {
+                defer { index += 1 }
+                let birth = emission.time(ofBirth: Double(index))
+                let age = time - birth
+                guard age >= 0 else { continue }
+                let random = ParticleRandom(seed: emitter.seed, cell: cellIndex, index: index)
+                let lifetime =
+                    random.spread(cell.lifetime, cell.lifetimeRange, .lifetime) * number(layer, .lifetime, at: birth)
+                guard age < lifetime else { continue }
+                result.append(
+                    particle(
+                        cell, cellIndex, index, emitter: emitter, layer: layer, birth: birth, age: age, random: random))
+            }
+        }
+        return result
+    }
+
+    private func number(_ layer: Int, _ property: LayerProperty, at time: Double) -> Double {
+        let map = timeMap(of: layer, at: time)
+        if case .number(let n) = presentationValue(layer: layer, keyPath: KeyPath(property), at: time, map: map) {
+            return n
+        }
+        return 1
+    }
+
+    private func point(_ layer: Int, _ property: LayerProperty, at time: Double) -> Point {
+        let map = timeMap(of: layer, at: time)
+        switch presentationValue(layer: layer, keyPath: KeyPath(property), at: time, map: map) {
+        case .point(let p), .size(let p): return p
+        default: return .zero
+        }
+    }
+
+    private func particle(
+        _ cell: EmitterCell, _ cellIndex: Int, _ index: Int, emitter: EmitterConfiguration, layer: Int, birth: Double,
+        age: Double, random: ParticleRandom
+    ) -> Particle {
+        // Everything but the age is read at birth, as Core Animation copies the emitter's
+        // multipliers into each particle when it is born.
+        let origin = point(layer, .emitterPosition, at: birth)
+        let size = point(layer, .emitterSize, at: birth)
+        let place = Self.birthPlace(emitter.shape, emitter.mode, size: size, random: random)
+        let speed = random.spread(cell.velocity, cell.velocityRange, .velocity) * number(layer, .velocity, at: birth)
+        let direction = random.spread(cell.emissionLongitude, cell.emissionRange, .direction)
+        let latitude = cell.emissionLatitude
+        let planar = speed * cos(latitude)
+        let velocity = Point(planar * cos(direction), planar * sin(direction))
+        let acceleration = Point(cell.xAcceleration, cell.yAcceleration)
+        let position = origin + place + velocity * age + acceleration * (0.5 * age * age)
+        let scale =
+            random.spread(cell.scale, cell.scaleRange, .scale) * number(layer, .scale, at: birth) + cell.scaleSpeed
+            * age
+        let spin = random.spread(cell.spin, cell.spinRange, .spin) * number(layer, .spin, at: birth)
+        func channel(_ value: Double, _ range: Double, _ speed: Double, _ attribute: ParticleRandom.Attribute) -> Double
+        {
+            min(max(random.spread(value, range, attribute) + speed * age, 0), 1)
+        }
+        let color = Color(
+            red: channel(cell.color.red, cell.redRange, cell.redSpeed, .red),
+            green: channel(cell.color.green, cell.greenRange, cell.greenSpeed, .green),
+            blue: channel(cell.color.blue, cell.blueRange, cell.blueSpeed, .blue),
+            alpha: channel(cell.color.alpha, cell.alphaRange, cell.alphaSpeed, .alpha))
+        return Particle(
+            cell: cellIndex, cellName: cell.name, index: index, age: age, position: position, scale: scale,
+            rotation: spin * age, color: color)
+    }
+
+    /// Where on the emitter a particle is born, relative to `emitterPosition`.
+    static func birthPlace(
+        _ shape: EmitterConfiguration.Shape, _ mode: EmitterConfiguration.Mode, size: Point, random: ParticleRandom
+    ) -> Point {
+        let u = random.unit(.placeX)
+        let v = random.unit(.placeY)
+        let (w, h) = (size.x, size.y)
+        switch shape {
+        case .point:
+            return .zero
+        case .line:
+            if mode == .points { return Point(random.unit(.corner) < 0.5 ? -w / 2 : w / 2, 0) }
+            return Point((u - 0.5) * w, 0)
+        case .rectangle, .cuboid:
+            switch mode {
+            case .points:
+                let corner = Int(random.unit(.corner) * 4)
+                return Point(corner % 2 == 0 ? -w / 2 : w / 2, corner < 2 ? -h / 2 : h / 2)
+            case .outline:
+                // A point along the perimeter, uniform by length.
+                let perimeter = 2 * (w + h)
+                guard perimeter > 0 else { return .zero }
+                var d = u * perimeter
+                if d < w { return Point(d - w / 2, -h / 2) }
+                d -= w
+                if d < h { return Point(w / 2, d - h / 2) }
+                d -= h
+                if d < w { return Point(w / 2 - d, h / 2) }
+                d -= w
+                return Point(-w / 2, h / 2 - d)
+            case .surface, .volume:
+                return Point((u - 0.5) * w, (v - 0.5) * h)
+            }
+        case .circle, .sphere:
+            let radius = w / 2
+            let angle = 2 * Double.pi * u
+            switch mode {
+            case .points: return .zero
+            case .outline: return Point(radius * cos(angle), radius * sin(angle))
+            case .surface, .volume:
+                let r = radius * v.squareRoot()
+                return Point(r * cos(angle), r * sin(angle))
+            }
+        }
+    }
+}
+
+/// How many particles a cell has emitted by a time: the integral of its birth rate.
+struct EmissionCurve {
+    let start: Double
+    let end: Double
+    /// Constant rate, or cumulative counts on a fixed grid from `start`.
+    let rate: Double?
+    let cumulative: [Double]
+
+    init(timeline: Timeline, layer: Int, cellRate: Double, from start: Double, to end: Double) {
+        self.start = start
+        self.end = end
+        let property = LayerProperty.birthRate
+        let track = timeline.layers[layer]
+        let animated = !track.leavesByProperty[property.ordinal].isEmpty
+        let history = track.model[property.ordinal]
+        if !animated && (history?.isConstant ?? true) {
+            rate = cellRate * track.modelValue(property, at: start).numberValue
+            cumulative = []
+            return
+        }
+        rate = nil
+        let step = Timeline.emissionStep
+        func layerRate(_ t: Double) -> Double {
+            let map = timeline.timeMap(of: layer, at: t)
+            return cellRate
+                * max(
+                    0, timeline.presentationValue(layer: layer, keyPath: KeyPath(property), at: t, map: map).numberValue
+                )
+        }
+        var counts = [0.0]
+        var t = start
+        var previous = layerRate(start)
+        while t < end {
+            let next = min(t + step, end)
+            let current = layerRate(next)
+            counts.append(counts[counts.count - 1] + (previous + current) / 2 * (next - t))
+            previous = current
+            t = next
+        }
+        cumulative = counts
+    }
+
+    /// Particles emitted between the start and `time`.
+    func count(at time: Double) -> Double {
+        let t = min(max(time, start), end)
+        if let rate { return rate * (t - start) }
+        let position = (t - start) / Timeline.emissionStep
+        let i = min(Int(position.rounded(.down)), cumulative.count - 1)
+        guard i + 1 < cumulative.count else { return cumulative[cumulative.count - 1] }
+        return cumulative[i] + (cumulative[i + 1] - cumulative[i]) * (position - Double(i))
+    }
+
+    /// When the particle with birth index `k` was born (the count reaching `k`).
+    func time(ofBirth k: Double) -> Double {
+        if let rate { return rate > 0 ? start + k / rate : .infinity }
+        var low = 0
+        var high = cumulative.count - 1
+        guard cumulative[high] > k else { return .infinity }
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if cumulative[mid] <= k { low = mid } else { high = mid }
+        }
+        let span = cumulative[high] - cumulative[low]
+        let fraction = span > 0 ? (k - cumulative[low]) / span : 0
+        return min(start + (Double(low) + fraction) * Timeline.emissionStep, end)
+    }
+}
+
+extension Value {
+    /// The number a value holds (0 for other kinds).
+    var numberValue: Double {
+        if case .number(let n) = self { return n }
+        return 0
+    }
+}

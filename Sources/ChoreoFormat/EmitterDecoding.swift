@@ -1,0 +1,114 @@
+import ChoreoEngine
+import ChoreoJSON
+
+/// Emitter layers: `emitterShape`, `emitterMode`, `seed` and `emitterCells` (CAEmitterCell).
+extension SceneDecoder {
+    static let emitterFields: Set<String> = ["emitterShape", "emitterMode", "seed", "emitterCells"]
+
+    static var cellNumberFields: [(String, WritableKeyPath<EmitterCell, Double>, Double, Double)] {
+        [
+            ("birthRate", \.birthRate, 0, Limits.maxParticleBirthRate),
+            ("lifetime", \.lifetime, 0, Limits.maxSceneTime),
+            ("lifetimeRange", \.lifetimeRange, 0, Limits.maxSceneTime),
+            ("velocity", \.velocity, -1e6, 1e6), ("velocityRange", \.velocityRange, 0, 1e6),
+            ("emissionLatitude", \.emissionLatitude, -1e3, 1e3), ("emissionLongitude", \.emissionLongitude, -1e3, 1e3),
+            ("emissionRange", \.emissionRange, 0, 1e3),
+            ("xAcceleration", \.xAcceleration, -1e6, 1e6), ("yAcceleration", \.yAcceleration, -1e6, 1e6),
+            ("zAcceleration", \.zAcceleration, -1e6, 1e6),
+            ("scale", \.scale, -1e3, 1e3), ("scaleRange", \.scaleRange, 0, 1e3),
+            ("scaleSpeed", \.scaleSpeed, -1e3, 1e3),
+            ("spin", \.spin, -1e3, 1e3), ("spinRange", \.spinRange, 0, 1e3),
+            ("redRange", \.redRange, 0, 1), ("greenRange", \.greenRange, 0, 1), ("blueRange", \.blueRange, 0, 1),
+            ("alphaRange", \.alphaRange, 0, 1),
+            ("redSpeed", \.redSpeed, -1e3, 1e3), ("greenSpeed", \.greenSpeed, -1e3, 1e3),
+            ("blueSpeed", \.blueSpeed, -1e3, 1e3), ("alphaSpeed", \.alphaSpeed, -1e3, 1e3),
+            ("beginTime", \.beginTime, 0, Limits.maxSceneTime), ("duration", \.duration, 0, Limits.maxSceneTime),
+        ]
+    }
+
+    mutating func decodeEmitter(_ object: JSONObject, _ path: String, type: LayerType) -> EmitterConfiguration? {
+        let present = Self.emitterFields.filter { object[$0] != nil }
+        guard type == .emitter else {
+            for field in present.sorted() { reader.fail("\(path).\(field)", "is a field of emitter layers only") }
+            return nil
+        }
+        var emitter = EmitterConfiguration()
+        if let v = object["emitterShape"], let name = reader.string(v, "\(path).emitterShape") {
+            if let shape = EmitterConfiguration.Shape(rawValue: name) {
+                emitter.shape = shape
+            } else {
+                reader.fail(
+                    "\(path).emitterShape",
+                    "must be one of \(EmitterConfiguration.Shape.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if let v = object["emitterMode"], let name = reader.string(v, "\(path).emitterMode") {
+            if let mode = EmitterConfiguration.Mode(rawValue: name) {
+                emitter.mode = mode
+            } else {
+                reader.fail(
+                    "\(path).emitterMode",
+                    "must be one of \(EmitterConfiguration.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if let v = object["seed"], let n = reader.integer(v, "\(path).seed", min: 0, max: Int(UInt32.max)) {
+            emitter.seed = UInt32(n)
+        }
+        if let v = object["emitterCells"], let cells = reader.array(v, "\(path).emitterCells") {
+            if cells.count > Limits.maxEmitterCells {
+                reader.fail("\(path).emitterCells", "an emitter may have at most \(Limits.maxEmitterCells) cells")
+            }
+            for (index, element) in cells.prefix(Limits.maxEmitterCells).enumerated() {
+                if let cell = decodeCell(element, "\(path).emitterCells[\(index)]") { emitter.cells.append(cell) }
+            }
+        }
+        // Live particles are bounded: birth rate × longest lifetime, with the layer's multipliers.
+        let layerRate = multiplier(object, "birthRate")
+        let layerLifetime = multiplier(object, "lifetime")
+        for (index, cell) in emitter.cells.enumerated() {
+            let alive = cell.birthRate * layerRate * (cell.lifetime + cell.lifetimeRange / 2) * layerLifetime
+            if alive > Double(Limits.maxParticlesPerCell) {
+                reader.fail(
+                    "\(path).emitterCells[\(index)].birthRate",
+                    "up to \(Int(alive)) particles would be alive at once; at most \(Limits.maxParticlesPerCell) per cell (lower birthRate or lifetime)"
+                )
+            }
+        }
+        return emitter
+    }
+
+    private func multiplier(_ object: JSONObject, _ name: String) -> Double {
+        if case .number(let n)? = object[name] { return max(n, 0) }
+        return 1
+    }
+
+    private static let cellFields: Set<String> = Set(cellNumberFields.map(\.0)).union(["name", "color", "contents"])
+
+    private mutating func decodeCell(_ json: JSONValue, _ path: String) -> EmitterCell? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.cellFields)
+        var cell = EmitterCell()
+        if let v = object["name"], let name = reader.string(v, "\(path).name") { cell.name = name }
+        for (name, keyPath, low, high) in Self.cellNumberFields {
+            if let v = object[name], let n = reader.number(v, "\(path).\(name)", min: low, max: high) {
+                cell[keyPath: keyPath] = n
+            }
+        }
+        if let v = object["color"], case .color(let color)? = reader.value(v, kind: .color, "\(path).color") {
+            cell.color = color
+        }
+        if let v = object["contents"] {
+            switch v {
+            case .string("dot"): cell.contents = .dot
+            case .string("square"): cell.contents = .square
+            default:
+                if let n = reader.numbers(v, "\(path).contents", count: 2) {
+                    cell.contents = .size(Point(n[0], n[1]))
+                } else {
+                    reader.fail("\(path).contents", "must be \"dot\", \"square\" or a size [width, height]")
+                }
+            }
+        }
+        return cell
+    }
+}
