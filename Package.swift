@@ -19,12 +19,15 @@ let package = Package(
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
         .target(
-            name: "ChoreoHTTP", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage"],
+            name: "ChoreoHTTP",
+            dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
             swiftSettings: strictSettings),
         .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
         .executableTarget(
-            name: "choreo", dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage"],
+            name: "choreo",
+            dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo-bench", dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON"],
@@ -36,6 +39,9 @@ let package = Package(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
             exclude: ["Goldens"], swiftSettings: strictSettings),
         .testTarget(name: "ChoreoStorageTests", dependencies: ["ChoreoStorage"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoArenaTests", dependencies: ["ChoreoArena", "ChoreoFormat", "ChoreoEngine", "ChoreoJSON"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],
             swiftSettings: strictSettings),

@@ -35,6 +35,7 @@ public final class Application: Sendable {
         router.add("GET", "/v1/scenes/{id}")
         router.add("DELETE", "/v1/scenes/{id}")
         router.add("GET", "/v1/scenes/{id}/frames")
+        router.add("POST", "/v1/arena/preview")
         router.add("GET", "/healthz")
         router.add("GET", "/metrics")
         self.router = router
@@ -73,7 +74,7 @@ public final class Application: Sendable {
         guard let token = configuration.apiToken else { return }
         let changesState =
             ["POST", "PUT", "DELETE", "PATCH"].contains(route.method)
-            && route.pattern != "/v1/render" && route.pattern != "/v1/validate"
+            && route.pattern != "/v1/render" && route.pattern != "/v1/validate" && route.pattern != "/v1/arena/preview"
         guard changesState else { return }
         let header = request.headers["authorization"] ?? ""
         let prefix = "Bearer "
@@ -112,6 +113,10 @@ public final class Application: Sendable {
             let query = try RenderService.query(request.query)
             let (scene, _) = try RenderService.scene(from: request.body)
             return render(scene, query)
+        case ("POST", "/v1/arena/preview"):
+            try requireJSON(request)
+            try rejectQuery(request)
+            return .json(200, try ArenaService.preview(request.body))
         case ("POST", "/v1/validate"):
             try requireJSON(request)
             try rejectQuery(request)

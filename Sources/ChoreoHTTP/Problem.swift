@@ -53,6 +53,13 @@ public struct Problem: Error, Sendable {
             errors: failure.errors)
     }
 
+    public static func invalidStandings(_ failure: ValidationFailure) -> Problem {
+        Problem(
+            status: 422, type: "/problems/invalid-standings", title: "Invalid standings",
+            detail: "The document is JSON but not a valid list of arena standings: \(failure.errors.count) error(s).",
+            errors: failure.errors)
+    }
+
     public static func notFound(_ what: String) -> Problem {
         Problem(status: 404, type: "/problems/not-found", title: "Not found", detail: what)
     }

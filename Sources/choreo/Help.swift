@@ -10,6 +10,7 @@ enum Help {
           serve      Run the HTTP API (libmicrohttpd, SQLite storage).
           render     Sample a scene and print exactly what POST /v1/render returns.
           validate   Print a scene's errors and diagnostics; exit 1 if it has errors.
+          arena-scene  Print the arena round's scene for given standings (no probing).
 
         Options:
           --help     Show help (also: choreo COMMAND --help).
@@ -25,7 +26,7 @@ enum Help {
         (created if missing) holds the SQLite file choreo.sqlite.
 
         With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,
-        DELETE other than /v1/render and /v1/validate) need "Authorization: Bearer <token>".
+        DELETE other than /v1/render, /v1/validate and /v1/arena/preview) need "Authorization: Bearer <token>".
         SIGINT and SIGTERM stop it gracefully. One JSON log line per request goes to stderr.
         """
 
@@ -43,5 +44,14 @@ enum Help {
 
         Prints {"valid", "errors", "diagnostics", ...} as POST /v1/validate does, and exits 1
         when the scene has errors.
+        """
+
+    static let arenaScene = """
+        Usage: choreo arena-scene STANDINGS.json|-
+
+        Prints the scene of an arena round for the standings, as POST /v1/arena/preview does:
+        [{"name", "ip", "status": up|degraded|down|pending, "latencyMs"}, ...], or
+        {"standings": [...], "round": {"stagger": 1.2, "reduceMotion": false}}. Render it with
+        choreo render.
         """
 }

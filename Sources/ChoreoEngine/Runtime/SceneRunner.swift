@@ -781,9 +781,19 @@ final class RunnerState {
     }
 
     /// Whether two values differ visibly: by more than 1/255 (one step of an 8-bit channel) of
-    /// their magnitude, at least 1/255. A spring cut at its UIKit duration, within 0.1% of its
-    /// target, does not count.
+    /// their magnitude, at least 1/255; for transforms, translations by more than half a point
+    /// and other elements by more than 1/255. A spring cut at its UIKit duration, within 0.1% of
+    /// its target, does not count.
     static func differs(_ a: Value, _ b: Value) -> Bool {
+        if case .transform(let x) = a, case .transform(let y) = b {
+            // Translations are in points (half a point is invisible); the rest is unitless.
+            let (ex, ey) = (x.elements, y.elements)
+            for index in 0..<16 {
+                let limit = (12...14).contains(index) ? 0.5 : max(1, abs(ex[index]), abs(ey[index])) / 255
+                if abs(ex[index] - ey[index]) > limit { return true }
+            }
+            return false
+        }
         let scale = max(1, Value.distance(a, a.kind.zero), Value.distance(b, b.kind.zero))
         return Value.distance(a, b) > scale / 255
     }

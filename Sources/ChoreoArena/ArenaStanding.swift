@@ -1,0 +1,26 @@
+/// One server node's health as the arena sees it: what decides the order of a round.
+public struct ArenaStanding: Sendable, Equatable {
+    /// The node's health status.
+    public enum Status: String, Sendable, Equatable, CaseIterable {
+        /// Not probed enough yet.
+        case pending
+        case up
+        /// Answering, but slow, loaded or failing its body condition.
+        case degraded
+        case down
+    }
+
+    /// The node's name; also its layer's id in the round's scene.
+    public var name: String
+    public var ip: String
+    public var status: Status
+    /// The last probe's latency, if one answered.
+    public var latencyMs: Double?
+
+    public init(name: String, ip: String = "", status: Status, latencyMs: Double? = nil) {
+        self.name = name
+        self.ip = ip
+        self.status = status
+        self.latencyMs = latencyMs
+    }
+}

@@ -1,0 +1,22 @@
+import ChoreoHTTP
+import Foundation
+
+/// `choreo arena-scene`: the round's scene for given standings, as `POST /v1/arena/preview`.
+enum ArenaSceneCommand {
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(arguments, valued: [], flags: ["help"])
+        if parsed.flags.contains("help") {
+            print(Help.arenaScene)
+            return
+        }
+        guard parsed.positional.count == 1 else {
+            throw CLIError(message: "arena-scene takes one standings file (or -)")
+        }
+        let body = try readInput(parsed.positional[0])
+        do throws(Problem) {
+            Output.write(try ArenaService.preview(body) + [UInt8(ascii: "\n")])
+        } catch {
+            throw CLIError(message: RenderCommand.describe(error), status: 1)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ChoreoArena
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import Testing
+
+/// The arena round as a scene: the order, the seed's event timeline, the champion, reduce motion.
+struct ArenaRoundTests {
+    static let seedNodes: [ArenaStanding] = [
+        ("web-server-01", "10.0.0.11"), ("web-server-02", "10.0.0.12"), ("api-server-01", "10.0.0.21"),
+        ("db-server-01", "10.0.0.31"), ("cache-server-01", "10.0.0.41"), ("gateway-server-01", "10.0.0.51"),
+    ].map { ArenaStanding(name: $0.0, ip: $0.1, status: .up, latencyMs: 20) }
+
+    static func timeline(_ standings: [ArenaStanding], _ settings: ArenaRoundSettings = ArenaRoundSettings()) throws
+        -> Timeline
+    {
+        var writer = JSONWriter()
+        writer.value(ArenaRound.scene(standings, settings: settings))
+        let (scene, _) = try SceneDecoder.decode(bytes: writer.bytes)
+        return try SceneRunner.run(scene)
+    }
+
+    static func times(_ timeline: Timeline, _ match: (Event.Kind) -> Bool) -> [Double] {
+        timeline.events.filter { match($0.kind) }.map(\.time)
+    }
+
+    @Test func theSeedsTimeline() throws {
+        let timeline = try Self.timeline(Self.seedNodes)
+        for (i, node) in Self.seedNodes.enumerated() {
+            let t = Double(i) * 1.2
+            #expect(
+                Self.times(timeline) { $0 == .stateChanged(layer: node.name, state: "fighting") }
+                    == [SceneTime.quantize(t)], "\(node.name) fighting")
+            #expect(
+                Self.times(timeline) {
+                    $0 == .animationDidStop(layer: node.name, key: "battleAnimation", finished: true)
+                }
+                    == [SceneTime.quantize(t + 0.6)], "\(node.name) battle stop")
+            #expect(
+                Self.times(timeline) { $0 == .stateChanged(layer: node.name, state: "defeated") }
+                    == [SceneTime.quantize(t + 1.0)], "\(node.name) defeated")
+        }
+        let champion = "gateway-server-01"
+        #expect(Self.times(timeline) { $0 == .stateChanged(layer: champion, state: "champion") } == [7.0])
+        #expect(
+            Self.times(timeline) { $0 == .animationDidStop(layer: champion, key: "championBounce", finished: true) }
+                == [7.8])
+        #expect(Self.times(timeline) { $0 == .layerAdded(layer: "confetti") } == [7.0])
+        #expect(Self.times(timeline) { $0 == .layerRemoved(layer: "confetti") } == [9.0])
+        // The group clips its children (seed 000's own pitfall), and the confetti does not linger.
+        #expect(timeline.diagnostics.filter { $0.code == .groupClipped }.count == 12)
+        #expect(!timeline.diagnostics.contains { $0.code == .emitterNotRemoved })
+        // The crown has dropped in and the champion stands at full size.
+        let crown = timeline.layerIndex["\(champion)/crown"]!
+        let maps = timeline.timeMaps(at: 9, shape: timeline.shape(at: 9))
+        #expect(
+            timeline.presentationValue(layer: crown, keyPath: KeyPath("opacity")!, at: 9, map: maps[crown])
+                == .number(1))
+        let node = timeline.layerIndex[champion]!
+        #expect(
+            timeline.presentationValue(layer: node, keyPath: KeyPath("transform.scale.x")!, at: 9, map: maps[node])
+                == .number(1))
+    }
+
+    @Test func theWeakestFightsFirstAndTheHealthiestIsCrowned() {
+        let standings = [
+            ArenaStanding(name: "a", status: .up, latencyMs: 30), ArenaStanding(name: "b", status: .down),
+            ArenaStanding(name: "c", status: .degraded, latencyMs: 500),
+            ArenaStanding(name: "d", status: .up, latencyMs: 80),
+            ArenaStanding(name: "e", status: .up, latencyMs: 30), ArenaStanding(name: "f", status: .pending),
+        ]
+        #expect(ArenaRound.order(standings).map(\.name) == ["b", "f", "c", "d", "a", "e"])
+        #expect(ArenaRound.champion(standings)?.name == "e")
+    }
+
+    @Test func noNodeUpNoChampion() throws {
+        let standings = [ArenaStanding(name: "x", status: .down), ArenaStanding(name: "y", status: .degraded)]
+        #expect(ArenaRound.champion(standings) == nil)
+        let timeline = try Self.timeline(standings)
+        #expect(!timeline.events.contains { if case .stateChanged(_, "champion") = $0.kind { true } else { false } })
+        #expect(timeline.events.contains { $0.kind == .marker(name: "no champion: no node is up") })
+        // Down nodes start grey (offline) and still take their turn first.
+        #expect(Self.times(timeline) { $0 == .stateChanged(layer: "x", state: "fighting") } == [0])
+    }
+
+    @Test func reduceMotionOnlyFadesAndChangesState() throws {
+        let timeline = try Self.timeline(Self.seedNodes, ArenaRoundSettings(reduceMotion: true))
+        #expect(!timeline.animations.contains { $0.key == "battleAnimation" || $0.key == "championBounce" })
+        #expect(!timeline.events.contains { $0.kind == .layerAdded(layer: "confetti") })
+        #expect(Self.times(timeline) { $0 == .stateChanged(layer: "gateway-server-01", state: "champion") } == [7.0])
+        #expect(timeline.animations.allSatisfy { $0.typeName == "transition" })
+    }
+
+    @Test func standingsAreValidated() {
+        let document: JSONValue = [
+            "standings": [
+                ["name": "arena", "status": "up"], ["name": "a", "status": "sleepy", "latencyMs": -1],
+                ["name": "a", "status": "up", "extra": 1],
+            ],
+            "round": ["stagger": 0],
+        ]
+        do {
+            _ = try StandingsDecoder.decode(document)
+            Issue.record("accepted")
+        } catch {
+            let paths = error.errors.map(\.path)
+            for expected in [
+                "$.standings[0].name", "$.standings[1].status", "$.standings[1].latencyMs", "$.standings[2].name",
+                "$.standings[2].extra", "$.round.stagger",
+            ] {
+                #expect(paths.contains(expected), "\(expected) in \(paths)")
+            }
+        }
+    }
+}
