@@ -148,3 +148,36 @@ extension JSONValue {
         _ = try JSONParser.parse(Array(bytes.dropLast()))
     }
 }
+
+/// `POST /v1/arena/preview`: standings in, a valid scene out, 422 naming the field otherwise.
+@Suite struct ArenaPreviewTests {
+    @Test func previewReturnsARenderableScene() throws {
+        let app = try ApplicationTests.app(token: "secret")
+        let standings = #"[{"name": "a", "ip": "10.0.0.1", "status": "up", "latencyMs": 12}, {"name": "b", "status": "down"}]"#
+        // No token needed: like render, the preview changes nothing.
+        let response = app.handle(ApplicationTests.request("POST", "/v1/arena/preview", body: standings))
+        #expect(response.status == 200)
+        guard case .bytes(let scene) = response.body else { Issue.record("no body"); return }
+        let rendered = app.handle(
+            ApplicationTests.request(
+                "POST", "/v1/render", query: [("times", "0,1")], body: String(decoding: scene, as: UTF8.self)))
+        #expect(rendered.status == 200)
+        let body = try ApplicationTests.json(rendered)
+        guard case .array(let events)? = body["events"] else { Issue.record("no events"); return }
+        #expect(events.contains { event in
+            guard case .object(let e) = event else { return false }
+            return e["type"] == .string("stateChanged") && e["layer"] == .string("a") && e["state"] == .string("champion")
+        })
+    }
+
+    @Test func badStandingsAre422WithPaths() throws {
+        let app = try ApplicationTests.app()
+        let response = app.handle(
+            ApplicationTests.request("POST", "/v1/arena/preview", body: #"[{"name": "a/b", "status": "fine"}]"#))
+        #expect(response.status == 422)
+        let body = try ApplicationTests.json(response)
+        #expect(body["type"] == .string("/problems/invalid-standings"))
+        let malformed = app.handle(ApplicationTests.request("POST", "/v1/arena/preview", body: "[{"))
+        #expect(malformed.status == 400)
+    }
+}
