@@ -26,7 +26,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public init() {}
     }
 
-    let application: Application
+    let application: any HTTPService
     let options: Options
     private var daemon: OpaquePointer?
     private var contextPointer: UnsafeMutableRawPointer?
@@ -38,7 +38,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
 
     /// `@unchecked Sendable`: `daemon` and `contextPointer` are written only by `start` and `stop`,
     /// which the owner calls from one thread; request callbacks read only immutable state.
-    public init(application: Application, options: Options, log: @escaping @Sendable ([UInt8]) -> Void) {
+    public init(application: any HTTPService, options: Options, log: @escaping @Sendable ([UInt8]) -> Void) {
         self.application = application
         self.options = options
         self.log = log

@@ -11,6 +11,7 @@ enum Help {
           render     Sample a scene and print exactly what POST /v1/render returns.
           validate   Print a scene's errors and diagnostics; exit 1 if it has errors.
           arena-scene  Print the arena round's scene for given standings (no probing).
+          target     Run a tiny health endpoint to probe (for demos and tests).
 
         Options:
           --help     Show help (also: choreo COMMAND --help).
@@ -53,5 +54,15 @@ enum Help {
         [{"name", "ip", "status": up|degraded|down|pending, "latencyMs"}, ...], or
         {"standings": [...], "round": {"stagger": 1.2, "reduceMotion": false}}. Render it with
         choreo render.
+        """
+
+    static let target = """
+        Usage: choreo target --port N [--host 127.0.0.1] [--latency 20ms] [--status 200]
+                             [--fail-every K] [--load 0.4]
+
+        Serves GET /health: {"status": "ok", "load": L} after the latency, with the status;
+        every K-th request answers 503 with --fail-every. POST /control changes the settings at
+        run time (JSON: latencyMs, status, failEvery, load, bodyStatus, padBytes, redirect,
+        hang); GET /control reads them. --port 0 picks a free port, printed on stderr.
         """
 }

@@ -13,6 +13,7 @@ do throws(CLIError) {
     case "render": try RenderCommand.run(rest)
     case "validate": try ValidateCommand.run(rest)
     case "arena-scene": try ArenaSceneCommand.run(rest)
+    case "target": try TargetCommand.run(rest)
     case "--help", "-h", "help": print(Help.main)
     case "--version": print(Help.version)
     default: throw CLIError(message: "unknown command \(command) (see choreo --help)")

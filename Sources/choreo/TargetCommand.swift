@@ -1,0 +1,77 @@
+import ChoreoHTTP
+import ChoreoServer
+import Foundation
+
+/// `choreo target`: a tiny health endpoint to probe, adjustable at run time (`POST /control`).
+enum TargetCommand {
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(
+            arguments, valued: ["host", "port", "latency", "status", "fail-every", "load"], flags: ["help"])
+        if parsed.flags.contains("help") {
+            print(Help.target)
+            return
+        }
+        guard parsed.positional.isEmpty else { throw CLIError(message: "target takes options only (see --help)") }
+        var options = MicroHTTPDServer.Options()
+        options.host = parsed.options["host"] ?? "127.0.0.1"
+        guard let text = parsed.options["port"], let port = UInt16(text) else {
+            throw CLIError(message: "--port is required: 0…65535 (0 picks a free port)")
+        }
+        options.port = port
+        options.threads = 1
+        var settings = TargetService.Settings()
+        if let text = parsed.options["latency"] {
+            guard let ms = Self.milliseconds(text) else {
+                throw CLIError(message: "--latency must be a duration such as 20ms or 0.5s")
+            }
+            settings.latencyMs = ms
+        }
+        if let text = parsed.options["status"] {
+            guard let status = Int(text), (100...599).contains(status) else {
+                throw CLIError(message: "--status must be an HTTP status, 100…599")
+            }
+            settings.status = status
+        }
+        if let text = parsed.options["fail-every"] {
+            guard let k = Int(text), k >= 0 else { throw CLIError(message: "--fail-every must be a whole number ≥ 0") }
+            settings.failEvery = k
+        }
+        if let text = parsed.options["load"] {
+            guard let load = Double(text), load.isFinite else { throw CLIError(message: "--load must be a number") }
+            settings.load = load
+        }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let server = MicroHTTPDServer(application: TargetService(settings: settings), options: options) { line in
+            line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+        do {
+            try server.start()
+        } catch {
+            throw CLIError(message: error.description, status: 1)
+        }
+        Output.error("{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort)}")
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        // A target may be hanging requests on purpose: do not wait for them.
+        server.stop(timeout: 1)
+        Output.error("{\"event\":\"stopped\"}")
+    }
+
+    /// "20ms", "0.5s" or a bare number of milliseconds.
+    static func milliseconds(_ text: String) -> Double? {
+        let value: Double?
+        if text.hasSuffix("ms") {
+            value = Double(text.dropLast(2))
+        } else if text.hasSuffix("s") {
+            value = Double(text.dropLast()).map { $0 * 1000 }
+        } else {
+            value = Double(text)
+        }
+        guard let value, value >= 0, value <= 600_000 else { return nil }
+        return value
+    }
+}
