@@ -2,7 +2,7 @@
 # Build stage: the official Swift 6 image (Debian-based) with the C libraries' headers.
 FROM swift:6.0-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -15,7 +15,7 @@ RUN swift build -c release --product choreo -Xswiftc -warnings-as-errors --stati
 # Runtime stage: only the runtime libraries, a non-root user, the data directory as a volume.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 curl ca-certificates \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libcurl4 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data choreo \
     && mkdir -p /data && chown choreo /data

@@ -15,11 +15,13 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
+        .target(name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
             dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
@@ -45,7 +47,9 @@ let package = Package(
         .testTarget(
             name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],
             swiftSettings: strictSettings),
-        .testTarget(name: "ChoreoLiveTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoLiveTests", dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -153,7 +153,8 @@ extension JSONValue {
 @Suite struct ArenaPreviewTests {
     @Test func previewReturnsARenderableScene() throws {
         let app = try ApplicationTests.app(token: "secret")
-        let standings = #"[{"name": "a", "ip": "10.0.0.1", "status": "up", "latencyMs": 12}, {"name": "b", "status": "down"}]"#
+        let standings =
+            #"[{"name": "a", "ip": "10.0.0.1", "status": "up", "latencyMs": 12}, {"name": "b", "status": "down"}]"#
         // No token needed: like render, the preview changes nothing.
         let response = app.handle(ApplicationTests.request("POST", "/v1/arena/preview", body: standings))
         #expect(response.status == 200)
@@ -164,10 +165,12 @@ extension JSONValue {
         #expect(rendered.status == 200)
         let body = try ApplicationTests.json(rendered)
         guard case .array(let events)? = body["events"] else { Issue.record("no events"); return }
-        #expect(events.contains { event in
-            guard case .object(let e) = event else { return false }
-            return e["type"] == .string("stateChanged") && e["layer"] == .string("a") && e["state"] == .string("champion")
-        })
+        #expect(
+            events.contains { event in
+                guard case .object(let e) = event else { return false }
+                return e["type"] == .string("stateChanged") && e["layer"] == .string("a")
+                    && e["state"] == .string("champion")
+            })
     }
 
     @Test func badStandingsAre422WithPaths() throws {

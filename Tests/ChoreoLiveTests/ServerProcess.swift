@@ -14,10 +14,22 @@ final class ServerProcess {
         return root.appendingPathComponent(".build/debug/choreo").path
     }
 
-    init(data: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
-        self.data = data ?? NSTemporaryDirectory() + "choreo-live-\(UUID().uuidString)"
+    convenience init(data: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        let directory = data ?? NSTemporaryDirectory() + "choreo-live-\(UUID().uuidString)"
+        try self.init(
+            commandLine: ["serve", "--port", "0", "--data", directory] + arguments, data: directory,
+            environment: environment)
+    }
+
+    /// `choreo target --port 0 …`: a health endpoint to probe.
+    static func target(_ arguments: [String] = []) throws -> ServerProcess {
+        try ServerProcess(commandLine: ["target", "--port", "0"] + arguments, data: "")
+    }
+
+    init(commandLine: [String], data: String, environment: [String: String] = [:]) throws {
+        self.data = data
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["serve", "--port", "0", "--data", self.data] + arguments
+        process.arguments = commandLine
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CHOREO_API_TOKEN")
         env.merge(environment) { $1 }

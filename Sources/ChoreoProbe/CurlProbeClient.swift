@@ -1,0 +1,215 @@
+import CCurl
+import ChoreoArena
+import Foundation
+import Synchronization
+
+/// Health probes over HTTP with libcurl's multi interface, all on one thread.
+///
+/// The only file with libcurl calls. Every target is probed once per interval with at most one
+/// request in flight: a target that hangs holds only its own transfer until the timeout and
+/// never delays another; a failing one costs one request per interval whatever it answers.
+/// Each transfer follows at most 3 redirects, over `http` and `https` only, reads at most
+/// 64 KiB of body, and is cut at the timeout.
+public final class CurlProbeClient: @unchecked Sendable {
+    /// Where to probe, and what to call with each result.
+    public struct Target: Sendable, Equatable {
+        public let id: Int
+        public let url: String
+
+        public init(id: Int, url: String) {
+            self.id = id
+            self.url = url
+        }
+    }
+
+    /// Limits every transfer is held to.
+    public static let maxRedirects = 3
+    public static let maxBodyBytes = 64 * 1024
+
+    private struct Plan {
+        var targets: [Target] = []
+        var interval = 5.0
+        var timeout = 4.0
+        var generation = 0
+        var stopping = false
+    }
+
+    private let plan = Mutex(Plan())
+    private let onResult: @Sendable (Int, ProbeResult) -> Void
+    /// Written once by `start` before the loop thread exists, read by `wake` afterwards.
+    private var multi: UnsafeMutableRawPointer?
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// `onResult(targetID, result)` runs on the probe thread: keep it short.
+    public init(onResult: @escaping @Sendable (Int, ProbeResult) -> Void) {
+        self.onResult = onResult
+        Self.initializeLibrary
+    }
+
+    private static let initializeLibrary: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// Replaces the targets and timing; transfers in flight finish under the old settings.
+    public func configure(targets: [Target], interval: Double, timeout: Double) {
+        plan.withLock {
+            $0.targets = targets
+            $0.interval = interval
+            $0.timeout = timeout
+            $0.generation += 1
+        }
+        wake()
+    }
+
+    public func start() {
+        multi = curl_multi_init()
+        let thread = Thread { [self] in
+            runLoop()
+            finished.signal()
+        }
+        thread.name = "choreo-prober"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops probing and waits for the loop to close every transfer.
+    public func stop() {
+        guard thread != nil else { return }
+        plan.withLock { $0.stopping = true }
+        wake()
+        finished.wait()
+        curl_multi_cleanup(multi)
+        multi = nil
+        thread = nil
+    }
+
+    private func wake() {
+        if let multi { curl_multi_wakeup(multi) }
+    }
+
+    // MARK: The loop (probe thread only)
+
+    /// One transfer in flight.
+    final class Transfer {
+        let target: Int
+        let handle: UnsafeMutableRawPointer
+        let started: UInt64
+        var body: [UInt8] = []
+        var tooLarge = false
+
+        init(target: Int, handle: UnsafeMutableRawPointer, started: UInt64) {
+            self.target = target
+            self.handle = handle
+            self.started = started
+        }
+    }
+
+    private func runLoop() {
+        guard let multi else { return }
+        var inFlight: [Int: Transfer] = [:]
+        var handles: [UnsafeMutableRawPointer: Transfer] = [:]
+        var due: [Int: UInt64] = [:]
+        var seenGeneration = -1
+        while true {
+            let current = plan.withLock { $0 }
+            if current.stopping { break }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let intervalNanos = UInt64(max(current.interval, 0.05) * 1e9)
+            if current.generation != seenGeneration {
+                // New targets are probed at once; removed ones are forgotten.
+                seenGeneration = current.generation
+                let ids = Set(current.targets.map(\.id))
+                due = due.filter { ids.contains($0.key) }
+                for target in current.targets where due[target.id] == nil { due[target.id] = now }
+            }
+            var nextWake = now + 100_000_000
+            for target in current.targets {
+                guard let when = due[target.id] else { continue }
+                if when <= now {
+                    if inFlight[target.id] == nil, let transfer = begin(target, timeout: current.timeout, at: now) {
+                        inFlight[target.id] = transfer
+                        handles[transfer.handle] = transfer
+                        curl_multi_add_handle(multi, transfer.handle)
+                    }
+                    // Keep the cadence; a target that fell behind waits a whole interval, no bursts.
+                    let next = when + intervalNanos
+                    due[target.id] = next > now ? next : now + intervalNanos
+                }
+                nextWake = min(nextWake, due[target.id] ?? nextWake)
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                    let transfer = handles.removeValue(forKey: handle)
+                else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, handle)
+                let result = Self.result(code, transfer, finishedAt: DispatchTime.now().uptimeNanoseconds)
+                curl_easy_cleanup(handle)
+                Unmanaged.passUnretained(transfer).release()
+                inFlight[transfer.target] = nil
+                onResult(transfer.target, result)
+            }
+            let after = DispatchTime.now().uptimeNanoseconds
+            let waitMs = nextWake > after ? Int32(min((nextWake - after) / 1_000_000 + 1, 100)) : 0
+            curl_multi_poll(multi, nil, 0, waitMs, nil)
+        }
+        for transfer in handles.values {
+            curl_multi_remove_handle(multi, transfer.handle)
+            curl_easy_cleanup(transfer.handle)
+            Unmanaged.passUnretained(transfer).release()
+        }
+    }
+
+    private func begin(_ target: Target, timeout: Double, at now: UInt64) -> Transfer? {
+        guard let handle = curl_easy_init() else { return nil }
+        let transfer = Transfer(target: target.id, handle: handle, started: now)
+        let context = Unmanaged.passRetained(transfer).toOpaque()
+        let timeoutMs = max(1, Int(timeout * 1000))
+        _ = ccurl_set_string(handle, CURLOPT_URL, target.url)
+        _ = ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
+        _ = ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs)
+        _ = ccurl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = ccurl_set_long(handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
+        _ = ccurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ccurl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = ccurl_set_string(handle, CURLOPT_USERAGENT, "choreo-prober")
+        _ = ccurl_set_write_function(handle, Self.receive)
+        _ = ccurl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        return transfer
+    }
+
+    /// libcurl's write callback: keeps at most 64 KiB, then aborts the transfer.
+    private static let receive: ccurl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        if transfer.body.count + length > CurlProbeClient.maxBodyBytes {
+            transfer.tooLarge = true
+            return 0
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+        }
+        return length
+    }
+
+    private static func result(_ code: CURLcode, _ transfer: Transfer, finishedAt: UInt64) -> ProbeResult {
+        let latency = Double(finishedAt - transfer.started) / 1e6
+        var status = 0
+        ccurl_get_long(transfer.handle, CURLINFO_RESPONSE_CODE, &status)
+        let failure: ProbeResult.Failure?
+        switch code {
+        case CURLE_OK: failure = nil
+        case CURLE_OPERATION_TIMEDOUT: failure = .timeout
+        case CURLE_COULDNT_CONNECT: failure = .connectionRefused
+        case CURLE_COULDNT_RESOLVE_HOST: failure = .cannotResolve
+        case CURLE_TOO_MANY_REDIRECTS: failure = .tooManyRedirects
+        case CURLE_WRITE_ERROR where transfer.tooLarge: failure = .bodyTooLarge
+        default: failure = .other(String(cString: curl_easy_strerror(code)))
+        }
+        return ProbeResult(failure: failure, status: status, body: transfer.body, latencyMs: latency)
+    }
+}
