@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
-        .target(name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
             dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
