@@ -43,7 +43,8 @@ public struct RenderPlan: Sendable {
         return try make(timeline: timeline, query: query)
     }
 
-    static func make(timeline: Timeline, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
+    /// Plans the sampling of a scene already run.
+    public static func make(timeline: Timeline, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
         var errors: [FieldError] = []
         let duration = SceneTime.quantize(timeline.naturalEnd)
         var times: [Double] = []

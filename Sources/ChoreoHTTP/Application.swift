@@ -22,11 +22,14 @@ public final class Application: Sendable {
     public let configuration: Configuration
     public let store: SceneStore
     public let metrics: Metrics
+    /// The live arena, when the server runs one.
+    public let arena: ArenaRuntime?
     let router: Router
 
-    public init(store: SceneStore, configuration: Configuration) {
+    public init(store: SceneStore, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
         self.configuration = configuration
+        self.arena = arena
         var router = Router()
         router.add("POST", "/v1/render")
         router.add("POST", "/v1/validate")
@@ -36,6 +39,13 @@ public final class Application: Sendable {
         router.add("DELETE", "/v1/scenes/{id}")
         router.add("GET", "/v1/scenes/{id}/frames")
         router.add("POST", "/v1/arena/preview")
+        router.add("GET", "/v1/arena")
+        router.add("GET", "/v1/arena/config")
+        router.add("PUT", "/v1/arena/config")
+        router.add("POST", "/v1/arena/rounds")
+        router.add("GET", "/v1/arena/rounds/current/scene")
+        router.add("GET", "/v1/arena/rounds/current/frames")
+        router.add("GET", "/v1/arena/events")
         router.add("GET", "/healthz")
         router.add("GET", "/metrics")
         self.router = router
@@ -95,7 +105,7 @@ public final class Application: Sendable {
         return difference == 0
     }
 
-    private func requireJSON(_ request: HTTPRequest) throws(Problem) {
+    func requireJSON(_ request: HTTPRequest) throws(Problem) {
         if request.body.count > configuration.maxBodyBytes { throw Problem.tooLarge(limit: configuration.maxBodyBytes) }
         let type = request.headers["content-type"]
         let mediaType = type?.split(separator: ";").first.map {
@@ -152,9 +162,12 @@ public final class Application: Sendable {
             if store.ping() { return .json(200, Self.healthyBody) }
             return Problem.unavailable("The database does not answer.").response
         case ("GET", "/metrics"):
+            let text = metrics.render() + (arena?.metricsText() ?? "")
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(Array(metrics.render().utf8)))
+                body: .bytes(Array(text.utf8)))
+        case (_, let pattern) where pattern.hasPrefix("/v1/arena"):
+            return try arenaRoute(request, pattern: pattern)
         default:
             throw Problem.notFound("No resource at \(request.path).")
         }

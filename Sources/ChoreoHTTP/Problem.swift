@@ -60,6 +60,17 @@ public struct Problem: Error, Sendable {
             errors: failure.errors)
     }
 
+    public static func invalidConfiguration(_ failure: ValidationFailure) -> Problem {
+        Problem(
+            status: 422, type: "/problems/invalid-arena-configuration", title: "Invalid arena configuration",
+            detail: "The document is JSON but not a valid arena configuration: \(failure.errors.count) error(s).",
+            errors: failure.errors)
+    }
+
+    public static func conflict(_ detail: String) -> Problem {
+        Problem(status: 409, type: "/problems/conflict", title: "Conflict", detail: detail, errors: [])
+    }
+
     public static func notFound(_ what: String) -> Problem {
         Problem(status: 404, type: "/problems/not-found", title: "Not found", detail: what)
     }

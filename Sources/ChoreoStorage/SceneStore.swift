@@ -33,7 +33,24 @@ public final class SceneStore: Sendable {
             document BLOB NOT NULL
         );
         CREATE INDEX scenes_seq ON scenes(seq);
+        """,
         """
+        CREATE TABLE arena_config (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            document BLOB NOT NULL
+        );
+        CREATE TABLE probes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            node TEXT NOT NULL,
+            url TEXT NOT NULL,
+            time_ms INTEGER NOT NULL,
+            verdict TEXT NOT NULL,
+            reason TEXT,
+            http_status INTEGER,
+            latency_us INTEGER NOT NULL
+        );
+        CREATE INDEX probes_node ON probes(node, seq);
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>
@@ -77,7 +94,7 @@ public final class SceneStore: Sendable {
         }
     }
 
-    private func withDatabase<T>(_ body: (SQLiteDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
+    func withDatabase<T>(_ body: (SQLiteDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
         let result: Result<T, StorageError> = database.withLock { connection in
             guard let connection else { return .failure(StorageError("the database is closed")) }
             do throws(StorageError) {

@@ -21,10 +21,15 @@ enum Help {
     static let serve = """
         Usage: choreo serve [--host 127.0.0.1] [--port 8080] [--data ./choreo-data] [--threads N]
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
+                            [--arena arena.json]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
         (created if missing) holds the SQLite file choreo.sqlite.
+
+        The arena probes the nodes of --arena (stored, and used again on the next start without
+        the option; PUT /v1/arena/config changes it at run time): GET /v1/arena, POST
+        /v1/arena/rounds, GET /v1/arena/events.
 
         With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,
         DELETE other than /v1/render, /v1/validate and /v1/arena/preview) need "Authorization: Bearer <token>".

@@ -1,4 +1,7 @@
+import ChoreoArena
+import ChoreoFormat
 import ChoreoHTTP
+import ChoreoJSON
 import ChoreoServer
 import ChoreoStorage
 import Foundation
@@ -8,7 +11,7 @@ enum ServeCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(
             arguments,
-            valued: ["host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes"],
+            valued: ["host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena"],
             flags: ["help"])
         if parsed.flags.contains("help") {
             print(Help.serve)
@@ -60,7 +63,28 @@ enum ServeCommand {
         configuration.maxBodyBytes = options.maxBodyBytes
         // Leave a core to libmicrohttpd's threads so a render never starves health checks.
         configuration.renderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
-        let application = Application(store: store, configuration: configuration)
+        var arenaConfiguration: ArenaConfiguration?
+        if let path = parsed.options["arena"] {
+            let bytes = try readInput(path)
+            do {
+                arenaConfiguration = try ArenaConfigurationCodec.decode(try JSONParser.parse(bytes))
+            } catch let error as ValidationFailure {
+                store.close()
+                throw CLIError(
+                    message: "--arena \(path): " + error.errors.map(\.description).joined(separator: "; "), status: 1)
+            } catch {
+                store.close()
+                throw CLIError(message: "--arena \(path): not JSON: \(error)", status: 1)
+            }
+        }
+        let arena: ArenaRuntime
+        do {
+            arena = try ArenaRuntime(store: store, configuration: arenaConfiguration)
+        } catch {
+            store.close()
+            throw CLIError(message: "storage: \(error.message)", status: 1)
+        }
+        let application = Application(store: store, configuration: configuration, arena: arena)
 
         // Block the signals before any thread starts, so that only sigwait receives them.
         var signals = sigset_t()
@@ -79,6 +103,7 @@ enum ServeCommand {
             store.close()
             throw CLIError(message: error.description, status: 1)
         }
+        arena.start()
         Output.error(
             "{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort),\"data\":\"\(directory)\",\"auth\":\(token != nil)}"
         )
@@ -86,6 +111,7 @@ enum ServeCommand {
         sigwait(&signals, &received)
         Output.error("{\"event\":\"stopping\",\"signal\":\(received)}")
         server.stop()
+        arena.stop()
         store.close()
         Output.error("{\"event\":\"stopped\"}")
     }

@@ -1,0 +1,83 @@
+import ChoreoArena
+import ChoreoFormat
+import ChoreoJSON
+
+/// The arena's routes: status, configuration, rounds and events.
+extension Application {
+    func arenaRoute(_ request: HTTPRequest, pattern: String) throws(Problem) -> HTTPResponse {
+        guard let arena else {
+            throw Problem.unavailable("The arena is not running on this server (choreo serve starts it).")
+        }
+        switch (request.method, pattern) {
+        case ("GET", "/v1/arena"):
+            var format = "json"
+            for (name, value) in request.query {
+                guard name == "format", value == "json" || value == "text" else {
+                    throw Problem.invalidScene(
+                        ValidationFailure([
+                            FieldError(path: "query.\(name)", message: "only format=json or format=text")
+                        ]))
+                }
+                format = value
+            }
+            if format == "text" {
+                return HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                    body: .bytes(Array(arena.statusText().utf8)))
+            }
+            return .json(200, arena.status())
+        case ("GET", "/v1/arena/config"):
+            var writer = JSONWriter()
+            writer.value(ArenaConfigurationCodec.encode(arena.configuration))
+            return .json(200, writer.bytes)
+        case ("PUT", "/v1/arena/config"):
+            try requireJSON(request)
+            let configuration = try arena.replaceConfiguration(request.body)
+            var writer = JSONWriter()
+            writer.value(ArenaConfigurationCodec.encode(configuration))
+            return .json(200, writer.bytes)
+        case ("POST", "/v1/arena/rounds"):
+            guard !arena.configuration.nodes.isEmpty else {
+                throw Problem.conflict("The arena has no nodes; PUT /v1/arena/config first.")
+            }
+            guard let round = arena.startRound() else {
+                throw Problem.conflict("A round is already running; try again when it ends.")
+            }
+            var writer = JSONWriter()
+            writer.value([
+                "id": .number(Double(round.id)), "started": .number(round.started), "duration": .number(round.duration),
+                "order": .array(round.order.map { .string($0) }),
+                "champion": round.champion.map { .string($0) } ?? .null,
+            ])
+            var response = HTTPResponse.json(201, writer.bytes)
+            response.headers.append(("Location", "/v1/arena/rounds/current/scene"))
+            return response
+        case ("GET", "/v1/arena/rounds/current/scene"):
+            guard let round = arena.currentRound else { throw Problem.notFound("No round has run yet.") }
+            return .json(200, round.scene)
+        case ("GET", "/v1/arena/rounds/current/frames"):
+            guard let round = arena.currentRound else { throw Problem.notFound("No round has run yet.") }
+            let query = try RenderService.query(request.query)
+            return renderRound(round, query)
+        case ("GET", "/v1/arena/events"):
+            guard let stream = arena.subscribe() else {
+                throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")
+            }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
+                body: .stream(stream))
+        default:
+            throw Problem.notFound("No resource at \(request.path).")
+        }
+    }
+
+    private func renderRound(_ round: ArenaRuntime.Round, _ query: SamplingQuery) -> HTTPResponse {
+        do {
+            let plan = try RenderService.plan(round.parsed, query)
+            metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
+            return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+        } catch {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import ChoreoJSON
+import Foundation
+import Testing
+
+/// `choreo serve --arena` against real targets: status, rounds, events, metrics, configuration,
+/// and the history back after a restart.
+@Suite(.serialized) struct ArenaLiveTests {
+    static func configuration(_ nodes: [(String, UInt16)], interval: Double = 0.3) -> String {
+        let list = nodes.map { #"{"name": "\#($0.0)", "url": "http://127.0.0.1:\#($0.1)/health", "ip": "10.0.0.1"}"# }
+        return """
+            {"nodes": [\(list.joined(separator: ", "))],
+             "probe": {"interval": \(interval), "timeout": \(interval * 0.8), "failureThreshold": 2, "successThreshold": 2},
+             "round": {"stagger": 0.3}}
+            """
+    }
+
+    static func object(_ response: RawHTTP.Response) throws -> JSONObject {
+        guard case .object(let object) = try JSONParser.parse(response.body) else { throw LiveError("not an object") }
+        return object
+    }
+
+    /// Polls GET /v1/arena (bounded) until every named node has the status.
+    static func waitFor(_ http: RawHTTP, _ expected: [String: String], timeout: Double = 10) throws -> JSONObject {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = JSONObject()
+        repeat {
+            last = try object(try http.request("GET", "/v1/arena"))
+            if case .array(let nodes)? = last["nodes"] {
+                var statuses: [String: String] = [:]
+                for case .object(let node) in nodes {
+                    if case .string(let name)? = node["name"], case .string(let status)? = node["status"] {
+                        statuses[name] = status
+                    }
+                }
+                if expected.allSatisfy({ statuses[$0.key] == $0.value }) { return last }
+            }
+            usleep(100_000)
+        } while Date() < deadline
+        throw LiveError("statuses not reached: \(last)")
+    }
+
+    static func write(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "arena-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func statusRoundsEventsAndMetrics() throws {
+        let alpha = try ServerProcess.target(["--latency", "5ms"])
+        let beta = try ServerProcess.target(["--status", "503"])
+        let file = try Self.write(Self.configuration([("alpha", alpha.port), ("beta", beta.port)]))
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        let status = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
+        guard case .array(let nodes)? = status["nodes"], case .object(let b)? = nodes.last else {
+            Issue.record("no nodes")
+            return
+        }
+        #expect(b["reason"] == .string("status 503"))
+        #expect(status["round"] == .null)
+        let text = try http.request("GET", "/v1/arena?format=text")
+        #expect(text.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(text.text.contains("beta") && text.text.contains("status 503") && text.text.contains("no round yet"))
+
+        // Subscribe before the round starts, then start it: 201, then 409 while it runs.
+        let events = try http.connect(timeout: 5)
+        defer { close(events) }
+        RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let started = try http.request("POST", "/v1/arena/rounds")
+        #expect(started.status == 201)
+        let round = try Self.object(started)
+        #expect(round["order"] == .array([.string("beta"), .string("alpha")]))
+        #expect(round["champion"] == .string("alpha"))
+        #expect(try http.request("POST", "/v1/arena/rounds").status == 409)
+        var stream: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains("battleAnimation") {
+            let n = recv(events, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            stream += buffer[0..<n]
+        }
+        let received = String(decoding: stream, as: UTF8.self)
+        #expect(received.contains("text/event-stream"))
+        #expect(received.contains("event: round"))
+        #expect(received.contains("\"battleAnimation\""))
+
+        // The round's scene and frames, and the nodes' visual state in it.
+        let scene = try http.request("GET", "/v1/arena/rounds/current/scene")
+        #expect(scene.status == 200 && scene.text.contains("\"battleAnimation\""))
+        let frames = try http.request("GET", "/v1/arena/rounds/current/frames?times=0.1&layers=beta")
+        #expect(frames.status == 200 && frames.text.contains("\"beta\""))
+        let during = try Self.object(try http.request("GET", "/v1/arena"))
+        guard case .object(let current)? = during["round"] else {
+            Issue.record("no round")
+            return
+        }
+        #expect(current["champion"] == .string("alpha"))
+        let metrics = try http.request("GET", "/metrics").text
+        #expect(metrics.contains(#"choreo_arena_node_up{node="alpha"} 1"#))
+        #expect(metrics.contains(#"choreo_arena_node_status{node="beta"} 0"#))
+        #expect(metrics.contains(#"choreo_arena_probes_total{node="beta",result="failed"}"#))
+        #expect(metrics.contains("choreo_arena_rounds_total 1"))
+        #expect(metrics.contains("choreo_arena_probe_duration_seconds_count"))
+    }
+
+    @Test func configurationIsValidatedProtectedAndKeptAcrossRestarts() throws {
+        let alpha = try ServerProcess.target()
+        let data = NSTemporaryDirectory() + "choreo-arena-\(UUID().uuidString)"
+        let file = try Self.write(Self.configuration([("alpha", alpha.port)]))
+        var server: ServerProcess? = try ServerProcess(
+            data: data, arguments: ["--arena", file], environment: ["CHOREO_API_TOKEN": "s3cret"])
+        var http = RawHTTP(port: server!.port)
+        _ = try Self.waitFor(http, ["alpha": "up"])
+        let bad = #"{"nodes": [{"name": "x", "url": "file:///etc/passwd"}], "probe": {"interval": 1, "timeout": 2}}"#
+        #expect(try http.request("PUT", "/v1/arena/config", body: bad).status == 401)
+        let rejected = try http.request(
+            "PUT", "/v1/arena/config", body: bad, headers: ["Authorization": "Bearer s3cret"])
+        #expect(rejected.status == 422)
+        #expect(rejected.text.contains("$.nodes[0].url") && rejected.text.contains("$.probe.timeout"))
+        // A second node, applied without a restart.
+        let beta = try ServerProcess.target()
+        let updated = Self.configuration([("alpha", alpha.port), ("beta", beta.port)])
+        let accepted = try http.request(
+            "PUT", "/v1/arena/config", body: updated, headers: ["Authorization": "Bearer s3cret"])
+        #expect(accepted.status == 200)
+        _ = try Self.waitFor(http, ["alpha": "up", "beta": "up"])
+        usleep(1_500_000)  // the history is written once a second
+        let before = try Self.object(try http.request("GET", "/v1/arena"))
+        guard case .array(let nodesBefore)? = before["nodes"], case .object(let alphaBefore)? = nodesBefore.first,
+            case .number(let probesBefore)? = alphaBefore["probes"]
+        else {
+            Issue.record("no probes")
+            return
+        }
+        server!.signal(SIGTERM)
+        #expect(server!.waitForExit() == 0)
+        server = nil
+        // Restarted without --arena: the stored configuration and the history come back.
+        server = try ServerProcess(data: data, environment: ["CHOREO_API_TOKEN": "s3cret"])
+        http = RawHTTP(port: server!.port)
+        let config = try Self.object(try http.request("GET", "/v1/arena/config"))
+        guard case .array(let configured)? = config["nodes"] else {
+            Issue.record("no nodes")
+            return
+        }
+        #expect(configured.count == 2)
+        let after = try Self.object(try http.request("GET", "/v1/arena"))
+        guard case .array(let nodesAfter)? = after["nodes"], case .object(let alphaAfter)? = nodesAfter.first,
+            case .number(let probesAfter)? = alphaAfter["probes"]
+        else {
+            Issue.record("no probes")
+            return
+        }
+        #expect(probesAfter >= probesBefore - 2)
+        #expect(probesAfter > 0)
+        #expect(alphaAfter["status"] == .string("up"))
+    }
+}
