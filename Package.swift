@@ -25,7 +25,9 @@ let package = Package(
             name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
-            dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe"],
+            dependencies: [
+                "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
+            ],
             swiftSettings: strictSettings),
         .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
         .executableTarget(
