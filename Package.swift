@@ -35,7 +35,8 @@ let package = Package(
             dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
             swiftSettings: strictSettings),
         .executableTarget(
-            name: "choreo-bench", dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON"],
+            name: "choreo-bench",
+            dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe"],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
         .testTarget(

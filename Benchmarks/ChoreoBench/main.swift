@@ -168,6 +168,12 @@ final class Sink: @unchecked Sendable {
     var values = [Double](repeating: 0, count: 64)
 }
 
+if CommandLine.arguments.contains("--probe-only") {
+    let figures = try ProbeBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
+
 // Profiling modes: `--engine-only` runs the one-core engine loop, `--render-only` the JSON render.
 if CommandLine.arguments.contains("--render-only") {
     var query = SamplingQuery()

@@ -25,3 +25,11 @@ static inline CURLcode ccurl_get_pointer(CURL *handle, CURLINFO info, void **val
 static inline CURLcode ccurl_get_double(CURL *handle, CURLINFO info, double *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+
+/* The request headers every probe sends: "Connection: close", so the target closes the
+   connection as soon as it has answered. Built once, never freed. */
+static inline struct curl_slist *ccurl_probe_headers(void) {
+    static struct curl_slist *headers = 0;
+    if (!headers) headers = curl_slist_append(0, "Connection: close");
+    return headers;
+}

@@ -105,9 +105,11 @@ public final class CurlProbeClient: @unchecked Sendable {
 
     private func runLoop() {
         guard let multi else { return }
-        var inFlight: [Int: Transfer] = [:]
+        var inFlight: Set<Int> = []
         var handles: [UnsafeMutableRawPointer: Transfer] = [:]
-        var due: [Int: UInt64] = [:]
+        // When each target is next due, as a min-heap: a loop turn looks only at the due ones.
+        var schedule = DueHeap()
+        var targets: [Int: Target] = [:]
         var seenGeneration = -1
         while true {
             let current = plan.withLock { $0 }
@@ -115,26 +117,27 @@ public final class CurlProbeClient: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let intervalNanos = UInt64(max(current.interval, 0.05) * 1e9)
             if current.generation != seenGeneration {
-                // New targets are probed at once; removed ones are forgotten.
+                // New targets are spread over the first interval (no burst of a thousand requests
+                // at once); removed ones are forgotten.
                 seenGeneration = current.generation
-                let ids = Set(current.targets.map(\.id))
-                due = due.filter { ids.contains($0.key) }
-                for target in current.targets where due[target.id] == nil { due[target.id] = now }
-            }
-            var nextWake = now + 100_000_000
-            for target in current.targets {
-                guard let when = due[target.id] else { continue }
-                if when <= now {
-                    if inFlight[target.id] == nil, let transfer = begin(target, timeout: current.timeout, at: now) {
-                        inFlight[target.id] = transfer
-                        handles[transfer.handle] = transfer
-                        curl_multi_add_handle(multi, transfer.handle)
-                    }
-                    // Keep the cadence; a target that fell behind waits a whole interval, no bursts.
-                    let next = when + intervalNanos
-                    due[target.id] = next > now ? next : now + intervalNanos
+                targets = Dictionary(uniqueKeysWithValues: current.targets.map { ($0.id, $0) })
+                schedule = DueHeap()
+                let count = UInt64(max(current.targets.count, 1))
+                for (position, target) in current.targets.enumerated() {
+                    schedule.push(now + intervalNanos * UInt64(position) / count, target.id)
                 }
-                nextWake = min(nextWake, due[target.id] ?? nextWake)
+            }
+            while let (when, id) = schedule.first, when <= now {
+                schedule.pop()
+                guard let target = targets[id] else { continue }
+                if !inFlight.contains(id), let transfer = begin(target, timeout: current.timeout, at: now) {
+                    inFlight.insert(id)
+                    handles[transfer.handle] = transfer
+                    curl_multi_add_handle(multi, transfer.handle)
+                }
+                // Keep the cadence; a target that fell behind waits a whole interval, no bursts.
+                let next = when + intervalNanos
+                schedule.push(next > now ? next : now + intervalNanos, id)
             }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -148,10 +151,11 @@ public final class CurlProbeClient: @unchecked Sendable {
                 let result = Self.result(code, transfer, finishedAt: DispatchTime.now().uptimeNanoseconds)
                 curl_easy_cleanup(handle)
                 Unmanaged.passUnretained(transfer).release()
-                inFlight[transfer.target] = nil
-                onResult(transfer.target, result)
+                inFlight.remove(transfer.target)
+                if targets[transfer.target] != nil { onResult(transfer.target, result) }
             }
             let after = DispatchTime.now().uptimeNanoseconds
+            let nextWake = min(schedule.first?.0 ?? after + 100_000_000, after + 100_000_000)
             let waitMs = nextWake > after ? Int32(min((nextWake - after) / 1_000_000 + 1, 100)) : 0
             curl_multi_poll(multi, nil, 0, waitMs, nil)
         }
@@ -162,6 +166,41 @@ public final class CurlProbeClient: @unchecked Sendable {
         }
     }
 
+    /// A binary min-heap of (due time, target id).
+    struct DueHeap {
+        private var items: [(UInt64, Int)] = []
+
+        var first: (UInt64, Int)? { items.first }
+
+        mutating func push(_ time: UInt64, _ id: Int) {
+            items.append((time, id))
+            var child = items.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard items[child].0 < items[parent].0 else { break }
+                items.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func pop() {
+            guard !items.isEmpty else { return }
+            items.swapAt(0, items.count - 1)
+            items.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var best = parent
+                if left < items.count && items[left].0 < items[best].0 { best = left }
+                if right < items.count && items[right].0 < items[best].0 { best = right }
+                if best == parent { break }
+                items.swapAt(parent, best)
+                parent = best
+            }
+        }
+    }
+
     private func begin(_ target: Target, timeout: Double, at now: UInt64) -> Transfer? {
         guard let handle = curl_easy_init() else { return nil }
         let transfer = Transfer(target: target.id, handle: handle, started: now)
@@ -169,6 +208,11 @@ public final class CurlProbeClient: @unchecked Sendable {
         let timeoutMs = max(1, Int(timeout * 1000))
         _ = ccurl_set_string(handle, CURLOPT_URL, target.url)
         _ = ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        // A fresh connection per probe, closed by the target once it has answered: each probe
+        // tests the whole path (a refused connect shows), and no idle connections pile up on
+        // either side.
+        _ = ccurl_set_long(handle, CURLOPT_FORBID_REUSE, 1)
+        _ = ccurl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(ccurl_probe_headers()))
         _ = ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
         _ = ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs)
         _ = ccurl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)

@@ -50,7 +50,11 @@ final class ServerProcess {
             let text = String(decoding: logBuffer, as: UTF8.self)
             if let range = text.range(of: "\"port\":") {
                 let digits = text[range.upperBound...].prefix { $0.isNumber }
-                if let port = UInt16(digits) { return port }
+                if let port = UInt16(digits) {
+                    // Keep reading the log, or a busy process blocks on a full pipe.
+                    handle.readabilityHandler = { handle in _ = handle.availableData }
+                    return port
+                }
             }
         }
         throw LiveError("server did not report its port: \(String(decoding: logBuffer, as: UTF8.self))")
