@@ -75,8 +75,8 @@ public enum ArenaConfigurationCodec {
                 }
                 switch round["every"] {
                 case nil: break
-                case .number(let n)? where n == 0 || (n >= 10 && n <= 86_400): configuration.roundEvery = n
-                default: fail("$.round.every", "must be 0 (rounds on request) or 10…86400 seconds")
+                case .number(let n)? where n == 0 || (n >= 1 && n <= 86_400): configuration.roundEvery = n
+                default: fail("$.round.every", "must be 0 (rounds on request) or 1…86400 seconds")
                 }
                 var settingErrors: [FieldError] = []
                 configuration.round = StandingsDecoder.decodeRound(value, errors: &settingErrors)

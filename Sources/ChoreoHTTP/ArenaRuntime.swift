@@ -37,6 +37,7 @@ public final class ArenaRuntime: Sendable {
     let prober: Prober
     private let state = Mutex(State())
     private let timers = Mutex<[TimerBox]>([])
+    private let roundTimer = Mutex<TimerBox?>(nil)
 
     /// A Dispatch timer, cancelled only from `stop`.
     private final class TimerBox: @unchecked Sendable {
@@ -87,12 +88,27 @@ public final class ArenaRuntime: Sendable {
         prober.start()
         // The history is written in batches, once a second.
         schedule(every: 1) { [weak self] in self?.flush() }
-        if prober.configuration.roundEvery > 0 {
-            schedule(every: prober.configuration.roundEvery) { [weak self] in _ = self?.startRound() }
+        rescheduleRounds()
+    }
+
+    /// Automatic rounds every `round.every` seconds (none when 0), following configuration changes.
+    private func rescheduleRounds() {
+        roundTimer.withLock { $0 }?.timer.cancel()
+        let every = prober.configuration.roundEvery
+        guard every > 0 else {
+            roundTimer.withLock { $0 = nil }
+            return
         }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + every, repeating: every)
+        timer.setEventHandler { [weak self] in _ = self?.startRound() }
+        timer.resume()
+        let box = TimerBox(timer)
+        roundTimer.withLock { $0 = box }
     }
 
     public func stop() {
+        roundTimer.withLock { $0 }?.timer.cancel()
         for box in timers.withLock({ $0 }) { box.timer.cancel() }
         prober.stop()
         flush()
@@ -161,6 +177,7 @@ public final class ArenaRuntime: Sendable {
             throw Problem.unavailable("storage: \(error.message)")
         }
         prober.apply(configuration)
+        rescheduleRounds()
         return configuration
     }
 

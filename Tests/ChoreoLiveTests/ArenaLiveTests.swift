@@ -157,3 +157,62 @@ import Testing
         #expect(alphaAfter["status"] == .string("up"))
     }
 }
+
+/// The arena's other ways in: automatic rounds, and the CLI's `arena-scene`.
+@Suite(.serialized) struct ArenaScheduleAndCLITests {
+    @Test func roundsStartOnTheirOwnEveryInterval() throws {
+        let alpha = try ServerProcess.target()
+        let file = NSTemporaryDirectory() + "arena-\(UUID().uuidString).json"
+        try """
+        {"nodes": [{"name": "alpha", "url": "http://127.0.0.1:\(alpha.port)/health"}],
+         "probe": {"interval": 0.3, "timeout": 0.2}, "round": {"every": 1, "stagger": 0.3}}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        let deadline = Date().addingTimeInterval(8)
+        var metrics = ""
+        repeat {
+            metrics = try http.request("GET", "/metrics").text
+            if !metrics.contains("choreo_arena_rounds_total 0") { break }
+            usleep(200_000)
+        } while Date() < deadline
+        #expect(metrics.contains("choreo_arena_rounds_total") && !metrics.contains("choreo_arena_rounds_total 0"))
+        #expect(try http.request("GET", "/v1/arena/rounds/current/scene").status == 200)
+    }
+
+    @Test func arenaSceneCommand() throws {
+        func run(_ arguments: [String]) throws -> (Int32, String, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+            process.arguments = arguments
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: stdout, as: UTF8.self),
+                String(decoding: stderr, as: UTF8.self)
+            )
+        }
+        let good = NSTemporaryDirectory() + "standings-\(UUID().uuidString).json"
+        try #"[{"name": "a", "status": "up", "latencyMs": 10}, {"name": "b", "status": "degraded"}]"#.write(
+            toFile: good, atomically: true, encoding: .utf8)
+        let (status, scene, _) = try run(["arena-scene", good])
+        #expect(status == 0)
+        #expect(scene.contains("\"battleAnimation\"") && scene.contains("\"championBounce\""))
+        // The scene renders with choreo render, as any other.
+        let sceneFile = NSTemporaryDirectory() + "round-\(UUID().uuidString).json"
+        try scene.write(toFile: sceneFile, atomically: true, encoding: .utf8)
+        let rendered = try run(["render", sceneFile, "--times", "0,2"])
+        #expect(rendered.0 == 0 && rendered.1.contains("\"stateChanged\""))
+        let bad = NSTemporaryDirectory() + "standings-\(UUID().uuidString).json"
+        try #"[{"name": "", "status": "up"}]"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let failed = try run(["arena-scene", bad])
+        #expect(failed.0 == 1)
+        #expect(failed.2.contains("$[0].name"))
+    }
+}
