@@ -10,35 +10,11 @@ enum ProbeBenchmark {
         targets: Int = Int(ProcessInfo.processInfo.environment["PROBE_TARGETS"] ?? "") ?? 1000,
         seconds: Double = Double(ProcessInfo.processInfo.environment["PROBE_SECONDS"] ?? "") ?? 10
     ) throws -> [(String, String)] {
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var servers: [(Process, UInt16)] = []
-        for index in 0..<2 {
-            let process = Process()
-            process.executableURL = directory.appendingPathComponent("choreo")
-            process.arguments = ["target", "--port", "0"]
-            // The log goes to a file: an unread pipe would fill and stall the target.
-            let logPath = NSTemporaryDirectory() + "choreo-bench-target-\(index)-\(getpid()).log"
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: logPath)
-            try process.run()
-            var port: UInt16 = 0
-            let deadline = Date().addingTimeInterval(10)
-            while port == 0 && Date() < deadline {
-                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                if let range = text.range(of: "\"port\":") {
-                    port = UInt16(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
-                } else {
-                    usleep(20_000)
-                }
-            }
-            servers.append((process, port))
-        }
-        defer {
-            for (process, _) in servers { process.terminate() }
-        }
+        let ports = try startTargets()
+        defer { stopTargets() }
         var configuration = ArenaConfiguration()
         configuration.nodes = (0..<targets).map { index in
-            let port = servers[index % servers.count].1
+            let port = ports[index % ports.count]
             return ArenaConfiguration.Node(name: "node-\(index)", url: "http://127.0.0.1:\(port)/health?n=\(index)")
         }
         configuration.probe.interval = 1
@@ -74,6 +50,42 @@ enum ProbeBenchmark {
             ("prober_cpu_seconds", String(format: "%.2f", cpu)),
             ("prober_cpu_share_of_one_core", String(format: "%.3f", cpu / elapsed)),
         ]
+    }
+
+    nonisolated(unsafe) static var targetProcesses: [Process] = []
+
+    /// Starts two `choreo target` processes on loopback and returns their ports.
+    static func startTargets() throws -> [UInt16] {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var ports: [UInt16] = []
+        for index in 0..<2 {
+            let process = Process()
+            process.executableURL = directory.appendingPathComponent("choreo")
+            process.arguments = ["target", "--port", "0"]
+            // The log goes to a file: an unread pipe would fill and stall the target.
+            let logPath = NSTemporaryDirectory() + "choreo-bench-target-\(index)-\(getpid()).log"
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: logPath)
+            try process.run()
+            targetProcesses.append(process)
+            var port: UInt16 = 0
+            let deadline = Date().addingTimeInterval(10)
+            while port == 0 && Date() < deadline {
+                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                if let range = text.range(of: "\"port\":") {
+                    port = UInt16(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+                } else {
+                    usleep(20_000)
+                }
+            }
+            ports.append(port)
+        }
+        return ports
+    }
+
+    static func stopTargets() {
+        for process in targetProcesses { process.terminate() }
+        targetProcesses = []
     }
 
     /// User + system CPU of this process so far.

@@ -168,6 +168,11 @@ final class Sink: @unchecked Sendable {
     var values = [Double](repeating: 0, count: 64)
 }
 
+if CommandLine.arguments.contains("--urlsession-only") {
+    let figures = try URLSessionProbeBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--probe-only") {
     let figures = try ProbeBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
