@@ -33,24 +33,8 @@ extension SceneDecoder {
             return nil
         }
         var emitter = EmitterConfiguration()
-        if let v = object["emitterShape"], let name = reader.string(v, "\(path).emitterShape") {
-            if let shape = EmitterConfiguration.Shape(rawValue: name) {
-                emitter.shape = shape
-            } else {
-                reader.fail(
-                    "\(path).emitterShape",
-                    "must be one of \(EmitterConfiguration.Shape.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
-        if let v = object["emitterMode"], let name = reader.string(v, "\(path).emitterMode") {
-            if let mode = EmitterConfiguration.Mode(rawValue: name) {
-                emitter.mode = mode
-            } else {
-                reader.fail(
-                    "\(path).emitterMode",
-                    "must be one of \(EmitterConfiguration.Mode.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
+        if let shape = choice(object, "emitterShape", path, EmitterConfiguration.Shape.self) { emitter.shape = shape }
+        if let mode = choice(object, "emitterMode", path, EmitterConfiguration.Mode.self) { emitter.mode = mode }
         if let v = object["seed"], let n = reader.integer(v, "\(path).seed", min: 0, max: Int(UInt32.max)) {
             emitter.seed = UInt32(n)
         }
@@ -75,6 +59,18 @@ extension SceneDecoder {
             }
         }
         return emitter
+    }
+
+    /// One of an enumeration's raw values, or an error listing them.
+    private mutating func choice<Choice: RawRepresentable & CaseIterable>(
+        _ object: JSONObject, _ field: String, _ path: String, _ type: Choice.Type
+    ) -> Choice? where Choice.RawValue == String {
+        guard let v = object[field], let name = reader.string(v, "\(path).\(field)") else { return nil }
+        guard let value = Choice(rawValue: name) else {
+            reader.fail("\(path).\(field)", "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+            return nil
+        }
+        return value
     }
 
     private func multiplier(_ object: JSONObject, _ name: String) -> Double {

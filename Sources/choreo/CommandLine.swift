@@ -54,3 +54,35 @@ enum Output {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
+
+extension Arguments {
+    /// A whole-number option within `range`, if given; a clear error otherwise.
+    func integer(_ name: String, in range: ClosedRange<Int>, _ meaning: String) throws(CLIError) -> Int? {
+        guard let text = options[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw CLIError(message: "--\(name) must be \(meaning), \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+}
+
+/// SIGINT and SIGTERM, delivered to `sigwait` alone.
+enum TerminationSignals {
+    /// Blocks both signals in this thread (and every thread started afterwards).
+    static func block() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        return signals
+    }
+
+    /// Waits for one of them and returns it.
+    static func wait(_ signals: sigset_t) -> Int32 {
+        var set = signals
+        var received: Int32 = 0
+        sigwait(&set, &received)
+        return received
+    }
+}

@@ -27,20 +27,9 @@ enum ServeCommand {
         // The I/O threads only parse and queue: renders and storage run on workers. One I/O thread
         // per two cores measured the lowest /healthz tail latency (docs/architecture.md).
         options.threads = min(max(1, ProcessInfo.processInfo.activeProcessorCount / 2), 4)
-        if let text = parsed.options["threads"] {
-            guard let n = Int(text), (1...256).contains(n) else { throw CLIError(message: "--threads must be 1…256") }
-            options.threads = n
-        }
-        if let text = parsed.options["connection-timeout"] {
-            guard let n = Int(text), (1...3600).contains(n) else {
-                throw CLIError(message: "--connection-timeout must be 1…3600 seconds")
-            }
-            options.connectionTimeout = n
-        }
-        if let text = parsed.options["max-body-bytes"] {
-            guard let n = Int(text), (1024...(1 << 30)).contains(n) else {
-                throw CLIError(message: "--max-body-bytes must be 1024…1073741824")
-            }
+        if let n = try parsed.integer("threads", in: 1...256, "a number of threads") { options.threads = n }
+        if let n = try parsed.integer("connection-timeout", in: 1...3600, "seconds") { options.connectionTimeout = n }
+        if let n = try parsed.integer("max-body-bytes", in: 1024...(1 << 30), "a number of bytes") {
             options.maxBodyBytes = n
         }
         var token = ProcessInfo.processInfo.environment["CHOREO_API_TOKEN"]
@@ -87,11 +76,7 @@ enum ServeCommand {
         let application = Application(store: store, configuration: configuration, arena: arena)
 
         // Block the signals before any thread starts, so that only sigwait receives them.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let signals = TerminationSignals.block()
 
         let server = MicroHTTPDServer(application: application, options: options) { line in
             // One write(2) per line: lines from concurrent requests never interleave.
@@ -107,8 +92,7 @@ enum ServeCommand {
         Output.error(
             "{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort),\"data\":\"\(directory)\",\"auth\":\(token != nil)}"
         )
-        var received: Int32 = 0
-        sigwait(&signals, &received)
+        let received = TerminationSignals.wait(signals)
         Output.error("{\"event\":\"stopping\",\"signal\":\(received)}")
         server.stop()
         arena.stop()

@@ -26,25 +26,13 @@ enum TargetCommand {
             }
             settings.latencyMs = ms
         }
-        if let text = parsed.options["status"] {
-            guard let status = Int(text), (100...599).contains(status) else {
-                throw CLIError(message: "--status must be an HTTP status, 100…599")
-            }
-            settings.status = status
-        }
-        if let text = parsed.options["fail-every"] {
-            guard let k = Int(text), k >= 0 else { throw CLIError(message: "--fail-every must be a whole number ≥ 0") }
-            settings.failEvery = k
-        }
+        if let status = try parsed.integer("status", in: 100...599, "an HTTP status") { settings.status = status }
+        if let k = try parsed.integer("fail-every", in: 0...1_000_000, "a whole number") { settings.failEvery = k }
         if let text = parsed.options["load"] {
             guard let load = Double(text), load.isFinite else { throw CLIError(message: "--load must be a number") }
             settings.load = load
         }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let signals = TerminationSignals.block()
         let server = MicroHTTPDServer(application: TargetService(settings: settings), options: options) { line in
             line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
@@ -54,8 +42,7 @@ enum TargetCommand {
             throw CLIError(message: error.description, status: 1)
         }
         Output.error("{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort)}")
-        var received: Int32 = 0
-        sigwait(&signals, &received)
+        _ = TerminationSignals.wait(signals)
         // A target may be hanging requests on purpose: do not wait for them.
         server.stop(timeout: 1)
         Output.error("{\"event\":\"stopped\"}")

@@ -181,23 +181,7 @@ import Testing
     }
 
     @Test func arenaSceneCommand() throws {
-        func run(_ arguments: [String]) throws -> (Int32, String, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            process.arguments = arguments
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-                String(decoding: stderr, as: UTF8.self)
-            )
-        }
+        func run(_ arguments: [String]) throws -> (Int32, String, String) { try runChoreo(arguments) }
         let good = NSTemporaryDirectory() + "standings-\(UUID().uuidString).json"
         try #"[{"name": "a", "status": "up", "latencyMs": 10}, {"name": "b", "status": "degraded"}]"#.write(
             toFile: good, atomically: true, encoding: .utf8)

@@ -133,23 +133,7 @@ import Testing
     }
 
     @Test func cliErrorsAndHelp() throws {
-        func run(_ arguments: [String]) throws -> (Int32, String, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-            process.arguments = arguments
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: stdout, as: UTF8.self),
-                String(decoding: stderr, as: UTF8.self)
-            )
-        }
+        func run(_ arguments: [String]) throws -> (Int32, String, String) { try runChoreo(arguments) }
         #expect(try run(["--version"]).1.hasPrefix("choreo "))
         #expect(try run(["render", "--help"]).1.contains("Usage: choreo render"))
         let missing = try run(["render", "/no/such/file.json"])

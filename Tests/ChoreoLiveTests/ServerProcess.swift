@@ -86,3 +86,21 @@ struct LiveError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Runs the `choreo` binary to completion: exit status, standard output, standard error.
+func runChoreo(_ arguments: [String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+    )
+}
