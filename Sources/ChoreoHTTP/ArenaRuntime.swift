@@ -25,6 +25,7 @@ public final class ArenaRuntime: Sendable {
     }
 
     private struct State {
+        var closing = false
         var rounds = 0
         var current: Round?
         var subscribers: [Subscriber] = []
@@ -419,12 +420,22 @@ public final class ArenaRuntime: Sendable {
         }
     }
 
+    /// Ends every event stream (the server is stopping: they would otherwise hold it open).
+    public func closeStreams() {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.closing = true
+            defer { state.subscribers = [] }
+            return state.subscribers
+        }
+        for subscriber in subscribers { subscriber.signal.signal() }
+    }
+
     /// A stream of events: health changes and round events as they happen, a comment every
     /// 15 s to keep the connection open. Nil when there are too many subscribers.
     public func subscribe() -> BodyStream? {
         let subscriber = Subscriber()
         let accepted = state.withLock { state -> Bool in
-            guard state.subscribers.count < Self.maxSubscribers else { return false }
+            guard !state.closing, state.subscribers.count < Self.maxSubscribers else { return false }
             state.subscribers.append(subscriber)
             return true
         }
@@ -438,6 +449,7 @@ public final class ArenaRuntime: Sendable {
             subscriber.lastRead.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
             _ = subscriber.signal.wait(timeout: .now() + 15)
             subscriber.lastRead.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+            if self.state.withLock({ $0.closing }) { return nil }
             let pending = subscriber.queue.withLock { queue -> [UInt8] in
                 defer { queue = [] }
                 return queue

@@ -94,6 +94,7 @@ enum ServeCommand {
         )
         let received = TerminationSignals.wait(signals)
         Output.error("{\"event\":\"stopping\",\"signal\":\(received)}")
+        arena.closeStreams()
         server.stop()
         arena.stop()
         store.close()

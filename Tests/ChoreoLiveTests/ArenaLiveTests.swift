@@ -102,6 +102,11 @@ import Testing
         #expect(metrics.contains(#"choreo_arena_probes_total{node="beta",result="failed"}"#))
         #expect(metrics.contains("choreo_arena_rounds_total 1"))
         #expect(metrics.contains("choreo_arena_probe_duration_seconds_count"))
+        // The event stream is still open: stopping ends it instead of waiting for it.
+        let stopping = Date()
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(Date().timeIntervalSince(stopping) < 5)
     }
 
     @Test func configurationIsValidatedProtectedAndKeptAcrossRestarts() throws {
