@@ -36,8 +36,9 @@ public final class CurlProbeClient: @unchecked Sendable {
 
     private let plan = Mutex(Plan())
     private let onResult: @Sendable (Int, ProbeResult) -> Void
-    /// Written once by `start` before the loop thread exists, read by `wake` afterwards.
-    private var multi: UnsafeMutableRawPointer?
+    /// Created with the client and freed with it: any thread may wake it at any time.
+    private let multi: UnsafeMutableRawPointer?
+    /// Set and cleared by `start` and `stop`, which the owner calls from one thread.
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -45,6 +46,11 @@ public final class CurlProbeClient: @unchecked Sendable {
     public init(onResult: @escaping @Sendable (Int, ProbeResult) -> Void) {
         self.onResult = onResult
         Self.initializeLibrary
+        multi = curl_multi_init()
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
     }
 
     private static let initializeLibrary: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
@@ -61,7 +67,8 @@ public final class CurlProbeClient: @unchecked Sendable {
     }
 
     public func start() {
-        multi = curl_multi_init()
+        guard thread == nil else { return }
+        plan.withLock { $0.stopping = false }
         let thread = Thread { [self] in
             runLoop()
             finished.signal()
@@ -77,8 +84,6 @@ public final class CurlProbeClient: @unchecked Sendable {
         plan.withLock { $0.stopping = true }
         wake()
         finished.wait()
-        curl_multi_cleanup(multi)
-        multi = nil
         thread = nil
     }
 
