@@ -4,7 +4,9 @@ import ChoreoJSON
 
 /// The arena's routes: status, configuration, rounds and events.
 extension Application {
-    func arenaRoute(_ request: HTTPRequest, pattern: String) throws(Problem) -> HTTPResponse {
+    func arenaRoute(_ request: HTTPRequest, pattern: String, parameters: [String: String] = [:]) throws(Problem)
+        -> HTTPResponse
+    {
         guard let arena else {
             throw Problem.unavailable("The arena is not running on this server (choreo serve starts it).")
         }
@@ -59,6 +61,12 @@ extension Application {
             guard let round = arena.currentRound else { throw Problem.notFound("No round has run yet.") }
             let query = try RenderService.query(request.query)
             return renderRound(round, query)
+        case ("GET", "/v1/arena/nodes/{name}/history"):
+            let name = parameters["name"] ?? ""
+            guard arena.configuration.nodes.contains(where: { $0.name == name }) else {
+                throw Problem.notFound("No node named \(name) in the arena.")
+            }
+            return .json(200, try arena.history(of: name))
         case ("GET", "/v1/arena/events"):
             guard let stream = arena.subscribe() else {
                 throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")

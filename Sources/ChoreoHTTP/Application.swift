@@ -46,6 +46,7 @@ public final class Application: Sendable {
         router.add("GET", "/v1/arena/rounds/current/scene")
         router.add("GET", "/v1/arena/rounds/current/frames")
         router.add("GET", "/v1/arena/events")
+        router.add("GET", "/v1/arena/nodes/{name}/history")
         router.add("GET", "/healthz")
         router.add("GET", "/metrics")
         self.router = router
@@ -167,7 +168,7 @@ public final class Application: Sendable {
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                 body: .bytes(Array(text.utf8)))
         case (_, let pattern) where pattern.hasPrefix("/v1/arena"):
-            return try arenaRoute(request, pattern: pattern)
+            return try arenaRoute(request, pattern: pattern, parameters: match.parameters)
         default:
             throw Problem.notFound("No resource at \(request.path).")
         }

@@ -152,6 +152,31 @@ public final class ArenaRuntime: Sendable {
         broadcast(event: "health", data: writer.bytes)
     }
 
+    /// `GET /v1/arena/nodes/{name}/history`: the node's recorded probes, oldest first.
+    public func history(of node: String) throws(Problem) -> [UInt8] {
+        flush()
+        let rows: [SceneStore.ProbeRow]
+        do {
+            rows = try store.probes(node: node)
+        } catch {
+            throw Problem.unavailable("storage: \(error.message)")
+        }
+        var writer = JSONWriter()
+        writer.raw("{\"node\":")
+        writer.string(node)
+        writer.raw(",\"probes\":")
+        writer.array(rows) { writer, row in
+            writer.value([
+                "time": .number(Double(row.timeMs) / 1000), "url": .string(row.url), "verdict": .string(row.verdict),
+                "reason": row.reason.map { .string($0) } ?? .null,
+                "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
+                "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),
+            ])
+        }
+        writer.raw("}")
+        return writer.bytes
+    }
+
     // MARK: Configuration
 
     public var configuration: ArenaConfiguration { prober.configuration }

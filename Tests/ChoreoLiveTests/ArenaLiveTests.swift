@@ -158,6 +158,13 @@ import Testing
             return
         }
         #expect(probesAfter >= probesBefore - 2)
+        let history = try Self.object(try http.request("GET", "/v1/arena/nodes/alpha/history"))
+        guard case .array(let probes)? = history["probes"] else {
+            Issue.record("no history")
+            return
+        }
+        #expect(Double(probes.count) >= probesBefore - 2)
+        #expect(try http.request("GET", "/v1/arena/nodes/nobody/history").status == 404)
         #expect(probesAfter > 0)
         #expect(alphaAfter["status"] == .string("up"))
     }
