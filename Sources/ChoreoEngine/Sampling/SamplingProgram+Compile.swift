@@ -58,24 +58,42 @@ extension SamplingProgram {
             }
             let starts = [-Double.infinity] + Array(Set(boundaries)).sorted()
             let firstPiece = pieces.count
+            // Sweep the boundaries in order, keeping the leaves attached at each (in the order
+            // added), so a property with thousands of animations compiles in one pass.
+            let byAdded = leafIndices.sorted { timeline.leaves[$0].addedAt < timeline.leaves[$1].addedAt }
+            let byRemoved = leafIndices.sorted { timeline.leaves[$0].removedAt < timeline.leaves[$1].removedAt }
+            var nextAdded = 0
+            var nextRemoved = 0
+            var attached: [Int] = []
             for start in starts {
+                while nextAdded < byAdded.count && timeline.leaves[byAdded[nextAdded]].addedAt <= start {
+                    let index = byAdded[nextAdded]
+                    if timeline.leaves[index].removedAt > start {
+                        attached.insert(index, at: attached.firstIndex { $0 > index } ?? attached.count)
+                    }
+                    nextAdded += 1
+                }
+                while nextRemoved < byRemoved.count && timeline.leaves[byRemoved[nextRemoved]].removedAt <= start {
+                    let index = byRemoved[nextRemoved]
+                    if let position = attached.firstIndex(of: index) { attached.remove(at: position) }
+                    nextRemoved += 1
+                }
                 pieceStarts.append(start)
-                pieces.append(compilePiece(layer: layer, property: property, at: start, leafIndices: leafIndices))
+                pieces.append(compilePiece(layer: layer, property: property, at: start, attached: attached))
             }
             tracks.append(Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false))
         }
 
-        /// The model value and attached leaves at the start of a piece, resolved.
-        private mutating func compilePiece(layer: Int, property: LayerProperty, at start: Double, leafIndices: [Int])
+        /// The model value and attached leaves (in the order added) at the start of a piece, resolved.
+        private mutating func compilePiece(layer: Int, property: LayerProperty, at start: Double, attached: [Int])
             -> Piece
         {
             let model = timeline.layers[layer].modelValue(property, at: start)
             let firstOp = ops.count
             guard let modelLanes = model.lanes else { return generic(model: Lanes(), firstOp: firstOp) }
             var valueIsModel = true
-            for index in leafIndices {
+            for index in attached {
                 let leaf = timeline.leaves[index]
-                guard leaf.addedAt <= start && start < leaf.removedAt else { continue }
                 guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
                     ops.removeSubrange(firstOp...)
                     return generic(model: modelLanes, firstOp: firstOp)
