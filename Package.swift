@@ -20,7 +20,9 @@ let package = Package(
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .target(name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
+            swiftSettings: strictSettings),
         .target(
             name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
         .target(

@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 
@@ -86,6 +87,14 @@ public enum ArenaConfigurationCodec {
             } else {
                 fail("$.round", "must be an object")
             }
+        }
+        // A round must fit in a scene: the last battle starts at stagger × (nodes − 1).
+        let lastStart = configuration.round.stagger * Double(max(configuration.nodes.count - 1, 0))
+        if lastStart + 10 > Limits.maxSceneTime {
+            fail(
+                "$.round.stagger",
+                "\(configuration.nodes.count) nodes \(configuration.round.stagger) s apart do not fit in a round of at most \(Int(Limits.maxSceneTime)) s"
+            )
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return configuration

@@ -39,11 +39,14 @@ extension Application {
             writer.value(ArenaConfigurationCodec.encode(configuration))
             return .json(200, writer.bytes)
         case ("POST", "/v1/arena/rounds"):
-            guard !arena.configuration.nodes.isEmpty else {
-                throw Problem.conflict("The arena has no nodes; PUT /v1/arena/config first.")
-            }
-            guard let round = arena.startRound() else {
-                throw Problem.conflict("A round is already running; try again when it ends.")
+            let round: ArenaRuntime.Round
+            switch arena.startRound() {
+            case .success(let started): round = started
+            case .failure(.running): throw Problem.conflict("A round is already running; try again when it ends.")
+            case .failure(.noNodes): throw Problem.conflict("The arena has no nodes; PUT /v1/arena/config first.")
+            case .failure(.invalid(let reason)):
+                throw Problem.invalidConfiguration(
+                    ValidationFailure([FieldError(path: "$.round", message: reason)]))
             }
             var writer = JSONWriter()
             writer.value([

@@ -21,6 +21,8 @@ public final class ArenaRuntime: Sendable {
         public let scene: [UInt8]
         let timeline: Timeline
         let parsed: Scene
+        /// Each node's state changes in time order, for its visual state at any moment.
+        let states: [String: [(time: Double, state: String)]]
         public var duration: Double { SceneTime.quantize(timeline.naturalEnd) }
     }
 
@@ -209,28 +211,50 @@ public final class ArenaRuntime: Sendable {
 
     // MARK: Rounds
 
-    /// Starts a round from the current standings; nil while one runs (the seed's running flag).
-    public func startRound(now: Double = Date().timeIntervalSince1970) -> Round? {
+    /// Why a round did not start.
+    public enum RoundRefusal: Error {
+        /// One is running (the seed's running flag).
+        case running
+        case noNodes
+        /// The staged scene broke a limit (for example thousands of nodes with a long stagger).
+        case invalid(String)
+    }
+
+    /// Starts a round from the current standings.
+    public func startRound(now: Double = Date().timeIntervalSince1970) -> Result<Round, RoundRefusal> {
         let standings = prober.snapshot().map(\.standing)
-        guard !standings.isEmpty else { return nil }
+        guard !standings.isEmpty else { return .failure(.noNodes) }
+        if let current = currentRound, now - current.started < current.duration { return .failure(.running) }
         let settings = prober.configuration.round
         var writer = JSONWriter()
         writer.value(ArenaRound.scene(standings, settings: settings))
-        guard let (scene, _) = try? SceneDecoder.decode(bytes: writer.bytes),
-            let timeline = try? SceneRunner.run(scene)
-        else { return nil }
-        let round = state.withLock { state -> Round? in
+        let scene: Scene
+        let timeline: Timeline
+        do {
+            (scene, _) = try SceneDecoder.decode(bytes: writer.bytes)
+            timeline = try SceneRunner.run(scene)
+        } catch {
+            return .failure(.invalid("the round's scene is not valid: \(error)"))
+        }
+        var states: [String: [(time: Double, state: String)]] = [:]
+        for event in timeline.events {
+            if case .stateChanged(let layer, let name) = event.kind {
+                states[layer, default: []].append((event.time, name))
+            }
+        }
+        let started = state.withLock { state -> Round? in
             if let current = state.current, now - current.started < current.duration { return nil }
             state.rounds += 1
             let round = Round(
                 id: state.rounds, started: now, order: ArenaRound.order(standings).map(\.name),
-                champion: ArenaRound.champion(standings)?.name, scene: writer.bytes, timeline: timeline, parsed: scene)
+                champion: ArenaRound.champion(standings)?.name, scene: writer.bytes, timeline: timeline, parsed: scene,
+                states: states)
             state.current = round
             return round
         }
-        guard let round else { return nil }
+        guard let round = started else { return .failure(.running) }
         announce(round)
-        return round
+        return .success(round)
     }
 
     /// Sends the round's events to the subscribers at the moments they happen.
@@ -317,12 +341,8 @@ public final class ArenaRuntime: Sendable {
 
     /// The node's arena state: the last state its round gave it by now, else from its health.
     func visualState(_ node: NodeHealth, round: Round?, at elapsed: Double) -> String {
-        if let round {
-            var state: String?
-            for event in round.timeline.events where event.time <= elapsed {
-                if case .stateChanged(let layer, let name) = event.kind, layer == node.name { state = name }
-            }
-            if let state { return state }
+        if let round, let last = round.states[node.name]?.last(where: { $0.time <= elapsed }) {
+            return last.state
         }
         return node.status == .down ? "offline" : "idle"
     }

@@ -85,6 +85,10 @@ struct HealthTests {
             (#"{"nodes": [], "probe": {"acceptedStatus": "700"}}"#, "$.probe.acceptedStatus"),
             (#"{"nodes": [{"name": "a", "url": "http://h/"}, {"name": "a", "url": "http://h/"}]}"#, "$.nodes[1].name"),
             (#"{"nodes": [], "round": {"every": 0.5}}"#, "$.round.every"),
+            (
+                #"{"nodes": ["# + (0..<100).map { #"{"name": "n\#($0)", "url": "http://h/"}"# }.joined(separator: ",")
+                    + #"], "round": {"stagger": 60}}"#, "$.round.stagger"
+            ),
         ] {
             do {
                 _ = try ArenaConfigurationCodec.decode(try! JSONParser.parse(Array(bad.utf8)))
