@@ -1,0 +1,69 @@
+import ChoreoArena
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoProbe
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The arena's lines of `/metrics`.
+extension ArenaRuntime {
+    /// The arena's Prometheus lines for `/metrics`.
+    public func metricsText(now: Double = Date().timeIntervalSince1970) -> String {
+        func label(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n")
+        }
+        let health = prober.snapshot()
+        let (counts, durations) = prober.counters()
+        var lines: [String] = []
+        lines.append("# HELP choreo_arena_node_up Whether the node is up (1) or not (0).")
+        lines.append("# TYPE choreo_arena_node_up gauge")
+        for node in health {
+            lines.append("choreo_arena_node_up{node=\"\(label(node.name))\"} \(node.status == .up ? 1 : 0)")
+        }
+        lines.append("# HELP choreo_arena_node_status The node's status: 1 up, 0 down, 2 pending, 4 degraded.")
+        lines.append("# TYPE choreo_arena_node_status gauge")
+        for node in health {
+            let value =
+                switch node.status {
+                case .up: 1
+                case .down: 0
+                case .pending: 2
+                case .degraded: 4
+                }
+            lines.append("choreo_arena_node_status{node=\"\(label(node.name))\"} \(value)")
+        }
+        lines.append("# HELP choreo_arena_probe_duration_seconds Time each health probe took.")
+        lines.append("# TYPE choreo_arena_probe_duration_seconds histogram")
+        for (index, bound) in DurationHistogram.bounds.enumerated() {
+            lines.append("choreo_arena_probe_duration_seconds_bucket{le=\"\(bound)\"} \(durations.buckets[index])")
+        }
+        lines.append("choreo_arena_probe_duration_seconds_bucket{le=\"+Inf\"} \(durations.count)")
+        lines.append("choreo_arena_probe_duration_seconds_sum \(durations.sum)")
+        lines.append("choreo_arena_probe_duration_seconds_count \(durations.count)")
+        lines.append("# HELP choreo_arena_probes_total Probes by node and result.")
+        lines.append("# TYPE choreo_arena_probes_total counter")
+        for node in health {
+            for kind in [ProbeVerdict.Kind.up, .degraded, .failed] {
+                let count = counts[node.name]?[kind] ?? 0
+                lines.append(
+                    "choreo_arena_probes_total{node=\"\(label(node.name))\",result=\"\(kind.rawValue)\"} \(count)")
+            }
+        }
+        let (rounds, current) = state.withLock { ($0.rounds, $0.current) }
+        let running = current.map { now - $0.started < $0.duration } ?? false
+        lines.append("# HELP choreo_arena_rounds_total Rounds started.")
+        lines.append("# TYPE choreo_arena_rounds_total counter")
+        lines.append("choreo_arena_rounds_total \(rounds)")
+        lines.append("# HELP choreo_arena_round_running Whether a round is running.")
+        lines.append("# TYPE choreo_arena_round_running gauge")
+        lines.append("choreo_arena_round_running \(running ? 1 : 0)")
+        lines.append("# HELP choreo_arena_round_elapsed_seconds Seconds into the current (or last) round.")
+        lines.append("# TYPE choreo_arena_round_elapsed_seconds gauge")
+        lines.append(
+            "choreo_arena_round_elapsed_seconds \(current.map { min(max(now - $0.started, 0), $0.duration) } ?? 0)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

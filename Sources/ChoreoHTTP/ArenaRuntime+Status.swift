@@ -1,0 +1,104 @@
+import ChoreoArena
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoProbe
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `GET /v1/arena`: the nodes' health and visual state, and the round, as JSON or a table.
+extension ArenaRuntime {
+    /// `GET /v1/arena`: every node's health and visual state, and the round.
+    public func status(now: Double = Date().timeIntervalSince1970) -> [UInt8] {
+        let health = prober.snapshot()
+        let round = currentRound
+        var frame: JSONObject?
+        var elapsed = 0.0
+        if let round {
+            elapsed = min(max(now - round.started, 0), round.duration)
+            var query = SamplingQuery()
+            query.times = [SceneTime.quantize(elapsed)]
+            query.properties = ["opacity", "transform", "borderColor", "backgroundColor"]
+            if let plan = try? RenderPlan.make(timeline: round.timeline, query: query),
+                case .object(let response)? = try? JSONParser.parse(ResponseEncoder.json(plan, threads: 1)),
+                case .array(let frames)? = response["frames"], case .object(let first)? = frames.first,
+                case .object(let layers)? = first["layers"]
+            {
+                frame = layers
+            }
+        }
+        var nodes: [JSONValue] = []
+        for node in health {
+            var visual: [(String, JSONValue)] = [("state", .string(visualState(node, round: round, at: elapsed)))]
+            visual.append(("presentation", frame?[node.name] ?? .null))
+            nodes.append(
+                .object(
+                    JSONObject([
+                        ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(node.url)),
+                        ("status", .string(node.status.rawValue)), ("latencyMs", Self.number(node.lastLatencyMs)),
+                        ("medianLatencyMs", Self.number(node.medianLatencyMs)),
+                        ("httpStatus", Self.number(node.lastHTTPStatus.map(Double.init))),
+                        ("reason", node.lastReason.map { .string($0) } ?? .null),
+                        ("checked", Self.number(node.lastChecked)), ("uptime", Self.number(node.uptimeRatio)),
+                        ("probes", .number(Double(node.probes))), ("visual", .object(JSONObject(visual))),
+                    ])))
+        }
+        var roundJSON: JSONValue = .null
+        if let round {
+            roundJSON = [
+                "id": .number(Double(round.id)), "started": .number(round.started),
+                "phase": .string(now - round.started < round.duration ? "running" : "finished"),
+                "elapsed": .number(SceneTime.quantize(elapsed)), "duration": .number(round.duration),
+                "order": .array(round.order.map { .string($0) }),
+                "champion": round.champion.map { .string($0) } ?? .null,
+            ]
+        }
+        var writer = JSONWriter()
+        writer.value(["nodes": .array(nodes), "round": roundJSON])
+        return writer.bytes
+    }
+
+    /// The node's arena state: the last state its round gave it by now, else from its health.
+    func visualState(_ node: NodeHealth, round: Round?, at elapsed: Double) -> String {
+        if let round, let last = round.states[node.name]?.last(where: { $0.time <= elapsed }) {
+            return last.state
+        }
+        return node.status == .down ? "offline" : "idle"
+    }
+
+    static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+
+    /// `GET /v1/arena?format=text`: a compact table for terminals.
+    public func statusText(now: Double = Date().timeIntervalSince1970) -> String {
+        let health = prober.snapshot()
+        let round = currentRound
+        let elapsed = round.map { min(max(now - $0.started, 0), $0.duration) } ?? 0
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }
+        let nameWidth = max(18, (health.map(\.name.count).max() ?? 0) + 2)
+        var lines = [
+            pad("NODE", nameWidth) + pad("STATUS", 10) + pad("LATENCY", 9) + pad("MEDIAN", 9) + pad("HTTP", 6)
+                + pad("UPTIME", 8) + pad("STATE", 10) + "REASON"
+        ]
+        for node in health {
+            let latency = node.lastLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
+            let median = node.medianLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
+            let uptime = node.uptimeRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
+            lines.append(
+                pad(node.name, nameWidth) + pad(node.status.rawValue, 10) + pad(latency, 9) + pad(median, 9)
+                    + pad(node.lastHTTPStatus.map(String.init) ?? "-", 6) + pad(uptime, 8)
+                    + pad(visualState(node, round: round, at: elapsed), 10) + (node.lastReason ?? "-"))
+        }
+        if let round {
+            let phase = now - round.started < round.duration ? "running" : "finished"
+            lines.append(
+                "round \(round.id) \(phase) \(String(format: "%.1f", elapsed)) s of \(String(format: "%.1f", round.duration)) s, "
+                    + (round.champion.map { "champion \($0)" } ?? "no champion"))
+        } else {
+            lines.append("no round yet")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
