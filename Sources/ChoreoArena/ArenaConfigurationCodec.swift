@@ -70,22 +70,14 @@ public enum ArenaConfigurationCodec {
         }
         // Round.
         if let value = object["round"] {
+            // Unknown fields, stagger and reduceMotion are read as a preview's round is.
+            configuration.round = StandingsDecoder.decodeRound(value, errors: &errors)
             if case .object(let round) = value {
-                for key in round.keys where !["every", "stagger", "reduceMotion"].contains(key) {
-                    fail("$.round.\(key)", "unknown field")
-                }
                 switch round["every"] {
                 case nil: break
                 case .number(let n)? where n == 0 || (n >= 1 && n <= 86_400): configuration.roundEvery = n
                 default: fail("$.round.every", "must be 0 (rounds on request) or 1…86400 seconds")
                 }
-                var settingErrors: [FieldError] = []
-                configuration.round = StandingsDecoder.decodeRound(value, errors: &settingErrors)
-                errors += settingErrors.filter {
-                    !$0.path.hasPrefix("$.round.every") && !$0.message.hasPrefix("unknown")
-                }
-            } else {
-                fail("$.round", "must be an object")
             }
         }
         // A round must fit in a scene: the last battle starts at stagger × (nodes − 1).

@@ -129,9 +129,8 @@ public final class ArenaRuntime: Sendable {
     // MARK: Health
 
     private func recorded(_ record: Prober.Record) {
-        let url = prober.configuration.nodes.first { $0.name == record.node }?.url ?? ""
         let row = SceneStore.ProbeRow(
-            node: record.node, url: url, timeMs: Int64((record.time * 1000).rounded()),
+            node: record.node, url: record.url, timeMs: Int64((record.time * 1000).rounded()),
             verdict: record.verdict.kind.rawValue, reason: record.verdict.reason, httpStatus: record.httpStatus,
             latencyMicroseconds: Int64((record.latencyMs * 1000).rounded()))
         state.withLock { $0.pendingRows.append(row) }

@@ -47,24 +47,24 @@ public struct Problem: Error, Sendable {
     }
 
     public static func invalidScene(_ failure: ValidationFailure) -> Problem {
-        Problem(
-            status: 422, type: "/problems/invalid-scene", title: "Invalid scene",
-            detail: "The document is JSON but not a valid scene or request: \(failure.errors.count) error(s).",
-            errors: failure.errors)
+        invalid(failure, type: "invalid-scene", title: "Invalid scene", what: "a valid scene or request")
     }
 
     public static func invalidStandings(_ failure: ValidationFailure) -> Problem {
-        Problem(
-            status: 422, type: "/problems/invalid-standings", title: "Invalid standings",
-            detail: "The document is JSON but not a valid list of arena standings: \(failure.errors.count) error(s).",
-            errors: failure.errors)
+        invalid(failure, type: "invalid-standings", title: "Invalid standings", what: "a valid list of arena standings")
     }
 
     public static func invalidConfiguration(_ failure: ValidationFailure) -> Problem {
+        invalid(
+            failure, type: "invalid-arena-configuration", title: "Invalid arena configuration",
+            what: "a valid arena configuration")
+    }
+
+    /// A 422: JSON, but not the document expected, with every field at fault.
+    private static func invalid(_ failure: ValidationFailure, type: String, title: String, what: String) -> Problem {
         Problem(
-            status: 422, type: "/problems/invalid-arena-configuration", title: "Invalid arena configuration",
-            detail: "The document is JSON but not a valid arena configuration: \(failure.errors.count) error(s).",
-            errors: failure.errors)
+            status: 422, type: "/problems/\(type)", title: title,
+            detail: "The document is JSON but not \(what): \(failure.errors.count) error(s).", errors: failure.errors)
     }
 
     public static func conflict(_ detail: String) -> Problem {

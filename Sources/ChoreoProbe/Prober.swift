@@ -18,6 +18,7 @@ public final class Prober: Sendable {
     /// One probe as recorded in the history.
     public struct Record: Sendable, Equatable {
         public let node: String
+        public let url: String
         public let time: Double
         public let verdict: ProbeVerdict
         public let httpStatus: Int?
@@ -115,7 +116,8 @@ public final class Prober: Sendable {
                 ? Change(node: name, from: before, to: state.health[index].status, reason: verdict.reason, time: now)
                 : nil
             let record = Record(
-                node: name, time: now, verdict: verdict, httpStatus: result.status > 0 ? result.status : nil,
+                node: name, url: state.health[index].url, time: now, verdict: verdict,
+                httpStatus: result.status > 0 ? result.status : nil,
                 latencyMs: result.latencyMs)
             return (change, record)
         }

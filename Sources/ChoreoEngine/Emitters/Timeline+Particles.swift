@@ -39,7 +39,8 @@ extension Timeline {
         return result
     }
 
-    private func number(_ layer: Int, _ property: LayerProperty, at time: Double) -> Double {
+    /// A number property's presentation value (1, the multipliers' default, for other kinds).
+    func number(_ layer: Int, _ property: LayerProperty, at time: Double) -> Double {
         let map = timeMap(of: layer, at: time)
         if case .number(let n) = presentationValue(layer: layer, keyPath: KeyPath(property), at: time, map: map) {
             return n
@@ -152,19 +153,13 @@ struct EmissionCurve {
         let animated = !track.leavesByProperty[property.ordinal].isEmpty
         let history = track.model[property.ordinal]
         if !animated && (history?.isConstant ?? true) {
-            rate = cellRate * track.modelValue(property, at: start).numberValue
+            rate = cellRate * timeline.number(layer, property, at: start)
             cumulative = []
             return
         }
         rate = nil
         let step = Timeline.emissionStep
-        func layerRate(_ t: Double) -> Double {
-            let map = timeline.timeMap(of: layer, at: t)
-            return cellRate
-                * max(
-                    0, timeline.presentationValue(layer: layer, keyPath: KeyPath(property), at: t, map: map).numberValue
-                )
-        }
+        func layerRate(_ t: Double) -> Double { cellRate * max(0, timeline.number(layer, property, at: t)) }
         var counts = [0.0]
         var t = start
         var previous = layerRate(start)
@@ -201,13 +196,5 @@ struct EmissionCurve {
         let span = cumulative[high] - cumulative[low]
         let fraction = span > 0 ? (k - cumulative[low]) / span : 0
         return min(start + (Double(low) + fraction) * Timeline.emissionStep, end)
-    }
-}
-
-extension Value {
-    /// The number a value holds (0 for other kinds).
-    var numberValue: Double {
-        if case .number(let n) = self { return n }
-        return 0
     }
 }
