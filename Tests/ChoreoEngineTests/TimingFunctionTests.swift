@@ -18,6 +18,24 @@ import Testing
         }
     }
 
+    /// The solve reaches 1e-9 in x on every curve, flat derivatives at the ends included
+    /// (`easeOut` starts with dx/dt = 0; (1, 0, 0, 1) is flat in the middle).
+    static let hardCurves: [UnitBezier] = [
+        UnitBezier(0, 0, 0.58, 1), UnitBezier(0.42, 0, 1, 1), UnitBezier(0.42, 0, 0.58, 1),
+        UnitBezier(0.25, 0.1, 0.25, 1), UnitBezier(0.2, 2, 0.8, 2), UnitBezier(0.3, -0.4, 0.6, 1.5),
+        UnitBezier(1, 0, 0, 1), UnitBezier(0.9, 0, 0.1, 1), UnitBezier(0, 1, 1, 0),
+    ]
+
+    @Test(arguments: hardCurves)
+    func solvesToANanosecondInX(curve: UnitBezier) {
+        let edges: [Double] = [1e-9, 1e-6, 1e-4, 0.5 + 1e-12, 1 - 1e-6, 1 - 1e-9]
+        let grid: [Double] = (1..<1000).map { Double($0) / 1000 }
+        for x in grid + edges {
+            let t = curve.solveCurveX(x)
+            #expect(abs(curve.sampleX(t) - x) < 1e-9, "x = \(x): x(t) = \(curve.sampleX(t))")
+        }
+    }
+
     @Test func chromiumOvershootingCurve() {
         let curve = UnitBezier(0.5, -1, 0.5, 2)
         let xs = [

@@ -48,16 +48,19 @@ struct SamplingProgramTests {
     ]
 
     static func timing(_ g: inout Generator) -> String {
-        var fields = ["\"duration\": \(g.number(0.1, 2))"]
+        // Half the durations divide the 1/20 s sampling grid, so loops are sampled on their boundaries.
+        let duration = g.chance(50) ? g.pick([0.1, 0.2, 0.25, 0.3, 0.5]) : g.number(0.1, 2)
+        var fields = ["\"duration\": \(duration)"]
         if g.chance(30) { fields.append("\"beginTime\": \(g.number(0, 1))") }
         if g.chance(25) { fields.append("\"repeatCount\": \(g.pick(["1.5", "2", "3", "\"infinity\""]))") }
         if g.chance(25) { fields.append("\"autoreverses\": true") }
-        if g.chance(20) { fields.append("\"speed\": \(g.pick(["0.5", "2", "-1"]))") }
+        if g.chance(20) { fields.append("\"speed\": \(g.pick(["0.5", "2", "-1", "-2", "-0.5"]))") }
         if g.chance(15) { fields.append("\"timeOffset\": \(g.number(0, 1))") }
         if g.chance(40) { fields.append("\"fillMode\": \"\(g.pick(["forwards", "backwards", "both"]))\"") }
         if g.chance(30) { fields.append("\"removedOnCompletion\": false") }
         let functions = [
             "\"linear\"", "\"easeIn\"", "\"easeOut\"", "\"easeInEaseOut\"", "[0.3, -0.4, 0.6, 1.5]",
+            "[0.2, 2.0, 0.8, 2.0]",
             "{\"steps\": 4, \"position\": \"start\"}", "{\"steps\": 3, \"position\": \"end\"}",
         ]
         if g.chance(60) { fields.append("\"timingFunction\": \(g.pick(functions))") }
@@ -93,7 +96,10 @@ struct SamplingProgramTests {
                 times[0] = 0
                 times[count - 1] = 1
                 fields.append("\"keyTimes\": [\(times.map { "\($0)" }.joined(separator: ", "))]")
-                fields.append("\"timingFunctions\": [\((1..<count).map { _ in "\"easeIn\"" }.joined(separator: ", "))]")
+                // Steps that start with a jump, and overshooting curves, on any segment (the first included).
+                let segment = ["\"easeIn\"", "{\"steps\": 4, \"position\": \"start\"}", "[0.2, 2.0, 0.8, 2.0]"]
+                fields.append(
+                    "\"timingFunctions\": [\((1..<count).map { _ in g.pick(segment) }.joined(separator: ", "))]")
             }
         default:
             fields.insert("\"type\": \"spring\"", at: 0)
@@ -170,6 +176,7 @@ struct SamplingProgramTests {
             let cursor = SamplingCursor(for: program)
             // Regular frames, then the instants where things change (hint misses and boundaries).
             var times = stride(from: -0.5, through: 6, by: 1.0 / 60).map { SceneTime.quantize($0) }
+            times += (0...120).map { SceneTime.quantize(Double($0) / 20) }
             times += timeline.events.map(\.time) + timeline.animations.flatMap { [$0.addedAt, $0.removedAt] }
             times = times.filter(\.isFinite)
             for time in times {

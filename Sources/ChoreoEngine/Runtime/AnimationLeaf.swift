@@ -128,7 +128,8 @@ final class AnimationLeafBody: Sendable {
             return result
         case .keyframes(let track):
             let linear = duration > 0 ? local.time / duration : 1
-            var result = track.value(at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag))
+            var result = track.value(
+                at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag), beforeFlag: local.beforeFlag)
             if cumulative && local.iteration > 0 {
                 result = Value.add(result, Value.scale(track.value(at: 1), local.iteration))
             }

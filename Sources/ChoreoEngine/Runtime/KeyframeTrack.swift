@@ -110,11 +110,12 @@ final class KeyframeTrack: Sendable {
         }
     }
 
-    /// The value at keyframe progress `u` (0…1, after the animation's own timing function).
-    func value(at u: Double) -> Value {
+    /// The value at keyframe progress `u` (after the animation's own timing function: an
+    /// overshooting curve takes it outside 0…1). `beforeFlag` reaches the segments' `steps`.
+    func value(at u: Double, beforeFlag: Bool = false) -> Value {
         switch source {
         case .values(let values):
-            return valueFromValues(values, u)
+            return valueFromValues(values, u, beforeFlag: beforeFlag)
         case .path(let measure):
             return .point(pointOnPath(measure, u).point)
         }
@@ -136,16 +137,22 @@ final class KeyframeTrack: Sendable {
         return min(index, max(count - 2, 0))
     }
 
-    private func localProgress(_ u: Double, segment i: Int) -> Double {
+    /// Progress inside segment `i`, through its timing function; `extended` leaves it unclamped
+    /// (progress beyond the first or last key time, docs/semantics.md decision 5).
+    private func localProgress(_ u: Double, segment i: Int, extended: Bool = false, beforeFlag: Bool = false)
+        -> Double
+    {
         let t0 = keyTimes[i]
         let t1 = keyTimes[i + 1]
         var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
-        s = min(max(s, 0), 1)
-        if let functions = segmentFunctions, i < functions.count { s = functions[i].evaluate(s) }
+        if !extended { s = min(max(s, 0), 1) }
+        if let functions = segmentFunctions, i < functions.count {
+            s = functions[i].evaluate(s, beforeFlag: beforeFlag)
+        }
         return s
     }
 
-    private func valueFromValues(_ values: [Value], _ u: Double) -> Value {
+    private func valueFromValues(_ values: [Value], _ u: Double, beforeFlag: Bool) -> Value {
         let n = values.count
         guard n > 1 else { return values[0] }
         if mode == .discrete {
@@ -153,11 +160,18 @@ final class KeyframeTrack: Sendable {
             while index + 1 < keyTimes.count && keyTimes[index + 1] <= u { index += 1 }
             return values[min(index, n - 1)]
         }
-        if u <= keyTimes[0] { return values[0] }
-        if u >= keyTimes[n - 1] { return values[n - 1] }
+        // Eased progress below 0 extends the first segment, above 1 the last (Web Animations'
+        // interval endpoints); between 0 and a first key time above it the first value holds.
+        let before = u < 0 && keyTimes[0] == 0
+        let beyond = u > 1 && keyTimes[n - 1] == 1
+        if u < keyTimes[0] && !before { return values[0] }
+        if u >= keyTimes[n - 1] && !beyond { return values[n - 1] }
         let i = segmentIndex(u, count: n)
-        let s = localProgress(u, segment: i)
+        let s = localProgress(u, segment: i, extended: before || beyond, beforeFlag: beforeFlag)
         if mode == .cubic {
+            // Outside the segment the spline continues along its end tangent.
+            if s > 1 { return Value.add(values[i + 1], Value.scale(inTangents[i + 1], s - 1)) }
+            if s < 0 { return Value.add(values[i], Value.scale(outTangents[i], s)) }
             return Value.hermite(values[i], values[i + 1], outTangents[i], inTangents[i + 1], s)
         }
         return Value.interpolate(values[i], values[i + 1], s)

@@ -251,7 +251,9 @@ public final class SamplingProgram: Sendable {
             result = from + (ops[index].to - from) * progress
         } else {
             let linear = duration > 0 ? local.time / duration : 1
-            result = keyframeValue(track, at: ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag))
+            result = keyframeValue(
+                track, at: ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag),
+                beforeFlag: local.beforeFlag)
         }
         if ops[index].cumulative && local.iteration > 0 {
             result = result + ops[index].cumulativeStep * local.iteration
@@ -261,7 +263,7 @@ public final class SamplingProgram: Sendable {
 
     /// ``KeyframeTrack/value(at:)`` for value keyframes, in lane form.
     @inline(__always)
-    private func keyframeValue(_ index: Int, at u: Double) -> SmallLanes {
+    private func keyframeValue(_ index: Int, at u: Double, beforeFlag: Bool) -> SmallLanes {
         let n = keyframes[index].valueCount
         let v = keyframes[index].firstValue
         guard n > 1 else { return keyValues[v] }
@@ -273,21 +275,25 @@ public final class SamplingProgram: Sendable {
             while position + 1 < timeCount && keyTimes[k + position + 1] <= u { position += 1 }
             return keyValues[v + min(position, n - 1)]
         }
-        if u <= keyTimes[k] { return keyValues[v] }
-        if u >= keyTimes[k + n - 1] { return keyValues[v + n - 1] }
+        let before = u < 0 && keyTimes[k] == 0
+        let beyond = u > 1 && keyTimes[k + n - 1] == 1
+        if u < keyTimes[k] && !before { return keyValues[v] }
+        if u >= keyTimes[k + n - 1] && !beyond { return keyValues[v + n - 1] }
         var i = 0
         while i + 1 < n && keyTimes[k + i + 1] <= u { i += 1 }
         i = min(i, n - 2)
         let t0 = keyTimes[k + i]
         let t1 = keyTimes[k + i + 1]
         var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
-        s = min(max(s, 0), 1)
+        if !(before || beyond) { s = min(max(s, 0), 1) }
         if i < keyframes[index].functionCount {
-            s = segmentFunctions[keyframes[index].firstFunction + i].evaluate(s, beforeFlag: false)
+            s = segmentFunctions[keyframes[index].firstFunction + i].evaluate(s, beforeFlag: beforeFlag)
         }
         let a = keyValues[v + i]
         let b = keyValues[v + i + 1]
         if mode == .cubic {
+            if s > 1 { return b + inTangents[v + i + 1] * (s - 1) }
+            if s < 0 { return a + outTangents[v + i] * s }
             let s2 = s * s
             let s3 = s2 * s
             let h00 = 2 * s3 - 3 * s2 + 1

@@ -11,7 +11,9 @@ import Foundation
 /// after) is decided on the elapsed time, without `timeOffset`; `timeOffset` then shifts the
 /// phase inside the active duration and wraps around it (the "wrap" model). A negative speed
 /// plays the active duration backwards. `repeatDuration` is the active duration itself and is
-/// not doubled by `autoreverses`.
+/// not doubled by `autoreverses`. An instant within the scene-time resolution (1 ns) of a
+/// cycle boundary is on it: playing forwards it starts the next cycle, playing backwards it
+/// ends the one before.
 public struct MediaTiming: Sendable, Equatable, Hashable {
     /// `beginTime`, in the parent's time (already resolved: a script's 0 became "time added").
     public var beginTime: Double = 0
@@ -49,10 +51,17 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         /// Completed cycles before this one (for `cumulative`).
         public var iteration: Double
         public var phase: Phase
-        /// The CSS Easing "before flag": before the start while playing forwards, or after the
-        /// end while playing backwards. A `steps(…, start)` jump at that boundary has not happened.
+        /// The CSS Easing "before flag": in the before phase while the current pass runs
+        /// forwards, or in the after phase while it runs backwards (an autoreversed pass, or a
+        /// negative speed). A `steps(…, start)` jump at that boundary has not happened.
         public var beforeFlag = false
+        /// Whether the cycle's pass runs from the end back to the start (the way back of an
+        /// autoreversing cycle), in the animation's own time, before any negative speed.
+        var backwardsPass = false
     }
+
+    /// The scene-time resolution applied to active and cycle boundaries (see docs/semantics.md).
+    static let resolution = 1e-9
 
     /// The elapsed active time at a parent time (the phase is decided on it).
     @inline(__always)
@@ -67,7 +76,7 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         let active = activeDuration
         var elapsed = speed == 0 ? 0 : (parentTime - beginTime) * abs(speed)
         // Instants closer than the scene-time resolution are the same instant.
-        if abs(elapsed - active) < 1e-9 { elapsed = active }
+        if abs(elapsed - active) < Self.resolution { elapsed = active }
         if abs(elapsed) < 1e-12 { elapsed = 0 }
         let phase: Phase
         if elapsed < 0 {
@@ -83,17 +92,23 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         }
         // Negative speed plays the active interval from its end; an endless one has no end, so
         // its cycles run backwards from the begin time (choreo's rule, docs/semantics.md).
-        if speed < 0 { elapsed = active.isFinite ? active - elapsed : -elapsed }
+        let reversed = speed < 0
+        if reversed { elapsed = active.isFinite ? active - elapsed : -elapsed }
         var local = Self.basic(
-            activeTime: elapsed, active: active, timing: self, phase: phase, atEnd: phase == .after || elapsed == active
-        )
-        local.beforeFlag = (phase == .before && speed >= 0) || (phase == .after && speed < 0)
+            activeTime: elapsed, active: active, timing: self, phase: phase,
+            atEnd: phase == .after || elapsed == active, reversed: reversed)
+        // CSS Easing: the current direction is the pass's, turned round by a negative speed.
+        let forwards = local.backwardsPass == reversed
+        local.beforeFlag = (phase == .before && forwards) || (phase == .after && !forwards)
         return local
     }
 
-    /// Folds an active time (plus `timeOffset`) into one cycle.
+    /// Folds an active time (plus `timeOffset`) into one cycle. `reversed`: the active time runs
+    /// backwards (a negative speed), so an instant on a cycle boundary ends the earlier cycle.
     @inline(__always)
-    static func basic(activeTime: Double, active: Double, timing: MediaTiming, phase: Phase, atEnd: Bool) -> Local {
+    static func basic(
+        activeTime: Double, active: Double, timing: MediaTiming, phase: Phase, atEnd: Bool, reversed: Bool = false
+    ) -> Local {
         let duration = timing.duration
         guard duration > 0 else { return Local(time: 0, iteration: 0, phase: phase) }
         var t = activeTime + timing.timeOffset
@@ -105,16 +120,27 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         let cycle = timing.cycleDuration
         var iteration = (t / cycle).rounded(.down)
         var within = t - iteration * cycle
+        // Within the resolution of a boundary is on it: 0.3 / 0.1 is 2.9999999999999996 in
+        // doubles, and a loop sampled on its own grid must not show the previous cycle's end.
+        let nearest = (t / cycle).rounded()
+        if abs(t - nearest * cycle) < min(resolution, cycle * 1e-3) {
+            iteration = nearest
+            within = 0
+        }
         if within <= 0 && t > 0 && (atEnd || t == active) {
             // Exactly on a cycle boundary at the end: hold the end of the cycle just finished.
             iteration -= 1
             within = cycle
+        } else if within <= 0 && reversed && (t != 0 || !active.isFinite) {
+            // Played backwards, a boundary is where the earlier cycle ends (an endless one's
+            // begin instant included: its cycles run backwards from there).
+            iteration -= 1
+            within = cycle
         }
         if timing.autoreverses && within > duration {
-            return Local(time: max(0, 2 * duration - within), iteration: iteration, phase: phase)
-        }
-        if timing.autoreverses && within == cycle {
-            return Local(time: 0, iteration: iteration, phase: phase)
+            var local = Local(time: max(0, 2 * duration - within), iteration: iteration, phase: phase)
+            local.backwardsPass = true
+            return local
         }
         return Local(time: min(within, duration), iteration: iteration, phase: phase)
     }

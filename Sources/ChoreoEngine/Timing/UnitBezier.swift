@@ -2,8 +2,8 @@
 /// `CAMediaTimingFunction(controlPoints:)`.
 ///
 /// Ported in design from WebKit's `UnitBezier.h` (also Chromium's `gfx::CubicBezier`): an
-/// initial guess from 11 samples of x(t), up to four Newton steps, then bisection; outside
-/// 0…1 the curve is extended along its end tangents.
+/// initial guess from 11 samples of x(t), then Newton's steps kept inside the bracket by
+/// bisection; outside 0…1 the curve is extended along its end tangents.
 public struct UnitBezier: Sendable, Equatable, Hashable {
     public let x1: Double
     public let y1: Double
@@ -66,49 +66,39 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
     @inline(__always) func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
     @inline(__always) func sampleDerivativeY(_ t: Double) -> Double { (3 * ay * t + 2 * by) * t + cy }
 
-    /// The curve parameter t whose x(t) is `x` (x in 0…1).
+    /// The curve parameter t whose x(t) is `x` (x in 0…1), to `epsilon` in x.
+    ///
+    /// The 11 samples bracket the root; Newton's steps start from the linear interpolation of
+    /// the bracket and every step narrows it, and a step that would leave the bracket (a flat
+    /// derivative, near the ends of curves such as `easeOut`) bisects it instead. So the solve
+    /// never restarts and always converges, to 1e-9 in x by default (WebKit and Chromium keep
+    /// bisecting inside the bracket too).
     @inline(__always)
-    public func solveCurveX(_ x: Double, epsilon: Double = 1e-7) -> Double {
-        var t0 = 0.0
-        var t1 = 0.0
-        var t2 = x
-        var x2 = 0.0
-        // Linear interpolation of the 11 samples as the first guess.
-        let delta = 0.1
+    public func solveCurveX(_ x: Double, epsilon: Double = 1e-9) -> Double {
         var i = 1
         while i < 10 && samples[i] <= x { i += 1 }
         let lower = samples[i - 1]
         let upper = samples[i]
-        let span = upper - lower
-        t0 = delta * Double(i - 1)
-        t2 = span > 0 ? t0 + delta * (x - lower) / span : t0
-        let newtonEpsilon = min(1e-7, epsilon)
-        for _ in 0..<4 {
-            x2 = sampleX(t2) - x
-            if abs(x2) < newtonEpsilon { return t2 }
-            let d2 = sampleDerivativeX(t2)
-            if abs(d2) < 1e-7 { break }
-            t2 -= x2 / d2
+        var t0 = 0.1 * Double(i - 1)
+        var t1 = 0.1 * Double(i)
+        var t = upper > lower ? t0 + 0.1 * (x - lower) / (upper - lower) : t0
+        for _ in 0..<100 {
+            let error = sampleX(t) - x
+            if abs(error) < epsilon { return t }
+            if error < 0 { t0 = t } else { t1 = t }
+            let derivative = sampleDerivativeX(t)
+            var next = t - error / derivative
+            // Also catches a zero derivative (±infinity or NaN).
+            if !(next > t0 && next < t1) { next = t0 + (t1 - t0) * 0.5 }
+            if next == t { return t }
+            t = next
         }
-        if abs(x2) < newtonEpsilon { return t2 }
-        // Bisection.
-        t0 = 0
-        t1 = 1
-        t2 = x
-        while t0 < t1 {
-            x2 = sampleX(t2)
-            if abs(x2 - x) < max(1e-10, epsilon) { return t2 }
-            if x > x2 { t0 = t2 } else { t1 = t2 }
-            let next = (t1 - t0) * 0.5 + t0
-            if next == t2 { return t2 }
-            t2 = next
-        }
-        return t2
+        return t
     }
 
     /// y for a given x; outside 0…1 the end tangents extend the curve.
     @inline(__always)
-    public func solve(_ x: Double, epsilon: Double = 1e-7) -> Double {
+    public func solve(_ x: Double, epsilon: Double = 1e-9) -> Double {
         if x < 0 { return startGradient * x }
         if x > 1 { return 1 + endGradient * (x - 1) }
         if x == 0 || x == 1 { return x }
@@ -116,7 +106,7 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
     }
 
     /// dy/dx at x (0 outside a well-defined slope).
-    public func slope(_ x: Double, epsilon: Double = 1e-7) -> Double {
+    public func slope(_ x: Double, epsilon: Double = 1e-9) -> Double {
         if x < 0 { return startGradient }
         if x > 1 { return endGradient }
         let t = solveCurveX(x, epsilon: epsilon)
