@@ -7,12 +7,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-pip build build-release lint unit live openapi dockerlint bench clean
+.PHONY: serve test deps-apt deps-pip build build-release lint unit crosscheck live openapi dockerlint bench clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: deps-apt deps-pip build unit live openapi dockerlint lint
+test: deps-apt deps-pip build unit crosscheck live openapi dockerlint lint
 	@echo "all checks passed"
 
 deps-apt:
@@ -35,6 +35,10 @@ build-release:
 
 unit:
 	swift test --skip-build
+
+# The timing engine against an exact Web Animations model (rational time), on 400 seeded cases.
+crosscheck:
+	python3 Tests/crosscheck/web_animations.py --cases 400 --seed 1 --choreo .build/debug/choreo
 
 live:
 	python3 Tests/live/schemathesis_run.py

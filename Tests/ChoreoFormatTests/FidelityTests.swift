@@ -68,14 +68,15 @@ import Testing
             [(0.5, 131.25)])
     }
 
-    /// 2. `steps(4, start)` on the first segment jumps at each iteration's first instant.
+    /// 2. `steps(4, start)` on the first segment jumps at each iteration's first instant, and
+    /// in the backwards fill too: a segment's curve takes no before flag.
     @Test func stepsStartJumpsOnTheFirstSegment() throws {
         try Self.expect(
             """
             "type": "keyframe", "values": [0, 100], "keyTimes": [0, 1],
             "timingFunctions": [{"steps": 4, "position": "start"}], "duration": 1,
             "delay": 0.5, "repeatCount": 2, "fillMode": "both"
-            """, [(0.25, 0), (0.5, 25), (0.75, 50), (1.5, 25)])
+            """, [(0.25, 25), (0.5, 25), (0.75, 50), (1.5, 25)])
     }
 
     /// 3. The before flag follows the direction of the pass that ended: autoreversed, it is set.
@@ -86,6 +87,21 @@ import Testing
             "timingFunction": {"steps": 4, "position": "start"}, "autoreverses": true, "fillMode": "forwards",
             "removedOnCompletion": false
             """, [(1.5, 75), (2, 0), (2.5, 0)])
+    }
+
+    /// A step boundary within a nanosecond of scene time is reached: 1/30 s is sampled as
+    /// 0.033333333, and 0.3 − 0.25 is 0.04999999999999999 in doubles.
+    @Test func stepBoundariesWithinANanosecond() throws {
+        try Self.expect(
+            """
+            "type": "keyframe", "values": [-72, -31], "keyTimes": [0, 1], "duration": 0.1, "speed": 2,
+            "timingFunctions": [{"steps": 3, "position": "start"}], "repeatCount": 2.5
+            """, [(0.033333333, -31), (0.0333, -31 - 41.0 / 3)])
+        try Self.expect(
+            """
+            "type": "basic", "fromValue": 0, "toValue": 100, "duration": 0.2, "speed": 2, "delay": 0.25,
+            "timingFunction": {"steps": 2, "position": "end"}, "repeatCount": 2
+            """, [(0.3, 50), (0.2999, 0)])
     }
 
     /// 4. A loop sampled on its own boundaries starts the next iteration (0.3 / 0.1 is not 3 in doubles).

@@ -89,7 +89,9 @@ final class AnimationLeafBody: Sendable {
             t =
                 group.timingFunction.isLinear || duration <= 0
                 ? local.time
-                : duration * group.timingFunction.evaluate(local.time / duration, beforeFlag: local.beforeFlag)
+                : duration
+                    * group.timingFunction.evaluate(
+                        local.time / duration, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
         }
         return timing.localTime(atParentTime: t)
     }
@@ -119,7 +121,7 @@ final class AnimationLeafBody: Sendable {
                 progress = spring.progress(at: local.time)
             } else {
                 let linear = duration > 0 ? local.time / duration : 1
-                progress = timingFunction.evaluate(linear, beforeFlag: local.beforeFlag)
+                progress = timingFunction.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
             }
             var result = Value.interpolate(start, end, progress)
             if cumulative && local.iteration > 0 {
@@ -129,7 +131,8 @@ final class AnimationLeafBody: Sendable {
         case .keyframes(let track):
             let linear = duration > 0 ? local.time / duration : 1
             var result = track.value(
-                at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag), beforeFlag: local.beforeFlag)
+                at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
+                tolerance: local.tolerance)
             if cumulative && local.iteration > 0 {
                 result = Value.add(result, Value.scale(track.value(at: 1), local.iteration))
             }
@@ -144,7 +147,9 @@ final class AnimationLeafBody: Sendable {
         else { return nil }
         let duration = timing.duration
         let linear = duration > 0 ? local.time / duration : 1
-        return track.rotation(at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag))
+        return track.rotation(
+            at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
+            tolerance: local.tolerance)
     }
 
     /// The interpolation endpoints of a basic animation (`CABasicAnimation`'s seven combinations).

@@ -111,20 +111,22 @@ final class KeyframeTrack: Sendable {
     }
 
     /// The value at keyframe progress `u` (after the animation's own timing function: an
-    /// overshooting curve takes it outside 0…1). `beforeFlag` reaches the segments' `steps`.
-    func value(at u: Double, beforeFlag: Bool = false) -> Value {
+    /// overshooting curve takes it outside 0…1). `tolerance`: one nanosecond in `u`, for the
+    /// segments' `steps`. Segment curves take no before flag (in Web Animations only the
+    /// effect's own timing function sees it).
+    func value(at u: Double, tolerance: Double = MediaTiming.resolution) -> Value {
         switch source {
         case .values(let values):
-            return valueFromValues(values, u, beforeFlag: beforeFlag)
+            return valueFromValues(values, u, tolerance: tolerance)
         case .path(let measure):
-            return .point(pointOnPath(measure, u).point)
+            return .point(pointOnPath(measure, u, tolerance: tolerance).point)
         }
     }
 
     /// The tangent angle (radians) along a path at `u`, for `rotationMode`.
-    func rotation(at u: Double) -> Double? {
+    func rotation(at u: Double, tolerance: Double = MediaTiming.resolution) -> Double? {
         guard let rotationMode, case .path(let measure) = source else { return nil }
-        let tangent = pointOnPath(measure, u).tangent
+        let tangent = pointOnPath(measure, u, tolerance: tolerance).tangent
         var angle = atan2(tangent.y, tangent.x)
         if rotationMode == .autoReverse { angle += Double.pi }
         return angle
@@ -139,20 +141,18 @@ final class KeyframeTrack: Sendable {
 
     /// Progress inside segment `i`, through its timing function; `extended` leaves it unclamped
     /// (progress beyond the first or last key time, docs/semantics.md decision 5).
-    private func localProgress(_ u: Double, segment i: Int, extended: Bool = false, beforeFlag: Bool = false)
-        -> Double
-    {
+    private func localProgress(_ u: Double, segment i: Int, extended: Bool = false, tolerance: Double) -> Double {
         let t0 = keyTimes[i]
         let t1 = keyTimes[i + 1]
         var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
         if !extended { s = min(max(s, 0), 1) }
         if let functions = segmentFunctions, i < functions.count {
-            s = functions[i].evaluate(s, beforeFlag: beforeFlag)
+            s = functions[i].evaluate(s, tolerance: t1 > t0 ? tolerance / (t1 - t0) : tolerance)
         }
         return s
     }
 
-    private func valueFromValues(_ values: [Value], _ u: Double, beforeFlag: Bool) -> Value {
+    private func valueFromValues(_ values: [Value], _ u: Double, tolerance: Double) -> Value {
         let n = values.count
         guard n > 1 else { return values[0] }
         if mode == .discrete {
@@ -167,7 +167,7 @@ final class KeyframeTrack: Sendable {
         if u < keyTimes[0] && !before { return values[0] }
         if u >= keyTimes[n - 1] && !beyond { return values[n - 1] }
         let i = segmentIndex(u, count: n)
-        let s = localProgress(u, segment: i, extended: before || beyond, beforeFlag: beforeFlag)
+        let s = localProgress(u, segment: i, extended: before || beyond, tolerance: tolerance)
         if mode == .cubic {
             // Outside the segment the spline continues along its end tangent.
             if s > 1 { return Value.add(values[i + 1], Value.scale(inTangents[i + 1], s - 1)) }
@@ -177,13 +177,13 @@ final class KeyframeTrack: Sendable {
         return Value.interpolate(values[i], values[i + 1], s)
     }
 
-    private func pointOnPath(_ measure: PathMeasure, _ u: Double) -> (point: Point, tangent: Point) {
+    private func pointOnPath(_ measure: PathMeasure, _ u: Double, tolerance: Double) -> (point: Point, tangent: Point) {
         let segments = measure.segments
         guard !segments.isEmpty else { return (.zero, Point(1, 0)) }
         let count = segments.count + 1
         let clamped = min(max(u, 0), 1)
         let i = segmentIndex(clamped, count: count)
-        let s = localProgress(clamped, segment: i)
+        let s = localProgress(clamped, segment: i, tolerance: tolerance)
         let segment = segments[min(i, segments.count - 1)]
         let t = segment.parameter(atDistance: s * segment.length)
         return (segment.point(at: t), segment.tangent(at: t))

@@ -28,13 +28,15 @@ struct Easing: Sendable {
         }
     }
 
-    /// ``TimingFunction/evaluate(_:beforeFlag:)``, to the last bit.
+    /// ``TimingFunction/evaluate(_:beforeFlag:tolerance:)``, to the last bit.
     @inline(__always)
-    func evaluate(_ x: Double, beforeFlag: Bool) -> Double {
+    func evaluate(_ x: Double, beforeFlag: Bool, tolerance: Double) -> Double {
         switch kind {
         case .linear: x
         case .bezier: bezier.solve(x)
-        case .steps: TimingFunction.step(x, count: stepCount, position: stepPosition, beforeFlag: beforeFlag)
+        case .steps:
+            TimingFunction.step(
+                x, count: stepCount, position: stepPosition, beforeFlag: beforeFlag, tolerance: tolerance)
         }
     }
 }

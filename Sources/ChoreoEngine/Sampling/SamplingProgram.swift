@@ -228,7 +228,9 @@ public final class SamplingProgram: Sendable {
             t =
                 groups[position].easing.kind == .linear || duration <= 0
                 ? local.time
-                : duration * groups[position].easing.evaluate(local.time / duration, beforeFlag: local.beforeFlag)
+                : duration
+                    * groups[position].easing.evaluate(
+                        local.time / duration, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
         }
         return ops[index].timing.localTime(atParentTime: t)
     }
@@ -245,15 +247,16 @@ public final class SamplingProgram: Sendable {
                 progress = 1 - spring.displacement(at: local.time)
             } else {
                 let linear = duration > 0 ? local.time / duration : 1
-                progress = ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag)
+                progress = ops[index].easing.evaluate(
+                    linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
             }
             let from = ops[index].from
             result = from + (ops[index].to - from) * progress
         } else {
             let linear = duration > 0 ? local.time / duration : 1
             result = keyframeValue(
-                track, at: ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag),
-                beforeFlag: local.beforeFlag)
+                track, at: ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
+                tolerance: local.tolerance)
         }
         if ops[index].cumulative && local.iteration > 0 {
             result = result + ops[index].cumulativeStep * local.iteration
@@ -263,7 +266,7 @@ public final class SamplingProgram: Sendable {
 
     /// ``KeyframeTrack/value(at:)`` for value keyframes, in lane form.
     @inline(__always)
-    private func keyframeValue(_ index: Int, at u: Double, beforeFlag: Bool) -> SmallLanes {
+    private func keyframeValue(_ index: Int, at u: Double, tolerance: Double) -> SmallLanes {
         let n = keyframes[index].valueCount
         let v = keyframes[index].firstValue
         guard n > 1 else { return keyValues[v] }
@@ -287,7 +290,8 @@ public final class SamplingProgram: Sendable {
         var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
         if !(before || beyond) { s = min(max(s, 0), 1) }
         if i < keyframes[index].functionCount {
-            s = segmentFunctions[keyframes[index].firstFunction + i].evaluate(s, beforeFlag: beforeFlag)
+            s = segmentFunctions[keyframes[index].firstFunction + i].evaluate(
+                s, beforeFlag: false, tolerance: t1 > t0 ? tolerance / (t1 - t0) : tolerance)
         }
         let a = keyValues[v + i]
         let b = keyValues[v + i + 1]

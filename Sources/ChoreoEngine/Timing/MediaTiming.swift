@@ -55,13 +55,16 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         /// forwards, or in the after phase while it runs backwards (an autoreversed pass, or a
         /// negative speed). A `steps(…, start)` jump at that boundary has not happened.
         public var beforeFlag = false
+        /// How much progress (basic local time ÷ duration) one nanosecond of parent time is:
+        /// a step boundary closer than that is reached (``TimingFunction/step``).
+        public var tolerance = MediaTiming.resolution
         /// Whether the cycle's pass runs from the end back to the start (the way back of an
         /// autoreversing cycle), in the animation's own time, before any negative speed.
         var backwardsPass = false
     }
 
     /// The scene-time resolution applied to active and cycle boundaries (see docs/semantics.md).
-    static let resolution = 1e-9
+    public static let resolution = 1e-9
 
     /// The elapsed active time at a parent time (the phase is decided on it).
     @inline(__always)
@@ -100,6 +103,7 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         // CSS Easing: the current direction is the pass's, turned round by a negative speed.
         let forwards = local.backwardsPass == reversed
         local.beforeFlag = (phase == .before && forwards) || (phase == .after && !forwards)
+        if duration > 0 && speed != 0 { local.tolerance = Self.resolution * abs(speed) / duration }
         return local
     }
 
@@ -123,9 +127,13 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         // Within the resolution of a boundary is on it: 0.3 / 0.1 is 2.9999999999999996 in
         // doubles, and a loop sampled on its own grid must not show the previous cycle's end.
         let nearest = (t / cycle).rounded()
-        if abs(t - nearest * cycle) < min(resolution, cycle * 1e-3) {
+        let tolerance = min(resolution, cycle * 1e-3)
+        if abs(t - nearest * cycle) < tolerance {
             iteration = nearest
             within = 0
+        } else if timing.autoreverses && abs(within - duration) < tolerance {
+            // The turn of an autoreversing cycle, likewise.
+            within = duration
         }
         if within <= 0 && t > 0 && (atEnd || t == active) {
             // Exactly on a cycle boundary at the end: hold the end of the cycle just finished.

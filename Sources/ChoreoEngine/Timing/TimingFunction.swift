@@ -40,26 +40,36 @@ public enum TimingFunction: Sendable, Equatable, Hashable {
     }
 
     /// The eased progress for linear progress `x`; `beforeFlag` is CSS Easing's before flag
-    /// (it only changes `steps(…)` exactly on a step boundary).
+    /// (it only changes `steps(…)` exactly on a step boundary); `tolerance` is how much
+    /// progress one nanosecond of scene time is (``MediaTiming/Local/tolerance``).
     @inline(__always)
-    public func evaluate(_ x: Double, beforeFlag: Bool = false) -> Double {
+    public func evaluate(_ x: Double, beforeFlag: Bool = false, tolerance: Double = MediaTiming.resolution) -> Double {
         switch self {
         case .bezier(let curve):
             if curve.x1 == curve.y1 && curve.x2 == curve.y2 { return x }
             return curve.solve(x)
         case .steps(let count, let position):
-            return Self.step(x, count: count, position: position, beforeFlag: beforeFlag)
+            return Self.step(x, count: count, position: position, beforeFlag: beforeFlag, tolerance: tolerance)
         }
     }
 
-    /// CSS `steps()` (CSS Easing Level 1, "step easing functions").
-    static func step(_ x: Double, count: Int, position: StepPosition, beforeFlag: Bool = false) -> Double {
+    /// CSS `steps()` (CSS Easing Level 1, "step easing functions"). Progress within
+    /// `tolerance` (a nanosecond of scene time) of a step boundary is on it: times are kept to
+    /// the nanosecond and cycle arithmetic in doubles lands beside exact boundaries (0.3 − 0.2
+    /// is 0.09999999999999998), and a step must not wait for the next frame.
+    static func step(
+        _ x: Double, count: Int, position: StepPosition, beforeFlag: Bool = false,
+        tolerance: Double = MediaTiming.resolution
+    ) -> Double {
         let n = Double(max(1, count))
-        var current = (x * n).rounded(.down)
+        var scaled = x * n
+        let nearest = scaled.rounded()
+        if abs(scaled - nearest) < tolerance * n { scaled = nearest }
+        var current = scaled.rounded(.down)
         if position == .start { current += 1 }
-        if beforeFlag && (x * n).truncatingRemainder(dividingBy: 1) == 0 { current -= 1 }
-        if x >= 0 && current < 0 { current = 0 }
-        if x <= 1 && current > n { current = n }
+        if beforeFlag && scaled == current - (position == .start ? 1 : 0) { current -= 1 }
+        if scaled >= 0 && current < 0 { current = 0 }
+        if scaled <= n && current > n { current = n }
         return current / n
     }
 }
