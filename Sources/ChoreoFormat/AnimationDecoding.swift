@@ -23,7 +23,8 @@ extension SceneDecoder {
     ]
 
     mutating func decodeAnimation(_ json: JSONValue, _ path: String, depth: Int) -> Animation? {
-        guard let object = reader.object(json, path) else { return nil }
+        guard let given = reader.object(json, path) else { return nil }
+        let object = reader.canonical(given, path, aliases: Vocabulary.animationFieldAliases)
         guard depth < Limits.maxGroupDepth else {
             reader.fail(path, "groups may nest at most \(Limits.maxGroupDepth) deep")
             return nil
@@ -34,7 +35,9 @@ extension SceneDecoder {
         }
         guard let type = reader.string(typeJSON, "\(path).type") else { return nil }
         guard let specific = Self.fieldsByType[type] else {
-            reader.fail("\(path).type", "must be basic, keyframe, spring, group or transition, not \"\(type)\"")
+            reader.failUnknown(
+                "\(path).type", "must be basic, keyframe, spring, group or transition, not \"\(type)\"", type,
+                among: ["basic", "keyframe", "spring", "group", "transition"])
             return nil
         }
         let isProperty = type != "group" && type != "transition"
@@ -48,9 +51,16 @@ extension SceneDecoder {
                 reader.fail("\(path).keyPath", "is required")
                 return nil
             }
-            guard let text = reader.string(keyPathJSON, "\(path).keyPath") else { return nil }
+            guard let given = reader.string(keyPathJSON, "\(path).keyPath") else { return nil }
+            // UIView's names for the layer's properties: `alpha`, `center.x`.
+            var text = given
+            let head = given.split(separator: ".", maxSplits: 1)
+            if let first = head.first, let alias = Vocabulary.propertyAliases[String(first)] {
+                text = head.count == 2 ? "\(alias).\(head[1])" : alias
+            }
             guard let keyPath = KeyPath(text) else {
-                reader.fail("\(path).keyPath", "unknown key path \"\(text)\"")
+                reader.failUnknown(
+                    "\(path).keyPath", "unknown key path \"\(given)\"", given, among: Vocabulary.keyPaths)
                 return nil
             }
             guard keyPath.property.isAnimatable else {
@@ -118,12 +128,8 @@ extension SceneDecoder {
         if let v = object["beginTime"], let n = reader.number(v, "\(path).beginTime", min: -maxTime, max: maxTime) {
             animation.timing.beginTime = n
         }
-        if let v = object["delay"], let n = reader.number(v, "\(path).delay", min: 0, max: maxTime) {
-            animation.delay = n
-        }
-        if let v = object["duration"], let n = reader.number(v, "\(path).duration", min: 0, max: maxTime) {
-            animation.timing.duration = n
-        }
+        if let v = object["delay"], let n = reader.seconds(v, "\(path).delay") { animation.delay = n }
+        if let v = object["duration"], let n = reader.seconds(v, "\(path).duration") { animation.timing.duration = n }
         if let v = object["speed"], let n = reader.number(v, "\(path).speed", min: -1000, max: 1000) {
             animation.timing.speed = n
         }
@@ -145,12 +151,10 @@ extension SceneDecoder {
         if let v = object["autoreverses"], let flag = reader.bool(v, "\(path).autoreverses") {
             animation.timing.autoreverses = flag
         }
-        if let v = object["fillMode"], let name = reader.string(v, "\(path).fillMode") {
-            if let mode = FillMode(rawValue: name) {
-                animation.timing.fillMode = mode
-            } else {
-                reader.fail("\(path).fillMode", "must be removed, forwards, backwards or both")
-            }
+        if let v = object["fillMode"], let name = reader.name(v, "\(path).fillMode", Vocabulary.fillModes),
+            let mode = FillMode(rawValue: name)
+        {
+            animation.timing.fillMode = mode
         }
         if let v = object["removedOnCompletion"], let flag = reader.bool(v, "\(path).removedOnCompletion") {
             animation.removedOnCompletion = flag
@@ -200,11 +204,10 @@ extension SceneDecoder {
 
     private mutating func decodeKeyframes(_ object: JSONObject, _ path: String, keyPath: KeyPath) -> Keyframes? {
         var keyframes = Keyframes()
-        if let v = object["calculationMode"], let name = reader.string(v, "\(path).calculationMode") {
-            guard let mode = CalculationMode(rawValue: name) else {
-                reader.fail("\(path).calculationMode", "must be linear, discrete, paced, cubic or cubicPaced")
-                return nil
-            }
+        if let v = object["calculationMode"] {
+            guard let name = reader.name(v, "\(path).calculationMode", Vocabulary.calculationModes),
+                let mode = CalculationMode(rawValue: name)
+            else { return nil }
             keyframes.calculationMode = mode
         }
         var count = 0
@@ -264,13 +267,11 @@ extension SceneDecoder {
                 }
             }
         }
-        if let v = object["rotationMode"], let name = reader.string(v, "\(path).rotationMode") {
-            if let mode = RotationMode(rawValue: name) {
-                if keyframes.path == nil { reader.fail("\(path).rotationMode", "needs a path") }
-                keyframes.rotationMode = mode
-            } else {
-                reader.fail("\(path).rotationMode", "must be auto or autoReverse")
-            }
+        if let v = object["rotationMode"], let name = reader.name(v, "\(path).rotationMode", Vocabulary.rotationModes),
+            let mode = RotationMode(rawValue: name)
+        {
+            if keyframes.path == nil { reader.fail("\(path).rotationMode", "needs a path") }
+            keyframes.rotationMode = mode
         }
         for field in ["tensionValues", "continuityValues", "biasValues"] {
             guard let v = object[field], let numbers = reader.numbers(v, "\(path).\(field)") else { continue }
@@ -289,19 +290,16 @@ extension SceneDecoder {
 
     private mutating func decodeTransition(_ object: JSONObject, _ path: String) -> Transition {
         var transition = Transition()
-        if let v = object["transitionType"], let name = reader.string(v, "\(path).transitionType") {
-            if let kind = Transition.Kind(rawValue: name) {
-                transition.kind = kind
-            } else {
-                reader.fail("\(path).transitionType", "must be fade, moveIn, push, reveal, flip, curlUp or curlDown")
-            }
+        if let v = object["transitionType"],
+            let name = reader.name(v, "\(path).transitionType", Vocabulary.transitionTypes),
+            let kind = Transition.Kind(rawValue: name)
+        {
+            transition.kind = kind
         }
-        if let v = object["subtype"], let name = reader.string(v, "\(path).subtype") {
-            if let subtype = Transition.Subtype(rawValue: name) {
-                transition.subtype = subtype
-            } else {
-                reader.fail("\(path).subtype", "must be fromLeft, fromRight, fromTop or fromBottom")
-            }
+        if let v = object["subtype"], let name = reader.name(v, "\(path).subtype", Vocabulary.transitionSubtypes),
+            let subtype = Transition.Subtype(rawValue: name)
+        {
+            transition.subtype = subtype
         }
         if let v = object["startProgress"], let n = reader.number(v, "\(path).startProgress", min: 0, max: 1) {
             transition.startProgress = n

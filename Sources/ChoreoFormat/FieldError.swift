@@ -3,10 +3,13 @@
 public struct FieldError: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let message: String
+    /// The valid name closest to a misspelt one (`didYouMean` in problem documents).
+    public let suggestion: String?
 
-    public init(path: String, message: String) {
+    public init(path: String, message: String, suggestion: String? = nil) {
         self.path = path
         self.message = message
+        self.suggestion = suggestion
     }
 
     public var description: String { "\(path): \(message)" }

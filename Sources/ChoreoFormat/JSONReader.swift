@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoJSON
 
 /// Typed, path-aware access to a parsed document that collects every problem it meets.
@@ -9,8 +10,85 @@ struct JSONReader {
     /// Stop collecting after this many, so a hostile document cannot make a huge error list.
     static let maximumErrors = 100
 
-    mutating func fail(_ path: String, _ message: String) {
-        if errors.count < Self.maximumErrors { errors.append(FieldError(path: path, message: message)) }
+    /// Warnings found while reading (`suspicious-unit`), at the time of the script entry being read.
+    private(set) var warnings: [Diagnostic] = []
+    /// The `at` of the script entry being read (0 for layers).
+    var entryTime = 0.0
+
+    mutating func fail(_ path: String, _ message: String, suggestion: String? = nil) {
+        guard errors.count < Self.maximumErrors else { return }
+        let text = suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message
+        errors.append(FieldError(path: path, message: text, suggestion: suggestion))
+    }
+
+    /// An unknown name at `path`, with the closest of `candidates` when one is near.
+    mutating func failUnknown(
+        _ path: String, _ message: String, _ name: String, among candidates: some Sequence<String>
+    ) {
+        fail(path, message, suggestion: Vocabulary.suggestion(for: name, among: candidates))
+    }
+
+    /// A `suspicious-unit` warning: a number that is valid but probably in the wrong unit.
+    mutating func warnUnit(_ path: String, _ message: String, fix: String) {
+        guard warnings.count < Self.maximumErrors else { return }
+        var diagnostic = Diagnostic(
+            severity: .warning, code: .suspiciousUnit, time: entryTime, layer: nil, keyPath: nil, message: message,
+            fix: fix)
+        diagnostic.path = path
+        warnings.append(diagnostic)
+    }
+
+    /// A duration or delay in seconds: 60 s or more is probably milliseconds.
+    mutating func checkSeconds(_ value: Double, _ path: String) {
+        guard value >= 60 else { return }
+        let field = path.split(separator: ".").last.map(String.init) ?? "duration"
+        warnUnit(
+            path, "\(field) is \(Self.format(value)) s: over a minute, probably meant as milliseconds.",
+            fix: "Times are in seconds, as in Core Animation and UIKit: \(Self.format(value)) ms is \(value / 1000).")
+    }
+
+    /// A duration or delay: seconds from 0 to the longest scene, warned about from a minute on.
+    mutating func seconds(_ value: JSONValue, _ path: String) -> Double? {
+        guard let n = number(value, path, min: 0, max: Limits.maxSceneTime) else { return nil }
+        checkSeconds(n, path)
+        return n
+    }
+
+    /// A rotation in radians: beyond a full turn it was probably meant in degrees.
+    mutating func checkRadians(_ angle: Double, _ path: String) {
+        guard abs(angle) > 2 * Double.pi + 1e-9 else { return }
+        warnUnit(
+            path, "rotate is \(Self.format(angle)) radians: more than a full turn, probably meant as degrees.",
+            fix: "Angles are in radians, as in Core Animation: \(Self.format(angle))° is \(angle * Double.pi / 180).")
+    }
+
+    /// Renames UIKit / Core Animation spellings to the format's names, keeping the members'
+    /// order; both spellings at once is an error.
+    mutating func canonical(_ object: JSONObject, _ path: String, aliases: [String: String]) -> JSONObject {
+        guard object.keys.contains(where: { aliases[$0] != nil }) else { return object }
+        var members: [(String, JSONValue)] = []
+        for (key, value) in object.members {
+            if let name = aliases[key] {
+                if object[name] != nil {
+                    fail("\(path).\(key)", "is another spelling of \(name), which is given too; give one")
+                    continue
+                }
+                members.append((name, value))
+            } else {
+                members.append((key, value))
+            }
+        }
+        return JSONObject(members)
+    }
+
+    /// One of an enumeration's names, in the format's spelling or a Core Animation / Swift one.
+    mutating func name(_ value: JSONValue, _ path: String, _ names: Vocabulary.Names) -> String? {
+        guard let text = string(value, path) else { return nil }
+        if let resolved = names.resolve(text) { return resolved }
+        fail(
+            path, "must be \(names.canonical.joined(separator: ", ")), not \"\(text)\"",
+            suggestion: names.suggestion(for: text))
+        return nil
     }
 
     mutating func object(_ value: JSONValue, _ path: String) -> JSONObject? {
@@ -92,10 +170,11 @@ struct JSONReader {
         return result
     }
 
-    /// Reports members not in `allowed` as unknown fields (a typo must never pass for a scene).
+    /// Reports members not in `allowed` as unknown fields (a typo must never pass for a scene),
+    /// each with the closest allowed name when one is near.
     mutating func rejectUnknown(_ object: JSONObject, _ path: String, allowed: Set<String>) {
         for key in object.keys where !allowed.contains(key) {
-            fail("\(path).\(key)", "unknown field")
+            failUnknown("\(path).\(key)", "unknown field", key, among: allowed.sorted())
         }
     }
 

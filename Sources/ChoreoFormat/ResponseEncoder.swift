@@ -330,6 +330,10 @@ public enum ResponseEncoder {
             writer.string(error.path)
             writer.raw(",\"message\":")
             writer.string(error.message)
+            if let suggestion = error.suggestion {
+                writer.raw(",\"didYouMean\":")
+                writer.string(suggestion)
+            }
             writer.byte(UInt8(ascii: "}"))
         }
     }
@@ -349,6 +353,10 @@ public enum ResponseEncoder {
             if let keyPath = diagnostic.keyPath {
                 writer.raw(",\"keyPath\":")
                 writer.string(keyPath)
+            }
+            if let path = diagnostic.path {
+                writer.raw(",\"path\":")
+                writer.string(path)
             }
             writer.raw(",\"message\":")
             writer.string(diagnostic.message)

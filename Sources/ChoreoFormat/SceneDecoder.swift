@@ -69,10 +69,12 @@ public struct SceneDecoder {
                 if let entry = decodeEntry(element, "$.script[\(index)]") { script.append(entry) }
             }
         }
+        let knownIDs = layerIDs.keys.sorted()
         for reference in pendingReferences where layerIDs[reference.id] == nil {
-            reader.fail(reference.path, "no layer has the id \"\(reference.id)\"")
+            reader.failUnknown(
+                reference.path, "no layer has the id \"\(reference.id)\"", reference.id, among: knownIDs)
         }
-        return (Scene(layers: layers, script: script), name)
+        return (Scene(layers: layers, script: script, warnings: reader.warnings), name)
     }
 
     // MARK: Layers
@@ -82,7 +84,8 @@ public struct SceneDecoder {
     ]).union(emitterFields)
 
     private mutating func decodeLayer(_ json: JSONValue, _ path: String, depth: Int = 0) -> LayerNode? {
-        guard let object = reader.object(json, path) else { return nil }
+        guard let given = reader.object(json, path) else { return nil }
+        let object = reader.canonical(given, path, aliases: Vocabulary.propertyAliases)
         reader.rejectUnknown(object, path, allowed: Self.layerFields)
         layerCount += 1
         if layerCount == Limits.maxLayers + 1 {
@@ -109,9 +112,10 @@ public struct SceneDecoder {
         if let typeJSON = object["type"], let name = reader.string(typeJSON, "\(path).type") {
             if let parsed = LayerType(rawValue: name) {
                 type = parsed
-
             } else {
-                reader.fail("\(path).type", "must be layer, shape, text or emitter")
+                reader.failUnknown(
+                    "\(path).type", "must be layer, shape, text or emitter", name,
+                    among: ["layer", "shape", "text", "emitter"])
             }
         }
         var node = LayerNode(id: id, type: type)
@@ -127,7 +131,9 @@ public struct SceneDecoder {
                 node.values[property] = value
             }
         }
-        if let frameJSON = object["frame"], let n = reader.numbers(frameJSON, "\(path).frame", count: 4) {
+        if let frameJSON = object["frame"],
+            let n = reader.geometry(frameJSON, "\(path).frame", fields: ["x", "y", "width", "height"])
+        {
             if object["position"] != nil || object["bounds"] != nil {
                 reader.fail("\(path).frame", "give either frame or position/bounds, not both")
             } else {
@@ -151,11 +157,14 @@ public struct SceneDecoder {
         if let v = object["states"], let states = reader.object(v, "\(path).states") {
             for name in states.keys {
                 let statePath = "\(path).states.\(name)"
-                guard let values = reader.object(states[name]!, statePath) else { continue }
+                guard let given = reader.object(states[name]!, statePath) else { continue }
+                let values = reader.canonical(given, statePath, aliases: Vocabulary.propertyAliases)
                 var entries: [(LayerProperty, Value)] = []
                 for key in values.keys {
                     guard let property = LayerProperty(rawValue: key), property.belongs(to: type) else {
-                        reader.fail("\(statePath).\(key)", "unknown property")
+                        reader.failUnknown(
+                            "\(statePath).\(key)", "unknown property", key,
+                            among: LayerProperty.allCases.filter { $0.belongs(to: type) }.map(\.rawValue))
                         continue
                     }
                     if let value = reader.value(values[key]!, kind: property.kind, "\(statePath).\(key)") {
@@ -185,6 +194,7 @@ public struct SceneDecoder {
             return nil
         }
         guard let at = reader.number(atJSON, "\(path).at", min: 0, max: Limits.maxSceneTime) else { return nil }
+        reader.entryTime = at
         guard let doJSON = object["do"] else {
             reader.fail("\(path).do", "is required")
             return nil
@@ -219,7 +229,8 @@ public struct SceneDecoder {
         guard let object = reader.object(json, path) else { return nil }
         let named = Self.actionNames.filter { object[$0] != nil }
         guard let name = named.first else {
-            reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))")
+            let guess = object.keys.lazy.compactMap { Vocabulary.suggestion(for: $0, among: Self.actionNames) }.first
+            reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))", suggestion: guess)
             return nil
         }
         if named.count > 1 {

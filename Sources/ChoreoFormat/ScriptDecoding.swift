@@ -11,7 +11,8 @@ extension SceneDecoder {
         for id in layers.keys {
             let layerPath = "\(path).\(id)"
             reference(id, layerPath)
-            guard let values = reader.object(layers[id]!, layerPath) else { continue }
+            guard let given = reader.object(layers[id]!, layerPath) else { continue }
+            let values = reader.canonical(given, layerPath, aliases: Vocabulary.propertyAliases)
             var changes: [ModelChange] = []
             for key in values.keys {
                 let fieldPath = "\(layerPath).\(key)"
@@ -20,9 +21,21 @@ extension SceneDecoder {
                 case "beginTime": if let n = reader.number(json, fieldPath) { changes.append(.beginTime(n)) }
                 case "speed": if let n = reader.number(json, fieldPath) { changes.append(.speed(n)) }
                 case "timeOffset": if let n = reader.number(json, fieldPath) { changes.append(.timeOffset(n)) }
+                case "frame":
+                    if case .rect(let frame)? = reader.value(json, kind: .rect, fieldPath) {
+                        if values["position"] != nil || values["bounds"] != nil {
+                            reader.fail(fieldPath, "give either frame or position/bounds, not both")
+                        } else {
+                            changes.append(.frame(frame))
+                        }
+                    }
                 default:
                     guard let property = LayerProperty(rawValue: key) else {
-                        reader.fail(fieldPath, "unknown property")
+                        reader.failUnknown(
+                            fieldPath, "unknown property", key,
+                            among: LayerProperty.allCases.map(\.rawValue) + [
+                                "frame", "beginTime", "speed", "timeOffset",
+                            ])
                         continue
                     }
                     if let value = reader.value(json, kind: property.kind, fieldPath) {
@@ -46,12 +59,12 @@ extension SceneDecoder {
             if required { reader.fail("\(path).duration", "is required") }
             return nil
         }
-        return reader.number(v, "\(path).duration", min: 0, max: Limits.maxSceneTime)
+        return reader.seconds(v, "\(path).duration")
     }
 
     private mutating func delay(_ object: JSONObject, _ path: String) -> Double {
         guard let v = object["delay"] else { return 0 }
-        return reader.number(v, "\(path).delay", min: 0, max: Limits.maxSceneTime) ?? 0
+        return reader.seconds(v, "\(path).delay") ?? 0
     }
 
     private mutating func completion(_ object: JSONObject, _ path: String) -> [ScriptAction] {
@@ -94,9 +107,13 @@ extension SceneDecoder {
         var transitions = 0
         for (index, element) in list.enumerated() {
             let itemPath = "\(path).options[\(index)]"
-            guard let name = reader.string(element, itemPath) else { continue }
+            guard let given = reader.string(element, itemPath) else { continue }
+            // `.curveEaseOut`, `UIView.AnimationOptions.curveEaseOut`: the option's Swift spelling.
+            let name = given.split(separator: ".").last.map(String.init) ?? given
             guard set.names.contains(name) else {
-                reader.fail(itemPath, "unknown option \"\(name)\"; one of \(set.names.joined(separator: ", "))")
+                reader.failUnknown(
+                    itemPath, "unknown option \"\(given)\"; one of \(set.names.joined(separator: ", "))", name,
+                    among: set.names)
                 continue
             }
             switch name {
@@ -147,7 +164,21 @@ extension SceneDecoder {
     }
 
     mutating func decodeAnimate(_ json: JSONValue, _ path: String) -> ScriptAction? {
-        guard let object = reader.object(json, path) else { return nil }
+        guard let given = reader.object(json, path) else { return nil }
+        var object = reader.canonical(given, path, aliases: Vocabulary.animateFieldAliases)
+        // The Swift labels `usingSpringWithDamping:initialSpringVelocity:` are the `spring` object.
+        let labels = ["usingSpringWithDamping", "initialSpringVelocity"]
+        if labels.contains(where: { object[$0] != nil }) {
+            if object["spring"] != nil {
+                reader.fail("\(path).usingSpringWithDamping", "give either spring or the Swift labels, not both")
+            } else {
+                var spring = JSONObject()
+                spring["dampingRatio"] = object["usingSpringWithDamping"]
+                spring["initialVelocity"] = object["initialSpringVelocity"]
+                object["spring"] = .object(spring)
+            }
+            for label in labels { object[label] = nil }
+        }
         reader.rejectUnknown(
             object, path, allowed: ["duration", "delay", "options", "spring", "changes", "completion", "name"])
         var block = ViewAnimation(duration: duration(object, path, required: true) ?? 0)
@@ -178,7 +209,8 @@ extension SceneDecoder {
     }
 
     mutating func decodeAnimateKeyframes(_ json: JSONValue, _ path: String) -> ScriptAction? {
-        guard let object = reader.object(json, path) else { return nil }
+        guard let given = reader.object(json, path) else { return nil }
+        let object = reader.canonical(given, path, aliases: Vocabulary.keyframesFieldAliases)
         reader.rejectUnknown(
             object, path, allowed: ["duration", "delay", "options", "keyframes", "completion", "name"])
         var block = ViewKeyframes(duration: duration(object, path, required: true) ?? 0)
@@ -187,7 +219,8 @@ extension SceneDecoder {
         if let v = object["keyframes"], let list = reader.array(v, "\(path).keyframes") {
             for (index, element) in list.enumerated() {
                 let itemPath = "\(path).keyframes[\(index)]"
-                guard let keyframe = reader.object(element, itemPath) else { continue }
+                guard let givenKeyframe = reader.object(element, itemPath) else { continue }
+                let keyframe = reader.canonical(givenKeyframe, itemPath, aliases: Vocabulary.keyframeFieldAliases)
                 reader.rejectUnknown(keyframe, itemPath, allowed: ["relativeStartTime", "relativeDuration", "changes"])
                 var start = 0.0
                 var length = 1.0
@@ -219,7 +252,8 @@ extension SceneDecoder {
     }
 
     mutating func decodeViewTransition(_ json: JSONValue, _ path: String) -> ScriptAction? {
-        guard let object = reader.object(json, path) else { return nil }
+        guard let given = reader.object(json, path) else { return nil }
+        let object = reader.canonical(given, path, aliases: Vocabulary.transitionFieldAliases)
         reader.rejectUnknown(
             object, path, allowed: ["layer", "duration", "options", "changes", "completion", "name"])
         guard let layerJSON = object["layer"] else {
@@ -252,9 +286,7 @@ extension SceneDecoder {
 
     mutating func decodeAfter(_ object: JSONObject, _ path: String) -> ScriptAction? {
         reader.rejectUnknown(object, path, allowed: ["after", "do"])
-        guard let delay = reader.number(object["after"]!, "\(path).after", min: 0, max: Limits.maxSceneTime) else {
-            return nil
-        }
+        guard let delay = reader.seconds(object["after"]!, "\(path).after") else { return nil }
         guard let doJSON = object["do"] else {
             reader.fail("\(path).do", "is required")
             return nil

@@ -9,13 +9,13 @@ extension JSONReader {
         case .number:
             return number(json, path).map { .number($0) }
         case .point:
-            guard let n = numbers(json, path, count: 2) else { return nil }
+            guard let n = geometry(json, path, fields: ["x", "y"]) else { return nil }
             return .point(Point(n[0], n[1]))
         case .size:
-            guard let n = numbers(json, path, count: 2) else { return nil }
+            guard let n = geometry(json, path, fields: ["width", "height"]) else { return nil }
             return .size(Point(n[0], n[1]))
         case .rect:
-            guard let n = numbers(json, path, count: 4) else { return nil }
+            guard let n = geometry(json, path, fields: ["x", "y", "width", "height"]) else { return nil }
             return .rect(Rect(x: n[0], y: n[1], width: n[2], height: n[3]))
         case .color:
             return color(json, path).map { .color($0) }
@@ -33,6 +33,36 @@ extension JSONReader {
         case .path:
             return bezierPath(json, path).map { .path($0) }
         }
+    }
+
+    /// A point, size or rect as numbers, or as its Core Graphics fields: `CGPoint`
+    /// `{"x", "y"}`, `CGSize` `{"width", "height"}`, `CGRect` `{"x", "y", "width", "height"}` or
+    /// `{"origin": {"x", "y"}, "size": {"width", "height"}}`.
+    mutating func geometry(_ json: JSONValue, _ path: String, fields: [String]) -> [Double]? {
+        guard case .object(var object) = json else { return numbers(json, path, count: fields.count) }
+        if fields.count == 4 && (object["origin"] != nil || object["size"] != nil) {
+            rejectUnknown(object, path, allowed: ["origin", "size"])
+            guard let originJSON = object["origin"], let sizeJSON = object["size"] else {
+                fail(path, "a CGRect needs both origin and size")
+                return nil
+            }
+            guard let origin = geometry(originJSON, "\(path).origin", fields: ["x", "y"]),
+                let size = geometry(sizeJSON, "\(path).size", fields: ["width", "height"])
+            else { return nil }
+            return origin + size
+        }
+        rejectUnknown(object, path, allowed: Set(fields))
+        var result: [Double] = []
+        for field in fields {
+            guard let value = object[field] else {
+                fail("\(path).\(field)", "is required")
+                return nil
+            }
+            guard let number = number(value, "\(path).\(field)") else { return nil }
+            result.append(number)
+            object[field] = nil
+        }
+        return result
     }
 
     mutating func color(_ json: JSONValue, _ path: String) -> Color? {
@@ -79,11 +109,13 @@ extension JSONReader {
             if let rotate = object["rotate"] {
                 if case .number = rotate {
                     guard let angle = number(rotate, "\(path).rotate") else { return nil }
+                    checkRadians(angle, "\(path).rotate")
                     result = result.concatenating(.rotation(angle, x: 0, y: 0, z: 1))
                 } else if let axes = self.object(rotate, "\(path).rotate") {
                     rejectUnknown(axes, "\(path).rotate", allowed: ["x", "y", "z"])
                     for axis in ["x", "y", "z"] {
                         guard let raw = axes[axis], let angle = number(raw, "\(path).rotate.\(axis)") else { continue }
+                        checkRadians(angle, "\(path).rotate.\(axis)")
                         let rotation = Transform3D.rotation(
                             angle, x: axis == "x" ? 1 : 0, y: axis == "y" ? 1 : 0, z: axis == "z" ? 1 : 0)
                         result = result.concatenating(rotation)
@@ -187,9 +219,12 @@ extension JSONReader {
 
     mutating func timingFunction(_ json: JSONValue, _ path: String) -> TimingFunction? {
         switch json {
-        case .string(let name):
-            guard let function = TimingFunction.named(name) else {
-                fail(path, "unknown timing function \"\(name)\" (linear, easeIn, easeOut, easeInEaseOut, default)")
+        case .string(let given):
+            guard let name = Vocabulary.timingFunctionNames.resolve(given), let function = TimingFunction.named(name)
+            else {
+                fail(
+                    path, "unknown timing function \"\(given)\" (linear, easeIn, easeOut, easeInEaseOut, default)",
+                    suggestion: Vocabulary.timingFunctionNames.suggestion(for: given))
                 return nil
             }
             return function

@@ -15,6 +15,7 @@ public struct Diagnostic: Sendable, Equatable {
         case completionImmediate = "completion-immediate"
         case emitterNotRemoved = "emitter-not-removed"
         case neverSettles = "never-settles"
+        case suspiciousUnit = "suspicious-unit"
     }
 
     public var severity: Severity
@@ -26,6 +27,8 @@ public struct Diagnostic: Sendable, Equatable {
     public var message: String
     /// One sentence: how to avoid it.
     public var fix: String
+    /// The JSON path of the value at fault, for what the scene says rather than does.
+    public var path: String?
 
     public init(
         severity: Severity, code: Code, time: Double, layer: String?, keyPath: String?, message: String, fix: String

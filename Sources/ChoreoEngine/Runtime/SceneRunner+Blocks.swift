@@ -174,7 +174,7 @@ extension RunnerState {
         }
         for (position, change) in block.changes.enumerated() {
             let index = try layer(change.layer, path: "\(path).changes.\(change.layer)")
-            for item in change.changes {
+            for item in expandingFrames(change.changes, layer: index) {
                 guard case .property(let property, let new) = item, property.isAnimatable, block.duration > 0 else {
                     applyWithoutAnimation(item, to: index)
                     continue
@@ -221,9 +221,15 @@ extension RunnerState {
         let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
         // Keyframes in start order (ties keep the order written), and every (layer, property)
         // they change, in order of first appearance.
-        let ordered = block.keyframes.enumerated().sorted {
+        var ordered = block.keyframes.enumerated().sorted {
             ($0.element.relativeStartTime, $0.offset) < ($1.element.relativeStartTime, $1.offset)
         }.map(\.element)
+        for position in ordered.indices {
+            for (offset, change) in ordered[position].changes.enumerated() {
+                let index = try layer(change.layer, path: "\(path).keyframes")
+                ordered[position].changes[offset].changes = expandingFrames(change.changes, layer: index)
+            }
+        }
         var targets: [(layer: String, property: LayerProperty)] = []
         for keyframe in ordered {
             for change in keyframe.changes {

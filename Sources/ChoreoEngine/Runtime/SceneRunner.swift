@@ -72,6 +72,7 @@ final class RunnerState {
     // MARK: The event loop
 
     func run() throws(RuntimeError) {
+        timeline.diagnostics = scene.warnings
         for node in scene.layers {
             let index = register(node)
             roots.append(index)
@@ -391,10 +392,43 @@ final class RunnerState {
             }
             setModel(property, value, on: index)
             if let implicit { try? attach(implicit, to: index, path: "$") }
+        case .frame:
+            for item in expandingFrames([change], layer: index) { apply(item, to: index) }
         case .beginTime(let value): setTiming(index) { $0.beginTime = value }
         case .speed(let value): setTiming(index) { $0.speed = value }
         case .timeOffset(let value): setTiming(index) { $0.timeOffset = value }
         }
+    }
+
+    /// Replaces each `frame` change by the `bounds` and `position` UIView's setter writes, with
+    /// the anchor point and bounds origin the layer has at that point of the list.
+    func expandingFrames(_ changes: [ModelChange], layer index: Int) -> [ModelChange] {
+        guard changes.contains(where: { if case .frame = $0 { true } else { false } }) else { return changes }
+        var anchor = Point(0.5, 0.5)
+        if case .point(let given) = timeline.layers[index].modelValue(.anchorPoint, at: now) { anchor = given }
+        var origin = Point(0, 0)
+        if case .rect(let bounds) = timeline.layers[index].modelValue(.bounds, at: now) { origin = bounds.origin }
+        var result: [ModelChange] = []
+        for change in changes {
+            switch change {
+            case .frame(let frame):
+                result.append(.property(.bounds, .rect(Rect(origin: origin, size: frame.size))))
+                result.append(
+                    .property(
+                        .position,
+                        .point(
+                            Point(frame.origin.x + anchor.x * frame.size.x, frame.origin.y + anchor.y * frame.size.y))))
+            case .property(.anchorPoint, .point(let given)):
+                anchor = given
+                result.append(change)
+            case .property(.bounds, .rect(let bounds)):
+                origin = bounds.origin
+                result.append(change)
+            default:
+                result.append(change)
+            }
+        }
+        return result
     }
 
     func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
@@ -730,7 +764,7 @@ final class RunnerState {
             liveLeaves[animation.layer][ordinal].removeAll { $0 == leaf }
             removedThisInstant[animation.layer * 1024 + ordinal, default: []].append(leaf)
         }
-        reportSnapBacks(shownBefore, layer: animation.layer)
+        reportSnapBacks(shownBefore, layer: animation.layer, animation: index)
         noteChange(now)
         if animation.stoppedAt == nil {
             timeline.animations[index].stoppedAt = now
@@ -766,18 +800,49 @@ final class RunnerState {
     }
 
     /// `snap-back`: after the removal, the presentation shows a visibly different value.
-    func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int) {
+    func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int, animation: Int) {
         for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
+            let model =
+                "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
+            var fix = model
+            if let cut = springCut(animation, keyPath: keyPath) {
+                // A CASpringAnimation stops at its duration (0.25 s unless given), settled or not.
+                let settle =
+                    "Set its duration to the spring's settlingDuration, \(Self.seconds(cut.settling)) s: it is cut at \(Self.seconds(cut.duration)) s, before it settles."
+                fix = cut.modelIsEnd ? settle : "\(settle) \(model)"
+            }
             timeline.diagnostics.append(
                 Diagnostic(
                     severity: .warning, code: .snapBack, time: now, layer: timeline.layers[layer].id,
                     keyPath: keyPath.description,
                     message:
                         "The animation on \(keyPath) is removed while its presentation value differs from the model value: the layer visibly jumps back.",
-                    fix:
-                        "Set the model value to the final value before adding the animation, or keep the fill with removedOnCompletion false (and fillMode forwards)."
-                ))
+                    fix: fix))
         }
+    }
+
+    /// A spring animation on `keyPath` cut by its duration before its settling duration, and
+    /// whether the model already holds the value it springs to (then the cut is the cause).
+    func springCut(_ animation: Int, keyPath: KeyPath) -> (duration: Double, settling: Double, modelIsEnd: Bool)? {
+        let record = timeline.animations[animation]
+        for leafIndex in record.leaves where timeline.leaves[leafIndex].keyPath == keyPath {
+            let body = timeline.leaves[leafIndex].body
+            guard case .basic(let values, let spring?) = body.curve else { continue }
+            let duration = body.timing.duration
+            let settling = spring.settlingDuration
+            guard duration < settling - 1e-9 else { continue }
+            let model = keyPath.extract(from: timeline.layers[record.layer].modelValue(keyPath.property, at: now))
+            let end = body.endpoints(values, model: model).1
+            return (duration, settling, !Self.differs(model, end))
+        }
+        return nil
+    }
+
+    /// Seconds for a message: three decimals at most.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e9 else { return String(value) }
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     /// Whether two values differ visibly: by more than 1/255 (one step of an 8-bit channel) of

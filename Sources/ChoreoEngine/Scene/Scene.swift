@@ -4,10 +4,14 @@ public struct Scene: Sendable, Equatable {
     public var layers: [LayerNode]
     /// Timed action lists, in document order.
     public var script: [ScriptEntry]
+    /// What the scene's text says that is valid but probably not meant (`suspicious-unit`),
+    /// found while reading it; the run reports them first.
+    public var warnings: [Diagnostic] = []
 
-    public init(layers: [LayerNode], script: [ScriptEntry] = []) {
+    public init(layers: [LayerNode], script: [ScriptEntry] = [], warnings: [Diagnostic] = []) {
         self.layers = layers
         self.script = script
+        self.warnings = warnings
     }
 }
 
@@ -60,6 +64,10 @@ public struct ScriptEntry: Sendable, Equatable {
 /// A change a model layer can receive from `set`: a property, or the layer's own timing.
 public enum ModelChange: Sendable, Equatable {
     case property(LayerProperty, Value)
+    /// UIView's `frame` setter: the bounds' size (their origin kept) and the position through
+    /// the anchor point, from the layer's model values when it runs. In an animation block
+    /// both `bounds` and `position` animate, as UIKit animates them.
+    case frame(Rect)
     case beginTime(Double)
     case speed(Double)
     case timeOffset(Double)
