@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# Build stage: the official Swift 6 image (Debian-based) with the C libraries' headers.
-FROM swift:6.0-bookworm AS build
+# Build stage: the official Swift image of the version choreo is developed with (6.3, Debian
+# bookworm), with the C libraries' headers.
+FROM swift:6.3-bookworm AS build
 RUN apt-get update \
     && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
@@ -9,7 +10,7 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
-RUN swift build -c release --product choreo -Xswiftc -warnings-as-errors --static-swift-stdlib \
+RUN swift build -c release --product choreo --static-swift-stdlib \
     && install -D .build/release/choreo /out/choreo
 
 # Runtime stage: only the runtime libraries, a non-root user, the data directory as a volume.

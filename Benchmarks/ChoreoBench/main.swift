@@ -86,7 +86,7 @@ func benchmarkSceneJSON(layers: Int) -> String {
 }
 
 let sceneFile = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-ndjson.json")
-try benchmarkSceneJSON(layers: 10).write(to: sceneFile, atomically: true, encoding: .utf8)
+try benchmarkSceneJSON(layers: 10).write(to: sceneFile, atomically: false, encoding: .utf8)
 let choreoPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
     "choreo"
 ).path

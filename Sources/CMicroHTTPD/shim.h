@@ -28,3 +28,21 @@ static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_
 #include <unistd.h>
 #include <sys/syscall.h>
 static inline int cmhd_thread_id(void) { return (int)syscall(SYS_gettid); }
+
+/* MHD_OPTION_EXTERNAL_LOGGER hands over a va_list, which a Swift closure cannot take: this
+   formats the message and passes it on as one string to a sink of the caller's. */
+#include <stdarg.h>
+#include <stdio.h>
+typedef void (*cmhd_message_sink)(void *cls, const char *message);
+struct cmhd_logger {
+    cmhd_message_sink sink;
+    void *cls;
+};
+static inline void cmhd_format_log(void *cls, const char *format, va_list arguments)
+{
+    struct cmhd_logger *logger = (struct cmhd_logger *)cls;
+    char buffer[1024];
+    vsnprintf(buffer, sizeof buffer, format, arguments);
+    logger->sink(logger->cls, buffer);
+}
+static inline intptr_t cmhd_format_log_pointer(void) { return (intptr_t)&cmhd_format_log; }

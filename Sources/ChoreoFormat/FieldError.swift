@@ -13,6 +13,21 @@ public struct FieldError: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(message)" }
+
+    /// An error that names the valid name meant, when one is near: the message ends with
+    /// `did you mean "…"?`.
+    static func suggesting(_ path: String, _ message: String, _ suggestion: String?) -> FieldError {
+        FieldError(
+            path: path, message: suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message,
+            suggestion: suggestion)
+    }
+
+    /// An unknown `name`, with the closest of `candidates` when one is near.
+    static func unknown(_ path: String, _ message: String, _ name: String, among candidates: some Sequence<String>)
+        -> FieldError
+    {
+        suggesting(path, message, Vocabulary.suggestion(for: name, among: candidates))
+    }
 }
 
 /// A document that parsed as JSON but is not a valid scene (HTTP 422).

@@ -17,8 +17,7 @@ struct JSONReader {
 
     mutating func fail(_ path: String, _ message: String, suggestion: String? = nil) {
         guard errors.count < Self.maximumErrors else { return }
-        let text = suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message
-        errors.append(FieldError(path: path, message: text, suggestion: suggestion))
+        errors.append(.suggesting(path, message, suggestion))
     }
 
     /// An unknown name at `path`, with the closest of `candidates` when one is near.

@@ -51,10 +51,13 @@ public struct RenderPlan: Sendable {
         if let explicit = query.times {
             times = explicit.map(SceneTime.quantize)
         } else {
-            let end = query.end ?? duration
-            let span = max(0, end - query.start)
+            let end = SceneTime.quantize(max(query.end ?? duration, query.start))
+            let span = end - query.start
             let count = (span * query.fps + 1e-6).rounded(.down) + 1
-            if count > Double(Limits.maxFrames) {
+            // The grid from `start`, and the end itself when it falls between two grid times:
+            // the last frame shows the scene's end, not the frame before it.
+            let onGrid = abs(query.start + (count - 1) / query.fps - end) < MediaTiming.resolution
+            if count + (onGrid ? 0 : 1) > Double(Limits.maxFrames) {
                 errors.append(
                     FieldError(
                         path: "query.fps",
@@ -63,6 +66,7 @@ public struct RenderPlan: Sendable {
                     ))
             } else {
                 times = (0..<Int(count)).map { SceneTime.quantize(query.start + Double($0) / query.fps) }
+                if !onGrid, let last = times.last, last < end { times.append(end) }
             }
         }
         var selected = [Bool](repeating: query.layers == nil, count: timeline.layers.count)
@@ -71,7 +75,10 @@ public struct RenderPlan: Sendable {
                 if let layer = timeline.layerIndex[id] {
                     selected[layer] = true
                 } else {
-                    errors.append(FieldError(path: "query.layers[\(index)]", message: "no layer has the id \"\(id)\""))
+                    errors.append(
+                        .unknown(
+                            "query.layers[\(index)]", "no layer has the id \"\(id)\"", id,
+                            among: timeline.layers.map(\.id)))
                 }
             }
         }

@@ -14,17 +14,40 @@ public enum ResponseEncoder {
     /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
     public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
         let blocks = frameBlocks(plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","))
-        var trailer = JSONWriter()
-        trailer.raw("],")
-        writeTrailerMembers(plan.timeline, into: &trailer)
-        trailer.raw("}")
+        let header = jsonHeader(plan)
+        let trailer = jsonTrailer(plan)
         // Sized once: growing a buffer of this size copies it and faults in every page again.
-        var writer = JSONWriter(capacity: blocks.reduce(64 + trailer.bytes.count) { $0 + $1.count })
+        var writer = JSONWriter(capacity: blocks.reduce(header.count + trailer.count) { $0 + $1.count })
+        writer.bytes.append(contentsOf: header)
+        for block in blocks { writer.bytes.append(contentsOf: block) }
+        writer.bytes.append(contentsOf: trailer)
+        return writer.bytes
+    }
+
+    /// The JSON response up to its first frame: `{"duration": D, "frames": [`.
+    public static func jsonHeader(_ plan: RenderPlan) -> [UInt8] {
+        var writer = JSONWriter()
         writer.raw("{\"duration\":")
         writer.number(plan.duration)
         writer.raw(",\"frames\":[")
-        for block in blocks { writer.bytes.append(contentsOf: block) }
-        writer.bytes.append(contentsOf: trailer.bytes)
+        return writer.bytes
+    }
+
+    /// A range of the JSON response's frames, with the comma before them unless they are the first.
+    public static func jsonFrames(_ plan: RenderPlan, range: Range<Int>, threads: Int = defaultThreads) -> [UInt8] {
+        let blocks = frameBlocks(plan, range: range, threads: threads, separator: UInt8(ascii: ","))
+        var bytes: [UInt8] = range.lowerBound > 0 && !range.isEmpty ? [UInt8(ascii: ",")] : []
+        bytes.reserveCapacity(blocks.reduce(1) { $0 + $1.count })
+        for block in blocks { bytes.append(contentsOf: block) }
+        return bytes
+    }
+
+    /// The JSON response after its last frame: `], "events", "diagnostics", "animations"}`.
+    public static func jsonTrailer(_ plan: RenderPlan) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("],")
+        writeTrailerMembers(plan.timeline, into: &writer)
+        writer.raw("}")
         return writer.bytes
     }
 

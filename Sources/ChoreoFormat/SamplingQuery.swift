@@ -22,6 +22,9 @@ public struct SamplingQuery: Sendable, Equatable {
     public init() {}
 
     /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
+    /// The parameters a sampling query takes.
+    static let parameterNames = ["fps", "start", "end", "times", "layers", "properties", "format"]
+
     public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> SamplingQuery {
         var query = SamplingQuery()
         var errors: [FieldError] = []
@@ -79,7 +82,9 @@ public struct SamplingQuery: Sendable, Equatable {
                 for (index, item) in items.enumerated()
                 where KeyPath(item) == nil && item != "transition" && item != "particles" {
                     errors.append(
-                        FieldError(path: "query.properties[\(index)]", message: "unknown key path \"\(item)\""))
+                        .unknown(
+                            "query.properties[\(index)]", "unknown key path \"\(item)\"", item,
+                            among: Vocabulary.keyPaths + ["transition", "particles"]))
                 }
                 query.properties = items
             case "format":
@@ -89,7 +94,7 @@ public struct SamplingQuery: Sendable, Equatable {
                     errors.append(FieldError(path: "query.format", message: "must be json or ndjson"))
                 }
             default:
-                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
+                errors.append(.unknown("query.\(name)", "unknown query parameter", name, among: Self.parameterNames))
             }
         }
         if let end = query.end, query.times == nil, end < query.start {

@@ -49,6 +49,7 @@ public final class Application: Sendable {
         router.add("GET", "/v1/arena/nodes/{name}/history")
         router.add("GET", "/healthz")
         router.add("GET", "/metrics")
+        router.add("GET", "/problems/{name}")
         self.router = router
         metrics = Metrics(routes: router.routes.map(\.name))
     }
@@ -167,6 +168,13 @@ public final class Application: Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                 body: .bytes(Array(text.utf8)))
+        case ("GET", "/problems/{name}"):
+            let name = match.parameters["name"]!
+            guard let kind = ProblemType(rawValue: name) else {
+                throw Problem.notFound("No problem type is called \(name).")
+            }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(kind.page))
         case (_, let pattern) where pattern.hasPrefix("/v1/arena"):
             return try arenaRoute(request, pattern: pattern, parameters: match.parameters)
         default:

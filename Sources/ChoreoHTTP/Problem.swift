@@ -19,6 +19,11 @@ public struct Problem: Error, Sendable {
         self.errors = errors
     }
 
+    /// A problem of a documented kind: its status, type URI and title come from the catalogue.
+    public init(_ kind: ProblemType, detail: String, errors: [FieldError] = []) {
+        self.init(status: kind.status, type: kind.uri, title: kind.title, detail: detail, errors: errors)
+    }
+
     public var response: HTTPResponse {
         var writer = JSONWriter()
         writer.raw("{\"type\":")
@@ -41,74 +46,65 @@ public struct Problem: Error, Sendable {
 
     public static func malformedJSON(_ error: JSONParseError) -> Problem {
         Problem(
-            status: 400, type: "/problems/malformed-json", title: "Malformed JSON",
-            detail: "The body is not valid JSON: \(error.description).",
+            .malformedJSON, detail: "The body is not valid JSON: \(error.description).",
             errors: [FieldError(path: "$", message: "line \(error.line), column \(error.column): \(error.reason)")])
     }
 
     public static func invalidScene(_ failure: ValidationFailure) -> Problem {
-        invalid(failure, type: "invalid-scene", title: "Invalid scene", what: "a valid scene or request")
+        invalid(failure, .invalidScene, what: "a valid scene or request")
     }
 
     public static func invalidStandings(_ failure: ValidationFailure) -> Problem {
-        invalid(failure, type: "invalid-standings", title: "Invalid standings", what: "a valid list of arena standings")
+        invalid(failure, .invalidStandings, what: "a valid list of arena standings")
     }
 
     public static func invalidConfiguration(_ failure: ValidationFailure) -> Problem {
-        invalid(
-            failure, type: "invalid-arena-configuration", title: "Invalid arena configuration",
-            what: "a valid arena configuration")
+        invalid(failure, .invalidArenaConfiguration, what: "a valid arena configuration")
     }
 
     /// A 422: JSON, but not the document expected, with every field at fault.
-    private static func invalid(_ failure: ValidationFailure, type: String, title: String, what: String) -> Problem {
+    private static func invalid(_ failure: ValidationFailure, _ kind: ProblemType, what: String) -> Problem {
         Problem(
-            status: 422, type: "/problems/\(type)", title: title,
-            detail: "The document is JSON but not \(what): \(failure.errors.count) error(s).", errors: failure.errors)
+            kind, detail: "The document is JSON but not \(what): \(failure.errors.count) error(s).",
+            errors: failure.errors)
     }
 
     public static func conflict(_ detail: String) -> Problem {
-        Problem(status: 409, type: "/problems/conflict", title: "Conflict", detail: detail, errors: [])
+        Problem(.conflict, detail: detail)
     }
 
     public static func notFound(_ what: String) -> Problem {
-        Problem(status: 404, type: "/problems/not-found", title: "Not found", detail: what)
+        Problem(.notFound, detail: what)
     }
 
     public static func methodNotAllowed(_ allowed: [String]) -> Problem {
-        var problem = Problem(
-            status: 405, type: "/problems/method-not-allowed", title: "Method not allowed",
-            detail: "This resource accepts \(allowed.joined(separator: ", ")).")
+        var problem = Problem(.methodNotAllowed, detail: "This resource accepts \(allowed.joined(separator: ", ")).")
         problem.headers = [("Allow", allowed.joined(separator: ", "))]
         return problem
     }
 
     public static func tooLarge(limit: Int) -> Problem {
-        Problem(
-            status: 413, type: "/problems/body-too-large", title: "Body too large",
-            detail: "Request bodies are limited to \(limit) bytes.")
+        Problem(.bodyTooLarge, detail: "Request bodies are limited to \(limit) bytes.")
     }
 
     public static func unsupportedMediaType(_ given: String?) -> Problem {
         Problem(
-            status: 415, type: "/problems/unsupported-media-type", title: "Unsupported media type",
-            detail: "Send the body as application/json\(given.map { ", not \($0)" } ?? "").",
+            .unsupportedMediaType, detail: "Send the body as application/json\(given.map { ", not \($0)" } ?? "").",
             errors: [FieldError(path: "header.Content-Type", message: "must be application/json")])
     }
 
     public static func unauthorized() -> Problem {
         var problem = Problem(
-            status: 401, type: "/problems/unauthorized", title: "Unauthorized",
-            detail: "This request changes state and needs the header Authorization: Bearer <token>.")
+            .unauthorized, detail: "This request changes state and needs the header Authorization: Bearer <token>.")
         problem.headers = [("WWW-Authenticate", "Bearer")]
         return problem
     }
 
     public static func unavailable(_ detail: String) -> Problem {
-        Problem(status: 503, type: "/problems/unavailable", title: "Service unavailable", detail: detail)
+        Problem(.unavailable, detail: detail)
     }
 
     public static func internalError(_ detail: String) -> Problem {
-        Problem(status: 500, type: "/problems/internal", title: "Internal error", detail: detail)
+        Problem(.internalError, detail: detail)
     }
 }

@@ -7,7 +7,7 @@ import ChoreoJSON
 /// same bytes.
 public enum RenderService {
     /// Frames per NDJSON piece.
-    static let framesPerPiece = 64
+    public static let framesPerPiece = 64
 
     /// Parses and validates a scene document.
     public static func scene(from body: [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
@@ -53,30 +53,8 @@ public enum RenderService {
 
     /// An NDJSON body: the header line, frames in pieces of ``framesPerPiece``, the trailer line.
     public static func ndjsonStream(_ plan: RenderPlan, threads: Int) -> BodyStream {
-        enum Stage {
-            case header
-            case frames(from: Int)
-            case trailer
-            case done
-        }
-        var stage = Stage.header
-        let total = plan.times.count
-        return BodyStream {
-            switch stage {
-            case .header:
-                stage = total > 0 ? .frames(from: 0) : .trailer
-                return ResponseEncoder.ndjsonHeader(plan)
-            case .frames(let lower):
-                let upper = min(lower + framesPerPiece, total)
-                stage = upper < total ? .frames(from: upper) : .trailer
-                return ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
-            case .trailer:
-                stage = .done
-                return ResponseEncoder.ndjsonTrailer(plan)
-            case .done:
-                return nil
-            }
-        }
+        var pieces = RenderPieces(plan, format: .ndjson, threads: threads)
+        return BodyStream { pieces.next() }
     }
 
     /// `POST /v1/validate`: errors and diagnostics, no frames.
@@ -111,5 +89,58 @@ public enum RenderService {
         writer.raw("{\"valid\":false,\"errors\":")
         ResponseEncoder.writeFieldErrors(errors, into: &writer)
         writer.raw(",\"diagnostics\":[]}")
+    }
+}
+
+/// A render response in order, a header, pieces of frames and a trailer, counting the frames
+/// written: the NDJSON body streams it, and `choreo render` writes it with its progress. The
+/// pieces joined are byte for byte ``ResponseEncoder/json(_:threads:)`` or the NDJSON lines.
+public struct RenderPieces {
+    enum Stage {
+        case header
+        case frames(from: Int)
+        case trailer
+        case done
+    }
+
+    let plan: RenderPlan
+    let format: SamplingQuery.Format
+    let threads: Int
+    let framesPerPiece: Int
+    var stage = Stage.header
+    /// Frames in the response.
+    public var total: Int { plan.times.count }
+    /// Frames returned so far.
+    public private(set) var framesDone = 0
+
+    public init(
+        _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int,
+        framesPerPiece: Int = RenderService.framesPerPiece
+    ) {
+        self.plan = plan
+        self.format = format
+        self.threads = threads
+        self.framesPerPiece = max(1, framesPerPiece)
+    }
+
+    /// The next piece, nil after the trailer.
+    public mutating func next() -> [UInt8]? {
+        switch stage {
+        case .header:
+            stage = total > 0 ? .frames(from: 0) : .trailer
+            return format == .json ? ResponseEncoder.jsonHeader(plan) : ResponseEncoder.ndjsonHeader(plan)
+        case .frames(let lower):
+            let upper = min(lower + framesPerPiece, total)
+            stage = upper < total ? .frames(from: upper) : .trailer
+            framesDone = upper
+            return format == .json
+                ? ResponseEncoder.jsonFrames(plan, range: lower..<upper, threads: threads)
+                : ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
+        case .trailer:
+            stage = .done
+            return format == .json ? ResponseEncoder.jsonTrailer(plan) : ResponseEncoder.ndjsonTrailer(plan)
+        case .done:
+            return nil
+        }
     }
 }

@@ -30,4 +30,20 @@ public enum RequestLog {
         writer.raw("}\n")
         return writer.bytes
     }
+
+    /// A lifecycle or server line, `{"event": name, …fields}` with the newline: every line
+    /// choreo writes to stderr is one JSON object, whatever the fields hold.
+    public static func event(_ name: String, _ fields: KeyValuePairs<String, JSONValue> = [:]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 96)
+        writer.raw("{\"event\":")
+        writer.string(name)
+        for (key, value) in fields {
+            writer.byte(UInt8(ascii: ","))
+            writer.string(key)
+            writer.byte(UInt8(ascii: ":"))
+            writer.value(value)
+        }
+        writer.raw("}\n")
+        return writer.bytes
+    }
 }

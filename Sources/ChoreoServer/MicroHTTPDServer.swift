@@ -30,6 +30,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     let options: Options
     private var daemon: OpaquePointer?
     private var contextPointer: UnsafeMutableRawPointer?
+    /// The shim's logger state, alive as long as the daemon.
+    private let logger: UnsafeMutablePointer<cmhd_logger> = .allocate(capacity: 1)
     let inFlight = Atomic<Int>(0)
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
@@ -46,6 +48,40 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         instancePrefix = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16) + "-"
     }
 
+    /// The address to bind: an IPv4 or IPv6 literal, or a host name such as `localhost`,
+    /// resolved with getaddrinfo (its first IPv4 address, else its first IPv6 one).
+    static func resolve(_ host: String, port: UInt16) -> sockaddr_storage? {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(list) }
+        var chosen: UnsafeMutablePointer<addrinfo>?
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            if entry.pointee.ai_family == AF_INET {
+                chosen = entry
+                break
+            }
+            if entry.pointee.ai_family == AF_INET6 && chosen == nil { chosen = entry }
+            cursor = entry.pointee.ai_next
+        }
+        guard let chosen, let address = chosen.pointee.ai_addr else { return nil }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(chosen.pointee.ai_addrlen)))
+        }
+        withUnsafeMutablePointer(to: &storage) { pointer in
+            if chosen.pointee.ai_family == AF_INET {
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = port.bigEndian }
+            } else {
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port = port.bigEndian }
+            }
+        }
+        return storage
+    }
+
     /// The port actually bound (useful with port 0).
     public private(set) var boundPort: UInt16 = 0
 
@@ -55,7 +91,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
 
         public var description: String {
             switch self {
-            case .badHost(let host): "cannot parse --host \(host) as an IPv4 or IPv6 address"
+            case .badHost(let host): "cannot resolve --host \(host) to an IPv4 or IPv6 address"
             case .cannotListen(let address): "cannot listen on \(address) (in use, or not permitted)"
             }
         }
@@ -66,29 +102,16 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        let isIPv6 = options.host.contains(":")
-        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        var storage = sockaddr_storage()
-        let parsed = withUnsafeMutablePointer(to: &storage) { pointer -> Bool in
-            if isIPv6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    address.pointee.sin6_family = sa_family_t(AF_INET6)
-                    address.pointee.sin6_port = options.port.bigEndian
-                    return inet_pton(AF_INET6, options.host, &address.pointee.sin6_addr) == 1
-                }
-            }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                address.pointee.sin_family = sa_family_t(AF_INET)
-                address.pointee.sin_port = options.port.bigEndian
-                return inet_pton(AF_INET, options.host, &address.pointee.sin_addr) == 1
-            }
-        }
-        guard parsed else {
+        guard var storage = Self.resolve(options.host, port: options.port) else {
             Unmanaged<MicroHTTPDServer>.fromOpaque(context).release()
             throw .badHost(options.host)
         }
+        if Int32(storage.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+        logger.pointee = cmhd_logger(sink: libraryMessage, cls: context)
         let started = withUnsafeMutablePointer(to: &storage) { addressPointer -> OpaquePointer? in
             var items: [MHD_OptionItem] = [
+                // libmicrohttpd's own messages become JSON lines like every other.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: cmhd_format_log_pointer(), ptr_value: logger),
                 MHD_OptionItem(
                     option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: context),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeout, ptr_value: nil),
@@ -132,6 +155,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
             self.contextPointer = nil
         }
     }
+
+    deinit { logger.deallocate() }
 
     func nextRequestID() -> String {
         let number = requestCounter.add(1, ordering: .relaxed).newValue
@@ -429,4 +454,13 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _
             requestID: state.id, method: state.method, path: state.path, status: state.status, bytes: state.bytesSent,
             seconds: seconds))
     server.inFlight.subtract(1, ordering: .releasing)
+}
+
+/// libmicrohttpd's messages, formatted by the shim: `{"event": "libmicrohttpd", "message": …}`.
+private let libraryMessage: cmhd_message_sink = { context, message in
+    guard let context, let message else { return }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(context).takeUnretainedValue()
+    let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strlen(message)), as: UTF8.self)
+    server.log(
+        RequestLog.event("libmicrohttpd", ["message": .string(text.trimmingCharacters(in: .whitespacesAndNewlines))]))
 }

@@ -17,7 +17,11 @@ final class SQLiteDatabase: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            var message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            // The operating system's reason, such as "Permission denied", says what to fix.
+            if let handle, case let code = sqlite3_system_errno(handle), code != 0 {
+                message += " (\(String(cString: strerror(code))))"
+            }
             sqlite3_close(handle)
             handle = nil
             throw StorageError("cannot open database at \(path): \(message)")

@@ -64,6 +64,13 @@ public final class SceneStore: Sendable {
             throw StorageError("cannot create data directory \(directory): \(error.localizedDescription)")
         }
         path = (directory as NSString).appendingPathComponent("choreo.sqlite")
+        // Say "permission denied" rather than SQLite's "unable to open database file".
+        for (place, mode) in [(directory, R_OK | W_OK | X_OK), (path, R_OK | W_OK)]
+        where FileManager.default.fileExists(atPath: place) && access(place, mode) != 0 {
+            throw StorageError(
+                "cannot use \(place): \(String(cString: strerror(errno))) (the user running choreo needs to read and write it)"
+            )
+        }
         let connection = try SQLiteDatabase(path: path)
         try Self.migrate(connection)
         database = Mutex(connection)

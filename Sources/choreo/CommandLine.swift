@@ -53,6 +53,11 @@ enum Output {
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// One JSON log line to stderr in one write(2): lines from concurrent requests never interleave.
+    @Sendable static func logLine(_ line: [UInt8]) {
+        line.withUnsafeBytes { _ = Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
 }
 
 extension Arguments {

@@ -16,6 +16,10 @@ enum Help {
         Options:
           --help     Show help (also: choreo COMMAND --help).
           --version  Show the version.
+
+        Exit status: 0 success; 1 invalid input (a scene or query with errors) or an I/O
+        failure (a file that cannot be read or written, storage that cannot be opened);
+        2 a usage error (an unknown command or option, a missing argument).
         """
 
     static let serve = """
@@ -33,23 +37,38 @@ enum Help {
 
         With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,
         DELETE other than /v1/render, /v1/validate and /v1/arena/preview) need "Authorization: Bearer <token>".
-        SIGINT and SIGTERM stop it gracefully. One JSON log line per request goes to stderr.
+        SIGINT and SIGTERM stop it gracefully. Every stderr line is one JSON object: one per
+        request, the lifecycle events, libmicrohttpd's own messages, and a failure to start.
+        --host takes an IPv4 or IPv6 address or a host name (localhost).
+
+        Exit status: 0 after a signal; 1 it cannot start (storage, address, --arena); 2 a
+        usage error.
         """
 
     static let render = """
         Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c]
                              [--layers id,...] [--properties keyPath,...] [--format json|ndjson]
-                             [--out FILE] [--threads N]
+                             [--out FILE] [--progress] [--threads N]
 
         Runs the scene and prints the sampled frames, events and diagnostics: byte for byte
-        what POST /v1/render returns for the same scene and query. "-" reads standard input.
+        what POST /v1/render returns for the same scene and query, and a final newline after
+        a JSON document. "-" reads standard input. Sampling at --fps includes the end time.
+
+        --out FILE writes the file instead: a new or regular file is replaced whole when the
+        render is complete (its mode and owner kept); a device, FIFO or symbolic link is
+        written in place, as the shell's > does. --progress shows frames done, the rate and
+        the time left on stderr (shown anyway when stderr is a terminal and the render is
+        long).
+
+        Exit status: 0 success; 1 the scene or query is invalid, or a file cannot be read or
+        written; 2 a usage error.
         """
 
     static let validate = """
         Usage: choreo validate SCENE.json|-
 
         Prints {"valid", "errors", "diagnostics", ...} as POST /v1/validate does, and exits 1
-        when the scene has errors.
+        when the scene has errors (2 on a usage error).
         """
 
     static let arenaScene = """

@@ -7,7 +7,7 @@ enum RenderCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(
             arguments, valued: ["fps", "start", "end", "times", "layers", "properties", "format", "out", "threads"],
-            flags: ["help"])
+            flags: ["help", "progress"])
         if parsed.flags.contains("help") {
             print(Help.render)
             return
@@ -23,28 +23,34 @@ enum RenderCommand {
             guard let n = Int(text), n >= 1 else { throw CLIError(message: "--threads must be a whole number ≥ 1") }
             threads = n
         }
-        let response: HTTPResponse
+        let plan: RenderPlan
+        let format: SamplingQuery.Format
         do throws(Problem) {
             let query = try RenderService.query(parameters)
             let (scene, _) = try RenderService.scene(from: body)
-            let plan = try RenderService.plan(scene, query)
-            response = RenderService.response(plan, format: query.format, threads: threads)
+            plan = try RenderService.plan(scene, query)
+            format = query.format
         } catch {
             throw CLIError(message: describe(error), status: 1)
         }
-        var handle = FileHandle.standardOutput
-        if let out = parsed.options["out"] {
-            guard FileManager.default.createFile(atPath: out, contents: nil),
-                let file = FileHandle(forWritingAtPath: out)
-            else { throw CLIError(message: "cannot write \(out)", status: 1) }
-            handle = file
+        // The response in pieces, as POST /v1/render returns it, then a newline for the shell
+        // (NDJSON ends with one already).
+        let output =
+            try parsed.options["out"].map { path throws(CLIError) in try OutputFile.open(path) } ?? .standardOutput
+        var pieces = RenderPieces(plan, format: format, threads: threads, framesPerPiece: 16 * max(threads, 1))
+        var progress = RenderProgress(total: pieces.total, forced: parsed.flags.contains("progress"))
+        do throws(CLIError) {
+            while let piece = pieces.next() {
+                try output.write(piece)
+                progress.update(pieces.framesDone)
+            }
+            if format == .json { try output.write([UInt8(ascii: "\n")]) }
+            try output.finish()
+        } catch {
+            output.abandon()
+            throw error
         }
-        switch response.body {
-        case .bytes(let bytes): Output.write(bytes, to: handle)
-        case .stream(let stream):
-            while let piece = stream.next() { Output.write(piece, to: handle) }
-        }
-        if parsed.options["out"] != nil { try? handle.close() }
+        progress.finish()
     }
 
     static func describe(_ problem: Problem) -> String {

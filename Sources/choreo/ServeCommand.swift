@@ -78,10 +78,7 @@ enum ServeCommand {
         // Block the signals before any thread starts, so that only sigwait receives them.
         let signals = TerminationSignals.block()
 
-        let server = MicroHTTPDServer(application: application, options: options) { line in
-            // One write(2) per line: lines from concurrent requests never interleave.
-            line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        }
+        let server = MicroHTTPDServer(application: application, options: options, log: Output.logLine)
         do {
             try server.start()
         } catch {
@@ -89,15 +86,19 @@ enum ServeCommand {
             throw CLIError(message: error.description, status: 1)
         }
         arena.start()
-        Output.error(
-            "{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort),\"data\":\"\(directory)\",\"auth\":\(token != nil)}"
-        )
+        Output.logLine(
+            RequestLog.event(
+                "listening",
+                [
+                    "host": .string(options.host), "port": .number(Double(server.boundPort)),
+                    "data": .string(directory), "auth": .bool(token != nil),
+                ]))
         let received = TerminationSignals.wait(signals)
-        Output.error("{\"event\":\"stopping\",\"signal\":\(received)}")
+        Output.logLine(RequestLog.event("stopping", ["signal": .number(Double(received))]))
         arena.closeStreams()
         server.stop()
         arena.stop()
         store.close()
-        Output.error("{\"event\":\"stopped\"}")
+        Output.logLine(RequestLog.event("stopped"))
     }
 }

@@ -41,11 +41,12 @@ enum TargetCommand {
         } catch {
             throw CLIError(message: error.description, status: 1)
         }
-        Output.error("{\"event\":\"listening\",\"host\":\"\(options.host)\",\"port\":\(server.boundPort)}")
+        Output.logLine(
+            RequestLog.event("listening", ["host": .string(options.host), "port": .number(Double(server.boundPort))]))
         _ = TerminationSignals.wait(signals)
         // A target may be hanging requests on purpose: do not wait for them.
         server.stop(timeout: 1)
-        Output.error("{\"event\":\"stopped\"}")
+        Output.logLine(RequestLog.event("stopped"))
     }
 
     /// "20ms", "0.5s" or a bare number of milliseconds.

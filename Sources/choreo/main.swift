@@ -1,10 +1,11 @@
+import ChoreoHTTP
 import Foundation
 
 /// `choreo`: dispatches to a command; errors become one stderr message and a non-zero exit.
 let arguments = Array(CommandLine.arguments.dropFirst())
 do throws(CLIError) {
     guard let command = arguments.first else {
-        print(Help.main)
+        Output.error(Help.main)
         exit(2)
     }
     let rest = Array(arguments.dropFirst())
@@ -19,6 +20,11 @@ do throws(CLIError) {
     default: throw CLIError(message: "unknown command \(command) (see choreo --help)")
     }
 } catch {
-    Output.error(error.message.hasPrefix("error:") ? error.message : "error: \(error.message)")
+    if arguments.first == "serve" || arguments.first == "target" {
+        // A server's stderr is JSON lines, its failures included.
+        Output.logLine(RequestLog.event("error", ["message": .string(error.message)]))
+    } else {
+        Output.error(error.message.hasPrefix("error:") ? error.message : "error: \(error.message)")
+    }
     exit(error.status)
 }

@@ -185,6 +185,38 @@ import Testing
         #expect(error?.message.hasSuffix("did you mean \"\(suggestion)\"?") == true)
     }
 
+    /// The query's names too: parameters, key paths, layer ids.
+    @Test func queryDidYouMean() throws {
+        func errors(_ parameters: [(String, String)]) -> [FieldError] {
+            do {
+                let query = try SamplingQuery.parse(parameters)
+                _ = try RenderPlan.make(scene: Self.decode(Self.scene()), query: query)
+                return []
+            } catch let failure as ValidationFailure {
+                return failure.errors
+            } catch {
+                return [FieldError(path: "$", message: "\(error)")]
+            }
+        }
+        #expect(errors([("fsp", "4")]).map(\.suggestion) == ["fps"])
+        #expect(errors([("properties", "opactiy")]).map(\.suggestion) == ["opacity"])
+        #expect(errors([("layers", "othr")]).map(\.suggestion) == ["other"])
+    }
+
+    /// Sampling at an fps includes the end time when it falls between two grid times.
+    @Test func fpsSamplingIncludesTheEnd() throws {
+        let scene = try Self.decode(
+            Self.scene(
+                "{\"add\": {\"type\": \"basic\", \"keyPath\": \"opacity\", \"toValue\": 0, \"duration\": 1.9}, \"layer\": \"L\"}"
+            ))
+        var query = SamplingQuery()
+        query.fps = 7
+        let plan = try RenderPlan.make(scene: scene, query: query)
+        #expect(plan.times.count == 15 && plan.times.last == 1.9 && plan.times[13] == SceneTime.quantize(13.0 / 7))
+        query.fps = 10
+        #expect(try RenderPlan.make(scene: scene, query: query).times.count == 20)
+    }
+
     @Test func farFetchedNamesGetNoSuggestion() {
         let errors = Self.errors(Self.scene(#"{"set": {"L": {"zzzzzzzz": 1}}}"#))
         #expect(errors.count == 1 && errors[0].suggestion == nil)

@@ -1,17 +1,22 @@
+import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
+import ChoreoTestSupport
 import Foundation
 import Testing
 
 @testable import ChoreoHTTP
 
 /// The API through the router, with no socket: every status the API documents.
-@Suite struct ApplicationTests {
+@Suite final class ApplicationTests {
+    /// Removed after each test, with the stores made in it.
+    let scratch = Scratch("choreo-test")
+
     static let scene =
         #"{"name":"t","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":1,"toValue":0,"duration":1},"layer":"a"}]}]}"#
 
-    static func app(token: String? = nil) throws -> Application {
-        let directory = NSTemporaryDirectory() + "choreo-test-\(UUID().uuidString)"
+    func app(token: String? = nil) throws -> Application {
+        let directory = scratch.file(UUID().uuidString)
         return Application(store: try SceneStore(directory: directory), configuration: .init(apiToken: token))
     }
 
@@ -33,7 +38,7 @@ import Testing
     }
 
     @Test func renderReturnsFrames() throws {
-        let app = try Self.app()
+        let app = try app()
         let response = app.handle(Self.request("POST", "/v1/render", query: [("times", "0,0.5")], body: Self.scene))
         #expect(response.status == 200)
         let body = try Self.json(response)
@@ -43,7 +48,7 @@ import Testing
     }
 
     @Test func errorStatuses() throws {
-        let app = try Self.app()
+        let app = try app()
         let malformed = app.handle(Self.request("POST", "/v1/render", body: "{\"layers\": [\n  {\"id\": }"))
         #expect(malformed.status == 400)
         let problem = try Self.json(malformed)
@@ -76,7 +81,7 @@ import Testing
     }
 
     @Test func storedScenesAndToken() throws {
-        let app = try Self.app(token: "s3cret")
+        let app = try app(token: "s3cret")
         #expect(app.handle(Self.request("POST", "/v1/scenes", body: Self.scene)).status == 401)
         #expect(
             app.handle(Self.request("POST", "/v1/scenes", body: Self.scene, headers: ["authorization": "Bearer wrong"]))
@@ -103,7 +108,7 @@ import Testing
     }
 
     @Test func validateReportsErrorsAndDiagnostics() throws {
-        let app = try Self.app()
+        let app = try app()
         let valid = try Self.json(app.handle(Self.request("POST", "/v1/validate", body: Self.scene)))
         #expect(valid["valid"] == .bool(true))
         #expect(valid["diagnostics"]?.serializedText.contains("snap-back") == true)
@@ -112,7 +117,7 @@ import Testing
     }
 
     @Test func healthAndMetrics() throws {
-        let app = try Self.app()
+        let app = try app()
         #expect(app.handle(Self.request("GET", "/healthz")).status == 200)
         app.metrics.requestStarted()
         app.metrics.requestFinished(route: "/healthz", status: 200, seconds: 0.001)
@@ -149,10 +154,49 @@ extension JSONValue {
     }
 }
 
+/// Every problem `type` URI resolves to its documentation, and every problem choreo makes has one.
+@Suite final class ProblemTypeTests {
+    let scratch = Scratch("choreo-test")
+
+    @Test func everyTypeResolves() throws {
+        let app = Application(store: try SceneStore(directory: scratch.file("store")), configuration: .init())
+        for kind in ProblemType.allCases {
+            let response = app.handle(ApplicationTests.request("GET", kind.uri, body: nil))
+            #expect(response.status == 200, "\(kind.uri)")
+            #expect(response.headers.contains { $0.0 == "Content-Type" && $0.1.hasPrefix("text/html") })
+            guard case .bytes(let bytes) = response.body else { throw CancellationError() }
+            let page = String(decoding: bytes, as: UTF8.self)
+            #expect(page.contains("<h1>\(kind.title)</h1>") && page.contains("HTTP status \(kind.status)"))
+        }
+        #expect(app.handle(ApplicationTests.request("GET", "/problems/no-such-thing", body: nil)).status == 404)
+    }
+
+    @Test func everyProblemIsCatalogued() {
+        let failure = ValidationFailure([FieldError(path: "$", message: "x")])
+        let problems: [Problem] = [
+            .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidScene(failure),
+            .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
+            .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
+            .unavailable("x"), .internalError("x"),
+        ]
+        for problem in problems {
+            let kind = ProblemType.allCases.first { $0.uri == problem.type }
+            #expect(kind != nil && kind?.status == problem.status && kind?.title == problem.title, "\(problem.type)")
+        }
+        #expect(Set(problems.map(\.type)).count == ProblemType.allCases.count)
+    }
+}
+
 /// `POST /v1/arena/preview`: standings in, a valid scene out, 422 naming the field otherwise.
-@Suite struct ArenaPreviewTests {
+@Suite final class ArenaPreviewTests {
+    let scratch = Scratch("choreo-test")
+
+    func app(token: String? = nil) throws -> Application {
+        Application(store: try SceneStore(directory: scratch.file("store")), configuration: .init(apiToken: token))
+    }
+
     @Test func previewReturnsARenderableScene() throws {
-        let app = try ApplicationTests.app(token: "secret")
+        let app = try app(token: "secret")
         let standings =
             #"[{"name": "a", "ip": "10.0.0.1", "status": "up", "latencyMs": 12}, {"name": "b", "status": "down"}]"#
         // No token needed: like render, the preview changes nothing.
@@ -174,7 +218,7 @@ extension JSONValue {
     }
 
     @Test func badStandingsAre422WithPaths() throws {
-        let app = try ApplicationTests.app()
+        let app = try app()
         let response = app.handle(
             ApplicationTests.request("POST", "/v1/arena/preview", body: #"[{"name": "a/b", "status": "fine"}]"#))
         #expect(response.status == 422)

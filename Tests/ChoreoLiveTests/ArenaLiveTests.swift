@@ -1,10 +1,14 @@
 import ChoreoJSON
+import ChoreoTestSupport
 import Foundation
 import Testing
 
 /// `choreo serve --arena` against real targets: status, rounds, events, metrics, configuration,
 /// and the history back after a restart.
-@Suite(.serialized) struct ArenaLiveTests {
+@Suite(.serialized) final class ArenaLiveTests {
+    /// Removed after each test: configuration files and data directories.
+    let scratch = Scratch("choreo-arena")
+
     static func configuration(_ nodes: [(String, UInt16)], interval: Double = 0.3) -> String {
         let list = nodes.map { #"{"name": "\#($0.0)", "url": "http://127.0.0.1:\#($0.1)/health", "ip": "10.0.0.1"}"# }
         return """
@@ -39,16 +43,14 @@ import Testing
         throw LiveError("statuses not reached: \(last)")
     }
 
-    static func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "arena-\(UUID().uuidString).json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+    func write(_ text: String) throws -> String {
+        try scratch.write("arena-\(UUID().uuidString).json", text)
     }
 
     @Test func statusRoundsEventsAndMetrics() throws {
         let alpha = try ServerProcess.target(["--latency", "5ms"])
         let beta = try ServerProcess.target(["--status", "503"])
-        let file = try Self.write(Self.configuration([("alpha", alpha.port), ("beta", beta.port)]))
+        let file = try write(Self.configuration([("alpha", alpha.port), ("beta", beta.port)]))
         let server = try ServerProcess(arguments: ["--arena", file])
         let http = RawHTTP(port: server.port)
         let status = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
@@ -111,8 +113,8 @@ import Testing
 
     @Test func configurationIsValidatedProtectedAndKeptAcrossRestarts() throws {
         let alpha = try ServerProcess.target()
-        let data = NSTemporaryDirectory() + "choreo-arena-\(UUID().uuidString)"
-        let file = try Self.write(Self.configuration([("alpha", alpha.port)]))
+        let data = scratch.file("data")
+        let file = try write(Self.configuration([("alpha", alpha.port)]))
         var server: ServerProcess? = try ServerProcess(
             data: data, arguments: ["--arena", file], environment: ["CHOREO_API_TOKEN": "s3cret"])
         var http = RawHTTP(port: server!.port)
@@ -171,14 +173,16 @@ import Testing
 }
 
 /// The arena's other ways in: automatic rounds, and the CLI's `arena-scene`.
-@Suite(.serialized) struct ArenaScheduleAndCLITests {
+@Suite(.serialized) final class ArenaScheduleAndCLITests {
+    let scratch = Scratch("choreo-arena")
+
     @Test func roundsStartOnTheirOwnEveryInterval() throws {
         let alpha = try ServerProcess.target()
-        let file = NSTemporaryDirectory() + "arena-\(UUID().uuidString).json"
+        let file = scratch.file("arena.json")
         try """
         {"nodes": [{"name": "alpha", "url": "http://127.0.0.1:\(alpha.port)/health"}],
          "probe": {"interval": 0.3, "timeout": 0.2}, "round": {"every": 1, "stagger": 0.3}}
-        """.write(toFile: file, atomically: true, encoding: .utf8)
+        """.write(toFile: file, atomically: false, encoding: .utf8)
         let server = try ServerProcess(arguments: ["--arena", file])
         let http = RawHTTP(port: server.port)
         let deadline = Date().addingTimeInterval(8)
@@ -194,19 +198,19 @@ import Testing
 
     @Test func arenaSceneCommand() throws {
         func run(_ arguments: [String]) throws -> (Int32, String, String) { try runChoreo(arguments) }
-        let good = NSTemporaryDirectory() + "standings-\(UUID().uuidString).json"
+        let good = scratch.file("standings.json")
         try #"[{"name": "a", "status": "up", "latencyMs": 10}, {"name": "b", "status": "degraded"}]"#.write(
-            toFile: good, atomically: true, encoding: .utf8)
+            toFile: good, atomically: false, encoding: .utf8)
         let (status, scene, _) = try run(["arena-scene", good])
         #expect(status == 0)
         #expect(scene.contains("\"battleAnimation\"") && scene.contains("\"championBounce\""))
         // The scene renders with choreo render, as any other.
-        let sceneFile = NSTemporaryDirectory() + "round-\(UUID().uuidString).json"
-        try scene.write(toFile: sceneFile, atomically: true, encoding: .utf8)
+        let sceneFile = scratch.file("round.json")
+        try scene.write(toFile: sceneFile, atomically: false, encoding: .utf8)
         let rendered = try run(["render", sceneFile, "--times", "0,2"])
         #expect(rendered.0 == 0 && rendered.1.contains("\"stateChanged\""))
-        let bad = NSTemporaryDirectory() + "standings-\(UUID().uuidString).json"
-        try #"[{"name": "", "status": "up"}]"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let bad = scratch.file("bad-standings.json")
+        try #"[{"name": "", "status": "up"}]"#.write(toFile: bad, atomically: false, encoding: .utf8)
         let failed = try run(["arena-scene", bad])
         #expect(failed.0 == 1)
         #expect(failed.2.contains("$[0].name"))

@@ -1,9 +1,13 @@
 import ChoreoJSON
+import ChoreoTestSupport
 import Foundation
 import Testing
 
 /// The real `choreo serve` binary on loopback: sockets, limits, persistence, shutdown.
-@Suite(.serialized) struct LiveServerTests {
+@Suite(.serialized) final class LiveServerTests {
+    /// Removed after each test.
+    let scratch = Scratch("choreo-live")
+
     static let scene =
         #"{"name":"live","layers":[{"id":"a","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":2},"layer":"a"}]}]}"#
 
@@ -21,15 +25,15 @@ import Testing
         // The CLI prints the same bytes.
         let cli = Process()
         cli.executableURL = URL(fileURLWithPath: ServerProcess.binary)
-        let file = NSTemporaryDirectory() + "scene-\(UUID().uuidString).json"
-        try Self.scene.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try scratch.write("scene.json", Self.scene)
         cli.arguments = ["render", file, "--fps", "10"]
         let pipe = Pipe()
         cli.standardOutput = pipe
         try cli.run()
         let cliBytes = pipe.fileHandleForReading.readDataToEndOfFile()
         cli.waitUntilExit()
-        #expect(Array(cliBytes) == render.body)
+        // … with a final newline for the shell.
+        #expect(Array(cliBytes) == render.body + [UInt8(ascii: "\n")])
 
         let ndjson = try http.request("POST", "/v1/render?fps=10&format=ndjson", body: Self.scene)
         #expect(ndjson.status == 200)
@@ -97,7 +101,7 @@ import Testing
 
     /// A scene acknowledged with 201 survives kill -9 and a restart.
     @Test func storedSceneSurvivesKill9() throws {
-        let data = NSTemporaryDirectory() + "choreo-kill-\(UUID().uuidString)"
+        let data = scratch.file("data")
         var ids: [String] = []
         do {
             let server = try ServerProcess(data: data)
@@ -141,8 +145,7 @@ import Testing
         #expect(missing.2.hasPrefix("error: cannot read"))
         let unknown = try run(["frobnicate"])
         #expect(unknown.0 == 2)
-        let file = NSTemporaryDirectory() + "bad-\(UUID().uuidString).json"
-        try #"{"layers":[{"id":"a","opacity":2,"bogus":1}]}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let file = try scratch.write("bad.json", #"{"layers":[{"id":"a","opacity":2,"bogus":1}]}"#)
         let invalid = try run(["validate", file])
         #expect(invalid.0 == 1)
         #expect(invalid.1.contains("\"valid\":false"))

@@ -1,3 +1,4 @@
+import ChoreoTestSupport
 import Foundation
 
 /// A real `choreo serve` process on a loopback port chosen by the kernel, for live tests.
@@ -14,11 +15,16 @@ final class ServerProcess {
         return root.appendingPathComponent(".build/debug/choreo").path
     }
 
+    /// The data directory this process made for itself, removed with it.
+    private var scratch: Scratch?
+
     convenience init(data: String? = nil, arguments: [String] = [], environment: [String: String] = [:]) throws {
-        let directory = data ?? NSTemporaryDirectory() + "choreo-live-\(UUID().uuidString)"
+        let scratch = data == nil ? Scratch("choreo-live") : nil
+        let directory = data ?? scratch!.file("data")
         try self.init(
             commandLine: ["serve", "--port", "0", "--data", directory] + arguments, data: directory,
             environment: environment)
+        self.scratch = scratch
     }
 
     /// `choreo target --port 0 …`: a health endpoint to probe.

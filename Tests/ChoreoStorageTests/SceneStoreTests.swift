@@ -1,13 +1,17 @@
+import ChoreoTestSupport
 import Foundation
 import Testing
 
 @testable import ChoreoStorage
 
-@Suite struct SceneStoreTests {
-    static func directory() -> String { NSTemporaryDirectory() + "choreo-store-\(UUID().uuidString)" }
+@Suite final class SceneStoreTests {
+    /// Removed after each test, with every store made in it.
+    let scratch = Scratch("choreo-store")
+
+    func directory() -> String { scratch.file(UUID().uuidString) }
 
     @Test func insertGetListDelete() throws {
-        let store = try SceneStore(directory: Self.directory())
+        let store = try SceneStore(directory: directory())
         #expect(try store.schemaVersion() == SceneStore.migrations.count)
         var ids: [String] = []
         for index in 0..<5 {
@@ -27,7 +31,7 @@ import Testing
     }
 
     @Test func reopensAndKeepsData() throws {
-        let directory = Self.directory()
+        let directory = directory()
         let id: String
         do {
             let store = try SceneStore(directory: directory)
@@ -41,7 +45,7 @@ import Testing
     }
 
     @Test func refusesNewerSchema() throws {
-        let directory = Self.directory()
+        let directory = directory()
         let store = try SceneStore(directory: directory)
         store.close()
         let database = try SQLiteDatabase(path: store.path)

@@ -8,6 +8,7 @@ wall-clock limit for the whole run.
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -60,7 +61,8 @@ def main() -> int:
             # The event stream never ends by design; tests/ChoreoLiveTests reads it instead.
             "--exclude-path", "/v1/arena/events",
         ]
-        result = subprocess.run(command, timeout=900)
+        # Its caches go to the scratch directory, not into the work tree.
+        result = subprocess.run(command, timeout=900, cwd=data)
         status = result.returncode
     finally:
         server.send_signal(signal.SIGTERM)
@@ -70,6 +72,7 @@ def main() -> int:
             server.kill()
             exit_code = -1
         drain.wait(timeout=10)
+        shutil.rmtree(data, ignore_errors=True)
     if exit_code != 0:
         print(f"schemathesis: server exited with {exit_code} after SIGTERM", file=sys.stderr)
         return 1

@@ -1,0 +1,90 @@
+/// Every kind of problem document choreo answers with: its `type` URI is
+/// `/problems/{rawValue}`, and `GET` on that path serves this page (RFC 9457 §3.1.1: the type
+/// URI should resolve to documentation of the problem).
+public enum ProblemType: String, CaseIterable, Sendable {
+    case malformedJSON = "malformed-json"
+    case unauthorized
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case conflict
+    case bodyTooLarge = "body-too-large"
+    case unsupportedMediaType = "unsupported-media-type"
+    case invalidScene = "invalid-scene"
+    case invalidStandings = "invalid-standings"
+    case invalidArenaConfiguration = "invalid-arena-configuration"
+    case internalError = "internal"
+    case unavailable
+
+    /// The `type` member of the problem document.
+    public var uri: String { "/problems/\(rawValue)" }
+
+    public var status: Int {
+        switch self {
+        case .malformedJSON: 400
+        case .unauthorized: 401
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .conflict: 409
+        case .bodyTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .invalidScene, .invalidStandings, .invalidArenaConfiguration: 422
+        case .internalError: 500
+        case .unavailable: 503
+        }
+    }
+
+    public var title: String {
+        switch self {
+        case .malformedJSON: "Malformed JSON"
+        case .unauthorized: "Unauthorized"
+        case .notFound: "Not found"
+        case .methodNotAllowed: "Method not allowed"
+        case .conflict: "Conflict"
+        case .bodyTooLarge: "Body too large"
+        case .unsupportedMediaType: "Unsupported media type"
+        case .invalidScene: "Invalid scene"
+        case .invalidStandings: "Invalid standings"
+        case .invalidArenaConfiguration: "Invalid arena configuration"
+        case .internalError: "Internal error"
+        case .unavailable: "Service unavailable"
+        }
+    }
+
+    /// What went wrong and what to do, for the page at ``uri``.
+    public var explanation: String {
+        switch self {
+        case .malformedJSON:
+            "The request body is not JSON. The problem's errors name the line and column where parsing stopped."
+        case .unauthorized:
+            "The server runs with an API token, and this request changes state: send the header Authorization: Bearer followed by the token."
+        case .notFound: "No route matches the path, or no stored scene or arena node has the id in it."
+        case .methodNotAllowed:
+            "The resource exists but not with this method; the Allow header lists the ones it takes."
+        case .conflict: "The request cannot run now, for example a round while another round of the arena runs."
+        case .bodyTooLarge:
+            "The body is larger than the server accepts (8 MiB unless choreo serve --max-body-bytes says otherwise)."
+        case .unsupportedMediaType: "Send the body as application/json."
+        case .invalidScene:
+            "The body is JSON but not a valid scene, or the query is not a valid sampling. Each entry of errors names the JSON path at fault (query.NAME for the query), says why, and, for a misspelt name, gives didYouMean. docs/scene-format.md is the format."
+        case .invalidStandings:
+            "The body is JSON but not a list of arena standings; each entry of errors names the field at fault."
+        case .invalidArenaConfiguration:
+            "The body is JSON but not a valid arena configuration (docs/arena.md); each entry of errors names the field at fault."
+        case .internalError:
+            "choreo failed where it should not have; the request id in X-Request-Id finds it in the log."
+        case .unavailable: "A dependency does not answer, such as the database; try again later."
+        }
+    }
+
+    /// The page served at ``uri``: a short HTML document.
+    public var page: [UInt8] {
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(title) — choreo</title></head>
+            <body><h1>\(title)</h1><p>HTTP status \(status). Problem type <code>\(uri)</code>.</p>
+            <p>\(explanation.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;"))</p></body></html>
+
+            """
+        return Array(html.utf8)
+    }
+}

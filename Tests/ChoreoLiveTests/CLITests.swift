@@ -1,0 +1,139 @@
+import ChoreoJSON
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+/// The real `choreo` binary as a new user meets it: --out, progress, the last frame, exit
+/// codes, host names, stderr as JSON lines, storage permissions.
+@Suite(.serialized) final class CLITests {
+    let scratch = Scratch("choreo-cli")
+    static let scene =
+        #"{"layers":[{"id":"card","opacity":1}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":1.9},"layer":"card"}]}]}"#
+
+    func sceneFile() throws -> String { try scratch.write("scene.json", Self.scene) }
+
+    func fileType(_ path: String) -> mode_t {
+        var status = stat()
+        lstat(path, &status)
+        return status.st_mode & S_IFMT
+    }
+
+    /// `--out` writes through what it must not replace: a device node, a symbolic link, a
+    /// file with another hard link; a regular file keeps its mode; nothing is left behind.
+    @Test func outWritesInPlaceUnlessItCanReplaceSafely() throws {
+        let scene = try sceneFile()
+        let expected = try runChoreo(["render", scene, "--fps", "4"]).1
+        #expect(!expected.isEmpty)
+        if getuid() == 0 {
+            // A device of our own, in the scratch directory: the same node as /dev/null.
+            let device = scratch.file("null")
+            #expect(mknod(device, S_IFCHR | 0o666, (1 << 8) | 3) == 0)
+            let result = try runChoreo(["render", scene, "--fps", "4", "--out", device])
+            #expect(result.0 == 0, "\(result.2)")
+            #expect(fileType(device) == S_IFCHR)
+        }
+        let target = try scratch.write("target.json", "old")
+        let link = scratch.file("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(try runChoreo(["render", scene, "--fps", "4", "--out", link]).0 == 0)
+        #expect(fileType(link) == S_IFLNK)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == expected)
+
+        let linked = scratch.file("hard.json")
+        #expect(Foundation.link(target, linked) == 0)
+        #expect(try runChoreo(["render", scene, "--fps", "2", "--out", linked]).0 == 0)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == String(contentsOfFile: linked, encoding: .utf8))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) != expected)
+
+        let secret = try scratch.write("secret.json", "old")
+        chmod(secret, 0o600)
+        #expect(try runChoreo(["render", scene, "--fps", "4", "--out", secret]).0 == 0)
+        var status = stat()
+        stat(secret, &status)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(try String(contentsOfFile: secret, encoding: .utf8) == expected)
+
+        let fresh = scratch.file("new.json")
+        #expect(try runChoreo(["render", scene, "--fps", "4", "--out", fresh]).0 == 0)
+        #expect(try String(contentsOfFile: fresh, encoding: .utf8) == expected)
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".choreo-") }
+        #expect(left.isEmpty, "\(left)")
+        // A file that cannot be written is an I/O error (1), and its old content stays.
+        let missing = try runChoreo(["render", scene, "--out", scratch.file("no/such/dir/out.json")])
+        #expect(missing.0 == 1 && missing.2.contains("cannot write"))
+    }
+
+    /// The JSON document ends with a newline, the end time is a frame, progress goes to stderr.
+    @Test func renderOutputProgressAndLastFrame() throws {
+        let (status, stdout, stderr) = try runChoreo(["render", try sceneFile(), "--fps", "7", "--progress"])
+        #expect(status == 0)
+        #expect(stdout.hasSuffix("}\n"))
+        guard case .object(let object) = try JSONParser.parse(Array(stdout.utf8)),
+            case .array(let frames)? = object["frames"],
+            case .object(let last)? = frames.last
+        else { throw LiveError("no frames") }
+        // 0, 1/7, … 13/7 = 1.857, and the end 1.9 with the card fully faded in.
+        #expect(frames.count == 15)
+        #expect(last["time"] == .number(1.9))
+        #expect(stderr.contains("render: 15/15 frames"))
+        // NDJSON already ends with a newline: no second one.
+        let ndjson = try runChoreo(["render", try sceneFile(), "--fps", "7", "--format", "ndjson"]).1
+        #expect(ndjson.hasSuffix("}\n") && !ndjson.hasSuffix("\n\n"))
+    }
+
+    @Test func exitCodesAndBareCommand() throws {
+        let bare = try runChoreo([])
+        #expect(bare.0 == 2 && bare.1.isEmpty && bare.2.contains("Usage: choreo COMMAND"))
+        for command in [["--help"], ["render", "--help"], ["serve", "--help"]] {
+            #expect(try runChoreo(command).1.contains("Exit status"), "\(command)")
+        }
+        #expect(try runChoreo(["render", "--bogus"]).0 == 2)
+        let invalid = try scratch.write("bad.json", #"{"layers":[{"id":"a","opacty":1}]}"#)
+        let result = try runChoreo(["render", invalid])
+        #expect(result.0 == 1 && result.2.contains("did you mean \"opacity\"?"))
+    }
+
+    /// `--host localhost`, a data path with a quote, and a second server on a taken port:
+    /// every stderr line is one JSON object, libmicrohttpd's own messages included.
+    @Test func serverStderrIsJSONLines() throws {
+        let data = scratch.file("a\"b")
+        let server = try ServerProcess(data: data, arguments: ["--host", "localhost"])
+        #expect(try RawHTTP(port: server.port).request("GET", "/healthz").status == 200)
+        let taken = try runChoreo(["serve", "--port", "\(server.port)", "--host", "127.0.0.1", "--data", data])
+        #expect(taken.0 == 1)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let lines = (server.drainLog() + taken.2).split(separator: "\n")
+        #expect(lines.count >= 3)
+        for line in lines {
+            #expect(
+                (try? JSONParser.parse(Array(line.utf8))).map { if case .object = $0 { true } else { false } } == true,
+                "\(line)")
+        }
+        #expect(taken.2.contains("\"event\":\"libmicrohttpd\""))
+        #expect(taken.2.contains("\"event\":\"error\""))
+        #expect(server.drainLog().contains(#""data":"\#(data.replacingOccurrences(of: "\"", with: "\\\""))""#))
+    }
+
+    /// A data directory the server's user cannot write says so.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func storagePermissionIsNamed() throws {
+        let locked = scratch.file("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        chmod(locked, 0o500)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", ServerProcess.binary, "serve", "--port", "0", "--data",
+            locked,
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("Permission denied") && text.contains("\"event\":\"error\""), "\(text)")
+    }
+}
