@@ -92,9 +92,9 @@ let choreoPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPath
 ).path
 let child = Process()
 child.executableURL = URL(fileURLWithPath: choreoPath)
-child.arguments = [
-    "render", sceneFile.path, "--format", "ndjson", "--fps", "100", "--end", "999.99", "--out", "/dev/null",
-]
+child.arguments = ["render", sceneFile.path, "--format", "ndjson", "--fps", "100", "--end", "999.99"]
+// The output is thrown away by redirecting standard output, not by naming a device.
+child.standardOutput = FileHandle.nullDevice
 let parentResidentAtForkMiB = residentMiB()
 let ndjsonTime = try seconds {
     try child.run()
