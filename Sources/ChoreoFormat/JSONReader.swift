@@ -30,11 +30,7 @@ struct JSONReader {
     /// A `suspicious-unit` warning: a number that is valid but probably in the wrong unit.
     mutating func warnUnit(_ path: String, _ message: String, fix: String) {
         guard warnings.count < Self.maximumErrors else { return }
-        var diagnostic = Diagnostic(
-            severity: .warning, code: .suspiciousUnit, time: entryTime, layer: nil, keyPath: nil, message: message,
-            fix: fix)
-        diagnostic.path = path
-        warnings.append(diagnostic)
+        warnings.append(.suspiciousUnit(time: entryTime, path: path, message: message, fix: fix))
     }
 
     /// A duration or delay in seconds: 60 s or more is probably milliseconds.

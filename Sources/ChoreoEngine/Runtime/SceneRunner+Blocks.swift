@@ -45,58 +45,52 @@ extension RunnerState {
     // MARK: Completion groups
 
     func openGroup(_ kind: CompletionGroup.Kind, name: String?, actions: [ScriptAction], path: String) -> Int {
-        completionGroups.append(CompletionGroup(kind: kind, name: name, actions: actions, path: path))
-        let group = completionGroups.count - 1
-        openGroups.append(group)
+        loop.completionGroups.append(CompletionGroup(kind: kind, name: name, actions: actions, path: path))
+        let group = loop.completionGroups.count - 1
+        loop.openGroups.append(group)
         return group
     }
 
     func register(_ animation: Int, in group: Int) {
-        completionGroups[group].pending.insert(animation)
-        completionGroups[group].added += 1
-        groupsOfAnimation[animation, default: []].append(group)
+        loop.completionGroups[group].pending.insert(animation)
+        loop.completionGroups[group].added += 1
+        loop.groupsOfAnimation[animation, default: []].append(group)
     }
 
     /// An animation stopped (it ended, or was removed): the groups waiting for it may complete,
     /// the innermost first.
     func noteStopped(_ animation: Int, finished: Bool) {
-        for group in (groupsOfAnimation[animation] ?? []).reversed() {
-            completionGroups[group].pending.remove(animation)
-            if !finished { completionGroups[group].finished = false }
+        for group in (loop.groupsOfAnimation[animation] ?? []).reversed() {
+            loop.completionGroups[group].pending.remove(animation)
+            if !finished { loop.completionGroups[group].finished = false }
             fireIfDone(group)
         }
     }
 
     /// The block is committed: no more animations join it.
     func closeGroup(_ group: Int) {
-        openGroups.removeAll { $0 == group }
-        completionGroups[group].closed = true
-        let entry = completionGroups[group]
+        loop.openGroups.removeAll { $0 == group }
+        loop.completionGroups[group].closed = true
+        let entry = loop.completionGroups[group]
         if entry.added == 0 && !entry.actions.isEmpty {
             let what = entry.kind == .transaction ? "transaction" : "UIView animation block"
             timeline.diagnostics.append(
-                Diagnostic(
-                    severity: .warning, code: .completionImmediate, time: now, layer: nil, keyPath: nil,
-                    message:
-                        "The \(what)'s completion ran at once because no animation was added inside it (nothing changed, or nothing animatable did).",
-                    fix:
-                        "Add the animations inside the \(what), or change an animatable property to a new value; otherwise call the follow-up code directly."
-                ))
+                .completionImmediate(time: now, what: what))
         }
         fireIfDone(group)
     }
 
     func fireIfDone(_ group: Int) {
-        let entry = completionGroups[group]
+        let entry = loop.completionGroups[group]
         guard entry.closed && entry.pending.isEmpty && !entry.fired else { return }
-        completionGroups[group].fired = true
-        nextSequence += 1
-        queue.push(.init(time: now, subject: group, kind: .completion, generation: 0, sequence: nextSequence))
+        loop.completionGroups[group].fired = true
+        loop.nextSequence += 1
+        loop.queue.push(.init(time: now, subject: group, kind: .completion, generation: 0, sequence: loop.nextSequence))
     }
 
     /// The completion's run-loop turn: its event, then its actions.
     func runCompletion(_ group: Int) throws(RuntimeError) {
-        let entry = completionGroups[group]
+        let entry = loop.completionGroups[group]
         switch entry.kind {
         case .transaction:
             timeline.events.append(
@@ -110,24 +104,26 @@ extension RunnerState {
     }
 
     func schedule(deferred turn: DeferredTurn, at time: Double) {
-        deferredTurns.append(turn)
-        nextSequence += 1
-        queue.push(
-            .init(time: time, subject: deferredTurns.count - 1, kind: .deferred, generation: 0, sequence: nextSequence))
+        loop.deferredTurns.append(turn)
+        loop.nextSequence += 1
+        loop.queue.push(
+            .init(
+                time: time, subject: loop.deferredTurns.count - 1, kind: .deferred, generation: 0,
+                sequence: loop.nextSequence))
     }
 
     // MARK: CATransaction
 
     func performTransaction(_ block: TransactionBlock, path: String) throws(RuntimeError) {
-        let outer = transactions[transactions.count - 1]
-        transactions.append(
+        let outer = loop.transactions[loop.transactions.count - 1]
+        loop.transactions.append(
             TransactionFrame(
                 duration: block.duration ?? outer.duration,
                 timingFunction: block.timingFunction ?? outer.timingFunction,
                 disableActions: block.disableActions || outer.disableActions))
         let group = openGroup(.transaction, name: block.name, actions: block.completion, path: path + ".completion")
         try performAll(block.actions, path: path + ".do")
-        transactions.removeLast()
+        loop.transactions.removeLast()
         closeGroup(group)
     }
 
@@ -136,7 +132,7 @@ extension RunnerState {
     /// A key not in use on the layer: `base`, then `base-2`, `base-3`, …
     func freeKey(_ base: String, layer: Int) -> String {
         var inUse = Set<String>()
-        for index in liveAnimations[layer] where timeline.animations[index].stoppedAt == nil {
+        for index in live.animations[layer] where timeline.animations[index].stoppedAt == nil {
             if let key = timeline.animations[index].key { inUse.insert(key) }
         }
         if !inUse.contains(base) { return base }
@@ -148,7 +144,7 @@ extension RunnerState {
     /// Removes the animations earlier blocks put on a property (keys `opacity`, `opacity-2`, …).
     func replaceBlockAnimations(of property: LayerProperty, layer: Int) {
         let base = property.rawValue
-        for index in liveAnimations[layer] {
+        for index in live.animations[layer] {
             guard let key = timeline.animations[index].key else { continue }
             let suffix = key.dropFirst(base.count + 1)
             if key == base || (key.hasPrefix(base + "-") && !suffix.isEmpty && suffix.allSatisfy(\.isNumber)) {

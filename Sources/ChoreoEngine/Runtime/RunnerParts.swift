@@ -1,0 +1,54 @@
+/// The layer tree as the script changes it (`addSublayer`, `removeFromSuperlayer`).
+struct RunnerTree {
+    var roots: [Int] = []
+    var children: [[Int]] = []
+    /// The parent of every layer, −1 for roots and layers out of the tree.
+    var parent: [Int] = []
+    /// Whether each layer is in the tree now.
+    var present: [Bool] = []
+    /// Whether the current turn changed the tree's shape.
+    var structureChanged = false
+}
+
+/// The animations attached right now, the only ones the runner looks at, so a long-running
+/// loop does not slow down as its history grows.
+struct LiveAnimations {
+    /// Per layer: animations attached and not yet removed, in the order added.
+    var animations: [[Int]] = []
+    /// Per layer and property ordinal: leaves attached and not yet removed, in the order added.
+    var leaves: [[[Int]]] = []
+    /// Leaves removed at the current instant (they still show just before it), by layer and ordinal.
+    var removedThisInstant: [Int: [Int]] = [:]
+    var removedThisInstantTime = -Double.infinity
+    /// The animation last added under each key of each layer, for `addAgain`.
+    var lastAdded: [LayerKey: (Animation, String)] = [:]
+
+    struct LayerKey: Hashable {
+        let layer: Int
+        let key: String
+    }
+}
+
+/// The run loop: the current instant, the queue of pending work, the open transactions,
+/// completion blocks and deferred turns.
+struct RunLoop {
+    var queue = EventQueue()
+    var now = 0.0
+    /// Turns and callbacks run so far, against ``Limits/maxEvents``.
+    var eventCount = 0
+    /// Open `CATransaction`s, innermost last; the first is the run-loop turn's implicit one.
+    var transactions = [RunnerState.TransactionFrame.implicit]
+    /// Transaction and UIView-block completions, and the animations each waits for.
+    var completionGroups: [RunnerState.CompletionGroup] = []
+    /// Completion groups collecting the animations added right now, innermost last.
+    var openGroups: [Int] = []
+    /// The completion groups an animation belongs to.
+    var groupsOfAnimation: [Int: [Int]] = [:]
+    /// The `finished` flag the current turn's `if` guards test (nil outside completions).
+    var currentFinished: Bool?
+    /// `after` blocks and `onStop` lists waiting in the queue.
+    var deferredTurns: [RunnerState.DeferredTurn] = []
+    var nextSequence = 0
+    /// The path of the work that was still pending at the horizon, if the run was cut.
+    var stillRunning: String?
+}

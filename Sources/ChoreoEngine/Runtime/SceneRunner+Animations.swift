@@ -1,0 +1,299 @@
+import Foundation
+
+/// Animations: `add(_:forKey:)`, groups flattened into leaves, the start and stop callbacks,
+/// removal.
+extension RunnerState {
+    /// `layer.add(animation, forKey:)`. `byUIKit` marks the animations UIView blocks create:
+    /// their fill (UIKit's own `fillMode = both`) is not the script's pitfall to report.
+    func attach(_ animation: Animation, to index: Int, path: String, byUIKit: Bool = false) throws(RuntimeError) {
+        let layerID = timeline.layers[index].id
+        let map = timeline.timeMap(of: index, at: now)
+        let layerNow = map.local(now)
+        var timing = animation.timing
+        let frame = loop.transactions[loop.transactions.count - 1]
+        if timing.duration == 0 { timing.duration = frame.duration }
+        timing.beginTime = (timing.beginTime == 0 ? layerNow : timing.beginTime) + animation.delay
+        let timingFunction = animation.timingFunction ?? frame.timingFunction ?? .linear
+
+        // Adding under a key in use replaces that animation (it stops with finished = false).
+        if let key = animation.key {
+            for other in live.animations[index] where timeline.animations[other].key == key {
+                // One that reached its end at this very instant completed: it is not cut short.
+                let completed = hasEnded(other)
+                if timeline.animations[other].stoppedAt == nil && !completed {
+                    timeline.diagnostics.append(
+                        .keyReplaced(
+                            time: now, layer: layerID, keyPath: timeline.animations[other].keyPath?.description,
+                            key: key))
+                }
+                detach(other, finished: completed)
+            }
+        }
+
+        let owner = timeline.animations.count
+        var leafIndices: [Int] = []
+        var transition: Transition?
+        var keyPath: KeyPath?
+        var settling: Double?
+        switch animation.content {
+        case .basic(let property, _, let spring):
+            keyPath = property.keyPath
+            settling = spring?.settlingDuration
+            leafIndices.append(
+                makeLeaf(
+                    animation, timing: timing, timingFunction: timingFunction, groups: [], layer: index, owner: owner))
+        case .keyframe(let property, _):
+            keyPath = property.keyPath
+            leafIndices.append(
+                makeLeaf(
+                    animation, timing: timing, timingFunction: timingFunction, groups: [], layer: index, owner: owner))
+        case .group(let members):
+            let frame = AnimationLeafBody.GroupFrame(timing: timing, timingFunction: timingFunction)
+            flatten(members, groups: [frame], layer: index, owner: owner, into: &leafIndices, path: path)
+        case .transition(let value):
+            transition = value
+        }
+
+        if !byUIKit && animation.timing.fillMode != .removed && animation.removedOnCompletion
+            && (animation.timing.fillMode == .forwards || animation.timing.fillMode == .both)
+        {
+            timeline.diagnostics.append(
+                .fillWithoutRetain(
+                    time: now, layer: layerID, keyPath: keyPath?.description, fillMode: animation.timing.fillMode))
+        }
+        checkOverride(leafIndices, layer: index)
+
+        let attached = Timeline.AttachedAnimation(
+            layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
+            removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
+            keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
+            onStart: animation.onStart, onStop: animation.onStop, path: path)
+        timeline.animations.append(attached)
+        live.animations[index].append(owner)
+        if transition != nil { timeline.layers[index].transitions.append(owner) }
+        for group in loop.openGroups { register(owner, in: group) }
+        schedule(owner)
+    }
+
+    func flatten(
+        _ members: [Animation], groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int,
+        into leaves: inout [Int],
+        path: String
+    ) {
+        let group = groups[groups.count - 1]
+        for (offset, member) in members.enumerated() {
+            var timing = member.timing
+            if timing.duration == 0 { timing.duration = TransactionFrame.implicit.duration }
+            timing.beginTime += member.delay
+            // A child running past its group's duration is cut (CAAnimationGroup clips).
+            if timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12) > group.timing.duration + 1e-9 {
+                let keyPath: String? =
+                    switch member.content {
+                    case .basic(let p, _, _), .keyframe(let p, _): p.keyPath.description
+                    default: nil
+                    }
+                let childEnd = timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12)
+                timeline.diagnostics.append(
+                    .groupClipped(
+                        time: now, layer: timeline.layers[layer].id, keyPath: keyPath, child: offset,
+                        childEnd: childEnd, groupDuration: group.timing.duration))
+            }
+            switch member.content {
+            case .group(let nested):
+                let frame = AnimationLeafBody.GroupFrame(
+                    timing: timing, timingFunction: member.timingFunction ?? .linear)
+                flatten(nested, groups: groups + [frame], layer: layer, owner: owner, into: &leaves, path: path)
+            case .basic, .keyframe:
+                leaves.append(
+                    makeLeaf(
+                        member, timing: timing, timingFunction: member.timingFunction ?? .linear, groups: groups,
+                        layer: layer, owner: owner))
+            case .transition:
+                break
+            }
+        }
+    }
+
+    func makeLeaf(
+        _ animation: Animation, timing: MediaTiming, timingFunction: TimingFunction,
+        groups: [AnimationLeafBody.GroupFrame], layer: Int, owner: Int
+    ) -> Int {
+        let property: PropertyAnimation
+        let curve: AnimationLeafBody.Curve
+        var captured: Value?
+        switch animation.content {
+        case .basic(let p, let values, let spring):
+            property = p
+            curve = .basic(values, spring: spring)
+            if values.from == nil && values.to == nil && values.by == nil {
+                captured = presentation(layer, p.keyPath, at: now)
+            }
+        case .keyframe(let p, let keyframes):
+            property = p
+            curve = .keyframes(KeyframeTrack(keyframes))
+            if keyframes.rotationMode != nil && keyframes.path != nil { timeline.layers[layer].hasPathRotation = true }
+        default:
+            fatalError("only property animations become leaves")
+        }
+        let leaf = AnimationLeaf(
+            keyPath: property.keyPath, groups: groups, timing: timing,
+            timingFunction: timingFunction, curve: curve, additive: property.additive,
+            cumulative: property.cumulative, captured: captured, owner: owner, addedAt: now)
+        let index = timeline.leaves.count
+        timeline.leaves.append(leaf)
+        timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal].append(index)
+        live.leaves[layer][property.keyPath.property.ordinal].append(index)
+        timeline.layers[layer].animatedProperties.insert(property.keyPath.property)
+        return index
+    }
+
+    /// `overridden`: a non-additive animation overlapping another non-additive one on the same key path.
+    func checkOverride(_ leafIndices: [Int], layer: Int) {
+        for index in leafIndices {
+            let leaf = timeline.leaves[index]
+            guard !leaf.additive else { continue }
+            for other in live.leaves[layer][leaf.keyPath.property.ordinal] where other != index {
+                let previous = timeline.leaves[other]
+                guard previous.owner != leaf.owner, !previous.additive, previous.keyPath == leaf.keyPath,
+                    timeline.animations[previous.owner].stoppedAt == nil
+                else { continue }
+                timeline.diagnostics.append(
+                    .overridden(time: now, layer: timeline.layers[layer].id, keyPath: leaf.keyPath.description))
+                break
+            }
+        }
+    }
+
+    /// Pushes the pending start and stop callbacks of an animation under the current time maps.
+    func schedule(_ index: Int) {
+        let animation = timeline.animations[index]
+        let map = timeline.timeMap(of: animation.layer, at: now)
+        let timing = animation.timing
+        let speed = max(abs(timing.speed), 0)
+        let generation = animation.generation
+        if animation.startedAt == nil {
+            if let start = sceneTime(localElapsed: 0, timing: timing, map: map) {
+                loop.queue.push(.init(time: start, subject: index, kind: .start, generation: generation))
+            }
+        }
+        if animation.stoppedAt == nil && timing.activeDuration.isFinite && speed > 0 {
+            if let stop = sceneTime(localElapsed: timing.activeDuration, timing: timing, map: map) {
+                loop.queue.push(.init(time: stop, subject: index, kind: .stop, generation: generation))
+            }
+        }
+    }
+
+    /// Whether the animation's active duration is over at `now` (its stop callback may still
+    /// be pending at this instant).
+    func hasEnded(_ index: Int) -> Bool {
+        let animation = timeline.animations[index]
+        if animation.stoppedAt != nil { return true }
+        guard animation.timing.activeDuration.isFinite, abs(animation.timing.speed) > 0 else { return false }
+        let map = timeline.timeMap(of: animation.layer, at: now)
+        guard
+            let end = sceneTime(
+                localElapsed: animation.timing.activeDuration, timing: animation.timing, map: map)
+        else { return false }
+        return end <= now
+    }
+
+    /// The scene time (≥ now) at which the animation's elapsed time reaches `elapsed`, if ever.
+    func sceneTime(localElapsed elapsed: Double, timing: MediaTiming, map: TimeMap) -> Double? {
+        let speed = abs(timing.speed)
+        let layerLocal = speed > 0 ? timing.beginTime + elapsed / speed : timing.beginTime
+        if map.scale == 0 || speed == 0 {
+            // Frozen time: the instant happens now if it is already reached, otherwise never.
+            let current = speed == 0 ? 0 : (map.local(now) - timing.beginTime) * speed
+            return current >= elapsed ? now : nil
+        }
+        guard let time = map.sceneTime(forLocal: layerLocal) else { return nil }
+        let quantized = SceneTime.quantize(time)
+        if map.scale < 0 { return quantized >= now ? quantized : nil }
+        return max(quantized, now)
+    }
+
+    func handle(_ entry: EventQueue.Entry) throws(RuntimeError) {
+        switch entry.kind {
+        case .completion:
+            try countEvent(path: loop.completionGroups[entry.subject].path)
+            try runCompletion(entry.subject)
+            return
+        case .deferred:
+            let turn = loop.deferredTurns[entry.subject]
+            try countEvent(path: turn.path)
+            try runTurn(turn.actions, path: turn.path, finished: turn.finished)
+            noteChange(now)
+            return
+        case .start, .stop:
+            break
+        }
+        let animation = timeline.animations[entry.animation]
+        guard entry.generation == animation.generation, animation.removedAt == .infinity else { return }
+        try countEvent(path: animation.path)
+        let layerID = timeline.layers[animation.layer].id
+        switch entry.kind {
+        case .start:
+            guard animation.startedAt == nil else { return }
+            timeline.animations[entry.animation].startedAt = now
+            timeline.events.append(Event(time: now, kind: .animationDidStart(layer: layerID, key: animation.key)))
+            noteChange(now)
+            if !animation.onStart.isEmpty { try runTurn(animation.onStart, path: onStartPath(entry.animation)) }
+        case .stop:
+            guard animation.stoppedAt == nil else { return }
+            if animation.removedOnCompletion {
+                detach(entry.animation, finished: true)
+            } else {
+                timeline.animations[entry.animation].stoppedAt = now
+                timeline.animations[entry.animation].finished = true
+                checkRetainedDivergence(entry.animation)
+                timeline.events.append(
+                    Event(time: now, kind: .animationDidStop(layer: layerID, key: animation.key, finished: true)))
+                noteStopped(entry.animation, finished: true)
+            }
+            noteChange(now)
+            if !animation.onStop.isEmpty {
+                try runTurn(animation.onStop, path: onStopPath(entry.animation), finished: true)
+            }
+        case .completion, .deferred:
+            return
+        }
+    }
+
+    /// Removes an animation from its layer at `now` (completion or explicit removal).
+    func detach(_ index: Int, finished: Bool) {
+        let animation = timeline.animations[index]
+        guard animation.removedAt == .infinity else { return }
+        let shownBefore = snapBackProbes(index, naturalEnd: finished)
+        timeline.animations[index].removedAt = now
+        live.animations[animation.layer].removeAll { $0 == index }
+        if live.removedThisInstantTime != now {
+            live.removedThisInstant = [:]
+            live.removedThisInstantTime = now
+        }
+        for leaf in animation.leaves {
+            timeline.leaves[leaf].removedAt = now
+            let ordinal = timeline.leaves[leaf].keyPath.property.ordinal
+            live.leaves[animation.layer][ordinal].removeAll { $0 == leaf }
+            live.removedThisInstant[animation.layer * 1024 + ordinal, default: []].append(leaf)
+        }
+        reportSnapBacks(shownBefore, layer: animation.layer, animation: index)
+        noteChange(now)
+        if animation.stoppedAt == nil {
+            timeline.animations[index].stoppedAt = now
+            timeline.animations[index].finished = finished
+            timeline.events.append(
+                Event(
+                    time: now,
+                    kind: .animationDidStop(
+                        layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
+            // A removed animation's delegate hears animationDidStop(finished: false) in a turn of
+            // its own (a natural end runs onStop from the stop callback itself).
+            if !finished && !animation.onStop.isEmpty {
+                schedule(
+                    deferred: DeferredTurn(actions: animation.onStop, finished: false, path: onStopPath(index)), at: now
+                )
+            }
+            noteStopped(index, finished: finished)
+        }
+    }
+}

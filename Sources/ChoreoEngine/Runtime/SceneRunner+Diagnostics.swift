@@ -1,0 +1,97 @@
+import Foundation
+
+/// The pitfalls found while running: each check decides when, the catalogue says what
+/// (DiagnosticCatalogue.swift).
+extension RunnerState {
+    /// `emitter-not-removed`: an emitter layer still in the tree and still emitting at the end.
+    func checkEmitters() {
+        let end = timeline.naturalEnd
+        for index in timeline.layers.indices where tree.present[index] {
+            guard let emitter = timeline.layers[index].emitter else { continue }
+            let start = timeline.layers[index].joinedAt
+            let emitting = emitter.cells.contains { cell in
+                cell.birthRate > 0 && (cell.duration == 0 || start + cell.beginTime + cell.duration > end)
+            }
+            let rate = presentation(index, KeyPath(.birthRate), at: end)
+            guard emitting, case .number(let n) = rate, n > 0 else { continue }
+            timeline.diagnostics.append(
+                .emitterNotRemoved(time: end, layer: timeline.layers[index].id))
+        }
+    }
+
+    /// The presentation of each key path the animation drives, just before it is removed
+    /// (for a natural end, just before the end instant). Empty when no jump can be seen.
+    func snapBackProbes(_ index: Int, naturalEnd: Bool) -> [(KeyPath, Value)] {
+        let animation = timeline.animations[index]
+        guard !animation.leaves.isEmpty, animation.addedAt < now || naturalEnd else { return [] }
+        let probe = naturalEnd ? max(animation.addedAt, now - 1e-6) : now
+        var seen = Set<KeyPath>()
+        return animation.leaves.compactMap { leafIndex in
+            let keyPath = timeline.leaves[leafIndex].keyPath
+            guard seen.insert(keyPath).inserted else { return nil }
+            return (keyPath, presentation(animation.layer, keyPath, at: probe))
+        }
+    }
+
+    /// `snap-back`: after the removal, the presentation shows a visibly different value.
+    func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int, animation: Int) {
+        for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
+            timeline.diagnostics.append(
+                .snapBack(
+                    time: now, layer: timeline.layers[layer].id, keyPath: keyPath.description,
+                    springCut: springCut(animation, keyPath: keyPath)))
+        }
+    }
+
+    /// A spring animation on `keyPath` cut by its duration before its settling duration, and
+    /// whether the model already holds the value it springs to (then the cut is the cause).
+    func springCut(_ animation: Int, keyPath: KeyPath) -> (duration: Double, settling: Double, modelIsEnd: Bool)? {
+        let record = timeline.animations[animation]
+        for leafIndex in record.leaves where timeline.leaves[leafIndex].keyPath == keyPath {
+            let body = timeline.leaves[leafIndex].body
+            guard case .basic(let values, let spring?) = body.curve else { continue }
+            let duration = body.timing.duration
+            let settling = spring.settlingDuration
+            guard duration < settling - 1e-9 else { continue }
+            let model = keyPath.extract(from: timeline.layers[record.layer].modelValue(keyPath.property, at: now))
+            let end = body.endpoints(values, model: model).1
+            return (duration, settling, !Self.differs(model, end))
+        }
+        return nil
+    }
+
+    /// Whether two values differ visibly: by more than 1/255 (one step of an 8-bit channel) of
+    /// their magnitude, at least 1/255; for transforms, translations by more than half a point
+    /// and other elements by more than 1/255. A spring cut at its UIKit duration, within 0.1% of
+    /// its target, does not count.
+    static func differs(_ a: Value, _ b: Value) -> Bool {
+        if case .transform(let x) = a, case .transform(let y) = b {
+            // Translations are in points (half a point is invisible); the rest is unitless.
+            let (ex, ey) = (x.elements, y.elements)
+            for index in 0..<16 {
+                let limit = (12...14).contains(index) ? 0.5 : max(1, abs(ex[index]), abs(ey[index])) / 255
+                if abs(ex[index] - ey[index]) > limit { return true }
+            }
+            return false
+        }
+        let scale = max(1, Value.distance(a, a.kind.zero), Value.distance(b, b.kind.zero))
+        return Value.distance(a, b) > scale / 255
+    }
+
+    /// `retained-divergence`: a retained, ended animation keeps presentation ≠ model.
+    func checkRetainedDivergence(_ index: Int) {
+        let animation = timeline.animations[index]
+        var checked = Set<KeyPath>()
+        for leafIndex in animation.leaves {
+            let keyPath = timeline.leaves[leafIndex].keyPath
+            guard checked.insert(keyPath).inserted else { continue }
+            let shown = presentation(animation.layer, keyPath, at: now)
+            let model = keyPath.extract(from: timeline.layers[animation.layer].modelValue(keyPath.property, at: now))
+            if Self.differs(shown, model) {
+                timeline.diagnostics.append(
+                    .retainedDivergence(
+                        time: now, layer: timeline.layers[animation.layer].id, keyPath: keyPath.description))
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The layer tree: registering layers, adding and removing them, the shape recorded over time.
+extension RunnerState {
+    func register(_ node: LayerNode) -> Int {
+        let index = timeline.layers.count
+        var model = [History<Value>?](repeating: nil, count: LayerProperty.allCases.count)
+        for (property, value) in node.values {
+            model[property.ordinal] = History(initial: value)
+        }
+        let track = Timeline.LayerTrack(
+            id: node.id, type: node.type, actions: node.actions, states: node.states, emitter: node.emitter,
+            joinedAt: now, model: model,
+            timing: History(initial: node.timing),
+            leavesByProperty: [[Int]](repeating: [], count: LayerProperty.allCases.count), transitions: [])
+        timeline.layers.append(track)
+        timeline.layerIndex[node.id] = index
+        live.animations.append([])
+        live.leaves.append([[Int]](repeating: [], count: LayerProperty.allCases.count))
+        tree.children.append([])
+        tree.parent.append(-1)
+        tree.present.append(false)
+        for sublayer in node.sublayers {
+            let child = register(sublayer)
+            tree.children[index].append(child)
+            tree.parent[child] = index
+        }
+        return index
+    }
+
+    func markPresent(_ index: Int, _ value: Bool) {
+        tree.present[index] = value
+        for child in tree.children[index] { markPresent(child, value) }
+    }
+
+    func snapshotShape(at time: Double, force: Bool) {
+        var order: [Int] = []
+        order.reserveCapacity(timeline.layers.count)
+        func visit(_ index: Int) {
+            order.append(index)
+            for child in tree.children[index] { visit(child) }
+        }
+        for root in tree.roots { visit(root) }
+        var parents = [Int](repeating: -1, count: timeline.layers.count)
+        for index in order { parents[index] = tree.parent[index] }
+        let shape = Timeline.TreeShape(order: order, parent: parents)
+        if force {
+            timeline.shape = History(initial: shape)
+        } else {
+            timeline.shape.set(shape, at: time)
+        }
+    }
+
+    func layer(_ id: String, path: String) throws(RuntimeError) -> Int {
+        guard let index = timeline.layerIndex[id] else {
+            throw RuntimeError(path: path, message: "no layer with id \"\(id)\" exists at this time")
+        }
+        return index
+    }
+
+    func subtree(_ index: Int) -> [Int] {
+        var result = [index]
+        for child in tree.children[index] { result += subtree(child) }
+        return result
+    }
+}
