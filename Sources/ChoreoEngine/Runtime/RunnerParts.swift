@@ -51,4 +51,15 @@ struct RunLoop {
     var nextSequence = 0
     /// The path of the work that was still pending at the horizon, if the run was cut.
     var stillRunning: String?
+    /// Script entries by (time, document order); those before `nextEntry` have run.
+    var entries: [PendingEntry] = []
+    var nextEntry = 0
+
+    struct PendingEntry {
+        /// Quantized scene time.
+        let at: Double
+        /// The entry's index in the script (appended entries continue the numbering).
+        let offset: Int
+        let actions: [ScriptAction]
+    }
 }

@@ -13,11 +13,58 @@ public struct SceneRunner {
     /// going (a loop restarting itself from `onStop`) is cut there and reported as
     /// `never-settles`.
     public static func run(_ scene: Scene, horizon: Double? = nil) throws(RuntimeError) -> Timeline {
-        let lastEntry = scene.script.map(\.at).max() ?? 0
-        let lookAhead = min(max(Limits.neverSettlesHorizon, lastEntry, horizon ?? 0), Limits.maxSceneTime)
-        let state = RunnerState(scene: scene, horizon: SceneTime.quantize(lookAhead))
-        try state.run()
-        return state.timeline
+        try SceneSession(scene).finish(horizon: horizon)
+    }
+}
+
+/// A scene run as it happens: script entries arrive over time (a live session's inputs), each
+/// run when it arrives, and the timeline so far can be read at any point. A batch render is the
+/// same object given the whole script and run to its end, so a session's frames equal the
+/// render of its scene with the inputs appended to the script, byte for byte.
+///
+/// Not thread-safe: its owner serialises calls.
+public final class SceneSession {
+    private var state: RunnerState
+    /// Entries appended, after the scene's own script (their paths continue its numbering).
+    public private(set) var appended = 0
+    /// The latest instant run to (the last appended entry's time).
+    public private(set) var time = 0.0
+
+    public init(_ scene: Scene) {
+        state = RunnerState(scene: scene, horizon: Limits.maxSceneTime)
+        state.start()
+    }
+
+    /// Runs `entry` at its time, after everything before it and the callbacks due at that
+    /// instant; `entry.at` must not be earlier than ``time``. On an error the session's state
+    /// is undefined: rebuild it from its scene and the entries accepted before.
+    public func append(_ entry: ScriptEntry) throws(RuntimeError) {
+        precondition(entry.at >= time, "entries arrive in time order")
+        state.enqueue(entry, offset: state.scene.script.count + appended)
+        appended += 1
+        time = entry.at
+        try state.advance(through: SceneTime.quantize(entry.at))
+    }
+
+    /// The events so far, in the order they fired.
+    public var events: [Event] { state.timeline.events }
+
+    /// The recorded timeline, run on to its end, as ``SceneRunner/run(_:horizon:)`` records it
+    /// for the scene with the appended entries in its script; the session itself stays at ``time``.
+    public func timeline(horizon: Double? = nil) throws(RuntimeError) -> Timeline {
+        try state.copy().runToEnd(lookAhead: lookAhead(horizon))
+    }
+
+    /// The same, consuming the session: no copy (batch renders).
+    func finish(horizon: Double?) throws(RuntimeError) -> Timeline {
+        try state.runToEnd(lookAhead: lookAhead(horizon))
+    }
+
+    /// The later of 10 s, the last script entry and the sampled end: how far the run looks.
+    private func lookAhead(_ horizon: Double?) -> Double {
+        let lastEntry = max(state.scene.script.map(\.at).max() ?? 0, appended > 0 ? time : 0)
+        return SceneTime.quantize(
+            min(max(Limits.neverSettlesHorizon, lastEntry, horizon ?? 0), Limits.maxSceneTime))
     }
 }
 
@@ -56,7 +103,8 @@ final class RunnerState {
 
     // MARK: The event loop
 
-    func run() throws(RuntimeError) {
+    /// The initial tree at time 0, and the scene's own script waiting to run.
+    func start() {
         timeline.diagnostics = scene.warnings
         for node in scene.layers {
             let index = register(node)
@@ -64,29 +112,67 @@ final class RunnerState {
             markPresent(index, true)
         }
         snapshotShape(at: 0, force: true)
-        let entries = scene.script.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
-        var nextEntry = 0
+        for (offset, entry) in scene.script.enumerated() { enqueue(entry, offset: offset) }
+    }
+
+    /// Adds a script entry to the pending ones, in (time, document order).
+    func enqueue(_ entry: ScriptEntry, offset: Int) {
+        let pending = RunLoop.PendingEntry(at: SceneTime.quantize(entry.at), offset: offset, actions: entry.actions)
+        var index = loop.entries.count
+        while index > loop.nextEntry
+            && (loop.entries[index - 1].at, loop.entries[index - 1].offset) > (pending.at, pending.offset)
+        {
+            index -= 1
+        }
+        loop.entries.insert(pending, at: index)
+    }
+
+    /// The next piece of work: a script entry or a queued callback, and its time.
+    private func nextWork() -> (time: Double, scriptTime: Double, eventTime: Double) {
+        let scriptTime = loop.nextEntry < loop.entries.count ? loop.entries[loop.nextEntry].at : .infinity
+        let eventTime = loop.queue.first?.time ?? .infinity
+        return (min(scriptTime, eventTime), scriptTime, eventTime)
+    }
+
+    /// Runs the work at `next`: callbacks due then come before script entries.
+    private func step(scriptTime: Double, eventTime: Double) throws(RuntimeError) {
+        if eventTime <= scriptTime, let entry = loop.queue.pop() {
+            try handle(entry)
+        } else {
+            let entry = loop.entries[loop.nextEntry]
+            loop.nextEntry += 1
+            try countEvent(path: "$.script[\(entry.offset)]")
+            try runTurn(entry.actions, path: "$.script[\(entry.offset)].do")
+            noteChange(now)
+        }
+    }
+
+    /// Runs every callback and script entry up to and including `limit`.
+    func advance(through limit: Double) throws(RuntimeError) {
         while true {
-            let scriptTime = nextEntry < entries.count ? SceneTime.quantize(entries[nextEntry].element.at) : .infinity
-            let eventTime = loop.queue.first?.time ?? .infinity
-            let next = min(scriptTime, eventTime)
+            let (next, scriptTime, eventTime) = nextWork()
+            if next > limit || next == .infinity { break }
+            now = next
+            try step(scriptTime: scriptTime, eventTime: eventTime)
+        }
+    }
+
+    /// Runs to the end: past `lookAhead` callbacks that run no actions still end their
+    /// animations, and the first piece of work that would run actions stops the run.
+    func runToEnd(lookAhead: Double) throws(RuntimeError) -> Timeline {
+        horizon = lookAhead
+        while true {
+            let (next, scriptTime, eventTime) = nextWork()
             if next == .infinity { break }
             if next > horizon, let cut = workPastHorizon(scriptTime: scriptTime, eventTime: eventTime) {
                 loop.stillRunning = cut
                 break
             }
             now = next
-            if eventTime <= scriptTime, let entry = loop.queue.pop() {
-                try handle(entry)
-            } else {
-                let (offset, entry) = entries[nextEntry]
-                nextEntry += 1
-                try countEvent(path: "$.script[\(offset)]")
-                try runTurn(entry.actions, path: "$.script[\(offset)].do")
-                noteChange(now)
-            }
+            try step(scriptTime: scriptTime, eventTime: eventTime)
         }
         finish()
+        return timeline
     }
 
     func countEvent(path: String) throws(RuntimeError) {
