@@ -121,19 +121,13 @@ import Testing
         let locked = scratch.file("locked")
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
         chmod(locked, 0o500)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", ServerProcess.binary, "serve", "--port", "0", "--data",
-            locked,
-        ]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let (status, _, text) = try runProgram(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", ServerProcess.binary, "serve", "--port", "0",
+                "--data", locked,
+            ])
+        #expect(status == 1)
         #expect(text.contains("Permission denied") && text.contains("\"event\":\"error\""), "\(text)")
     }
 }

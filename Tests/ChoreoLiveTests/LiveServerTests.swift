@@ -22,18 +22,10 @@ import Testing
         guard case .object(let object) = try JSONParser.parse(render.body), case .array(let frames)? = object["frames"]
         else { throw LiveError("bad render body") }
         #expect(frames.count == 21)
-        // The CLI prints the same bytes.
-        let cli = Process()
-        cli.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        // The CLI prints the same bytes, with a final newline for the shell.
         let file = try scratch.write("scene.json", Self.scene)
-        cli.arguments = ["render", file, "--fps", "10"]
-        let pipe = Pipe()
-        cli.standardOutput = pipe
-        try cli.run()
-        let cliBytes = pipe.fileHandleForReading.readDataToEndOfFile()
-        cli.waitUntilExit()
-        // … with a final newline for the shell.
-        #expect(Array(cliBytes) == render.body + [UInt8(ascii: "\n")])
+        let cli = try runChoreo(["render", file, "--fps", "10"])
+        #expect(Array(cli.1.utf8) == render.body + [UInt8(ascii: "\n")])
 
         let ndjson = try http.request("POST", "/v1/render?fps=10&format=ndjson", body: Self.scene)
         #expect(ndjson.status == 200)

@@ -93,20 +93,35 @@ struct LiveError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs the `choreo` binary to completion: exit status, standard output, standard error.
-func runChoreo(_ arguments: [String]) throws -> (Int32, String, String) {
+/// Runs a program to completion: exit status, standard output, standard error.
+///
+/// The output goes to files, not pipes: suites run in parallel, and a process another test
+/// starts meanwhile inherits a pipe's write end, so reading a pipe to its end could wait for
+/// that other process to exit.
+func runProgram(_ path: String, _ arguments: [String]) throws -> (Int32, String, String) {
+    let scratch = Scratch("choreo-run")
+    let outPath = scratch.file("stdout")
+    let errPath = scratch.file("stderr")
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    try out.close()
+    try err.close()
     return (
-        process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        process.terminationStatus, try String(contentsOfFile: outPath, encoding: .utf8),
+        try String(contentsOfFile: errPath, encoding: .utf8)
     )
+}
+
+/// Runs the `choreo` binary to completion.
+func runChoreo(_ arguments: [String]) throws -> (Int32, String, String) {
+    try runProgram(ServerProcess.binary, arguments)
 }
