@@ -12,13 +12,16 @@ public struct AnimationLeaf: Sendable {
     init(
         keyPath: KeyPath, groups: [AnimationLeafBody.GroupFrame], timing: MediaTiming,
         timingFunction: TimingFunction, curve: AnimationLeafBody.Curve, additive: Bool, cumulative: Bool,
-        captured: Value?, owner: Int, addedAt: Double
+        captured: Value?, owner: Int, addedAt: Double, clock: Int = -1
     ) {
         body = AnimationLeafBody(
             keyPath: keyPath, groups: groups, timing: timing, timingFunction: timingFunction, curve: curve,
-            additive: additive, cumulative: cumulative, captured: captured, owner: owner)
+            additive: additive, cumulative: cumulative, captured: captured, owner: owner, clock: clock)
         self.addedAt = addedAt
     }
+
+    /// The clock the leaf runs on, or −1 for its layer's time.
+    public var clock: Int { body.clock }
 
     public var keyPath: KeyPath { body.keyPath }
     var owner: Int { body.owner }
@@ -63,11 +66,15 @@ final class AnimationLeafBody: Sendable {
     let captured: Value?
     /// The top-level animation this leaf belongs to (index into the timeline's animations).
     let owner: Int
+    /// The clock whose local time replaces the layer's (an animator's, an interactive
+    /// transition's), or −1.
+    let clock: Int
 
     init(
         keyPath: KeyPath, groups: [GroupFrame], timing: MediaTiming, timingFunction: TimingFunction, curve: Curve,
-        additive: Bool, cumulative: Bool, captured: Value?, owner: Int
+        additive: Bool, cumulative: Bool, captured: Value?, owner: Int, clock: Int = -1
     ) {
+        self.clock = clock
         self.keyPath = keyPath
         self.groups = groups
         self.timing = timing

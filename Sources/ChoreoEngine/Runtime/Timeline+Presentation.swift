@@ -60,8 +60,10 @@ extension Timeline {
             let layerTime = map.local(time)
             for position in 0..<count {
                 let index = indices[position]
+                let clock = leaves[index].clock
                 guard leaves[index].addedAt <= time && time < leaves[index].removedAt,
-                    let local = leaves[index].localTime(layerTime: layerTime)
+                    let local = leaves[index].localTime(
+                        layerTime: clock < 0 ? layerTime : clocks[clock].local(at: time))
                 else { continue }
                 value = leaves[index].applying(local, to: value, model: model)
             }
@@ -80,7 +82,8 @@ extension Timeline {
         for index in indices {
             let leaf = leaves[index]
             guard leaf.addedAt <= time && time < leaf.removedAt,
-                let angle = leaf.pathRotation(layerTime: map.local(time))
+                let angle = leaf.pathRotation(
+                    layerTime: leaf.clock < 0 ? map.local(time) : clocks[leaf.clock].local(at: time))
             else { continue }
             result = Transform3D.rotation(angle, x: 0, y: 0, z: 1).concatenating(result)
         }
@@ -92,8 +95,9 @@ extension Timeline {
         var result: TransitionState?
         for index in layers[layer].transitions {
             let animation = animations[index]
+            let input = animation.clock < 0 ? map.local(time) : clocks[animation.clock].local(at: time)
             guard animation.addedAt <= time && time < animation.removedAt, let transition = animation.transition,
-                let local = animation.timing.localTime(atParentTime: map.local(time))
+                let local = animation.timing.localTime(atParentTime: input)
             else { continue }
             let duration = animation.timing.duration
             let linear = duration > 0 ? local.time / duration : 1

@@ -71,12 +71,17 @@ public struct Timeline: Sendable {
         /// The JSON path of the action that added it, for errors raised by its callbacks.
         let path: String
         var generation = 0
+        /// The clock it runs on (an animator's, an interactive transition's), or −1.
+        var clock = -1
     }
 
     public internal(set) var layers: [LayerTrack] = []
     public internal(set) var layerIndex: [String: Int] = [:]
     public internal(set) var shape: History<TreeShape>
     public internal(set) var leaves: [AnimationLeaf] = []
+    /// Clocks of animators and interactive transitions (``ClockSegment``): leaves that name one
+    /// take their local time from it instead of their layer's time.
+    public internal(set) var clocks: [History<ClockSegment>] = []
     public internal(set) var animations: [AttachedAnimation] = []
     public internal(set) var events: [Event] = []
     public internal(set) var diagnostics: [Diagnostic] = []

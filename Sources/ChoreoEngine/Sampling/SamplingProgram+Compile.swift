@@ -9,7 +9,7 @@ extension SamplingProgram {
             groups: builder.groups, keyframes: builder.keyframes, keyTimes: builder.keyTimes,
             keyValues: builder.keyValues, outTangents: builder.outTangents, inTangents: builder.inTangents,
             segmentFunctions: builder.segmentFunctions, transformBases: builder.transformBases,
-            clockCount: builder.clocks.count)
+            clockCount: builder.clocks.count, timeSources: timeline.clocks)
     }
 
     /// Accumulates the flat arrays while tracks are compiled.
@@ -35,6 +35,7 @@ extension SamplingProgram {
         struct ClockKey: Hashable {
             let timings: [MediaTiming]
             let functions: [TimingFunction]
+            let source: Int
         }
 
         init(timeline: Timeline) { self.timeline = timeline }
@@ -159,13 +160,14 @@ extension SamplingProgram {
                 step = Self.small(end)
             }
             let clockKey = ClockKey(
-                timings: body.groups.map(\.timing) + [body.timing], functions: body.groups.map(\.timingFunction))
+                timings: body.groups.map(\.timing) + [body.timing], functions: body.groups.map(\.timingFunction),
+                source: body.clock)
             let clock = clocks[clockKey] ?? clocks.count
             clocks[clockKey] = clock
             let firstGroup = groups.count
             groups += body.groups.map { GroupTiming(timing: $0.timing, easing: Easing($0.timingFunction)) }
             return Op(
-                clock: clock, keyframes: keyframeTrack, target: target, additive: body.additive,
+                clock: clock, timeSource: body.clock, keyframes: keyframeTrack, target: target, additive: body.additive,
                 cumulative: body.cumulative, laneOffset: laneRange.offset, laneCount: laneRange.count,
                 component: keyPath.component ?? .x, transformBase: transformBase, from: from, to: to,
                 cumulativeStep: body.cumulative ? step : SmallLanes(), spring: spring,

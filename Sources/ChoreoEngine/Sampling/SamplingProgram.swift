@@ -60,8 +60,11 @@ public final class SamplingProgram: Sendable {
     /// Fields are ordered by use: what every sample reads first, then the curve, and last the
     /// timing, read only when the op's clock has not been computed for this layer time yet.
     struct Op: Sendable {
-        /// Ops with the same timing and groups share a clock (their local times are equal).
+        /// Ops with the same timing, groups and time source share a cache slot (their local
+        /// times are equal).
         let clock: Int
+        /// The timeline clock the op's time comes from (an animator's), or −1 for the layer's.
+        let timeSource: Int
         /// Index into `keyframes`, or −1 for a basic animation.
         let keyframes: Int
         let target: Target
@@ -120,8 +123,10 @@ public final class SamplingProgram: Sendable {
     let inTangents: FrozenBuffer<SmallLanes>
     let segmentFunctions: FrozenBuffer<Easing>
     let transformBases: FrozenBuffer<TransformBase>
-    /// Distinct (timing, groups) among the ops.
+    /// Distinct (timing, groups, time source) among the ops.
     let clockCount: Int
+    /// The timeline's clocks (``ClockSegment``), for ops driven by an animator or a transition.
+    let timeSources: [History<ClockSegment>]
 
     /// The kind of value a track produces.
     public func kind(of track: Int) -> ValueKind { tracks[track].kind }
@@ -163,15 +168,22 @@ public final class SamplingProgram: Sendable {
         if tracks[trackIndex].kind == .transform {
             // Only a single `transform.*` part over the model transform compiles (see the builder).
             out = pieces[low].model
-            transformPart(firstOp, layerTime: layerTime, cursor: cursor, into: &out)
+            transformPart(firstOp, layerTime: input(firstOp, layerTime, time), cursor: cursor, into: &out)
             return true
         }
         var value = pieces[low].smallModel
         for index in firstOp..<(firstOp + opCount) {
-            apply(index, layerTime: layerTime, cursor: cursor, to: &value)
+            apply(index, layerTime: input(index, layerTime, time), cursor: cursor, to: &value)
         }
         out = Lanes(lowHalf: SIMD8(lowHalf: value, highHalf: .zero), highHalf: .zero)
         return true
+    }
+
+    /// The time an op runs on at a scene time: its layer's, or its clock's.
+    @inline(__always)
+    private func input(_ index: Int, _ layerTime: Double, _ time: Double) -> Double {
+        let source = ops[index].timeSource
+        return source < 0 ? layerTime : timeSources[source].local(at: time)
     }
 
     /// Applies one op at a layer-local time (``AnimationLeafBody/applying(_:to:model:)``).
@@ -316,9 +328,11 @@ public final class SamplingProgram: Sendable {
         tracks: [Track], pieceStarts: [Double], pieces: [Piece], ops: [Op], groups: [GroupTiming],
         keyframes: [Keyframes], keyTimes: [Double], keyValues: [SmallLanes], outTangents: [SmallLanes],
         inTangents: [SmallLanes],
-        segmentFunctions: [Easing], transformBases: [TransformBase], clockCount: Int
+        segmentFunctions: [Easing], transformBases: [TransformBase], clockCount: Int,
+        timeSources: [History<ClockSegment>]
     ) {
         self.clockCount = clockCount
+        self.timeSources = timeSources
         self.tracks = FrozenBuffer(tracks)
         self.pieceStarts = FrozenBuffer(pieceStarts)
         self.pieces = FrozenBuffer(pieces)
