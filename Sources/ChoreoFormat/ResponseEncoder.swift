@@ -155,7 +155,47 @@ public enum ResponseEncoder {
             }
             writer.byte(UInt8(ascii: "}"))
         }
-        writer.raw("}}")
+        writer.byte(UInt8(ascii: "}"))
+        writeInteractive(timeline, at: time, into: &writer)
+        writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// The frame's `animators` and `transitions` members, in scenes that have them.
+    static func writeInteractive(_ timeline: Timeline, at time: Double, into writer: inout JSONWriter) {
+        if !timeline.animators.isEmpty {
+            writer.raw(",\"animators\":{")
+            for (index, animator) in timeline.animators.enumerated() {
+                if index > 0 { writer.byte(UInt8(ascii: ",")) }
+                let status = animator.status.value(at: time)
+                writer.key(animator.id)
+                writer.raw("{\"state\":")
+                writer.string(status.state)
+                writer.raw(",\"running\":")
+                writer.bool(status.running)
+                writer.raw(",\"fractionComplete\":")
+                writer.number(timeline.clocks[animator.clock].value(at: time).fraction(at: time))
+                writer.raw(",\"isReversed\":")
+                writer.bool(status.isReversed)
+                writer.byte(UInt8(ascii: "}"))
+            }
+            writer.byte(UInt8(ascii: "}"))
+        }
+        if !timeline.transitions.isEmpty {
+            writer.raw(",\"transitions\":{")
+            var first = true
+            for transition in timeline.transitions where transition.begunAt <= time {
+                if !first { writer.byte(UInt8(ascii: ",")) }
+                first = false
+                let phase = transition.phase.value(at: time)
+                writer.key(transition.id)
+                writer.raw("{\"phase\":")
+                writer.string(phase.name)
+                writer.raw(",\"percentComplete\":")
+                writer.number(timeline.percentComplete(transition, at: time))
+                writer.byte(UInt8(ascii: "}"))
+            }
+            writer.byte(UInt8(ascii: "}"))
+        }
     }
 
     /// A value held in lane form, written exactly as ``writeValue(_:into:)`` writes it.
@@ -341,6 +381,30 @@ public enum ResponseEncoder {
             case .marker(let name):
                 writer.raw(",\"name\":")
                 writer.string(name)
+            case .animatorStateChanged(let animator, let state, let running):
+                writer.raw(",\"animator\":")
+                writer.string(animator)
+                writer.raw(",\"state\":")
+                writer.string(state)
+                writer.raw(",\"running\":")
+                writer.bool(running)
+            case .animatorCompleted(let animator, let position):
+                writer.raw(",\"animator\":")
+                writer.string(animator)
+                writer.raw(",\"position\":")
+                writer.string(position.rawValue)
+            case .appearance(_, let layer, let transition):
+                writer.raw(",\"layer\":")
+                writer.string(layer)
+                writer.raw(",\"transition\":")
+                writer.string(transition)
+            case .transitionCompleted(let transition, let didComplete, let wasCancelled):
+                writer.raw(",\"transition\":")
+                writer.string(transition)
+                writer.raw(",\"didComplete\":")
+                writer.bool(didComplete)
+                writer.raw(",\"wasCancelled\":")
+                writer.bool(wasCancelled)
             }
             writer.byte(UInt8(ascii: "}"))
         }

@@ -37,6 +37,11 @@ public struct SceneDecoder {
     var reader = JSONReader()
     private var layerIDs: [String: String] = [:]
     private var pendingReferences: [(id: String, path: String)] = []
+    /// Animators and transitions declared anywhere in the document, and the references to them.
+    var declaredAnimators: [String] = []
+    var animatorReferences: [(id: String, path: String)] = []
+    var declaredTransitions: [String] = []
+    var transitionReferences: [(id: String, path: String)] = []
     private var layerCount = 0
     private var actionCount = 0
 
@@ -69,18 +74,39 @@ public struct SceneDecoder {
                 if let entry = decodeEntry(element, "$.script[\(index)]") { script.append(entry) }
             }
         }
-        let knownIDs = layerIDs.keys.sorted()
-        for reference in pendingReferences where layerIDs[reference.id] == nil {
-            reader.failUnknown(
-                reference.path, "no layer has the id \"\(reference.id)\"", reference.id, among: knownIDs)
-        }
+        checkReferences()
         return (Scene(layers: layers, script: script, warnings: reader.warnings), name)
+    }
+
+    /// Every layer, animator and transition named must be declared somewhere: a misspelt id
+    /// gets the closest declared one.
+    mutating func checkReferences(
+        knownLayers: [String] = [], knownAnimators: [String] = [], knownTransitions: [String] = []
+    ) {
+        let layers = Set(layerIDs.keys).union(knownLayers)
+        let sortedLayers = layers.sorted()
+        for reference in pendingReferences where !layers.contains(reference.id) {
+            reader.failUnknown(
+                reference.path, "no layer has the id \"\(reference.id)\"", reference.id, among: sortedLayers)
+        }
+        let animators = Set(declaredAnimators).union(knownAnimators)
+        for reference in animatorReferences where !animators.contains(reference.id) {
+            reader.failUnknown(
+                reference.path, "no property animator has the id \"\(reference.id)\"", reference.id,
+                among: animators.sorted())
+        }
+        let transitions = Set(declaredTransitions).union(knownTransitions)
+        for reference in transitionReferences where !transitions.contains(reference.id) {
+            reader.failUnknown(
+                reference.path, "no transition has the id \"\(reference.id)\"", reference.id,
+                among: transitions.sorted())
+        }
     }
 
     // MARK: Layers
 
     private static let layerFields: Set<String> = Set(LayerProperty.allCases.map(\.rawValue)).union([
-        "id", "type", "frame", "beginTime", "speed", "timeOffset", "actions", "states", "sublayers",
+        "id", "type", "frame", "beginTime", "speed", "timeOffset", "actions", "states", "sublayers", "detached",
     ]).union(emitterFields)
 
     private mutating func decodeLayer(_ json: JSONValue, _ path: String, depth: Int = 0) -> LayerNode? {
@@ -174,6 +200,10 @@ public struct SceneDecoder {
                 node.states.append(NamedState(name: name, values: entries))
             }
         }
+        if let v = object["detached"], let flag = reader.bool(v, "\(path).detached") {
+            if depth > 0 { reader.fail("\(path).detached", "only a root layer can be detached") }
+            node.detached = flag
+        }
         if let v = object["sublayers"], let array = reader.array(v, "\(path).sublayers") {
             for (index, element) in array.enumerated() {
                 if let child = decodeLayer(element, "\(path).sublayers[\(index)]", depth: depth + 1) {
@@ -212,10 +242,12 @@ public struct SceneDecoder {
         return actions
     }
 
-    private static let actionNames = [
-        "add", "addAgain", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction", "animate",
-        "animateKeyframes", "transition", "setState", "after", "if",
-    ]
+    static let actionNames =
+        [
+            "add", "addAgain", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction",
+            "animate",
+            "animateKeyframes", "transition", "setState", "after", "if",
+        ] + animatorActionNames + transitionActionNames
 
     mutating func reference(_ id: String, _ path: String) {
         pendingReferences.append((id, path))
@@ -227,9 +259,18 @@ public struct SceneDecoder {
             reader.fail(path, "a scene may have at most \(Limits.maxScriptActions) actions")
         }
         guard let object = reader.object(json, path) else { return nil }
-        let named = Self.actionNames.filter { object[$0] != nil }
+        var named = Self.actionNames.filter { object[$0] != nil }
+        // `transition` names the transition an interaction action drives, not UIView.transition.
+        if named.count > 1 && named.contains("transition")
+            && named.contains(where: { Self.transitionActionNames.contains($0) })
+        {
+            named.removeAll { $0 == "transition" }
+        }
         guard let name = named.first else {
-            let guess = object.keys.lazy.compactMap { Vocabulary.suggestion(for: $0, among: Self.actionNames) }.first
+            // UIKit's method names for the calls choreo spells out (`update` → updateInteractiveTransition).
+            let guess =
+                object.keys.lazy.compactMap { Vocabulary.actionHints[$0] }.first
+                ?? object.keys.lazy.compactMap { Vocabulary.suggestion(for: $0, among: Self.actionNames) }.first
             reader.fail(path, "must name one action: \(Self.actionNames.joined(separator: ", "))", suggestion: guess)
             return nil
         }
@@ -276,6 +317,19 @@ public struct SceneDecoder {
             return .set(decodeChanges(object["set"]!, "\(path).set"))
         case "addLayer":
             reader.rejectUnknown(object, path, allowed: ["addLayer", "parent", "index"])
+            if case .string(let id) = object["addLayer"]! {
+                // An existing layer (addSubview of a view that exists): moved, or inserted.
+                reference(id, "\(path).addLayer")
+                var parent: String?
+                if let parentJSON = object["parent"], let given = reader.string(parentJSON, "\(path).parent") {
+                    parent = given
+                    reference(given, "\(path).parent")
+                }
+                let index = object["index"].flatMap {
+                    reader.integer($0, "\(path).index", min: 0, max: Limits.maxLayers)
+                }
+                return .insertLayer(id, parent: parent, index: index)
+            }
             guard let node = decodeLayer(object["addLayer"]!, "\(path).addLayer") else { return nil }
             var parent: String?
             if let parentJSON = object["parent"], let id = reader.string(parentJSON, "\(path).parent") {
@@ -311,6 +365,8 @@ public struct SceneDecoder {
         case "setState": return decodeSetState(object, path)
         case "after": return decodeAfter(object, path)
         case "if": return decodeIf(object, path)
+        case _ where Self.animatorActionNames.contains(name): return decodeAnimatorAction(name, object, path)
+        case _ where Self.transitionActionNames.contains(name): return decodeTransitionAction(name, object, path)
         default:
             return nil
         }

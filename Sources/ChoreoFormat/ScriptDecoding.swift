@@ -296,15 +296,28 @@ extension SceneDecoder {
 
     mutating func decodeIf(_ object: JSONObject, _ path: String) -> ScriptAction? {
         reader.rejectUnknown(object, path, allowed: ["if", "do"])
-        guard let condition = reader.string(object["if"]!, "\(path).if") else { return nil }
-        guard condition == "finished" || condition == "!finished" else {
-            reader.fail("\(path).if", "must be \"finished\" or \"!finished\"")
+        guard let text = reader.string(object["if"]!, "\(path).if") else { return nil }
+        let conditions: [String: ScriptCondition] = [
+            "finished": .finished(true), "!finished": .finished(false),
+            "position == end": .position(.end), "position == start": .position(.start),
+            "position == current": .position(.current),
+            "transitionWasCancelled": .transitionWasCancelled(true),
+            "!transitionWasCancelled": .transitionWasCancelled(false),
+        ]
+        // Spaces around == are optional, and Swift's `.end` reads as `end`.
+        let normalized = text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "==.", with: "==")
+            .replacingOccurrences(of: "==", with: " == ")
+        guard let condition = conditions[normalized] else {
+            reader.failUnknown(
+                "\(path).if", "must be one of \(conditions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
+                text,
+                among: conditions.keys.sorted())
             return nil
         }
         guard let doJSON = object["do"] else {
             reader.fail("\(path).do", "is required")
             return nil
         }
-        return .ifFinished(condition == "finished", decodeActions(doJSON, "\(path).do"))
+        return .ifCondition(condition, decodeActions(doJSON, "\(path).do"))
     }
 }

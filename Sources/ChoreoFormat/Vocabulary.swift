@@ -31,6 +31,15 @@ enum Vocabulary {
     /// `UIView.transition(with:duration:options:animations:completion:)`.
     static let transitionFieldAliases: [String: String] = ["with": "layer", "animations": "changes"]
 
+    /// UIKit method names whose action choreo spells otherwise: the "did you mean" for them.
+    static let actionHints: [String: String] = [
+        "update": "updateInteractiveTransition", "finish": "finishInteractiveTransition",
+        "cancel": "cancelInteractiveTransition", "pause": "pauseInteractiveTransition",
+        "startAnimationAfterDelay": "startAnimation", "continueAnimationWithTimingParameters": "continueAnimation",
+        "animateTransition": "beginTransition", "runningPropertyAnimator": "propertyAnimator",
+        "UIViewPropertyAnimator": "propertyAnimator", "reversed": "isReversed", "isRunning": "startAnimation",
+    ]
+
     /// A set of names an enumerated field accepts, with the prefixes and aliases its Core
     /// Animation and Swift spellings use.
     struct Names: Sendable {

@@ -42,6 +42,12 @@ struct ScriptTests {
             case .layerRemoved(let layer): return "\(time) removed \(layer)"
             case .stateChanged(let layer, let state): return "\(time) state \(layer) \(state)"
             case .marker(let name): return "\(time) mark \(name)"
+            case .animatorStateChanged(let animator, let state, let running):
+                return "\(time) animator \(animator) \(state) \(running ? "running" : "paused")"
+            case .animatorCompleted(let animator, let position): return "\(time) completed \(animator) \(position)"
+            case .appearance(let kind, let layer, _): return "\(time) \(kind.rawValue) \(layer)"
+            case .transitionCompleted(let transition, let did, let cancelled):
+                return "\(time) transitionCompleted \(transition) \(did) \(cancelled)"
             }
         }
     }

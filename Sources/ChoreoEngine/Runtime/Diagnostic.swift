@@ -16,6 +16,11 @@ public struct Diagnostic: Sendable, Equatable {
         case emitterNotRemoved = "emitter-not-removed"
         case neverSettles = "never-settles"
         case suspiciousUnit = "suspicious-unit"
+        case toViewNotAdded = "to-view-not-added"
+        case transitionNeverCompleted = "transition-never-completed"
+        case completionIgnoresCancel = "completion-ignores-cancel"
+        case cancelNotRestored = "cancel-not-restored"
+        case animatesOffscreenLayer = "animates-offscreen-layer"
     }
 
     public var severity: Severity

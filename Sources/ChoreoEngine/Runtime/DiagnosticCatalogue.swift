@@ -131,4 +131,57 @@ extension Diagnostic {
         diagnostic.path = path
         return diagnostic
     }
+
+    /// `to-view-not-added`: since iOS 8 the animator adds `to` to the container itself.
+    static func toViewNotAdded(time: Double, layer: String, container: String, transition: String) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .toViewNotAdded, time: time, layer: layer, keyPath: nil,
+            message:
+                "The transition \"\(transition)\" runs with its incoming view \"\(layer)\" outside the container \"\(container)\": the screen shows blank where it should be.",
+            fix:
+                "Add the incoming view to the container first in animateTransition ({\"addLayer\": …, \"parent\": \"\(container)\"}): UIKit no longer does it for you."
+        )
+    }
+
+    /// `transition-never-completed`.
+    static func transitionNeverCompleted(time: Double, transition: String) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .transitionNeverCompleted, time: time, layer: nil, keyPath: nil,
+            message:
+                "The transition \"\(transition)\" never called completeTransition: UIKit keeps waiting and ignores touches.",
+            fix:
+                "Call completeTransition(!transitionContext.transitionWasCancelled) when the animations end ({\"completeTransition\": \"notCancelled\"} in their completion)."
+        )
+    }
+
+    /// `completion-ignores-cancel`.
+    static func completionIgnoresCancel(time: Double, transition: String) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .completionIgnoresCancel, time: time, layer: nil, keyPath: nil,
+            message:
+                "The transition \"\(transition)\" was cancelled but completed with completeTransition(true): UIKit's state no longer matches the screen.",
+            fix: "Pass !transitionContext.transitionWasCancelled ({\"completeTransition\": \"notCancelled\"}).")
+    }
+
+    /// `cancel-not-restored`.
+    static func cancelNotRestored(time: Double, layer: String, keyPath: String, transition: String) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .cancelNotRestored, time: time, layer: layer, keyPath: keyPath,
+            message:
+                "After the cancelled transition \"\(transition)\", \(keyPath) of \"\(layer)\" keeps the value the transition set: the view jumps to its finished state.",
+            fix:
+                "Animate with a property animator and reverse it on cancel, or restore the value in the completion when transitionWasCancelled."
+        )
+    }
+
+    /// `animates-offscreen-layer`.
+    static func animatesOffscreenLayer(time: Double, layer: String, keyPath: String?) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .animatesOffscreenLayer, time: time, layer: layer, keyPath: keyPath,
+            message:
+                "An animation is added to \"\(layer)\", which is not in the layer tree at this time: nothing of it is seen.",
+            fix:
+                "Animate a layer in the tree (in a transition, a snapshot in the container rather than the view UIKit removed), or add the layer first."
+        )
+    }
 }

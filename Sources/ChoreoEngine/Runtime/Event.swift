@@ -19,6 +19,20 @@ public struct Event: Sendable, Equatable {
         case layerRemoved(layer: String)
         case stateChanged(layer: String, state: String)
         case marker(name: String)
+        /// A property animator's `state` (`UIViewAnimatingState`) or `isRunning` changed.
+        case animatorStateChanged(animator: String, state: String, running: Bool)
+        /// A property animator's completions ran, at that position.
+        case animatorCompleted(animator: String, position: AnimatingPosition)
+        /// `viewWillAppear`, `viewDidAppear`, `viewWillDisappear`, `viewDidDisappear` of the view
+        /// controller whose root view is `layer`, during a transition.
+        case appearance(Appearance, layer: String, transition: String)
+        /// `completeTransition(_:)` ran.
+        case transitionCompleted(transition: String, didComplete: Bool, wasCancelled: Bool)
+    }
+
+    /// The view-controller appearance callbacks, by their UIKit names.
+    public enum Appearance: String, Sendable, Equatable {
+        case viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
     }
 
     public init(time: Double, kind: Kind) {
@@ -37,6 +51,10 @@ public struct Event: Sendable, Equatable {
         case .layerRemoved: "layerRemoved"
         case .stateChanged: "stateChanged"
         case .marker: "marker"
+        case .animatorStateChanged: "animatorStateChanged"
+        case .animatorCompleted: "animatorCompleted"
+        case .appearance(let appearance, _, _): appearance.rawValue
+        case .transitionCompleted: "transitionCompleted"
         }
     }
 }

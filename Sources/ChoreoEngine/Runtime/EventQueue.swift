@@ -11,6 +11,9 @@ struct EventQueue {
         case completion = 2
         /// An `after` block or a deferred `onStop` (`subject` indexes the deferred turns).
         case deferred = 3
+        /// A clock's running segment ends (`subject` is the clock): an animator reaches its end,
+        /// an interactive transition finishes or cancels.
+        case clockEnd = 4
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
 
         var isCallback: Bool { self == .start || self == .stop }

@@ -63,3 +63,71 @@ struct RunLoop {
         let actions: [ScriptAction]
     }
 }
+
+/// Property animators and view-controller transitions as the script drives them.
+struct InteractiveState {
+    var animatorIndex: [String: Int] = [:]
+    var animators: [AnimatorRecord] = []
+    var transitionIndex: [String: Int] = [:]
+    var transitions: [TransitionRecord] = []
+    /// The owner of each timeline clock.
+    var clockOwners: [ClockOwner] = []
+    /// The clock animations added now attach to, and the local time they begin at: inside an
+    /// animator's animations block, or an interactive transition's `animateTransition`.
+    var clockContext: (clock: Int, begin: Double)?
+    /// The transition whose `animateTransition` is running, for the animators created in it.
+    var beginning: Int?
+    /// The position an animator's completion reports, while it runs.
+    var currentPosition: AnimatingPosition?
+
+    enum ClockOwner {
+        case animator(Int)
+        case transition(Int)
+    }
+
+    enum AnimatorState: String {
+        case inactive, active, stopped
+    }
+
+    struct AnimatorRecord {
+        let spec: PropertyAnimatorSpec
+        let clock: Int
+        let path: String
+        var state = AnimatorState.inactive
+        var running = false
+        var reversed = false
+        /// Animation blocks not yet run, with their delay factors.
+        var pending: [(changes: [LayerChanges], delayFactor: Double, path: String)] = []
+        var completions: [(actions: [ScriptAction], path: String)] = []
+        /// The animations its blocks added.
+        var animations: [Int] = []
+        /// Each property its blocks changed: the model value before and after.
+        var captured: [(layer: Int, property: LayerProperty, from: Value, to: Value)] = []
+        /// Invalidates a scheduled end when the clock changes.
+        var generation = 0
+        /// The interactive transition driving it, if any.
+        var transition: Int?
+    }
+
+    struct TransitionRecord {
+        let spec: TransitionSpec
+        let clock: Int
+        let track: Int
+        var phase = "animating"
+        var wasCancelled = false
+        var completed = false
+        var generation = 0
+        /// Animators created in its `animateTransition`, driven by the interaction.
+        var animators: [Int] = []
+        /// Model values before the transition changed them (cancel-not-restored).
+        var changedModel: [ModelKey: Value] = [:]
+        var reportedToViewMissing = false
+        /// Whether `to` was in the tree when the transition began (a cancel removes it only if not).
+        var toWasPresent = false
+    }
+
+    struct ModelKey: Hashable {
+        let layer: Int
+        let property: LayerProperty
+    }
+}

@@ -12,7 +12,14 @@ extension RunnerState {
         var timing = animation.timing
         let frame = loop.transactions[loop.transactions.count - 1]
         if timing.duration == 0 { timing.duration = frame.duration }
-        timing.beginTime = (timing.beginTime == 0 ? layerNow : timing.beginTime) + animation.delay
+        // Inside an animator's block or an interactive transition, the animation runs on its
+        // clock, from the local time the block begins at.
+        let clock = interactive.clockContext?.clock ?? -1
+        if let context = interactive.clockContext {
+            timing.beginTime = context.begin + animation.delay
+        } else {
+            timing.beginTime = (timing.beginTime == 0 ? layerNow : timing.beginTime) + animation.delay
+        }
         let timingFunction = animation.timingFunction ?? frame.timingFunction ?? .linear
 
         // Adding under a key in use replaces that animation (it stops with finished = false).
@@ -62,6 +69,10 @@ extension RunnerState {
                     time: now, layer: layerID, keyPath: keyPath?.description, fillMode: animation.timing.fillMode))
         }
         checkOverride(leafIndices, layer: index)
+        if !tree.present[index] {
+            timeline.diagnostics.append(
+                .animatesOffscreenLayer(time: now, layer: layerID, keyPath: keyPath?.description))
+        }
 
         let attached = Timeline.AttachedAnimation(
             layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
@@ -69,6 +80,7 @@ extension RunnerState {
             keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
             onStart: animation.onStart, onStop: animation.onStop, path: path)
         timeline.animations.append(attached)
+        timeline.animations[owner].clock = clock
         live.animations[index].append(owner)
         if transition != nil { timeline.layers[index].transitions.append(owner) }
         for group in loop.openGroups { register(owner, in: group) }
@@ -138,7 +150,8 @@ extension RunnerState {
         let leaf = AnimationLeaf(
             keyPath: property.keyPath, groups: groups, timing: timing,
             timingFunction: timingFunction, curve: curve, additive: property.additive,
-            cumulative: property.cumulative, captured: captured, owner: owner, addedAt: now)
+            cumulative: property.cumulative, captured: captured, owner: owner, addedAt: now,
+            clock: interactive.clockContext?.clock ?? -1)
         let index = timeline.leaves.count
         timeline.leaves.append(leaf)
         timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal].append(index)
@@ -167,6 +180,14 @@ extension RunnerState {
     /// Pushes the pending start and stop callbacks of an animation under the current time maps.
     func schedule(_ index: Int) {
         let animation = timeline.animations[index]
+        if animation.clock >= 0 {
+            // On a clock: it starts as it is added; its owner ends it (the animator completes,
+            // the transition finishes or cancels).
+            if animation.startedAt == nil {
+                loop.queue.push(.init(time: now, subject: index, kind: .start, generation: animation.generation))
+            }
+            return
+        }
         let map = timeline.timeMap(of: animation.layer, at: now)
         let timing = animation.timing
         let speed = max(abs(timing.speed), 0)
@@ -188,6 +209,7 @@ extension RunnerState {
     func hasEnded(_ index: Int) -> Bool {
         let animation = timeline.animations[index]
         if animation.stoppedAt != nil { return true }
+        if animation.clock >= 0 { return false }
         guard animation.timing.activeDuration.isFinite, abs(animation.timing.speed) > 0 else { return false }
         let map = timeline.timeMap(of: animation.layer, at: now)
         guard
@@ -221,8 +243,11 @@ extension RunnerState {
         case .deferred:
             let turn = loop.deferredTurns[entry.subject]
             try countEvent(path: turn.path)
-            try runTurn(turn.actions, path: turn.path, finished: turn.finished)
+            try runTurn(turn.actions, path: turn.path, finished: turn.finished, position: turn.position)
             noteChange(now)
+            return
+        case .clockEnd:
+            try clockEnded(entry.subject, generation: entry.generation)
             return
         case .start, .stop:
             break
@@ -254,7 +279,7 @@ extension RunnerState {
             if !animation.onStop.isEmpty {
                 try runTurn(animation.onStop, path: onStopPath(entry.animation), finished: true)
             }
-        case .completion, .deferred:
+        case .completion, .deferred, .clockEnd:
             return
         }
     }

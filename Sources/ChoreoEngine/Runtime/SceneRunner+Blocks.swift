@@ -37,6 +37,8 @@ extension RunnerState {
         let actions: [ScriptAction]
         let finished: Bool?
         let path: String
+        /// The position an animator's completion reports (`if position == …`).
+        var position: AnimatingPosition? = nil
     }
 
     func onStartPath(_ animation: Int) -> String { timeline.animations[animation].path + ".onStart" }
@@ -164,10 +166,15 @@ extension RunnerState {
     }
 
     func performViewAnimation(_ block: ViewAnimation, path: String) throws(RuntimeError) {
-        let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
-        let spring = block.spring.map {
-            Spring(uiKitDuration: block.duration, dampingRatio: $0.dampingRatio, initialVelocity: $0.initialVelocity)
-        }
+        let group: Int? =
+            block.reportsCompletion
+            ? openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion") : nil
+        let spring =
+            block.physics
+            ?? block.spring.map {
+                Spring(
+                    uiKitDuration: block.duration, dampingRatio: $0.dampingRatio, initialVelocity: $0.initialVelocity)
+            }
         for (position, change) in block.changes.enumerated() {
             let index = try layer(change.layer, path: "\(path).changes.\(change.layer)")
             for item in expandingFrames(change.changes, layer: index) {
@@ -202,7 +209,7 @@ extension RunnerState {
                 try attach(animation, to: index, path: "\(path).changes[\(position)]", byUIKit: true)
             }
         }
-        closeGroup(group)
+        if let group { closeGroup(group) }
     }
 
     /// A model change made without a UIView animation (not animatable, or duration 0).

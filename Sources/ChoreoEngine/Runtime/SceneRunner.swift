@@ -79,6 +79,7 @@ final class RunnerState {
     var tree = RunnerTree()
     var live = LiveAnimations()
     var loop = RunLoop()
+    var interactive = InteractiveState()
 
     /// The current instant of the run loop.
     var now: Double {
@@ -98,6 +99,7 @@ final class RunnerState {
         other.tree = tree
         other.live = live
         other.loop = loop
+        other.interactive = interactive
         return other
     }
 
@@ -108,6 +110,7 @@ final class RunnerState {
         timeline.diagnostics = scene.warnings
         for node in scene.layers {
             let index = register(node)
+            guard !node.detached else { continue }
             tree.roots.append(index)
             markPresent(index, true)
         }
@@ -189,11 +192,15 @@ final class RunnerState {
 
     /// One run-loop turn: the actions run in order inside the implicit transaction, which
     /// commits at the end. `finished` is what `if` guards see (a completion's or `onStop`'s flag).
-    func runTurn(_ actions: [ScriptAction], path: String, finished: Bool? = nil) throws(RuntimeError) {
+    func runTurn(
+        _ actions: [ScriptAction], path: String, finished: Bool? = nil, position: AnimatingPosition? = nil
+    ) throws(RuntimeError) {
         loop.transactions = [.implicit]
         loop.currentFinished = finished
+        interactive.currentPosition = position
         try performAll(actions, path: path)
         loop.currentFinished = nil
+        interactive.currentPosition = nil
         if tree.structureChanged {
             snapshotShape(at: now, force: false)
             tree.structureChanged = false
@@ -210,6 +217,8 @@ final class RunnerState {
             return group.actions.isEmpty ? nil : group.path
         case .deferred:
             return loop.deferredTurns[entry.subject].path
+        case .clockEnd:
+            return nil
         case .start, .stop:
             let animation = timeline.animations[entry.subject]
             guard entry.generation == animation.generation, animation.removedAt == .infinity else { return nil }
@@ -221,7 +230,10 @@ final class RunnerState {
 
     func finish() {
         timeline.horizon = horizon
-        defer { checkEmitters() }
+        defer {
+            checkEmitters()
+            checkTransitionsCompleted()
+        }
         if let stillRunning = loop.stillRunning {
             timeline.neverSettles = true
             timeline.diagnostics.append(
@@ -306,6 +318,33 @@ final class RunnerState {
             }
             tree.structureChanged = true
             timeline.events.append(Event(time: now, kind: .layerAdded(layer: node.id)))
+        case .insertLayer(let id, let parentID, let position):
+            let index = try layer(id, path: path + ".addLayer")
+            let parentIndex = try parentID.map { (parent: String) throws(RuntimeError) in
+                try layer(parent, path: path + ".parent")
+            }
+            if let parentIndex, parentIndex == index || subtree(index).contains(parentIndex) {
+                throw RuntimeError(path: path + ".parent", message: "a layer cannot be added inside itself")
+            }
+            // Out of where it is, into its new place.
+            if tree.parent[index] >= 0 {
+                tree.children[tree.parent[index]].removeAll { $0 == index }
+            } else {
+                tree.roots.removeAll { $0 == index }
+            }
+            if let parentIndex {
+                let at = min(max(position ?? tree.children[parentIndex].count, 0), tree.children[parentIndex].count)
+                tree.children[parentIndex].insert(index, at: at)
+                tree.parent[index] = parentIndex
+                markPresent(index, tree.present[parentIndex])
+            } else {
+                let at = min(max(position ?? tree.roots.count, 0), tree.roots.count)
+                tree.roots.insert(index, at: at)
+                tree.parent[index] = -1
+                markPresent(index, true)
+            }
+            tree.structureChanged = true
+            timeline.events.append(Event(time: now, kind: .layerAdded(layer: id)))
         case .removeLayer(let id):
             let index = try layer(id, path: path + ".removeLayer")
             if tree.parent[index] >= 0 {
@@ -336,14 +375,20 @@ final class RunnerState {
             schedule(
                 deferred: DeferredTurn(actions: actions, finished: loop.currentFinished, path: path + ".do"),
                 at: SceneTime.quantize(now + delay))
-        case .ifFinished(let expected, let actions):
-            guard let finished = loop.currentFinished else {
-                throw RuntimeError(
-                    path: path + ".if",
-                    message:
-                        "\"finished\" is only known in a completion or onStop (and in `after` blocks inside them)")
-            }
-            if finished == expected { try performAll(actions, path: path + ".do") }
+        case .ifCondition(let condition, let actions):
+            if try holds(condition, path: path + ".if") { try performAll(actions, path: path + ".do") }
+        case .propertyAnimator(let spec):
+            try createAnimator(spec, path: path + ".propertyAnimator")
+        case .animator(let id, let call):
+            try callAnimator(try animator(id, path: path + ".animator"), call, path: path)
+        case .beginTransition(let spec):
+            try beginTransition(spec, path: path + ".beginTransition")
+        case .interaction(let id, let call):
+            try interact(try transition(id, path: path + ".transition"), call, path: path)
+        case .completeTransition(let argument, let id):
+            try completeTransition(argument, id: id, path: path)
+        case .pan(let gesture):
+            try schedulePan(gesture, path: path + ".pan")
         }
     }
 
@@ -410,6 +455,7 @@ final class RunnerState {
     }
 
     func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
+        noteTransitionChange(property, on: index)
         if timeline.layers[index].model[property.ordinal] == nil {
             timeline.layers[index].model[property.ordinal] = History(initial: property.defaultValue)
         }

@@ -90,6 +90,18 @@ extension Timeline {
         return .transform(result)
     }
 
+    /// A view-controller transition's `percentComplete` at a scene time: the interaction's clock,
+    /// or the time elapsed over the duration when it is not interactive; frozen once completed.
+    public func percentComplete(_ transition: TransitionTrack, at time: Double) -> Double {
+        if let completed = transition.phase.value(at: time).completedPercent { return completed }
+        let duration = transition.duration
+        guard duration > 0 else { return 1 }
+        let value =
+            transition.clock >= 0
+            ? clocks[transition.clock].local(at: time) / duration : (time - transition.begunAt) / duration
+        return min(max(value, 0), 1)
+    }
+
     /// The state of a `CATransition` in effect on a layer at a scene time, if any.
     public func transitionState(layer: Int, at time: Double, map: TimeMap) -> TransitionState? {
         var result: TransitionState?

@@ -82,6 +82,43 @@ public struct Timeline: Sendable {
     /// Clocks of animators and interactive transitions (``ClockSegment``): leaves that name one
     /// take their local time from it instead of their layer's time.
     public internal(set) var clocks: [History<ClockSegment>] = []
+    /// Property animators, for the frames' `animators` member.
+    public internal(set) var animators: [AnimatorTrack] = []
+    /// View-controller transitions, for the frames' `transitions` member.
+    public internal(set) var transitions: [TransitionTrack] = []
+
+    /// A `UIViewPropertyAnimator` over time.
+    public struct AnimatorTrack: Sendable {
+        public let id: String
+        /// Its clock in ``Timeline/clocks``: `fractionComplete` is the clock's fraction.
+        public let clock: Int
+        public internal(set) var status: History<AnimatorStatus>
+    }
+
+    /// `UIViewAnimatingState`, `isRunning` and `isReversed` of an animator.
+    public struct AnimatorStatus: Sendable, Equatable {
+        /// `inactive`, `active` or `stopped`.
+        public var state: String
+        public var running: Bool
+        public var isReversed: Bool
+    }
+
+    /// A view-controller transition over time.
+    public struct TransitionTrack: Sendable {
+        public let id: String
+        /// The interaction's clock (its local time is `percentComplete · duration`), or −1.
+        public let clock: Int
+        public let duration: Double
+        public let begunAt: Double
+        /// `interactive`, `finishing`, `cancelling`, `animating` (not interactive) or `completed`,
+        /// with the percentage reached when it completed.
+        public internal(set) var phase: History<TransitionPhase>
+    }
+
+    public struct TransitionPhase: Sendable, Equatable {
+        public var name: String
+        public var completedPercent: Double?
+    }
     public internal(set) var animations: [AttachedAnimation] = []
     public internal(set) var events: [Event] = []
     public internal(set) var diagnostics: [Diagnostic] = []

@@ -28,6 +28,9 @@ public struct LayerNode: Sendable, Equatable {
     /// The cells and birth shape of an emitter layer (`type` emitter).
     public var emitter: EmitterConfiguration?
     public var sublayers: [LayerNode] = []
+    /// A root layer that exists but is not in the tree yet (a view controller's view before a
+    /// transition adds it); `addLayer` with its id inserts it.
+    public var detached = false
 
     public init(id: String, type: LayerType = .layer) {
         self.id = id
@@ -90,6 +93,8 @@ public indirect enum ScriptAction: Sendable, Equatable {
     case addLayer(LayerNode, parent: String?, index: Int?)
     /// `removeFromSuperlayer()`.
     case removeLayer(String)
+    /// `addSubview(_:)` / `insertSublayer(_:at:)` of a layer that exists (moved, or detached until now).
+    case insertLayer(String, parent: String?, index: Int?)
     /// A label on the timeline.
     case mark(String)
     /// `CATransaction` begin … commit.
@@ -104,8 +109,20 @@ public indirect enum ScriptAction: Sendable, Equatable {
     case setState([(layer: String, state: String)], animated: Bool, duration: Double)
     /// `DispatchQueue.main.asyncAfter(deadline: .now() + delay)`.
     case after(Double, [ScriptAction])
-    /// `if finished { … }` (or `if !finished`) inside a completion or `onStop`.
-    case ifFinished(Bool, [ScriptAction])
+    /// `if finished { … }`, `if position == .end { … }`, `if transitionContext.transitionWasCancelled`.
+    case ifCondition(ScriptCondition, [ScriptAction])
+    /// `UIViewPropertyAnimator(…)`, or `runningPropertyAnimator(…)`.
+    case propertyAnimator(PropertyAnimatorSpec)
+    /// A call on the animator with that id.
+    case animator(String, AnimatorCall)
+    /// A view-controller transition begins: `animateTransition(using:)` runs.
+    case beginTransition(TransitionSpec)
+    /// A call on the interactive transition with that id.
+    case interaction(String, InteractionCall)
+    /// `transitionContext.completeTransition(_:)`; `transition` names it (nil: the one in progress).
+    case completeTransition(CompletionArgument, transition: String?)
+    /// A pan gesture's samples, each in a run-loop turn of its own.
+    case pan(PanGesture)
 
     public static func == (a: ScriptAction, b: ScriptAction) -> Bool {
         switch (a, b) {
@@ -116,6 +133,7 @@ public indirect enum ScriptAction: Sendable, Equatable {
         case (.set(let x), .set(let y)): x == y
         case (.addLayer(let x, let p, let i), .addLayer(let y, let q, let j)): x == y && p == q && i == j
         case (.removeLayer(let x), .removeLayer(let y)): x == y
+        case (.insertLayer(let x, let p, let i), .insertLayer(let y, let q, let j)): x == y && p == q && i == j
         case (.mark(let x), .mark(let y)): x == y
         case (.transaction(let x), .transaction(let y)): x == y
         case (.animate(let x), .animate(let y)): x == y
@@ -124,7 +142,13 @@ public indirect enum ScriptAction: Sendable, Equatable {
         case (.setState(let x, let p, let d), .setState(let y, let q, let e)):
             x.elementsEqual(y) { $0.layer == $1.layer && $0.state == $1.state } && p == q && d == e
         case (.after(let d, let x), .after(let e, let y)): d == e && x == y
-        case (.ifFinished(let p, let x), .ifFinished(let q, let y)): p == q && x == y
+        case (.ifCondition(let p, let x), .ifCondition(let q, let y)): p == q && x == y
+        case (.propertyAnimator(let x), .propertyAnimator(let y)): x == y
+        case (.animator(let a, let x), .animator(let b, let y)): a == b && x == y
+        case (.beginTransition(let x), .beginTransition(let y)): x == y
+        case (.interaction(let a, let x), .interaction(let b, let y)): a == b && x == y
+        case (.completeTransition(let x, let a), .completeTransition(let y, let b)): x == y && a == b
+        case (.pan(let x), .pan(let y)): x == y
         default: false
         }
     }

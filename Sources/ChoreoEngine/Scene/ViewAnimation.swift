@@ -10,6 +10,10 @@ public struct ViewAnimation: Sendable, Equatable {
     public var options = ViewAnimationOptions()
     /// `usingSpringWithDamping:initialSpringVelocity:`.
     public var spring: ViewSpring?
+    /// A spring given by its physics (a property animator's `UISpringTimingParameters(mass:…)`).
+    public var physics: Spring?
+    /// Whether the block reports `animateCompleted` (a property animator's blocks report through it).
+    var reportsCompletion = true
     public var changes: [LayerChanges] = []
     /// An optional label, reported with the `animateCompleted` event.
     public var name: String?

@@ -20,13 +20,17 @@ public struct ClockSegment: Sendable, Equatable {
     /// (decreasing when played backwards). For an animator this is its `fractionComplete`.
     public let windowStart: Double
     public let windowEnd: Double
+    /// The owner's progress (an animator's `fractionComplete`) at the segment's start and end;
+    /// the curve window unless the pace is a new curve (`continueAnimation`).
+    public let fractionStart: Double
+    public let fractionEnd: Double
     /// `curve` at the window's ends, computed once.
     private let curveStart: Double
     private let curveEnd: Double
 
     public init(
         start: Double, from: Double, to: Double, duration: Double, curve: TimingFunction = .linear,
-        window: (start: Double, end: Double) = (0, 1)
+        window: (start: Double, end: Double) = (0, 1), fractions: (start: Double, end: Double)? = nil
     ) {
         self.start = start
         self.from = from
@@ -35,11 +39,13 @@ public struct ClockSegment: Sendable, Equatable {
         self.curve = curve
         windowStart = window.start
         windowEnd = window.end
+        fractionStart = fractions?.start ?? window.start
+        fractionEnd = fractions?.end ?? window.end
         curveStart = curve.evaluate(window.start)
         curveEnd = curve.evaluate(window.end)
     }
 
-    /// Held at `local` from `start` on; `fraction` is where its window stands.
+    /// Held at `local` from `start` on; `fraction` is where its owner stands.
     public static func paused(at local: Double, fraction: Double, since start: Double) -> ClockSegment {
         ClockSegment(start: start, from: local, to: local, duration: 0, window: (fraction, fraction))
     }
@@ -50,14 +56,15 @@ public struct ClockSegment: Sendable, Equatable {
     /// Whether the local time moves (a running animator, a finishing or cancelling transition).
     public var isRunning: Bool { duration > 0 }
 
-    /// How far along its window the segment is at a scene time (`fractionComplete`).
+    /// The owner's progress at a scene time (`fractionComplete`), linear in time.
     @inline(__always)
     public func fraction(at time: Double) -> Double {
-        guard duration > 0 else { return windowStart }
+        guard duration > 0 else { return fractionStart }
         let s = (time - start) / duration
-        if s <= 0 { return windowStart }
-        if s >= 1 { return windowEnd }
-        return windowStart + (windowEnd - windowStart) * s
+        if s <= 0 { return fractionStart }
+        // The end within the scene-time resolution is the end.
+        if s >= 1 || end - time < MediaTiming.resolution { return fractionEnd }
+        return fractionStart + (fractionEnd - fractionStart) * s
     }
 
     /// The local time at a scene time: the same function on both sampling paths.
@@ -66,7 +73,7 @@ public struct ClockSegment: Sendable, Equatable {
         guard duration > 0 else { return from }
         let s = (time - start) / duration
         if s <= 0 { return from }
-        if s >= 1 { return to }
+        if s >= 1 || end - time < MediaTiming.resolution { return to }
         let x = windowStart + (windowEnd - windowStart) * s
         guard curveEnd != curveStart else { return from + (to - from) * s }
         return from + (to - from) * ((curve.evaluate(x) - curveStart) / (curveEnd - curveStart))
@@ -74,7 +81,8 @@ public struct ClockSegment: Sendable, Equatable {
 
     public static func == (a: ClockSegment, b: ClockSegment) -> Bool {
         a.start == b.start && a.from == b.from && a.to == b.to && a.duration == b.duration && a.curve == b.curve
-            && a.windowStart == b.windowStart && a.windowEnd == b.windowEnd
+            && a.windowStart == b.windowStart && a.windowEnd == b.windowEnd && a.fractionStart == b.fractionStart
+            && a.fractionEnd == b.fractionEnd
     }
 }
 
