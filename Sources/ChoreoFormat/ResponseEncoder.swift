@@ -161,8 +161,10 @@ public enum ResponseEncoder {
     }
 
     /// The frame's `animators` and `transitions` members, in scenes that have them.
-    static func writeInteractive(_ timeline: Timeline, at time: Double, into writer: inout JSONWriter) {
-        if !timeline.animators.isEmpty {
+    public static func writeInteractive(
+        _ timeline: Timeline, at time: Double, into writer: inout JSONWriter, always: Bool = false
+    ) {
+        if !timeline.animators.isEmpty || always {
             writer.raw(",\"animators\":{")
             for (index, animator) in timeline.animators.enumerated() {
                 if index > 0 { writer.byte(UInt8(ascii: ",")) }
@@ -180,7 +182,7 @@ public enum ResponseEncoder {
             }
             writer.byte(UInt8(ascii: "}"))
         }
-        if !timeline.transitions.isEmpty {
+        if !timeline.transitions.isEmpty || always {
             writer.raw(",\"transitions\":{")
             var first = true
             for transition in timeline.transitions where transition.begunAt <= time {

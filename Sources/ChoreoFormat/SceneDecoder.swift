@@ -34,6 +34,31 @@ public struct SceneDecoder {
         }
     }
 
+    /// A live session's input, `{"at": t, "do": [...]}`: decoded as a script entry whose
+    /// references may also name what the session has already (its layers, animators and
+    /// transitions). Paths start at the input (`$.do[0]…`).
+    public static func decodeEntry(
+        bytes: [UInt8], knownLayers: [String], knownAnimators: [String], knownTransitions: [String]
+    ) throws(SceneDocumentError) -> ScriptEntry {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw .malformed(error)
+        }
+        var decoder = SceneDecoder()
+        let entry = decoder.decodeEntry(document, "$")
+        decoder.checkReferences(
+            knownLayers: knownLayers, knownAnimators: knownAnimators, knownTransitions: knownTransitions)
+        guard decoder.reader.errors.isEmpty, let entry else {
+            throw .invalid(
+                ValidationFailure(
+                    decoder.reader.errors.isEmpty
+                        ? [FieldError(path: "$", message: "is not a valid input")] : decoder.reader.errors))
+        }
+        return entry
+    }
+
     var reader = JSONReader()
     private var layerIDs: [String: String] = [:]
     private var pendingReferences: [(id: String, path: String)] = []
@@ -216,7 +241,7 @@ public struct SceneDecoder {
 
     // MARK: Script
 
-    private mutating func decodeEntry(_ json: JSONValue, _ path: String) -> ScriptEntry? {
+    mutating func decodeEntry(_ json: JSONValue, _ path: String) -> ScriptEntry? {
         guard let object = reader.object(json, path) else { return nil }
         reader.rejectUnknown(object, path, allowed: ["at", "do"])
         guard let atJSON = object["at"] else {
@@ -259,6 +284,12 @@ public struct SceneDecoder {
             reader.fail(path, "a scene may have at most \(Limits.maxScriptActions) actions")
         }
         guard let object = reader.object(json, path) else { return nil }
+        // UIKit's method name for an action choreo spells out: named as such.
+        if let hinted = object.keys.first(where: { Vocabulary.actionHints[$0] != nil && !Self.actionNames.contains($0) }
+        ) {
+            reader.fail("\(path).\(hinted)", "is not an action", suggestion: Vocabulary.actionHints[hinted])
+            return nil
+        }
         var named = Self.actionNames.filter { object[$0] != nil }
         // `transition` names the transition an interaction action drives, not UIView.transition.
         if named.count > 1 && named.contains("transition")

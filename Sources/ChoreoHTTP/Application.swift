@@ -15,6 +15,8 @@ public final class Application: Sendable {
         public var maxBodyBytes = 8 * 1024 * 1024
         /// Threads a render may use.
         public var renderThreads = ResponseEncoder.defaultThreads
+        /// Live sessions' limits.
+        public var sessionLimits = SessionRegistry.Limits()
 
         public init(apiToken: String? = nil) { self.apiToken = apiToken }
     }
@@ -24,12 +26,15 @@ public final class Application: Sendable {
     public let metrics: Metrics
     /// The live arena, when the server runs one.
     public let arena: ArenaRuntime?
+    /// Live sessions (docs/sessions.md).
+    public let sessions: SessionRegistry
     let router: Router
 
     public init(store: SceneStore, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
         self.configuration = configuration
         self.arena = arena
+        sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
         var router = Router()
         router.add("POST", "/v1/render")
         router.add("POST", "/v1/validate")
@@ -38,6 +43,11 @@ public final class Application: Sendable {
         router.add("GET", "/v1/scenes/{id}")
         router.add("DELETE", "/v1/scenes/{id}")
         router.add("GET", "/v1/scenes/{id}/frames")
+        router.add("POST", "/v1/sessions")
+        router.add("GET", "/v1/sessions/{id}")
+        router.add("DELETE", "/v1/sessions/{id}")
+        router.add("POST", "/v1/sessions/{id}/inputs")
+        router.add("GET", "/v1/sessions/{id}/frames")
         router.add("POST", "/v1/arena/preview")
         router.add("GET", "/v1/arena")
         router.add("GET", "/v1/arena/config")
@@ -160,6 +170,36 @@ public final class Application: Sendable {
             let record = try fetch(match.parameters["id"]!)
             let (scene, _) = try RenderService.scene(from: record.document)
             return render(scene, query)
+        case ("POST", "/v1/sessions"):
+            try requireJSON(request)
+            try rejectQuery(request)
+            let (id, body) = try sessions.create(request.body)
+            var response = HTTPResponse.json(201, body)
+            response.headers.append(("Location", "/v1/sessions/\(id)"))
+            return response
+        case ("POST", "/v1/sessions/{id}/inputs"):
+            try requireJSON(request)
+            try rejectQuery(request)
+            return .json(
+                200,
+                try sessions.append(match.parameters["id"]!, body: request.body, ifMatch: try Self.ifMatch(request)))
+        case ("GET", "/v1/sessions/{id}"):
+            try rejectQuery(request)
+            return .json(200, try sessions.describe(match.parameters["id"]!))
+        case ("DELETE", "/v1/sessions/{id}"):
+            try rejectQuery(request)
+            try sessions.delete(match.parameters["id"]!)
+            return HTTPResponse(status: 204)
+        case ("GET", "/v1/sessions/{id}/frames"):
+            let query = try RenderService.query(request.query)
+            let timeline = try sessions.timeline(match.parameters["id"]!, horizon: query.times?.max() ?? query.end)
+            do throws(ValidationFailure) {
+                let plan = try RenderPlan.make(timeline: timeline, query: query)
+                metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
+                return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+            } catch {
+                throw Problem.invalidScene(error)
+            }
         case ("GET", "/healthz"):
             if store.ping() { return .json(200, Self.healthyBody) }
             return Problem.unavailable("The database does not answer.").response
@@ -180,6 +220,20 @@ public final class Application: Sendable {
         default:
             throw Problem.notFound("No resource at \(request.path).")
         }
+    }
+
+    /// `If-Match: "n"`: the number of inputs the client has seen (quotes optional).
+    static func ifMatch(_ request: HTTPRequest) throws(Problem) -> Int? {
+        guard let value = request.headers["if-match"] else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+            in: CharacterSet(charactersIn: "\""))
+        guard let count = Int(trimmed), count >= 0 else {
+            throw Problem.invalidScene(
+                ValidationFailure([
+                    FieldError(path: "header.If-Match", message: "must be the number of inputs seen, as \"3\"")
+                ]))
+        }
+        return count
     }
 
     private func rejectQuery(_ request: HTTPRequest) throws(Problem) {

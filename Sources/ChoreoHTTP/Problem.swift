@@ -73,6 +73,10 @@ public struct Problem: Error, Sendable {
         Problem(.conflict, detail: detail)
     }
 
+    public static func preconditionFailed(_ detail: String) -> Problem {
+        Problem(.preconditionFailed, detail: detail)
+    }
+
     public static func notFound(_ what: String) -> Problem {
         Problem(.notFound, detail: what)
     }

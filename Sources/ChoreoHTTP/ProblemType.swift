@@ -7,6 +7,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
     case conflict
+    case preconditionFailed = "precondition-failed"
     case bodyTooLarge = "body-too-large"
     case unsupportedMediaType = "unsupported-media-type"
     case invalidScene = "invalid-scene"
@@ -25,6 +26,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .notFound: 404
         case .methodNotAllowed: 405
         case .conflict: 409
+        case .preconditionFailed: 412
         case .bodyTooLarge: 413
         case .unsupportedMediaType: 415
         case .invalidScene, .invalidStandings, .invalidArenaConfiguration: 422
@@ -40,6 +42,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .notFound: "Not found"
         case .methodNotAllowed: "Method not allowed"
         case .conflict: "Conflict"
+        case .preconditionFailed: "Precondition failed"
         case .bodyTooLarge: "Body too large"
         case .unsupportedMediaType: "Unsupported media type"
         case .invalidScene: "Invalid scene"
@@ -60,7 +63,10 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .notFound: "No route matches the path, or no stored scene or arena node has the id in it."
         case .methodNotAllowed:
             "The resource exists but not with this method; the Allow header lists the ones it takes."
-        case .conflict: "The request cannot run now, for example a round while another round of the arena runs."
+        case .conflict:
+            "The request conflicts with the resource's state: a round while another round of the arena runs, or a session input earlier than the session's time."
+        case .preconditionFailed:
+            "The request's If-Match names a state the resource is no longer in: another session input came first. Read the session (GET) and send the input again with its count."
         case .bodyTooLarge:
             "The body is larger than the server accepts (8 MiB unless choreo serve --max-body-bytes says otherwise)."
         case .unsupportedMediaType: "Send the body as application/json."

@@ -61,6 +61,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     enum Binding {
         case text(String)
         case integer(Int64)
+        case real(Double)
         case blob([UInt8])
         case null
     }
@@ -69,8 +70,15 @@ final class SQLiteDatabase: @unchecked Sendable {
     enum Column {
         case text(String)
         case integer(Int64)
+        case real(Double)
         case blob([UInt8])
         case null
+
+        var real: Double? {
+            if case .real(let value) = self { return value }
+            if case .integer(let value) = self { return Double(value) }
+            return nil
+        }
 
         var text: String? {
             if case .text(let value) = self { return value }
@@ -99,6 +107,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             switch binding {
             case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, csqlite_transient())
             case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+            case .real(let value): status = sqlite3_bind_double(statement, index, value)
             case .blob(let value):
                 status = value.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), csqlite_transient())
@@ -117,6 +126,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             for column in 0..<count {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
                 case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
                 case SQLITE_BLOB:
                     let size = Int(sqlite3_column_bytes(statement, column))

@@ -51,6 +51,20 @@ public final class SceneStore: Sendable {
         );
         CREATE INDEX probes_node ON probes(node, seq);
         """,
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            created TEXT NOT NULL,
+            scene BLOB NOT NULL
+        );
+        CREATE TABLE session_inputs (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            at REAL NOT NULL,
+            document BLOB NOT NULL,
+            PRIMARY KEY (session, number)
+        );
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>

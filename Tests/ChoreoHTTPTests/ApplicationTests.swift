@@ -177,6 +177,7 @@ extension JSONValue {
             .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidScene(failure),
             .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
             .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
+            .preconditionFailed("x"),
             .unavailable("x"), .internalError("x"),
         ]
         for problem in problems {

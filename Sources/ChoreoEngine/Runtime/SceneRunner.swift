@@ -49,6 +49,17 @@ public final class SceneSession {
     /// The events so far, in the order they fired.
     public var events: [Event] { state.timeline.events }
 
+    /// The timeline as recorded so far, not run on: what the session shows at ``time``.
+    public var recorded: Timeline { state.timeline }
+
+    /// The index the next appended entry takes in the script (`$.script[n]` in its paths).
+    public var nextOffset: Int { state.scene.script.count + appended }
+
+    /// Ids an input may name: every layer, animator and transition that exists so far.
+    public var knownLayers: [String] { Array(state.timeline.layerIndex.keys) }
+    public var knownAnimators: [String] { Array(state.interactive.animatorIndex.keys) }
+    public var knownTransitions: [String] { Array(state.interactive.transitionIndex.keys) }
+
     /// The recorded timeline, run on to its end, as ``SceneRunner/run(_:horizon:)`` records it
     /// for the scene with the appended entries in its script; the session itself stays at ``time``.
     public func timeline(horizon: Double? = nil) throws(RuntimeError) -> Timeline {

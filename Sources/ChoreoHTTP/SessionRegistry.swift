@@ -1,0 +1,288 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoStorage
+import Dispatch
+import Synchronization
+
+/// Live sessions (docs/sessions.md): a scene whose script is written while it runs, one input
+/// at a time, over HTTP.
+///
+/// Each session in use is a ``SceneSession`` in memory, so an input costs what it does, not a
+/// replay of the ones before. Its scene and inputs are in storage, each input stored before it
+/// is acknowledged: a session evicted from memory, or one this server has never seen (after a
+/// restart), comes back by replaying them. Memory is bounded by a count and by bytes; the
+/// least recently used sessions leave first.
+public final class SessionRegistry: Sendable {
+    /// Limits, documented in docs/limits.md.
+    public struct Limits: Sendable {
+        /// Inputs one session may take.
+        public var inputsPerSession = 10_000
+        /// Sessions kept in memory at once.
+        public var liveSessions = 64
+        /// Bytes of scene and input documents kept in memory, over all live sessions.
+        public var liveBytes = 64 * 1024 * 1024
+        /// Largest input body.
+        public var inputBytes = 256 * 1024
+
+        public init() {}
+    }
+
+    /// One session in memory.
+    ///
+    /// `@unchecked Sendable`: it is created outside the registry's mutex but, once admitted,
+    /// read and written only under it (``withSession(_:_:)``), so no two threads use it at once.
+    final class Live: @unchecked Sendable {
+        let id: String
+        let scene: [UInt8]
+        var session: SceneSession
+        var inputs: [(at: Double, document: [UInt8])]
+        var bytes: Int
+        var lastUse: UInt64 = 0
+
+        init(id: String, scene: [UInt8], session: SceneSession, inputs: [(at: Double, document: [UInt8])]) {
+            self.id = id
+            self.scene = scene
+            self.session = session
+            self.inputs = inputs
+            bytes = scene.count + inputs.reduce(0) { $0 + $1.document.count }
+        }
+    }
+
+    struct State {
+        var live: [String: Live] = [:]
+        var clock: UInt64 = 0
+        var bytes = 0
+    }
+
+    let store: SceneStore
+    public let limits: Limits
+    /// The sessions in memory; reached only under this mutex.
+    private let state = Mutex(State())
+
+    public init(store: SceneStore, limits: Limits = Limits()) {
+        self.store = store
+        self.limits = limits
+    }
+
+    /// The sessions in memory now (for tests and metrics).
+    public var liveCount: Int { state.withLock { $0.live.count } }
+
+    // MARK: Requests
+
+    /// `POST /v1/sessions`: stores the scene and starts the session.
+    public func create(_ body: [UInt8]) throws(Problem) -> (id: String, response: [UInt8]) {
+        let (scene, _) = try RenderService.scene(from: body)
+        let id = try storage { () throws(StorageError) in try store.createSession(scene: body) }
+        let live = Live(id: id, scene: body, session: SceneSession(scene), inputs: [])
+        state.withLock { state in admit(live, into: &state) }
+        return (id, summary(id: id, time: 0, inputs: 0))
+    }
+
+    /// `POST /v1/sessions/{id}/inputs`.
+    public func append(_ id: String, body: [UInt8], ifMatch: Int?) throws(Problem) -> [UInt8] {
+        guard body.count <= limits.inputBytes else {
+            throw Problem.invalidScene(
+                ValidationFailure([FieldError(path: "$", message: "an input is at most \(limits.inputBytes) bytes")]))
+        }
+        return try withSession(id) { (live: Live) throws(Problem) -> [UInt8] in
+            let count = live.inputs.count
+            if let ifMatch, ifMatch != count {
+                throw Problem.preconditionFailed(
+                    "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
+            }
+            guard count < limits.inputsPerSession else {
+                throw Problem.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
+            }
+            let session = live.session
+            let entry: ScriptEntry
+            do throws(SceneDocumentError) {
+                entry = try SceneDecoder.decodeEntry(
+                    bytes: body, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
+                    knownTransitions: session.knownTransitions)
+            } catch {
+                switch error {
+                case .malformed(let parse): throw Problem.malformedJSON(parse)
+                case .invalid(let failure): throw Problem.invalidScene(failure)
+                }
+            }
+            if entry.at < session.time {
+                throw Problem.conflict(
+                    "The input's time \(entry.at) is earlier than the session's time \(session.time): inputs arrive in time order."
+                )
+            }
+            let eventsBefore = session.events.count
+            let offset = session.nextOffset
+            do throws(RuntimeError) {
+                try session.append(entry)
+            } catch {
+                // Nothing is appended: the session is rebuilt from what was accepted before.
+                live.session = try replay(scene: live.scene, inputs: live.inputs)
+                let prefix = "$.script[\(offset)]"
+                let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
+                throw Problem.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
+            }
+            let stored: Bool
+            do throws(StorageError) {
+                stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
+            } catch {
+                live.session = try replay(scene: live.scene, inputs: live.inputs)
+                throw Problem.unavailable("Storage failed: \(error.message)")
+            }
+            guard stored else {
+                // Another server took this input number first.
+                live.session = try replay(scene: live.scene, inputs: live.inputs)
+                throw Problem.preconditionFailed(
+                    "Another input was stored first as number \(count + 1). Read the session and retry.")
+            }
+            live.inputs.append((entry.at, body))
+            live.bytes += body.count
+            return inputResponse(session, inputs: count + 1, events: Array(session.events[eventsBefore...]))
+        }
+    }
+
+    /// `GET /v1/sessions/{id}`: the scene, the inputs, the time.
+    public func describe(_ id: String) throws(Problem) -> [UInt8] {
+        try withSession(id) { (live: Live) throws(Problem) -> [UInt8] in
+            var writer = JSONWriter()
+            writer.raw("{\"id\":")
+            writer.string(id)
+            writer.raw(",\"time\":")
+            writer.number(live.session.time)
+            writer.raw(",\"inputs\":")
+            writer.integer(Int64(live.inputs.count))
+            writer.raw(",\"scene\":")
+            writer.bytes.append(contentsOf: live.scene)
+            writer.raw(",\"entries\":")
+            writer.array(live.inputs) { $0.bytes.append(contentsOf: $1.document) }
+            writer.raw("}")
+            return writer.bytes
+        }
+    }
+
+    /// The session's timeline run on to its end: `GET /v1/sessions/{id}/frames`.
+    public func timeline(_ id: String, horizon: Double?) throws(Problem) -> Timeline {
+        try withSession(id) { (live: Live) throws(Problem) -> Timeline in
+            do throws(RuntimeError) {
+                return try live.session.timeline(horizon: horizon)
+            } catch {
+                throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
+            }
+        }
+    }
+
+    /// `DELETE /v1/sessions/{id}`.
+    public func delete(_ id: String) throws(Problem) {
+        let deleted = try storage { () throws(StorageError) in try store.deleteSession(id) }
+        state.withLock { state in
+            if let live = state.live.removeValue(forKey: id) { state.bytes -= live.bytes }
+        }
+        guard deleted else { throw Problem.notFound("No session has the id \(id).") }
+    }
+
+    // MARK: Memory
+
+    /// Runs `body` on the session, loaded from storage when it is not in memory. Requests on
+    /// sessions are serialised: an input is cheap, and one lock keeps two inputs from racing.
+    private func withSession<T>(_ id: String, _ body: (Live) throws(Problem) -> T) throws(Problem) -> T {
+        let result: Result<T, Problem> = state.withLock { state in
+            do throws(Problem) {
+                state.clock += 1
+                let live: Live
+                if let known = state.live[id] {
+                    live = known
+                } else {
+                    guard let record = try storage({ () throws(StorageError) in try store.session(id) }) else {
+                        throw Problem.notFound("No session has the id \(id).")
+                    }
+                    live = Live(
+                        id: id, scene: record.scene, session: try replay(scene: record.scene, inputs: record.inputs),
+                        inputs: record.inputs)
+                    admit(live, into: &state)
+                }
+                live.lastUse = state.clock
+                let before = live.bytes
+                let value = try body(live)
+                state.bytes += live.bytes - before
+                evict(&state, keeping: id)
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private func admit(_ live: Live, into state: inout State) {
+        state.clock += 1
+        live.lastUse = state.clock
+        state.live[live.id] = live
+        state.bytes += live.bytes
+        evict(&state, keeping: live.id)
+    }
+
+    /// The least recently used sessions leave memory while over either limit (they stay stored).
+    private func evict(_ state: inout State, keeping id: String) {
+        while state.live.count > limits.liveSessions || (state.bytes > limits.liveBytes && state.live.count > 1) {
+            guard let oldest = state.live.values.filter({ $0.id != id }).min(by: { $0.lastUse < $1.lastUse }) else {
+                return
+            }
+            state.live.removeValue(forKey: oldest.id)
+            state.bytes -= oldest.bytes
+        }
+    }
+
+    /// A session rebuilt from its scene and inputs.
+    private func replay(scene: [UInt8], inputs: [(at: Double, document: [UInt8])]) throws(Problem) -> SceneSession {
+        let (decoded, _) = try RenderService.scene(from: scene)
+        let session = SceneSession(decoded)
+        for input in inputs {
+            do {
+                let entry = try SceneDecoder.decodeEntry(
+                    bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
+                    knownTransitions: session.knownTransitions)
+                try session.append(entry)
+            } catch {
+                throw Problem.internalError("A stored input no longer replays: \(error)")
+            }
+        }
+        return session
+    }
+
+    private func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Problem.unavailable("Storage failed: \(error.message)")
+        }
+    }
+
+    // MARK: Bodies
+
+    private func summary(id: String, time: Double, inputs: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"id\":")
+        writer.string(id)
+        writer.raw(",\"time\":")
+        writer.number(time)
+        writer.raw(",\"inputs\":")
+        writer.integer(Int64(inputs))
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    /// `{"time", "inputs", "animators", "transitions", "events"}` after an input.
+    private func inputResponse(_ session: SceneSession, inputs: Int, events: [Event]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"time\":")
+        writer.number(session.time)
+        writer.raw(",\"inputs\":")
+        writer.integer(Int64(inputs))
+        ResponseEncoder.writeInteractive(
+            session.recorded, at: SceneTime.quantize(session.time), into: &writer, always: true)
+        writer.raw(",\"events\":")
+        ResponseEncoder.writeEvents(events, into: &writer)
+        writer.raw("}")
+        return writer.bytes
+    }
+}

@@ -1,0 +1,158 @@
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoStorage
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+@testable import ChoreoHTTP
+
+/// Live sessions through the router: create, inputs, read, frames, delete; the 409, 412 and
+/// 422 paths; replay equals render; sessions evicted from memory or served after a restart.
+@Suite final class SessionTests {
+    let scratch = Scratch("choreo-sessions")
+
+    static let scene = #"""
+        {"layers": [{"id": "card", "position": [0, 0]}], "script": []}
+        """#
+    static let inputs = [
+        #"{"at": 0, "do": [{"propertyAnimator": {"id": "sheet", "duration": 2, "curve": "linear", "changes": {"card": {"position": [100, 0]}}}}, {"fractionComplete": 0.25, "animator": "sheet"}]}"#,
+        #"{"at": 0.5, "do": [{"fractionComplete": 0.5, "animator": "sheet"}]}"#,
+        #"{"at": 1, "do": [{"startAnimation": {}, "animator": "sheet"}]}"#,
+        #"{"at": 1.5, "do": [{"isReversed": true, "animator": "sheet"}]}"#,
+    ]
+
+    func app(limits: SessionRegistry.Limits = .init(), directory: String? = nil) throws -> Application {
+        var configuration = Application.Configuration(apiToken: nil)
+        configuration.sessionLimits = limits
+        return Application(
+            store: try SceneStore(directory: directory ?? scratch.file("store")), configuration: configuration)
+    }
+
+    static func body(_ response: HTTPResponse) -> [UInt8] {
+        switch response.body {
+        case .bytes(let bytes): return bytes
+        case .stream(let stream):
+            var bytes: [UInt8] = []
+            while let piece = stream.next() { bytes += piece }
+            return bytes
+        }
+    }
+
+    static func json(_ response: HTTPResponse) throws -> JSONObject {
+        guard case .object(let object) = try JSONParser.parse(body(response)) else { throw CancellationError() }
+        return object
+    }
+
+    func create(_ app: Application) throws -> String {
+        let created = app.handle(ApplicationTests.request("POST", "/v1/sessions", body: Self.scene))
+        #expect(created.status == 201)
+        guard case .string(let id)? = try Self.json(created)["id"] else { throw CancellationError() }
+        #expect(created.headers.contains { $0.0 == "Location" && $0.1 == "/v1/sessions/\(id)" })
+        return id
+    }
+
+    func input(_ app: Application, _ id: String, _ body: String, ifMatch: String? = nil) -> HTTPResponse {
+        app.handle(
+            ApplicationTests.request(
+                "POST", "/v1/sessions/\(id)/inputs", body: body, headers: ifMatch.map { ["if-match": $0] } ?? [:]))
+    }
+
+    /// The render of the scene with the inputs appended to its script.
+    static func rendered(_ app: Application, inputs: [String], query: [(String, String)]) -> [UInt8] {
+        let script =
+            "{\"layers\": [{\"id\": \"card\", \"position\": [0, 0]}], \"script\": [\(inputs.joined(separator: ", "))]}"
+        return body(app.handle(ApplicationTests.request("POST", "/v1/render", query: query, body: script)))
+    }
+
+    @Test func inputsAnswerWithTheStateAndReplayEqualsRender() throws {
+        let app = try app()
+        let id = try create(app)
+        let first = input(app, id, Self.inputs[0])
+        #expect(first.status == 200)
+        let answer = try Self.json(first)
+        #expect(answer["inputs"] == .number(1) && answer["time"] == .number(0))
+        guard case .object(let animators)? = answer["animators"], case .object(let sheet)? = animators["sheet"] else {
+            throw CancellationError()
+        }
+        #expect(sheet["state"] == .string("active") && sheet["fractionComplete"] == .number(0.25))
+        guard case .array(let events)? = answer["events"] else { throw CancellationError() }
+        #expect(
+            events.contains {
+                if case .object(let e) = $0 { e["type"] == .string("animatorStateChanged") } else { false }
+            })
+        for (index, text) in Self.inputs.enumerated().dropFirst() {
+            #expect(input(app, id, text, ifMatch: "\"\(index)\"").status == 200)
+        }
+        let query = [("fps", "20"), ("end", "3")]
+        let frames = Self.body(
+            app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)/frames", query: query, body: nil)))
+        #expect(frames == Self.rendered(app, inputs: Self.inputs, query: query))
+        let read = try Self.json(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)", body: nil)))
+        #expect(read["inputs"] == .number(4) && read["time"] == .number(1.5))
+        guard case .array(let entries)? = read["entries"] else { throw CancellationError() }
+        #expect(entries.count == 4)
+    }
+
+    @Test func conflictsPreconditionsAndInvalidInputsAppendNothing() throws {
+        let app = try app()
+        let id = try create(app)
+        #expect(input(app, id, Self.inputs[0]).status == 200)
+        #expect(input(app, id, Self.inputs[2]).status == 200)
+        // Earlier than the session's time.
+        let early = input(app, id, Self.inputs[1])
+        #expect(early.status == 409)
+        #expect(String(decoding: Self.body(early), as: UTF8.self).contains("session's time 1"))
+        // Another input came first.
+        #expect(input(app, id, #"{"at": 2, "do": []}"#, ifMatch: "\"1\"").status == 412)
+        // An invalid action: 422 naming its path, with the UIKit name meant.
+        let invalid = input(app, id, #"{"at": 2, "do": [{"update": 0.5, "transition": "x"}]}"#)
+        #expect(invalid.status == 422)
+        let text = String(decoding: Self.body(invalid), as: UTF8.self)
+        #expect(text.contains("$.do[0]") && text.contains("updateInteractiveTransition"))
+        // A call UIKit raises on: finishAnimation on a running animator.
+        let raises = input(app, id, #"{"at": 2, "do": [{"finishAnimation": {"at": "end"}, "animator": "sheet"}]}"#)
+        #expect(raises.status == 422)
+        #expect(String(decoding: Self.body(raises), as: UTF8.self).contains("\"path\":\"$.do[0]\""))
+        // A misspelt animator id.
+        let misspelt = input(app, id, #"{"at": 2, "do": [{"pauseAnimation": {}, "animator": "shet"}]}"#)
+        #expect(String(decoding: Self.body(misspelt), as: UTF8.self).contains("\"didYouMean\":\"sheet\""))
+        // Nothing was appended, and the session still takes inputs where it was.
+        let read = try Self.json(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)", body: nil)))
+        #expect(read["inputs"] == .number(2))
+        #expect(
+            input(app, id, #"{"at": 2, "do": [{"pauseAnimation": {}, "animator": "sheet"}]}"#, ifMatch: "2").status
+                == 200)
+        #expect(app.handle(ApplicationTests.request("GET", "/v1/sessions/ses_nope", body: nil)).status == 404)
+        #expect(app.handle(ApplicationTests.request("DELETE", "/v1/sessions/\(id)", body: nil)).status == 204)
+        #expect(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)", body: nil)).status == 404)
+    }
+
+    /// Sessions leave memory over the limits and come back from storage, also in a new server.
+    @Test func evictedAndRestartedSessionsComeBack() throws {
+        var limits = SessionRegistry.Limits()
+        limits.liveSessions = 1
+        let directory = scratch.file("shared")
+        let app = try app(limits: limits, directory: directory)
+        let a = try create(app)
+        let b = try create(app)
+        for text in Self.inputs {
+            #expect(input(app, a, text).status == 200)
+            #expect(input(app, b, text).status == 200)
+        }
+        #expect(app.sessions.liveCount == 1)
+        let query = [("fps", "10")]
+        let expected = Self.rendered(app, inputs: Self.inputs, query: query)
+        for id in [a, b] {
+            #expect(
+                Self.body(
+                    app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)/frames", query: query, body: nil)))
+                    == expected)
+        }
+        let restarted = try self.app(directory: directory)
+        #expect(
+            Self.body(
+                restarted.handle(ApplicationTests.request("GET", "/v1/sessions/\(a)/frames", query: query, body: nil)))
+                == expected)
+    }
+}
