@@ -121,6 +121,45 @@ import Testing
         #expect(frames.text.contains("\"opacity\":0.5"))
     }
 
+    /// A session input acknowledged with 200 survives kill -9; the restarted server replays the
+    /// session and its frames are the render of the scene with the inputs appended.
+    @Test func sessionSurvivesKill9() throws {
+        let data = scratch.file("sessions")
+        let scene = #"{"layers": [{"id": "card", "position": [0, 0]}]}"#
+        let inputs = [
+            #"{"at": 0, "do": [{"propertyAnimator": {"id": "sheet", "duration": 1, "curve": "linear", "changes": {"card": {"position": [100, 0]}}}}]}"#,
+            #"{"at": 0.2, "do": [{"fractionComplete": 0.5, "animator": "sheet"}]}"#,
+            #"{"at": 0.4, "do": [{"startAnimation": {}, "animator": "sheet"}]}"#,
+        ]
+        var id = ""
+        do {
+            let server = try ServerProcess(data: data)
+            let http = RawHTTP(port: server.port)
+            let created = try http.request("POST", "/v1/sessions", body: scene)
+            #expect(created.status == 201)
+            guard case .object(let object) = try JSONParser.parse(created.body), case .string(let given)? = object["id"]
+            else { throw LiveError("no id") }
+            id = given
+            for input in inputs {
+                #expect(try http.request("POST", "/v1/sessions/\(id)/inputs", body: input).status == 200)
+            }
+            server.signal(SIGKILL)
+            _ = server.waitForExit()
+        }
+        let restarted = try ServerProcess(data: data)
+        let http = RawHTTP(port: restarted.port)
+        let frames = try http.request("GET", "/v1/sessions/\(id)/frames?fps=10")
+        #expect(frames.status == 200)
+        let whole =
+            #"{"layers": [{"id": "card", "position": [0, 0]}], "script": ["# + inputs.joined(separator: ",") + "]}"
+        #expect(frames.body == (try http.request("POST", "/v1/render?fps=10", body: whole)).body)
+        // The session goes on where it was.
+        let next = try http.request(
+            "POST", "/v1/sessions/\(id)/inputs", body: #"{"at": 0.5, "do": []}"#, headers: ["If-Match": "\"3\""])
+        #expect(next.status == 200)
+        #expect(next.text.contains("\"inputs\":4"))
+    }
+
     @Test func sigtermStopsGracefully() throws {
         let server = try ServerProcess()
         #expect(try RawHTTP(port: server.port).request("GET", "/healthz").status == 200)

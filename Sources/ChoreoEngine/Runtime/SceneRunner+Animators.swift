@@ -273,13 +273,14 @@ extension RunnerState {
         noteChange(now)
     }
 
-    /// The model values of a position: the blocks' new values (end), their old ones (start),
-    /// or what is on screen (current).
+    /// The model values of a position: the blocks' new values (end: already the model's), their
+    /// old ones (start), or what is on screen (current).
     private func settleModel(_ index: Int, at position: AnimatingPosition) {
         let captured = interactive.animators[index].captured
         switch position {
         case .end:
-            for item in captured { setModel(item.property, item.to, on: item.layer) }
+            // The blocks set the end values when they ran; later changes (another animator) stay.
+            break
         case .start:
             for item in captured.reversed() { setModel(item.property, item.from, on: item.layer) }
         case .current:
