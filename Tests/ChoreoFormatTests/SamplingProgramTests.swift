@@ -123,11 +123,46 @@ struct SamplingProgramTests {
         }
         var entries: [String] = []
         var time = 0.0
+        var declaredAnimator = false
+        var declaredTransition = false
         for _ in 0..<(3 + g.below(4)) {
             var actions: [String] = []
             for _ in 0..<(1 + g.below(4)) {
                 let layer = "l\(g.below(layerCount))"
-                switch g.below(10) {
+                switch g.below(13) {
+                case 10:
+                    // A property animator, or a call on one (some calls UIKit refuses: such
+                    // scenes fail to run and are counted apart).
+                    let id = "a0"
+                    if !declaredAnimator || g.chance(20) {
+                        declaredAnimator = true
+                        let curve = g.pick(["\"linear\"", "\"easeIn\"", "\"easeInOut\""])
+                        let target = g.pick(targets.filter { !$0.keyPath.contains(".") })
+                        actions.append(
+                            "{\"propertyAnimator\": {\"id\": \"\(id)\", \"duration\": \(g.number(0.2, 2)), \"curve\": \(curve), \"start\": \(g.chance(50)), \"changes\": {\"\(layer)\": {\"\(target.keyPath)\": \(target.value(&g))}}}}"
+                        )
+                    } else {
+                        let call = g.pick([
+                            "{\"fractionComplete\": \(g.number(0, 1))}", "{\"pauseAnimation\": {}}",
+                            "{\"startAnimation\": {}}", "{\"isReversed\": \(g.chance(50))}",
+                            "{\"continueAnimation\": {\"timingParameters\": {\"curve\": \"easeOut\"}, \"durationFactor\": 0.5}}",
+                        ])
+                        actions.append("\(call.dropLast()), \"animator\": \"\(id)\"}")
+                    }
+                case 11 where !declaredTransition:
+                    // An interactive transition whose animations run on the interaction's clock.
+                    declaredTransition = true
+                    actions.append(
+                        "{\"beginTransition\": {\"id\": \"t0\", \"operation\": \"push\", \"from\": \"l0\", \"to\": \"\(layer)\", \"container\": \"l1\", \"duration\": \(g.number(0.2, 2)), \"interactive\": {\"completionCurve\": \"easeInOut\", \"completionSpeed\": \(g.pick(["1", "2"]))}, \"animateTransition\": [{\"animate\": {\"duration\": 1, \"changes\": {\"\(layer)\": {\"opacity\": \(g.number(0, 1))}}}}]}}"
+                    )
+                case 12 where declaredTransition:
+                    let call = g.pick([
+                        "{\"updateInteractiveTransition\": \(g.number(0, 1))}", "{\"finishInteractiveTransition\": {}}",
+                        "{\"cancelInteractiveTransition\": {}}", "{\"pauseInteractiveTransition\": {}}",
+                    ])
+                    actions.append("\(call.dropLast()), \"transition\": \"t0\"}")
+                case 11, 12:
+                    actions.append("{\"mark\": \"m\"}")
                 case 0...5:
                     let key = g.chance(50) ? ", \"key\": \"k\(g.below(3))\"" : ""
                     var animation = propertyAnimation(&g)
@@ -162,11 +197,19 @@ struct SamplingProgramTests {
     @Test func compiledSamplesEqualTheGenericPathToTheLastBit() throws {
         var compiled = 0
         var generic = 0
+        var clocked = 0
         var scenes = 0
-        for seed in 1...120 as ClosedRange<UInt64> {
+        var refused = 0
+        for seed in 1...160 as ClosedRange<UInt64> {
             let text = Self.scene(seed: seed)
-            let (scene, _) = try SceneDecoder.decode(bytes: Array(text.utf8))
-            let timeline = try SceneRunner.run(scene, horizon: 20)
+            // A call on an animator or transition the scene never makes, or one UIKit refuses
+            // at run time, makes a scene fail: those are counted apart.
+            guard let scene = try? SceneDecoder.decode(bytes: Array(text.utf8)).scene,
+                let timeline = try? SceneRunner.run(scene, horizon: 20)
+            else {
+                refused += 1
+                continue
+            }
             scenes += 1
             var requests: [(layer: Int, property: LayerProperty)] = []
             for layer in timeline.layers.indices {
@@ -189,6 +232,12 @@ struct SamplingProgramTests {
                     var lanes = Lanes()
                     if program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes) {
                         compiled += 1
+                        if timeline.animations.contains(where: {
+                            $0.layer == request.layer && $0.clock >= 0 && $0.keyPath?.property == request.property
+                                && $0.addedAt <= time && time < $0.removedAt
+                        }) {
+                            clocked += 1
+                        }
                         // Bit patterns: NaN must match NaN, and −0 must stay −0.
                         let width = request.property.kind.laneCount
                         let same = expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } ?? false
@@ -203,8 +252,10 @@ struct SamplingProgramTests {
                 }
             }
         }
-        // The scenes must really exercise the compiled path, and the generic one for what it keeps.
-        #expect(scenes == 120)
+        // The scenes must really exercise the compiled path, the generic one for what it keeps,
+        // and clocks (animators and interactive transitions).
+        #expect(scenes >= 100 && scenes + refused == 160, "\(scenes) scenes ran, \(refused) refused")
+        #expect(clocked > 100)
         #expect(compiled > 20 * generic)
         #expect(generic > 0)
     }

@@ -72,7 +72,7 @@ public struct Timeline: Sendable {
         let path: String
         var generation = 0
         /// The clock it runs on (an animator's, an interactive transition's), or −1.
-        var clock = -1
+        public internal(set) var clock = -1
     }
 
     public internal(set) var layers: [LayerTrack] = []
