@@ -65,6 +65,7 @@ lint:
 bench: deps-apt
 	swift build -c release $(SWIFT_FLAGS) --product choreo-bench --product choreo
 	.build/release/choreo-bench
+	.build/release/choreo-bench --sessions-only
 	Benchmarks/load.sh
 
 clean:

@@ -38,7 +38,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo-bench",
-            dependencies: ["ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe"],
+            dependencies: [
+                "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
+                "ChoreoStorage",
+            ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
         .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),

@@ -173,6 +173,11 @@ if CommandLine.arguments.contains("--urlsession-only") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--sessions-only") {
+    let figures = try SessionBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--probe-only") {
     let figures = try ProbeBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
