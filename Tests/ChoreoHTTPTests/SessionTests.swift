@@ -128,6 +128,28 @@ import Testing
         #expect(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)", body: nil)).status == 404)
     }
 
+    /// The limits, and the token rule of every write.
+    @Test func limitsAndToken() throws {
+        var limits = SessionRegistry.Limits()
+        limits.inputsPerSession = 2
+        limits.inputBytes = 400
+        let app = try app(limits: limits)
+        let id = try create(app)
+        #expect(input(app, id, Self.inputs[0]).status == 200)
+        let large = #"{"at": 1, "do": [{"mark": ""# + String(repeating: "x", count: 500) + #""}]}"#
+        #expect(input(app, id, large).status == 422)
+        #expect(input(app, id, #"{"at": 1, "do": []}"#).status == 200)
+        let over = input(app, id, #"{"at": 2, "do": []}"#)
+        #expect(over.status == 409)
+        let guarded = Application(
+            store: try SceneStore(directory: scratch.file("guarded")), configuration: .init(apiToken: "s3cret"))
+        #expect(guarded.handle(ApplicationTests.request("POST", "/v1/sessions", body: Self.scene)).status == 401)
+        let allowed = guarded.handle(
+            ApplicationTests.request(
+                "POST", "/v1/sessions", body: Self.scene, headers: ["authorization": "Bearer s3cret"]))
+        #expect(allowed.status == 201)
+    }
+
     /// Sessions leave memory over the limits and come back from storage, also in a new server.
     @Test func evictedAndRestartedSessionsComeBack() throws {
         var limits = SessionRegistry.Limits()
