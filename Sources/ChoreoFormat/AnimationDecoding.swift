@@ -181,17 +181,7 @@ extension SceneDecoder {
             let b = bounce.flatMap { reader.number($0, "\(path).bounce", min: -1, max: 1, exclusiveMin: true) } ?? 0
             spring = Spring(perceptualDuration: duration, bounce: b)
         } else {
-            if let v = object["mass"], let n = reader.number(v, "\(path).mass", min: 0, max: 1e6, exclusiveMin: true) {
-                spring.mass = n
-            }
-            if let v = object["stiffness"],
-                let n = reader.number(v, "\(path).stiffness", min: 0, max: 1e9, exclusiveMin: true)
-            {
-                spring.stiffness = n
-            }
-            if let v = object["damping"], let n = reader.number(v, "\(path).damping", min: 0, max: 1e9) {
-                spring.damping = n
-            }
+            readPhysics(object, path, into: &spring)
         }
         if let v = object["initialVelocity"], let n = reader.number(v, "\(path).initialVelocity", min: -1e4, max: 1e4) {
             spring.initialVelocity = n
@@ -200,6 +190,21 @@ extension SceneDecoder {
             spring.allowsOverdamping = flag
         }
         return spring
+    }
+
+    /// `mass`, `stiffness` and `damping` of a spring, where given.
+    mutating func readPhysics(_ object: JSONObject, _ path: String, into spring: inout Spring) {
+        if let v = object["mass"], let n = reader.number(v, "\(path).mass", min: 0, max: 1e6, exclusiveMin: true) {
+            spring.mass = n
+        }
+        if let v = object["stiffness"],
+            let n = reader.number(v, "\(path).stiffness", min: 0, max: 1e9, exclusiveMin: true)
+        {
+            spring.stiffness = n
+        }
+        if let v = object["damping"], let n = reader.number(v, "\(path).damping", min: 0, max: 1e9) {
+            spring.damping = n
+        }
     }
 
     private mutating func decodeKeyframes(_ object: JSONObject, _ path: String, keyPath: KeyPath) -> Keyframes? {

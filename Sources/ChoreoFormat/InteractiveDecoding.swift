@@ -67,19 +67,7 @@ extension SceneDecoder {
                 return .springRatio(dampingRatio: value, initialVelocity: velocity)
             }
             var physics = Spring()
-            if let v = spring["mass"],
-                let n = reader.number(v, "\(springPath).mass", min: 0, max: 1e6, exclusiveMin: true)
-            {
-                physics.mass = n
-            }
-            if let v = spring["stiffness"],
-                let n = reader.number(v, "\(springPath).stiffness", min: 0, max: 1e9, exclusiveMin: true)
-            {
-                physics.stiffness = n
-            }
-            if let v = spring["damping"], let n = reader.number(v, "\(springPath).damping", min: 0, max: 1e9) {
-                physics.damping = n
-            }
+            readPhysics(spring, springPath, into: &physics)
             if spring["mass"] == nil && spring["stiffness"] == nil && spring["damping"] == nil {
                 reader.fail(springPath, "needs dampingRatio, or mass, stiffness and damping")
             }

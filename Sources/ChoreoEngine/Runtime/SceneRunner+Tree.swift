@@ -63,4 +63,22 @@ extension RunnerState {
         for child in tree.children[index] { result += subtree(child) }
         return result
     }
+
+    /// `addSublayer` / `insertSublayer(_:at:)` into a parent, or among the roots: in the tree,
+    /// present when its parent is, with a `layerAdded` event.
+    func place(_ index: Int, in parentIndex: Int?, at position: Int?) {
+        if let parentIndex {
+            let at = min(max(position ?? tree.children[parentIndex].count, 0), tree.children[parentIndex].count)
+            tree.children[parentIndex].insert(index, at: at)
+            tree.parent[index] = parentIndex
+            markPresent(index, tree.present[parentIndex])
+        } else {
+            let at = min(max(position ?? tree.roots.count, 0), tree.roots.count)
+            tree.roots.insert(index, at: at)
+            tree.parent[index] = -1
+            markPresent(index, true)
+        }
+        tree.structureChanged = true
+        timeline.events.append(Event(time: now, kind: .layerAdded(layer: timeline.layers[index].id)))
+    }
 }

@@ -316,19 +316,10 @@ final class RunnerState {
                 throw RuntimeError(path: path, message: "more than \(Limits.maxLayers) layers")
             }
             let index = register(node)
-            if let parentID {
-                let parentIndex = try layer(parentID, path: path + ".parent")
-                let at = min(max(position ?? tree.children[parentIndex].count, 0), tree.children[parentIndex].count)
-                tree.children[parentIndex].insert(index, at: at)
-                tree.parent[index] = parentIndex
-                markPresent(index, tree.present[parentIndex])
-            } else {
-                let at = min(max(position ?? tree.roots.count, 0), tree.roots.count)
-                tree.roots.insert(index, at: at)
-                markPresent(index, true)
+            let parentIndex = try parentID.map { (parent: String) throws(RuntimeError) in
+                try layer(parent, path: path + ".parent")
             }
-            tree.structureChanged = true
-            timeline.events.append(Event(time: now, kind: .layerAdded(layer: node.id)))
+            place(index, in: parentIndex, at: position)
         case .insertLayer(let id, let parentID, let position):
             let index = try layer(id, path: path + ".addLayer")
             let parentIndex = try parentID.map { (parent: String) throws(RuntimeError) in
@@ -343,19 +334,7 @@ final class RunnerState {
             } else {
                 tree.roots.removeAll { $0 == index }
             }
-            if let parentIndex {
-                let at = min(max(position ?? tree.children[parentIndex].count, 0), tree.children[parentIndex].count)
-                tree.children[parentIndex].insert(index, at: at)
-                tree.parent[index] = parentIndex
-                markPresent(index, tree.present[parentIndex])
-            } else {
-                let at = min(max(position ?? tree.roots.count, 0), tree.roots.count)
-                tree.roots.insert(index, at: at)
-                tree.parent[index] = -1
-                markPresent(index, true)
-            }
-            tree.structureChanged = true
-            timeline.events.append(Event(time: now, kind: .layerAdded(layer: id)))
+            place(index, in: parentIndex, at: position)
         case .removeLayer(let id):
             let index = try layer(id, path: path + ".removeLayer")
             if tree.parent[index] >= 0 {
