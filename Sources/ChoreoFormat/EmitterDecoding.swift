@@ -54,7 +54,7 @@ extension SceneDecoder {
             if alive > Double(Limits.maxParticlesPerCell) {
                 reader.fail(
                     "\(path).emitterCells[\(index)].birthRate",
-                    "up to \(Int(alive)) particles would be alive at once; at most \(Limits.maxParticlesPerCell) per cell (lower birthRate or lifetime)"
+                    "up to \(JSONReader.format(alive)) particles would be alive at once; at most \(Limits.maxParticlesPerCell) per cell (lower birthRate or lifetime)"
                 )
             }
         }

@@ -62,7 +62,7 @@ public struct RenderPlan: Sendable {
                     FieldError(
                         path: "query.fps",
                         message:
-                            "\(Int(count)) frames requested; at most \(Limits.maxFrames) frames per response (lower fps or narrow start…end)"
+                            "\(JSONReader.format(count)) frames requested; at most \(Limits.maxFrames) frames per response (lower fps or narrow start…end)"
                     ))
             } else {
                 times = (0..<Int(count)).map { SceneTime.quantize(query.start + Double($0) / query.fps) }

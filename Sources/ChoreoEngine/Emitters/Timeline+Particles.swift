@@ -19,9 +19,12 @@ extension Timeline {
             let emission = EmissionCurve(timeline: self, layer: layer, cellRate: cell.birthRate, from: start, to: end)
             let lifetimeFactor = number(layer, .lifetime, at: time)
             let longest = max(0, (cell.lifetime + abs(cell.lifetimeRange) / 2) * max(lifetimeFactor, 0))
-            let firstAlive = Int(emission.count(at: max(start, time - longest)).rounded(.down))
             let born = emission.count(at: end)
-            var index = max(firstAlive, 0)
+            // Birth indices are exact integers below 2^52; at most the newest
+            // Limits.maxParticlesPerCell of a cell are drawn (what an animated rate can reach).
+            guard born.isFinite && born < 4e15 else { continue }
+            let oldest = max(emission.count(at: max(start, time - longest)).rounded(.down), 0)
+            var index = Int(max(oldest, born.rounded(.up) - Double(Limits.maxParticlesPerCell)))
             while Double(index) < born {
                 defer { index += 1 }
                 let birth = emission.time(ofBirth: Double(index))

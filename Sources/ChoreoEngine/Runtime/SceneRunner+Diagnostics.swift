@@ -94,4 +94,39 @@ extension RunnerState {
             }
         }
     }
+
+    /// The live-particle bound checked on what the script sets, not only on the initial values:
+    /// an emitter's `birthRate` or `lifetime` multiplier that would keep more than
+    /// ``Limits/maxParticlesPerCell`` particles of a cell alive is an error naming it.
+    func checkEmitterLimit(_ changes: [ModelChange], layer: Int, path: String) throws(RuntimeError) {
+        guard let emitter = timeline.layers[layer].emitter else { return }
+        var rate = number(layer, .birthRate)
+        var lifetime = number(layer, .lifetime)
+        var field = ""
+        for case .property(let property, .number(let value)) in changes {
+            if property == .birthRate {
+                rate = value
+                field = "birthRate"
+            } else if property == .lifetime {
+                lifetime = value
+                field = "lifetime"
+            }
+        }
+        guard !field.isEmpty else { return }
+        for cell in emitter.cells {
+            let alive = cell.birthRate * max(rate, 0) * (cell.lifetime + abs(cell.lifetimeRange) / 2) * max(lifetime, 0)
+            guard alive.isFinite && alive <= Double(Limits.maxParticlesPerCell) else {
+                throw RuntimeError(
+                    path: "\(path).\(field)",
+                    message:
+                        "would keep \(Diagnostic.seconds(alive)) particles of a cell alive at once; at most \(Limits.maxParticlesPerCell) per cell"
+                )
+            }
+        }
+    }
+
+    private func number(_ layer: Int, _ property: LayerProperty) -> Double {
+        if case .number(let value) = timeline.layers[layer].modelValue(property, at: now) { return value }
+        return 1
+    }
 }

@@ -165,7 +165,7 @@ final class RunnerState {
     func advance(through limit: Double) throws(RuntimeError) {
         while true {
             let (next, scriptTime, eventTime) = nextWork()
-            if next > limit || next == .infinity { break }
+            if next > limit || next > Limits.maxSceneTime { break }
             now = next
             try step(scriptTime: scriptTime, eventTime: eventTime)
         }
@@ -178,6 +178,9 @@ final class RunnerState {
         while true {
             let (next, scriptTime, eventTime) = nextWork()
             if next == .infinity { break }
+            // Nothing runs past the longest scene (a layer's beginTime of 1e19 moves its
+            // animations' ends out of it).
+            if next > Limits.maxSceneTime { break }
             if next > horizon, let cut = workPastHorizon(scriptTime: scriptTime, eventTime: eventTime) {
                 loop.stillRunning = cut
                 break
@@ -305,6 +308,7 @@ final class RunnerState {
         case .set(let changes):
             for change in changes {
                 let index = try layer(change.layer, path: path + ".set")
+                try checkEmitterLimit(change.changes, layer: index, path: "\(path).set.\(change.layer)")
                 for item in change.changes { apply(item, to: index) }
             }
         case .addLayer(let node, let parentID, let position):
