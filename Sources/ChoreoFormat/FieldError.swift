@@ -32,7 +32,8 @@ public struct FieldError: Sendable, Equatable, CustomStringConvertible {
 
 /// A document that parsed as JSON but is not a valid scene (HTTP 422).
 public struct ValidationFailure: Error, Sendable, Equatable {
+    /// The first 100 errors (``JSONReader/maximumErrors``): every decoder's list is bounded here.
     public let errors: [FieldError]
 
-    public init(_ errors: [FieldError]) { self.errors = errors }
+    public init(_ errors: [FieldError]) { self.errors = Array(errors.prefix(JSONReader.maximumErrors)) }
 }

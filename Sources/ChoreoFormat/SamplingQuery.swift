@@ -30,7 +30,9 @@ public struct SamplingQuery: Sendable, Equatable {
         var errors: [FieldError] = []
         var seen = Set<String>()
         func number(_ name: String, _ text: String, min: Double, max: Double) -> Double? {
-            guard let value = Double(text), value.isFinite else {
+            // Decimal numbers only, as JSON writes them: no hexadecimal floats, no "nan" or "inf".
+            let decimal = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) || "+-.eE".utf8.contains($0) }
+            guard decimal, let value = Double(text), value.isFinite else {
                 errors.append(FieldError(path: "query.\(name)", message: "must be a finite number, not \"\(text)\""))
                 return nil
             }

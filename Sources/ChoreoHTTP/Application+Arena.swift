@@ -10,7 +10,8 @@ extension Application {
         guard let arena else {
             throw Problem.unavailable("The arena is not running on this server (choreo serve starts it).")
         }
-        switch (request.method, pattern) {
+        // HEAD is GET without the body (libmicrohttpd sends none).
+        switch (request.method == "HEAD" ? "GET" : request.method, pattern) {
         case ("GET", "/v1/arena"):
             var format = "json"
             for (name, value) in request.query {

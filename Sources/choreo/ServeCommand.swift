@@ -40,7 +40,12 @@ enum ServeCommand {
             else { throw CLIError(message: "cannot read a token from \(file)", status: 1) }
             token = text
         }
-        if let given = token, given.isEmpty { token = nil }
+        if let given = token, given.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            // An empty token must not silently turn authentication off.
+            throw CLIError(
+                message: "CHOREO_API_TOKEN is set but empty: give it a token, or unset it to run without one", status: 1
+            )
+        }
         let directory = parsed.options["data"] ?? "./choreo-data"
         let store: SceneStore
         do {

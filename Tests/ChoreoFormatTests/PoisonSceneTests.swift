@@ -50,6 +50,22 @@ import Testing
         #expect(Self.outcome(animated) == "rendered")
     }
 
+    /// Query numbers are decimal (no hexadecimal floats, nan or inf), and no document lists more
+    /// than 100 errors, whatever decoder found them.
+    @Test func queryNumbersAndErrorCounts() {
+        for text in ["0x1p3", "nan", "inf", "1e3x", ""] {
+            #expect(throws: ValidationFailure.self, "\(text)") { try SamplingQuery.parse([("fps", text)]) }
+        }
+        #expect((try? SamplingQuery.parse([("fps", "1.5e1")]))?.fps == 15)
+        let many = (0..<5_000).map { "x\($0)" }.joined(separator: ",")
+        do {
+            _ = try SamplingQuery.parse([("times", many)])
+            Issue.record("5,000 bad times must fail")
+        } catch {
+            #expect(error.errors.count == 100)
+        }
+    }
+
     @Test func groupChildWithANearZeroSpeed() {
         #expect(
             Self.outcome(

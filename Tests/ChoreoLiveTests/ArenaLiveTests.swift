@@ -119,6 +119,9 @@ import Testing
             data: data, arguments: ["--arena", file], environment: ["CHOREO_API_TOKEN": "s3cret"])
         var http = RawHTTP(port: server!.port)
         _ = try Self.waitFor(http, ["alpha": "up"])
+        // HEAD is answered where Allow lists it.
+        let head = try http.request("HEAD", "/v1/arena")
+        #expect(head.status == 200 && head.body.isEmpty)
         let bad = #"{"nodes": [{"name": "x", "url": "file:///etc/passwd"}], "probe": {"interval": 1, "timeout": 2}}"#
         #expect(try http.request("PUT", "/v1/arena/config", body: bad).status == 401)
         let rejected = try http.request(

@@ -115,6 +115,24 @@ import Testing
         #expect(server.drainLog().contains(#""data":"\#(data.replacingOccurrences(of: "\"", with: "\\\""))""#))
     }
 
+    /// An empty token must not turn authentication off: the server refuses to start.
+    @Test func emptyTokenRefusesToStart() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        process.arguments = ["serve", "--port", "0", "--data", scratch.file("data")]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHOREO_API_TOKEN"] = ""
+        process.environment = environment
+        let log = scratch.file("stderr")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("set but empty"))
+    }
+
     /// A data directory the server's user cannot write says so.
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func storagePermissionIsNamed() throws {
