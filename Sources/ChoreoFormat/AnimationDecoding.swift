@@ -25,8 +25,8 @@ extension SceneDecoder {
     mutating func decodeAnimation(_ json: JSONValue, _ path: String, depth: Int) -> Animation? {
         guard let given = reader.object(json, path) else { return nil }
         let object = reader.canonical(given, path, aliases: Vocabulary.animationFieldAliases)
-        guard depth < Limits.maxGroupDepth else {
-            reader.fail(path, "groups may nest at most \(Limits.maxGroupDepth) deep")
+        guard depth < FormatLimits.maxGroupDepth else {
+            reader.fail(path, "groups may nest at most \(FormatLimits.maxGroupDepth) deep")
             return nil
         }
         guard let typeJSON = object["type"] else {
@@ -234,8 +234,8 @@ extension SceneDecoder {
                 return nil
             }
             guard let array = reader.array(valuesJSON, "\(path).values") else { return nil }
-            guard !array.isEmpty, array.count <= Limits.maxKeyframes else {
-                reader.fail("\(path).values", "must hold 1 to \(Limits.maxKeyframes) values")
+            guard !array.isEmpty, array.count <= FormatLimits.maxKeyframes else {
+                reader.fail("\(path).values", "must hold 1 to \(FormatLimits.maxKeyframes) values")
                 return nil
             }
             for (index, element) in array.enumerated() {

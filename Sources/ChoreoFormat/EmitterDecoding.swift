@@ -7,7 +7,7 @@ extension SceneDecoder {
 
     static var cellNumberFields: [(String, WritableKeyPath<EmitterCell, Double>, Double, Double)] {
         [
-            ("birthRate", \.birthRate, 0, Limits.maxParticleBirthRate),
+            ("birthRate", \.birthRate, 0, FormatLimits.maxParticleBirthRate),
             ("lifetime", \.lifetime, 0, Limits.maxSceneTime),
             ("lifetimeRange", \.lifetimeRange, 0, Limits.maxSceneTime),
             ("velocity", \.velocity, -1e6, 1e6), ("velocityRange", \.velocityRange, 0, 1e6),
@@ -39,10 +39,10 @@ extension SceneDecoder {
             emitter.seed = UInt32(n)
         }
         if let v = object["emitterCells"], let cells = reader.array(v, "\(path).emitterCells") {
-            if cells.count > Limits.maxEmitterCells {
-                reader.fail("\(path).emitterCells", "an emitter may have at most \(Limits.maxEmitterCells) cells")
+            if cells.count > FormatLimits.maxEmitterCells {
+                reader.fail("\(path).emitterCells", "an emitter may have at most \(FormatLimits.maxEmitterCells) cells")
             }
-            for (index, element) in cells.prefix(Limits.maxEmitterCells).enumerated() {
+            for (index, element) in cells.prefix(FormatLimits.maxEmitterCells).enumerated() {
                 if let cell = decodeCell(element, "\(path).emitterCells[\(index)]") { emitter.cells.append(cell) }
             }
         }

@@ -9,15 +9,12 @@ public struct RenderPlan: Sendable {
     public let duration: Double
     /// Sample times in output order.
     public let times: [Double]
-    /// The cells written for each layer, flat.
+    /// The JSON keys of the layers and columns.
     let tables: FrameTables
-    /// Whether layer time maps and the tree never change (then they are computed once).
-    let staticMaps: [TimeMap]?
-    let staticShape: Timeline.TreeShape?
     /// Frames × property samples.
     public let sampleCount: Int
-    /// The selected whole-property columns compiled for sampling.
-    let program: SamplingProgram
+    /// The frames: selected layers, their columns, compiled for sampling.
+    public let frames: FramePlan
 
     struct Column: Sendable {
         let name: String
@@ -57,12 +54,12 @@ public struct RenderPlan: Sendable {
             // The grid from `start`, and the end itself when it falls between two grid times:
             // the last frame shows the scene's end, not the frame before it.
             let onGrid = abs(query.start + (count - 1) / query.fps - end) < MediaTiming.resolution
-            if count + (onGrid ? 0 : 1) > Double(Limits.maxFrames) {
+            if count + (onGrid ? 0 : 1) > Double(FormatLimits.maxFrames) {
                 errors.append(
                     FieldError(
                         path: "query.fps",
                         message:
-                            "\(JSONReader.format(count)) frames requested; at most \(Limits.maxFrames) frames per response (lower fps or narrow start…end)"
+                            "\(JSONReader.format(count)) frames requested; at most \(FormatLimits.maxFrames) frames per response (lower fps or narrow start…end)"
                     ))
             } else {
                 times = (0..<Int(count)).map { SceneTime.quantize(query.start + Double($0) / query.fps) }
@@ -102,7 +99,7 @@ public struct RenderPlan: Sendable {
             if selected[index] { columnsPerFrame += layerColumns.count }
         }
         let samples = times.count * max(columnsPerFrame, 1)
-        let limit = query.format == .json ? Limits.maxSamplesJSON : Limits.maxSamplesNDJSON
+        let limit = query.format == .json ? FormatLimits.maxSamplesJSON : FormatLimits.maxSamplesNDJSON
         if samples > limit {
             errors.append(
                 FieldError(
@@ -112,11 +109,16 @@ public struct RenderPlan: Sendable {
                 ))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        // Whole properties are compiled for sampling; keys are escaped once.
-        var requests: [(layer: Int, property: LayerProperty)] = []
+        let frames = FramePlan(
+            timeline: timeline, times: times, selected: selected,
+            columns: columns.map { layer in
+                layer.map { column in
+                    column.keyPath.map { .keyPath($0) } ?? (column.name == "particles" ? .particles : .transition)
+                }
+            })
+        // Keys are escaped once, in the plan's column order.
         var keyBytes: [UInt8] = []
-        var cells: [FrameTables.Cell] = []
-        var layerCells: [Range<Int>] = []
+        var columnKeys: [Range<Int>] = []
         var layerKeys: [Range<Int>] = []
         func appendKey(_ name: String) -> Range<Int> {
             let start = keyBytes.count
@@ -125,31 +127,13 @@ public struct RenderPlan: Sendable {
         }
         for layer in columns.indices {
             layerKeys.append(appendKey(timeline.layers[layer].id))
-            let first = cells.count
             if selected[layer] {
-                for column in columns[layer] {
-                    var track = -1
-                    if let keyPath = column.keyPath, keyPath.component == nil {
-                        track = requests.count
-                        requests.append((layer, keyPath.property))
-                    }
-                    let special: FrameTables.Cell.Special? =
-                        column.keyPath != nil ? nil : column.name == "particles" ? .particles : .transition
-                    cells.append(
-                        FrameTables.Cell(
-                            key: appendKey(column.name), keyPath: column.keyPath, special: special, track: track))
-                }
+                for column in columns[layer] { columnKeys.append(appendKey(column.name)) }
             }
-            layerCells.append(first..<cells.count)
         }
-        let program = SamplingProgram(timeline: timeline, requests: requests)
-        let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
-        let shape = isStatic ? timeline.shape(at: 0) : nil
         return RenderPlan(
             timeline: timeline, duration: duration, times: times,
-            tables: FrameTables(
-                keyBytes: keyBytes, cells: cells, layerCells: layerCells, layerKeys: layerKeys, selected: selected),
-            staticMaps: shape.map { timeline.timeMaps(at: 0, shape: $0) }, staticShape: shape, sampleCount: samples,
-            program: program)
+            tables: FrameTables(keyBytes: keyBytes, columnKeys: columnKeys, layerKeys: layerKeys),
+            sampleCount: samples, frames: frames)
     }
 }

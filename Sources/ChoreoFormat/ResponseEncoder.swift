@@ -94,7 +94,7 @@ public enum ResponseEncoder {
             let lower = range.lowerBound + block * blockSize
             let upper = min(lower + blockSize, range.upperBound)
             var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
-            let cursor = SamplingCursor(for: plan.program)
+            let cursor = plan.frames.makeCursor()
             for index in lower..<upper {
                 if index > range.lowerBound { writer.byte(separator) }
                 writeFrame(plan, time: plan.times[index], cursor: cursor, into: &writer)
@@ -111,50 +111,14 @@ public enum ResponseEncoder {
 
     static func writeFrame(_ plan: RenderPlan, time: Double, cursor: SamplingCursor, into writer: inout JSONWriter) {
         let timeline = plan.timeline
-        let tables = plan.tables
-        let program = plan.program
-        let shape = plan.staticShape ?? timeline.shape(at: time)
-        let maps = plan.staticMaps ?? timeline.timeMaps(at: time, shape: shape)
-        var lanes = Lanes()
         writer.raw("{\"time\":")
         writer.number(time)
         writer.raw(",\"layers\":{")
-        var firstLayer = true
-        for layer in shape.order where tables.selected[layer] {
-            if !firstLayer { writer.byte(UInt8(ascii: ",")) }
-            firstLayer = false
-            writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.layerKeys[layer]))
-            writer.byte(UInt8(ascii: "{"))
-            var firstCell = true
-            let map = maps[layer]
-            for cell in tables.layerCells[layer] {
-                if let keyPath = tables.cells[cell].keyPath {
-                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
-                    firstCell = false
-                    writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.cells[cell].key))
-                    let track = tables.cells[cell].track
-                    if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
-                        writeLanes(lanes, kind: keyPath.property.kind, into: &writer)
-                    } else {
-                        writeValue(
-                            timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map),
-                            into: &writer)
-                    }
-                } else if tables.cells[cell].special == .particles {
-                    guard timeline.layers[layer].type == .emitter else { continue }
-                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
-                    firstCell = false
-                    writer.key("particles")
-                    writeParticles(timeline.particles(layer: layer, at: time), into: &writer)
-                } else if let state = timeline.transitionState(layer: layer, at: time, map: map) {
-                    if !firstCell { writer.byte(UInt8(ascii: ",")) }
-                    firstCell = false
-                    writer.key("transition")
-                    writeTransition(state, into: &writer)
-                }
-            }
-            writer.byte(UInt8(ascii: "}"))
-        }
+        var visitor = JSONFrameWriter(tables: plan.tables)
+        // The visitor writes into the response's buffer itself: swapped in and out, not copied.
+        swap(&visitor.writer, &writer)
+        plan.frames.visit(time, cursor: cursor, &visitor)
+        swap(&visitor.writer, &writer)
         writer.byte(UInt8(ascii: "}"))
         writeInteractive(timeline, at: time, into: &writer)
         writer.byte(UInt8(ascii: "}"))
@@ -267,7 +231,7 @@ public enum ResponseEncoder {
         }
     }
 
-    private static func writeTransition(_ state: TransitionState, into writer: inout JSONWriter) {
+    static func writeTransition(_ state: TransitionState, into writer: inout JSONWriter) {
         writer.raw("{\"type\":")
         writer.string(state.transition.kind.rawValue)
         writer.raw(",\"subtype\":")
@@ -500,4 +464,54 @@ private final class BlockResults: @unchecked Sendable {
     }
 
     var values: [[UInt8]] { slots }
+}
+
+/// A frame as JSON: `"id": {"name": value, …}` for each layer the plan visits.
+struct JSONFrameWriter: FrameVisitor {
+    let tables: FrameTables
+    var writer = JSONWriter()
+    private var firstLayer = true
+    private var firstColumn = true
+
+    init(tables: FrameTables) { self.tables = tables }
+
+    @inline(__always)
+    private mutating func separate() {
+        if !firstColumn { writer.byte(UInt8(ascii: ",")) }
+        firstColumn = false
+    }
+
+    mutating func beginLayer(_ layer: Int) {
+        if !firstLayer { writer.byte(UInt8(ascii: ",")) }
+        firstLayer = false
+        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.layerKeys[layer]))
+        writer.byte(UInt8(ascii: "{"))
+        firstColumn = true
+    }
+
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes) {
+        separate()
+        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
+        ResponseEncoder.writeLanes(lanes, kind: keyPath.property.kind, into: &writer)
+    }
+
+    mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) {
+        separate()
+        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
+        ResponseEncoder.writeValue(value, into: &writer)
+    }
+
+    mutating func transition(_ column: Int, _ state: TransitionState) {
+        separate()
+        writer.key("transition")
+        ResponseEncoder.writeTransition(state, into: &writer)
+    }
+
+    mutating func particles(_ column: Int, _ particles: [Particle]) {
+        separate()
+        writer.key("particles")
+        ResponseEncoder.writeParticles(particles, into: &writer)
+    }
+
+    mutating func endLayer(_ layer: Int) { writer.byte(UInt8(ascii: "}")) }
 }

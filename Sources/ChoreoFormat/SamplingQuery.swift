@@ -57,15 +57,15 @@ public struct SamplingQuery: Sendable, Equatable {
             }
             switch name {
             case "fps":
-                if let v = number(name, value, min: 0.001, max: Limits.maxFPS) { query.fps = v }
+                if let v = number(name, value, min: 0.001, max: FormatLimits.maxFPS) { query.fps = v }
             case "start":
                 if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.start = v }
             case "end":
                 if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.end = v }
             case "times":
                 let items = list(value)
-                if items.count > Limits.maxTimes {
-                    errors.append(FieldError(path: "query.times", message: "at most \(Limits.maxTimes) times"))
+                if items.count > FormatLimits.maxTimes {
+                    errors.append(FieldError(path: "query.times", message: "at most \(FormatLimits.maxTimes) times"))
                 } else if items.isEmpty {
                     errors.append(FieldError(path: "query.times", message: "must list at least one time"))
                 } else {

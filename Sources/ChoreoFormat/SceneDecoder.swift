@@ -280,8 +280,8 @@ public struct SceneDecoder {
 
     private mutating func decodeAction(_ json: JSONValue, _ path: String) -> ScriptAction? {
         actionCount += 1
-        if actionCount == Limits.maxScriptActions + 1 {
-            reader.fail(path, "a scene may have at most \(Limits.maxScriptActions) actions")
+        if actionCount == FormatLimits.maxScriptActions + 1 {
+            reader.fail(path, "a scene may have at most \(FormatLimits.maxScriptActions) actions")
         }
         guard let object = reader.object(json, path) else { return nil }
         // UIKit's method name for an action choreo spells out: named as such.

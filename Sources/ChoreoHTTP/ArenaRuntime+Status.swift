@@ -20,12 +20,11 @@ extension ArenaRuntime {
             var query = SamplingQuery()
             query.times = [SceneTime.quantize(elapsed)]
             query.properties = ["opacity", "transform", "borderColor", "backgroundColor"]
-            if let plan = try? RenderPlan.make(timeline: round.timeline, query: query),
-                case .object(let response)? = try? JSONParser.parse(ResponseEncoder.json(plan, threads: 1)),
-                case .array(let frames)? = response["frames"], case .object(let first)? = frames.first,
-                case .object(let layers)? = first["layers"]
-            {
-                frame = layers
+            if let plan = try? RenderPlan.make(timeline: round.timeline, query: query) {
+                // The frame's values, read through the typed frame API (no JSON round trip).
+                var visitor = PresentationCollector(timeline: round.timeline)
+                plan.frames.visit(query.times![0], cursor: plan.frames.makeCursor(), &visitor)
+                frame = JSONObject(visitor.layers)
             }
         }
         var nodes: [JSONValue] = []
@@ -100,5 +99,44 @@ extension ArenaRuntime {
             lines.append("no round yet")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A frame's values as JSON values, per layer id: what `GET /v1/arena` shows of each node.
+struct PresentationCollector: FrameVisitor {
+    let timeline: Timeline
+    var layers: [(String, JSONValue)] = []
+    private var current: [(String, JSONValue)] = []
+
+    init(timeline: Timeline) { self.timeline = timeline }
+
+    mutating func beginLayer(_ layer: Int) { current = [] }
+
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes) {
+        current.append((keyPath.description, Self.json(Value(lanes: lanes, kind: keyPath.property.kind))))
+    }
+
+    mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) {
+        current.append((keyPath.description, Self.json(value)))
+    }
+
+    mutating func transition(_ column: Int, _ state: TransitionState) {}
+    mutating func particles(_ column: Int, _ particles: [Particle]) {}
+
+    mutating func endLayer(_ layer: Int) { layers.append((timeline.layers[layer].id, .object(JSONObject(current)))) }
+
+    /// A value in the scene format's output form.
+    static func json(_ value: Value) -> JSONValue {
+        func numbers(_ list: [Double]) -> JSONValue { .array(list.map { .number($0) }) }
+        switch value {
+        case .number(let n): return .number(n)
+        case .point(let p), .size(let p): return numbers([p.x, p.y])
+        case .rect(let r): return numbers([r.origin.x, r.origin.y, r.size.x, r.size.y])
+        case .color(let c): return numbers([c.red, c.green, c.blue, c.alpha])
+        case .transform(let m): return numbers(m.elements)
+        case .bool(let flag): return .bool(flag)
+        case .string(let text): return .string(text)
+        case .path(let path): return .string(path.svgPathData)
+        }
     }
 }

@@ -263,3 +263,28 @@ extension JSONValue {
         #expect(response.status == 302 && response.headers.contains { $0 == ("Location", "/health") })
     }
 }
+
+/// The arena's status reads frames through the typed frame API: the same values the JSON
+/// encoder writes, without encoding and parsing them.
+@Suite struct FrameConsumerTests {
+    @Test func collectorEqualsTheJSONFrame() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for name in ["arena-battle", "watering-button", "animator-cancel"] {
+            let bytes = Array(try Data(contentsOf: root.appendingPathComponent("examples/\(name).json")))
+            let (scene, _) = try SceneDecoder.decode(bytes: bytes)
+            for time in [0.0, 0.3, 0.75] {
+                var query = SamplingQuery()
+                query.times = [time]
+                let plan = try RenderPlan.make(scene: scene, query: query)
+                guard case .object(let response) = try JSONParser.parse(ResponseEncoder.json(plan, threads: 1)),
+                    case .array(let frames)? = response["frames"], case .object(let frame)? = frames.first,
+                    case .object(let layers)? = frame["layers"]
+                else { throw CancellationError() }
+                var collector = PresentationCollector(timeline: plan.timeline)
+                plan.frames.visit(time, cursor: plan.frames.makeCursor(), &collector)
+                #expect(JSONObject(collector.layers) == layers, "\(name) at \(time)")
+            }
+        }
+    }
+}

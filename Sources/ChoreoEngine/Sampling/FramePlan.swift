@@ -1,0 +1,129 @@
+/// Frames of a recorded timeline, planned once and visited many times: what a render, a
+/// picture or a status page reads of `CALayer.presentation()` at each time.
+///
+/// The plan holds the selected layers and, for each, its columns — key paths to sample (whole
+/// properties compiled into a ``SamplingProgram``, sub-paths read from the timeline), the
+/// `CATransition` faces, the particles — flat, so that frames visited on every core at once
+/// touch no reference count. ``visit(_:cursor:_:)`` walks one frame layer by layer in drawing
+/// order (the tree's order at that time) and hands each value to a ``FrameVisitor``: the JSON
+/// encoder, a rasteriser and the arena's status are three such visitors.
+public final class FramePlan: Sendable {
+    /// One column of a layer: a key path, the transition, or the particles.
+    public struct Column: Sendable {
+        public enum Member: Sendable {
+            case keyPath(KeyPath)
+            /// A `CATransition` (or UIView transition) in effect: its faces.
+            case transition
+            /// An emitter layer's live particles.
+            case particles
+        }
+
+        public let member: Member
+        /// The column's track in the sampling program, −1 when it is read from the timeline.
+        let track: Int
+    }
+
+    public let timeline: Timeline
+    /// Sample times in order.
+    public let times: [Double]
+    let columns: FrozenBuffer<Column>
+    /// Per layer: its columns in `columns` (empty for layers not selected).
+    let layerColumns: FrozenBuffer<Range<Int>>
+    let selected: FrozenBuffer<Bool>
+    let program: SamplingProgram
+    /// Whether layer time maps and the tree never change (then they are computed once).
+    let staticMaps: [TimeMap]?
+    let staticShape: Timeline.TreeShape?
+
+    /// Plans the frames: `columns[layer]` for each selected layer.
+    public init(timeline: Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]]) {
+        self.timeline = timeline
+        self.times = times
+        var requests: [(layer: Int, property: LayerProperty)] = []
+        var flat: [Column] = []
+        var ranges: [Range<Int>] = []
+        for layer in timeline.layers.indices {
+            let first = flat.count
+            if selected[layer] {
+                for member in columns[layer] {
+                    var track = -1
+                    if case .keyPath(let keyPath) = member, keyPath.component == nil {
+                        track = requests.count
+                        requests.append((layer, keyPath.property))
+                    }
+                    flat.append(Column(member: member, track: track))
+                }
+            }
+            ranges.append(first..<flat.count)
+        }
+        self.columns = FrozenBuffer(flat)
+        layerColumns = FrozenBuffer(ranges)
+        self.selected = FrozenBuffer(selected)
+        program = SamplingProgram(timeline: timeline, requests: requests)
+        let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
+        let shape = isStatic ? timeline.shape(at: 0) : nil
+        staticShape = shape
+        staticMaps = shape.map { timeline.timeMaps(at: 0, shape: $0) }
+    }
+
+    deinit {
+        columns.free()
+        layerColumns.free()
+        selected.free()
+    }
+
+    /// The columns of a layer, as indices into the plan's flat column list.
+    public func columns(of layer: Int) -> Range<Int> { layerColumns[layer] }
+
+    /// The number of columns over all layers.
+    public var columnCount: Int { columns.count }
+
+    /// A working cursor for one thread.
+    public func makeCursor() -> SamplingCursor { SamplingCursor(for: program) }
+
+    /// Visits the frame at `time`: each selected layer in the tree, in drawing order, and its
+    /// columns in order. A transition column is visited only while one is in effect, a
+    /// particles column only on emitter layers.
+    @inline(__always)
+    public func visit<Visitor: FrameVisitor>(_ time: Double, cursor: SamplingCursor, _ visitor: inout Visitor) {
+        let shape = staticShape ?? timeline.shape(at: time)
+        let maps = staticMaps ?? timeline.timeMaps(at: time, shape: shape)
+        var lanes = Lanes()
+        for layer in shape.order where selected[layer] {
+            visitor.beginLayer(layer)
+            let map = maps[layer]
+            for column in layerColumns[layer] {
+                switch columns[column].member {
+                case .keyPath(let keyPath):
+                    let track = columns[column].track
+                    if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
+                        visitor.lanes(column, keyPath, lanes)
+                    } else {
+                        visitor.value(
+                            column, keyPath,
+                            timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map))
+                    }
+                case .particles:
+                    guard timeline.layers[layer].type == .emitter else { continue }
+                    visitor.particles(column, timeline.particles(layer: layer, at: time))
+                case .transition:
+                    guard let state = timeline.transitionState(layer: layer, at: time, map: map) else { continue }
+                    visitor.transition(column, state)
+                }
+            }
+            visitor.endLayer(layer)
+        }
+    }
+}
+
+/// What a frame of a ``FramePlan`` hands out, layer by layer in drawing order.
+public protocol FrameVisitor {
+    mutating func beginLayer(_ layer: Int)
+    /// A whole property from the compiled program, in lane form (`Value(lanes:kind:)` reads it).
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes)
+    /// A value read from the timeline (sub-paths, and what the program leaves generic).
+    mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value)
+    mutating func transition(_ column: Int, _ state: TransitionState)
+    mutating func particles(_ column: Int, _ particles: [Particle])
+    mutating func endLayer(_ layer: Int)
+}

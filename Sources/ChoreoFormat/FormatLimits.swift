@@ -1,0 +1,26 @@
+import ChoreoEngine
+
+/// The bounds of the scene format and of render responses: what one document may hold and one
+/// response may carry (the engine's own bounds are ``Limits``). Documented in `docs/limits.md`.
+public enum FormatLimits {
+    /// Script entries plus actions, counted over the whole document.
+    public static let maxScriptActions = 100_000
+    /// Animations nested in groups, at any depth.
+    public static let maxGroupDepth = 16
+    /// Keyframe values per animation.
+    public static let maxKeyframes = 10_000
+    /// Frames in one response.
+    public static let maxFrames = 100_000
+    /// Explicit `times` in one request.
+    public static let maxTimes = 100_000
+    /// Property samples (frames × layers × properties) in one JSON response.
+    public static let maxSamplesJSON = 5_000_000
+    /// Property samples in one streamed NDJSON response.
+    public static let maxSamplesNDJSON = 200_000_000
+    /// Cells per emitter layer.
+    public static let maxEmitterCells = 32
+    /// `fps` bounds.
+    public static let maxFPS = 1_000.0
+    /// A cell's `birthRate`, particles per second.
+    public static let maxParticleBirthRate = 100_000.0
+}
