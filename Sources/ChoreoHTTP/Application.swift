@@ -79,6 +79,7 @@ public final class Application: Sendable {
 
     /// Handles one request. Never throws: every failure becomes a problem document.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if let field = Self.fieldWithNUL(request) { return Problem.badRequestTarget(field).response }
         switch router.match(method: request.method, path: request.path) {
         case .failure(let problem):
             return problem.response
@@ -90,6 +91,15 @@ public final class Application: Sendable {
                 return error.response
             }
         }
+    }
+
+    /// The first part of the request target holding a NUL: decoded (in-process callers), or left
+    /// encoded as `%00` by the server, which does not decode a string that has one.
+    static func fieldWithNUL(_ request: HTTPRequest) -> String? {
+        func hasNUL(_ text: String) -> Bool { text.contains("%00") || text.utf8.contains(0) }
+        if hasNUL(request.path) { return "path" }
+        for (name, value) in request.query where hasNUL(name) || hasNUL(value) { return "query.\(name)" }
+        return nil
     }
 
     private func authorize(_ request: HTTPRequest, route: Router.Route) throws(Problem) {

@@ -69,6 +69,13 @@ public struct Problem: Error, Sendable {
             errors: failure.errors)
     }
 
+    /// A 400: the path or a query parameter holds a NUL (`%00`), which would truncate it.
+    public static func badRequestTarget(_ field: String) -> Problem {
+        Problem(
+            .badRequestTarget, detail: "The request target contains an encoded NUL (%00).",
+            errors: [FieldError(path: field, message: "must not contain %00")])
+    }
+
     public static func conflict(_ detail: String) -> Problem {
         Problem(.conflict, detail: detail)
     }

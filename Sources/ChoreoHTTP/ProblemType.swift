@@ -3,6 +3,7 @@
 /// URI should resolve to documentation of the problem).
 public enum ProblemType: String, CaseIterable, Sendable {
     case malformedJSON = "malformed-json"
+    case badRequestTarget = "bad-request-target"
     case unauthorized
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
@@ -21,7 +22,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
 
     public var status: Int {
         switch self {
-        case .malformedJSON: 400
+        case .malformedJSON, .badRequestTarget: 400
         case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
@@ -38,6 +39,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     public var title: String {
         switch self {
         case .malformedJSON: "Malformed JSON"
+        case .badRequestTarget: "Bad request target"
         case .unauthorized: "Unauthorized"
         case .notFound: "Not found"
         case .methodNotAllowed: "Method not allowed"
@@ -58,6 +60,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         switch self {
         case .malformedJSON:
             "The request body is not JSON. The problem's errors name the line and column where parsing stopped."
+        case .badRequestTarget:
+            "The path or a query parameter contains an encoded NUL (%00). No id, key path or value of choreo contains one; a server that decoded it would cut the text short there, so the request is refused instead."
         case .unauthorized:
             "The server runs with an API token, and this request changes state: send the header Authorization: Bearer followed by the token."
         case .notFound: "No route matches the path, or no stored scene or arena node has the id in it."

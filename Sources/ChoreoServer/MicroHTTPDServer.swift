@@ -22,6 +22,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public var connectionMemoryLimit = 64 * 1024
         public var connectionLimit = 1000
         public var maxBodyBytes = 8 * 1024 * 1024
+        /// Seconds a stop waits for running requests before the process exits without them.
+        public var shutdownTimeout = 30.0
 
         public init() {}
     }
@@ -114,6 +116,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
                 MHD_OptionItem(option: .EXTERNAL_LOGGER, value: cmhd_format_log_pointer(), ptr_value: logger),
                 MHD_OptionItem(
                     option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: context),
+                MHD_OptionItem(
+                    option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescape, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeout, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: options.connectionLimit, ptr_value: nil),
@@ -137,9 +141,12 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     }
 
     /// Graceful stop: stop accepting, let in-flight requests finish (up to `timeout` seconds),
-    /// then close every connection.
-    public func stop(timeout: Double = 30) {
-        guard let daemon else { return }
+    /// then close every connection. Returns how many requests were still running at the
+    /// deadline: with any, the daemon is left as it is (libmicrohttpd cannot stop while a
+    /// connection is suspended, and the worker will still resume it), for the process to exit.
+    @discardableResult
+    public func stop(timeout: Double = 30) -> Int {
+        guard let daemon else { return 0 }
         let pointer = daemon
         let listenSocket = MHD_quiesce_daemon(pointer)
         if listenSocket >= 0 { Foundation.close(listenSocket) }
@@ -148,12 +155,15 @@ public final class MicroHTTPDServer: @unchecked Sendable {
             usleep(10_000)
             waited += 0.01
         }
+        let running = inFlight.load(ordering: .acquiring)
+        if running > 0 { return running }
         MHD_stop_daemon(pointer)
         self.daemon = nil
         if let contextPointer {
             Unmanaged<MicroHTTPDServer>.fromOpaque(contextPointer).release()
             self.contextPointer = nil
         }
+        return 0
     }
 
     deinit { logger.deallocate() }
@@ -340,6 +350,17 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         MHD_resume_connection(job.value.connection)
     }
     return .YES
+}
+
+/// libmicrohttpd's percent-decoding of the path and of query names and values
+/// (`MHD_http_unescape`), except that a string with an encoded NUL stays as it is: decoded, the
+/// NUL would end the C string there (`/v1/scenes/ID%00junk` would name `ID`). The application
+/// refuses a request target that holds `%00` (400 bad-request-target).
+private let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = {
+    _, _, text in
+    guard let text else { return 0 }
+    if strstr(text, "%00") != nil { return strlen(text) }
+    return MHD_http_unescape(text)
 }
 
 private func header(_ connection: OpaquePointer?, _ name: String) -> String? {

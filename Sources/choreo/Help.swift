@@ -25,7 +25,7 @@ enum Help {
     static let serve = """
         Usage: choreo serve [--host 127.0.0.1] [--port 8080] [--data ./choreo-data] [--threads N]
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
-                            [--arena arena.json]
+                            [--arena arena.json] [--shutdown-timeout 30]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -37,7 +37,9 @@ enum Help {
 
         With CHOREO_API_TOKEN set (or --token-file), requests that change state (POST, PUT,
         DELETE other than /v1/render, /v1/validate and /v1/arena/preview) need "Authorization: Bearer <token>".
-        SIGINT and SIGTERM stop it gracefully. Every stderr line is one JSON object: one per
+        SIGINT and SIGTERM stop it gracefully: no new connections, running requests get
+        --shutdown-timeout seconds to finish, then the process exits 0 without those still
+        running (their clients get no answer, so nothing they sent was acknowledged). Every stderr line is one JSON object: one per
         request, the lifecycle events, libmicrohttpd's own messages, and a failure to start.
         --host takes an IPv4 or IPv6 address or a host name (localhost).
 

@@ -11,7 +11,10 @@ enum ServeCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(
             arguments,
-            valued: ["host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena"],
+            valued: [
+                "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
+                "shutdown-timeout",
+            ],
             flags: ["help"])
         if parsed.flags.contains("help") {
             print(Help.serve)
@@ -29,6 +32,9 @@ enum ServeCommand {
         options.threads = min(max(1, ProcessInfo.processInfo.activeProcessorCount / 2), 4)
         if let n = try parsed.integer("threads", in: 1...256, "a number of threads") { options.threads = n }
         if let n = try parsed.integer("connection-timeout", in: 1...3600, "seconds") { options.connectionTimeout = n }
+        if let n = try parsed.integer("shutdown-timeout", in: 0...3600, "seconds") {
+            options.shutdownTimeout = Double(n)
+        }
         if let n = try parsed.integer("max-body-bytes", in: 1024...(1 << 30), "a number of bytes") {
             options.maxBodyBytes = n
         }
@@ -101,8 +107,16 @@ enum ServeCommand {
         let received = TerminationSignals.wait(signals)
         Output.logLine(RequestLog.event("stopping", ["signal": .number(Double(received))]))
         arena.closeStreams()
-        server.stop()
+        let abandoned = server.stop(timeout: options.shutdownTimeout)
         arena.stop()
+        if abandoned > 0 {
+            // Requests still running at the deadline are abandoned: their clients get no answer,
+            // so nothing they wrote was acknowledged, and SQLite rolls back an unfinished
+            // transaction on the next open. The store stays open under the running workers.
+            Output.logLine(RequestLog.event("stopped", ["abandoned": .number(Double(abandoned))]))
+            fflush(nil)
+            _exit(0)
+        }
         store.close()
         Output.logLine(RequestLog.event("stopped"))
     }

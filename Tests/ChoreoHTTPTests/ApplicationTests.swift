@@ -129,6 +129,30 @@ import Testing
         #expect(app.handle(Self.request("GET", "/healthz")).status == 503)
     }
 
+    /// A NUL in the path or a query parameter, decoded or left as `%00` by the server, is a 400
+    /// naming where it is.
+    @Test func nulInTheRequestTargetIsRefused() throws {
+        let app = try self.app()
+        let cases: [(HTTPRequest, String)] = [
+            (Self.request("DELETE", "/v1/scenes/abc%00junk"), "path"),
+            (Self.request("GET", "/v1/scenes/abc\u{0}junk"), "path"),
+            (Self.request("POST", "/v1/render", query: [("fps", "1%00")], body: "{}"), "query.fps"),
+            (
+                Self.request("POST", "/v1/render", query: [("fps", "1"), ("end\u{0}", "2")], body: "{}"),
+                "query.end\u{0}"
+            ),
+        ]
+        for (request, field) in cases {
+            let response = app.handle(request)
+            #expect(response.status == 400)
+            guard case .bytes(let bytes) = response.body else { throw CancellationError() }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.contains("/problems/bad-request-target"), "\(text)")
+            #expect(Application.fieldWithNUL(request) == field)
+        }
+        #expect(app.handle(Self.request("POST", "/v1/render", query: [("fps", "1")], body: "{}")).status != 400)
+    }
+
     @Test func constantTimeComparison() {
         #expect(Application.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!Application.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
@@ -174,7 +198,8 @@ extension JSONValue {
     @Test func everyProblemIsCatalogued() {
         let failure = ValidationFailure([FieldError(path: "$", message: "x")])
         let problems: [Problem] = [
-            .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidScene(failure),
+            .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .badRequestTarget("path"),
+            .invalidScene(failure),
             .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
             .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
             .preconditionFailed("x"),

@@ -211,6 +211,55 @@ import Testing
         #expect(server.waitForExit() == 0)
     }
 
+    /// SIGTERM with a request still running at the shutdown deadline exits 0 (it used to abort:
+    /// libmicrohttpd cannot stop with a suspended connection) and logs what it abandoned.
+    @Test func sigtermWithARunningRenderExitsZero() throws {
+        let server = try ServerProcess(arguments: ["--shutdown-timeout", "0"])
+        let http = RawHTTP(port: server.port)
+        // A birth rate that changes at the end of an hour-long run: minutes of work at fps 10.
+        let scene =
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
+        let fd = try http.connect()
+        defer { close(fd) }
+        let head =
+            "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(scene.utf8.count)\r\n\r\n"
+        RawHTTP.send(fd, Array(head.utf8) + Array(scene.utf8))
+        // Bounded wait until the server reports the render in flight.
+        var running = false
+        for _ in 0..<100 where !running {
+            let metrics = try http.request("GET", "/metrics").text
+            running = metrics.contains("choreo_http_requests_in_flight 2")
+            if !running { usleep(50_000) }
+        }
+        #expect(running)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        var log = server.drainLog()
+        for _ in 0..<100 where !log.contains("\"stopped\"") {
+            usleep(20_000)
+            log = server.drainLog()
+        }
+        #expect(log.contains("\"event\":\"stopped\",\"abandoned\":1"), "\(log)")
+    }
+
+    /// An encoded NUL neither truncates a path nor a query value: 400, and nothing is deleted.
+    @Test func encodedNULIsRefused() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let stored = try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(stored.status == 201)
+        guard case .object(let object) = try JSONParser.parse(stored.body), case .string(let id)? = object["id"]
+        else { throw LiveError("no id") }
+        let deleted = try http.request("DELETE", "/v1/scenes/\(id)%00junk")
+        #expect(deleted.status == 400)
+        #expect(deleted.text.contains("/problems/bad-request-target") && deleted.text.contains("\"path\""))
+        #expect(try http.request("GET", "/v1/scenes/\(id)").status == 200)
+        let query = try http.request("GET", "/v1/scenes/\(id)/frames?fps=1%00junk")
+        #expect(query.status == 400)
+        #expect(query.text.contains("query.fps"))
+        #expect(try http.request("GET", "/v1/scenes/\(id)/frames?fps=1").status == 200)
+    }
+
     @Test func numbersBeyondADoubleAreUnprocessable() throws {
         let server = try ServerProcess()
         let response = try RawHTTP(port: server.port).request(

@@ -1,5 +1,6 @@
 import ChoreoTestSupport
 import Foundation
+import Synchronization
 
 /// A real `choreo serve` process on a loopback port chosen by the kernel, for live tests.
 final class ServerProcess {
@@ -8,6 +9,8 @@ final class ServerProcess {
     private(set) var port: UInt16 = 0
     private let stderrPipe = Pipe()
     private var logBuffer = Data()
+    /// What the server logs after it reported its port (the pipe's reader thread appends).
+    private let laterLog = LaterLog()
 
     static var binary: String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -58,7 +61,10 @@ final class ServerProcess {
                 let digits = text[range.upperBound...].prefix { $0.isNumber }
                 if let port = UInt16(digits) {
                     // Keep reading the log, or a busy process blocks on a full pipe.
-                    handle.readabilityHandler = { handle in _ = handle.availableData }
+                    handle.readabilityHandler = { [laterLog] handle in
+                        let chunk = handle.availableData
+                        laterLog.data.withLock { $0.append(chunk) }
+                    }
                     return port
                 }
             }
@@ -66,9 +72,9 @@ final class ServerProcess {
         throw LiveError("server did not report its port: \(String(decoding: logBuffer, as: UTF8.self))")
     }
 
-    /// Reads whatever the server has logged so far (non-blocking after exit).
+    /// Whatever the server has logged so far.
     func drainLog() -> String {
-        String(decoding: logBuffer, as: UTF8.self)
+        String(decoding: logBuffer + laterLog.data.withLock { $0 }, as: UTF8.self)
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
@@ -86,6 +92,11 @@ final class ServerProcess {
             process.waitUntilExit()
         }
     }
+}
+
+/// The log a server writes after its port, shared with the pipe's reader thread.
+final class LaterLog: Sendable {
+    let data = Mutex(Data())
 }
 
 struct LiveError: Error, CustomStringConvertible {
