@@ -1,6 +1,8 @@
 /* A minimal C libmicrohttpd server doing what choreo's GET /healthz does, for the CPU
- * comparison in Benchmarks/load.sh: same daemon flags and options, a SQLite "SELECT 1" under a
- * mutex, an X-Request-Id header, and one JSON log line per request on stderr.
+ * comparison in Benchmarks/load.sh: same daemon flags and options, the same storage check (the
+ * database file still the one opened; the write lock taken, the schema page read, rolled back)
+ * under a mutex, an X-Request-Id header, and one JSON log line per request on stderr. choreo
+ * also moves the check off the I/O thread to its health queue; this baseline does not.
  * Build: cc -O2 -o bench-c-server healthz.c -lmicrohttpd -lsqlite3 -lpthread
  * Run:   ./bench-c-server PORT DATABASE-FILE */
 #include <arpa/inet.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,14 +24,17 @@ static sqlite3 *db;
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_long counter;
 
-static sqlite3_stmt *ping_statement; /* prepared once, as choreo does */
+static const char *db_path;
+static struct stat db_identity;
 
 static int ping(void) {
-    int ok = 0;
+    struct stat now;
+    if (stat(db_path, &now) != 0 || now.st_ino != db_identity.st_ino || now.st_dev != db_identity.st_dev) return 0;
     pthread_mutex_lock(&db_lock);
-    if (ping_statement != NULL || sqlite3_prepare_v2(db, "SELECT 1", -1, &ping_statement, NULL) == SQLITE_OK) {
-        ok = sqlite3_step(ping_statement) == SQLITE_ROW;
-        sqlite3_reset(ping_statement);
+    int ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+    if (ok) {
+        ok = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK;
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     }
     pthread_mutex_unlock(&db_lock);
     return ok;
@@ -66,6 +72,9 @@ int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: %s PORT DATABASE\n", argv[0]); return 2; }
     if (sqlite3_open(argv[2], &db) != SQLITE_OK) return 1;
     sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+    sqlite3_busy_timeout(db, 1000);
+    db_path = argv[2];
+    if (stat(db_path, &db_identity) != 0) return 1;
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGINT);

@@ -72,9 +72,15 @@ public final class Application: Sendable {
         return "unmatched"
     }
 
-    /// Whether a request is answered fast enough to stay on the server's I/O thread.
-    public func isLightweight(method: String, path: String) -> Bool {
-        (method == "GET" || method == "HEAD") && (path == "/healthz" || path == "/metrics")
+    /// Where a request runs: `/metrics` on the I/O thread, `/healthz` (a bounded wait on
+    /// storage) on the health queue, the rest on workers.
+    public func lane(method: String, path: String) -> RequestLane {
+        guard method == "GET" || method == "HEAD" else { return .worker }
+        switch path {
+        case "/metrics": return .inline
+        case "/healthz": return .health
+        default: return .worker
+        }
     }
 
     /// Handles one request. Never throws: every failure becomes a problem document.
@@ -211,8 +217,8 @@ public final class Application: Sendable {
                 throw Problem.invalidScene(error)
             }
         case ("GET", "/healthz"):
-            if store.ping() { return .json(200, Self.healthyBody) }
-            return Problem.unavailable("The database does not answer.").response
+            guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
+            return Problem.unavailable("Storage is not healthy: \(problem).").response
         case ("GET", "/metrics"):
             let text = metrics.render() + (arena?.metricsText() ?? "")
             return HTTPResponse(

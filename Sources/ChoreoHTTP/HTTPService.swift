@@ -1,11 +1,24 @@
 /// What the HTTP server hosts: choreo's API (``Application``) or a health target
-/// (``TargetService``). The server asks it for the route name (logs and metrics), whether a
-/// request is cheap enough to answer on the I/O thread, and the response.
+/// (``TargetService``). The server asks it for the route name (logs and metrics), where a
+/// request runs (``RequestLane``), and the response.
 public protocol HTTPService: Sendable {
     var metrics: Metrics { get }
     func routeName(method: String, path: String) -> String
-    func isLightweight(method: String, path: String) -> Bool
+    func lane(method: String, path: String) -> RequestLane
     func handle(_ request: HTTPRequest) -> HTTPResponse
+}
+
+/// Where the server runs a request.
+public enum RequestLane: Sendable {
+    /// On libmicrohttpd's I/O thread: cheap, touches no lock another request holds for long
+    /// (`/metrics`). Reads neither headers, query nor body.
+    case inline
+    /// On the server's own health queue: may wait a bounded time (storage's health check), so
+    /// it neither holds an I/O thread nor queues behind renders. Reads neither headers, query
+    /// nor body.
+    case health
+    /// On a worker: everything else (renders, storage).
+    case worker
 }
 
 extension Application: HTTPService {}

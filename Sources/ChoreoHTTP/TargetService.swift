@@ -45,7 +45,7 @@ public final class TargetService: HTTPService {
     }
 
     /// Everything runs on a worker: a slow or hanging answer must not hold an I/O thread.
-    public func isLightweight(method: String, path: String) -> Bool { false }
+    public func lane(method: String, path: String) -> RequestLane { .worker }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         switch (request.method, request.path) {

@@ -6,9 +6,10 @@ import Synchronization
 
 /// `choreo serve`'s HTTP server on libmicrohttpd. All libmicrohttpd calls live in this file.
 ///
-/// libmicrohttpd runs its own epoll thread pool. Everything but `/healthz` and `/metrics`
-/// leaves those threads: the connection is suspended, the work runs on a Dispatch worker, and
-/// the connection is resumed with the response, so a long render never delays a health check.
+/// libmicrohttpd runs its own epoll thread pool. Everything but `/metrics` leaves those threads:
+/// the connection is suspended, the work runs on a Dispatch worker (on the server's own health
+/// queue for `/healthz`), and the connection is resumed with the response, so neither a long
+/// render nor a locked database delays a health check or another connection.
 /// NDJSON responses are produced piece by piece into a small buffer that the connection drains.
 public final class MicroHTTPDServer: @unchecked Sendable {
     /// Limits and addresses. Documented in docs/limits.md.
@@ -35,6 +36,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     /// The shim's logger state, alive as long as the daemon.
     private let logger: UnsafeMutablePointer<cmhd_logger> = .allocate(capacity: 1)
     let inFlight = Atomic<Int>(0)
+    /// Health checks, one at a time, apart from the render workers and the I/O threads.
+    let healthQueue = DispatchQueue(label: "choreo.health")
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
     /// Receives each request's log line (newline included).
@@ -328,23 +331,27 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if state.tooLarge {
         return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
     }
-    if server.application.isLightweight(method: state.method, path: state.path) {
-        // Health and metrics read neither headers, query nor body.
+    let lane = server.application.lane(method: state.method, path: state.path)
+    if lane == .inline {
         return queue(
             server, connection, state, server.application.handle(HTTPRequest(method: state.method, path: state.path)))
     }
-    let request = HTTPRequest(
-        method: state.method, path: state.path, query: values(connection, .GET_ARGUMENT_KIND),
-        headers: Dictionary(
-            values(connection, .HEADER_KIND).map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { first, _ in first }),
-        body: state.body)
+    let request =
+        lane == .health
+        ? HTTPRequest(method: state.method, path: state.path)
+        : HTTPRequest(
+            method: state.method, path: state.path, query: values(connection, .GET_ARGUMENT_KIND),
+            headers: Dictionary(
+                values(connection, .HEADER_KIND).map { ($0.0.lowercased(), $0.1) },
+                uniquingKeysWith: { first, _ in first }),
+            body: state.body)
     state.body = []
     // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
     state.dispatched = true
     MHD_suspend_connection(connection)
     let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
-    DispatchQueue.global().async {
-        lowerWorkerPriority()
+    (lane == .health ? server.healthQueue : DispatchQueue.global()).async {
+        if lane == .worker { lowerWorkerPriority() }
         let response = job.value.server.application.handle(job.value.request)
         job.value.state.response = response
         MHD_resume_connection(job.value.connection)

@@ -10,10 +10,9 @@ import Foundation
 /// used while ``SceneStore`` holds its mutex, so no two threads use it at once.
 final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
-    /// `SELECT 1`, prepared once for health checks.
-    private var pingStatement: OpaquePointer?
 
-    init(path: String) throws(StorageError) {
+    /// Opens the file; `busyTimeout` is how long a statement waits for another connection's lock.
+    init(path: String, busyTimeout milliseconds: Int32 = 5_000) throws(StorageError) {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -26,7 +25,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             handle = nil
             throw StorageError("cannot open database at \(path): \(message)")
         }
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, milliseconds)
         try execute("PRAGMA journal_mode = WAL")
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
@@ -35,8 +34,6 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     func close() {
-        sqlite3_finalize(pingStatement)
-        pingStatement = nil
         if let handle {
             sqlite3_close_v2(handle)
             self.handle = nil
@@ -144,14 +141,17 @@ final class SQLiteDatabase: @unchecked Sendable {
         return rows
     }
 
-    /// Whether the database answers `SELECT 1` (a prepared statement reused across calls).
-    func ping() -> Bool {
-        guard let handle else { return false }
-        if pingStatement == nil, sqlite3_prepare_v2(handle, "SELECT 1", -1, &pingStatement, nil) != SQLITE_OK {
-            return false
+    /// Whether a write could start now: takes the write lock (`BEGIN IMMEDIATE`, waiting at most
+    /// the busy timeout), reads the schema page from the file, and rolls back. Writes nothing.
+    func checkWritable() throws(StorageError) {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            _ = try query("SELECT count(*) FROM sqlite_master")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
         }
-        defer { sqlite3_reset(pingStatement) }
-        return sqlite3_step(pingStatement) == SQLITE_ROW
+        try execute("ROLLBACK")
     }
 
     /// Rows changed by the last statement.

@@ -68,7 +68,15 @@ public final class SceneStore: Sendable {
     ]
 
     private let database: Mutex<SQLiteDatabase?>
+    /// A second connection for health checks alone, with a short busy timeout: a health check
+    /// never waits behind the store's mutex, nor longer than ``healthWait`` behind a writer.
+    private let healthConnection: Mutex<SQLiteDatabase?>
+    /// How long a health check waits for another writer's lock.
+    public static let healthWait = 1.0
     public let path: String
+    /// The database file's device and inode when it was opened: a file deleted or replaced
+    /// under a running server is noticed, instead of acknowledging writes that will be lost.
+    private let identity: (device: UInt64, inode: UInt64)
 
     /// Opens (creating if needed) `choreo.sqlite` in `directory`, and migrates it.
     public init(directory: String) throws(StorageError) {
@@ -88,6 +96,28 @@ public final class SceneStore: Sendable {
         let connection = try SQLiteDatabase(path: path)
         try Self.migrate(connection)
         database = Mutex(connection)
+        healthConnection = Mutex(
+            try SQLiteDatabase(path: path, busyTimeout: Int32(Self.healthWait * 1000)))
+        guard let opened = Self.fileIdentity(path) else {
+            throw StorageError("cannot stat \(path): \(String(cString: strerror(errno)))")
+        }
+        identity = opened
+    }
+
+    private static func fileIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Why the database file can no longer be trusted, or nil: it was deleted (with its
+    /// directory, say) or replaced since it was opened.
+    func fileProblem() -> String? {
+        guard let now = Self.fileIdentity(path) else {
+            return "the database file \(path) is gone (\(String(cString: strerror(errno))))"
+        }
+        if now != identity { return "the database file \(path) was replaced while choreo ran" }
+        return nil
     }
 
     static func migrate(_ database: SQLiteDatabase) throws(StorageError) {
@@ -118,6 +148,7 @@ public final class SceneStore: Sendable {
     func withDatabase<T>(_ body: (SQLiteDatabase) throws(StorageError) -> T) throws(StorageError) -> T {
         let result: Result<T, StorageError> = database.withLock { connection in
             guard let connection else { return .failure(StorageError("the database is closed")) }
+            if let problem = fileProblem() { return .failure(StorageError(problem)) }
             do throws(StorageError) {
                 return .success(try body(connection))
             } catch {
@@ -174,14 +205,29 @@ public final class SceneStore: Sendable {
         }
     }
 
-    /// Whether the database answers a trivial query (`/healthz`).
-    public func ping() -> Bool {
-        database.withLock { $0?.ping() ?? false }
+    /// Why storage is not healthy, or nil (`/healthz`): the file is still the one opened, and a
+    /// write could start within ``healthWait`` — on a connection of its own, so a long write
+    /// of this process or a lock another process holds delays it by that much at most.
+    public func healthProblem() -> String? {
+        if let problem = fileProblem() { return problem }
+        return healthConnection.withLock { connection -> String? in
+            guard let connection else { return "the database is closed" }
+            do throws(StorageError) {
+                try connection.checkWritable()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
     }
 
     /// Closes the database; later calls fail.
     public func close() {
         database.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+        healthConnection.withLock { connection in
             connection?.close()
             connection = nil
         }

@@ -260,6 +260,50 @@ import Testing
         #expect(try http.request("GET", "/v1/scenes/\(id)/frames?fps=1").status == 200)
     }
 
+    /// Another process holding the database's write lock: `/healthz` says 503 after a bounded
+    /// wait instead of freezing the server, `/metrics` answers meanwhile, and health returns
+    /// once the lock is released.
+    @Test func writeLockHeldByAnotherProcess() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        #expect(try http.request("GET", "/healthz").status == 200)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); sys.stdin.read()",
+            server.data + "/choreo.sqlite",
+        ]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        var locked: RawHTTP.Response?
+        for _ in 0..<50 where locked == nil {
+            let health = try http.request("GET", "/healthz")
+            if health.status == 503 { locked = health } else { usleep(100_000) }
+        }
+        #expect(locked?.text.contains("locked") == true, "\(locked?.text ?? "never 503")")
+        #expect(try http.request("GET", "/metrics").status == 200)
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
+    /// The data directory deleted under a running server: 503 from `/healthz` and from a store,
+    /// never a 201 for a scene that would be gone after a restart.
+    @Test func deletedDataDirectoryFailsHealthAndWrites() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        #expect(try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#).status == 201)
+        try FileManager.default.removeItem(atPath: server.data)
+        let health = try http.request("GET", "/healthz")
+        #expect(health.status == 503)
+        #expect(health.text.contains("is gone"))
+        #expect(try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#).status == 503)
+    }
+
     @Test func numbersBeyondADoubleAreUnprocessable() throws {
         let server = try ServerProcess()
         let response = try RawHTTP(port: server.port).request(

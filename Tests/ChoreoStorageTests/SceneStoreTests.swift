@@ -27,7 +27,7 @@ import Testing
         #expect(try store.delete(ids[0]))
         #expect(try !store.delete(ids[0]))
         #expect(try store.get(ids[0]) == nil)
-        #expect(store.ping())
+        #expect(store.healthProblem() == nil)
     }
 
     @Test func reopensAndKeepsData() throws {
@@ -37,7 +37,7 @@ import Testing
             let store = try SceneStore(directory: directory)
             id = try store.insert(name: nil, document: [1, 2, 3]).id
             store.close()
-            #expect(!store.ping())
+            #expect(store.healthProblem() != nil)
         }
         let reopened = try SceneStore(directory: directory)
         #expect(try reopened.get(id)?.document == [1, 2, 3])
@@ -52,5 +52,40 @@ import Testing
         try database.execute("PRAGMA user_version = 99")
         database.close()
         #expect(throws: StorageError.self) { try SceneStore(directory: directory) }
+    }
+
+    /// A data directory deleted under a running store: health says so and writes fail, rather
+    /// than acknowledging scenes that are gone at the next start.
+    @Test func vanishedDirectoryIsUnhealthyAndRefusesWrites() throws {
+        let directory = directory()
+        let store = try SceneStore(directory: directory)
+        _ = try store.insert(name: nil, document: [1])
+        try FileManager.default.removeItem(atPath: directory)
+        #expect(store.healthProblem()?.contains("is gone") == true)
+        #expect(throws: StorageError.self) { try store.insert(name: nil, document: [2]) }
+    }
+
+    /// A database file replaced under a running store is noticed too.
+    @Test func replacedFileIsUnhealthy() throws {
+        let directory = directory()
+        let store = try SceneStore(directory: directory)
+        let path = store.path
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".old")
+        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(store.healthProblem()?.contains("was replaced") == true)
+        #expect(throws: StorageError.self) { try store.get("x") }
+    }
+
+    /// Another connection holding the write lock makes health fail after a bounded wait, and
+    /// the store is healthy again once the lock is released.
+    @Test func heldWriteLockIsUnhealthy() throws {
+        let store = try SceneStore(directory: directory())
+        #expect(store.healthProblem() == nil)
+        let other = try SQLiteDatabase(path: store.path, busyTimeout: 0)
+        try other.execute("BEGIN IMMEDIATE")
+        #expect(store.healthProblem()?.contains("locked") == true)
+        try other.execute("ROLLBACK")
+        #expect(store.healthProblem() == nil)
+        other.close()
     }
 }
