@@ -20,6 +20,16 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
+/* Whether the client has closed its end: a read that would not block returns 0. A suspended
+ * connection is not polled, so an idle stream checks this before it suspends. */
+static inline int cmhd_peer_closed(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) return 0;
+    char byte;
+    return recv(info->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 /* The reader callback's end-of-stream marker is a cast macro Swift cannot import. */
 static inline ssize_t cmhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t cmhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }

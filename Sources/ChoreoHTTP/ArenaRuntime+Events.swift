@@ -8,26 +8,87 @@ import Foundation
 import Synchronization
 
 /// `GET /v1/arena/events`: Server-Sent Events of health changes and round events.
+///
+/// Push-based: a subscriber's events wait in its outbox, and its stream answers "later" when
+/// the outbox is empty, so no thread waits for an event. One timer (``keepAlive()``, every
+/// ``keepAliveInterval`` seconds) writes the keep-alive comments; writing one is also how a
+/// client that hung up during a quiet spell is noticed, and its slot freed.
 extension ArenaRuntime {
+    /// Seconds between keep-alive comments.
+    static let keepAliveInterval = 15.0
+    /// A subscriber that has not read for this long is dropped (nanoseconds).
+    static let staleAfter: UInt64 = 60_000_000_000
+    /// Bytes an outbox holds at most; a subscriber this far behind is dropped.
+    static let maxQueuedBytes = 1 << 20
+
     /// One `GET /v1/arena/events` client.
-    final class Subscriber: @unchecked Sendable {
-        let queue = Mutex<[UInt8]>([])
-        let signal = DispatchSemaphore(value: 0)
+    final class Subscriber: Sendable {
+        struct Outbox {
+            var bytes: [UInt8] = []
+            var ended = false
+            var stream: BodyStream?
+        }
+
+        let outbox = Mutex(Outbox())
         let lastRead = Mutex(DispatchTime.now().uptimeNanoseconds)
+
+        /// Queues a message and wakes the stream (ends it when the client is too far behind).
+        func deliver(_ message: [UInt8]) {
+            let stream = outbox.withLock { outbox -> BodyStream? in
+                guard !outbox.ended else { return nil }
+                if outbox.bytes.count + message.count > ArenaRuntime.maxQueuedBytes {
+                    outbox.ended = true
+                    outbox.bytes = []
+                } else {
+                    outbox.bytes += message
+                }
+                return outbox.stream
+            }
+            stream?.ready()
+        }
+
+        /// Ends the stream after what is queued.
+        func end() {
+            outbox.withLock { outbox -> BodyStream? in
+                outbox.ended = true
+                return outbox.stream
+            }?.ready()
+        }
+
+        /// The stream's next piece: what is queued, else the end, else nothing yet.
+        func take() -> BodyStream.Piece {
+            lastRead.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+            return outbox.withLock { outbox in
+                if !outbox.bytes.isEmpty {
+                    defer { outbox.bytes = [] }
+                    return .bytes(outbox.bytes)
+                }
+                return outbox.ended ? .end : .later
+            }
+        }
     }
 
     func broadcast(event: String, data: [UInt8]) {
         let message = Array("event: \(event)\ndata: ".utf8) + data + Array("\n\n".utf8)
+        for subscriber in liveSubscribers() { subscriber.deliver(message) }
+    }
+
+    /// The keep-alive comment to every subscriber (the arena's timer calls this).
+    func keepAlive() {
+        let message = Array(": keep-alive\n\n".utf8)
+        for subscriber in liveSubscribers() { subscriber.deliver(message) }
+    }
+
+    /// The subscribers, after dropping (and ending) those that stopped reading a minute ago.
+    private func liveSubscribers() -> [Subscriber] {
         let now = DispatchTime.now().uptimeNanoseconds
-        let subscribers = state.withLock { state -> [Subscriber] in
-            // A client that stopped reading for a minute has gone away.
-            state.subscribers.removeAll { now - $0.lastRead.withLock { $0 } > 60_000_000_000 }
-            return state.subscribers
+        let (live, stale) = state.withLock { state -> ([Subscriber], [Subscriber]) in
+            let stale = state.subscribers.filter { now - $0.lastRead.withLock { $0 } > Self.staleAfter }
+            state.subscribers.removeAll { subscriber in stale.contains { $0 === subscriber } }
+            return (state.subscribers, stale)
         }
-        for subscriber in subscribers {
-            subscriber.queue.withLock { $0 += message }
-            subscriber.signal.signal()
-        }
+        for subscriber in stale { subscriber.end() }
+        return live
     }
 
     /// Ends every event stream (the server is stopping: they would otherwise hold it open).
@@ -37,11 +98,15 @@ extension ArenaRuntime {
             defer { state.subscribers = [] }
             return state.subscribers
         }
-        for subscriber in subscribers { subscriber.signal.signal() }
+        for subscriber in subscribers { subscriber.end() }
     }
 
+    /// The number of open event streams.
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
     /// A stream of events: health changes and round events as they happen, a comment every
-    /// 15 s to keep the connection open. Nil when there are too many subscribers.
+    /// 15 s to keep the connection open. Nil when there are too many subscribers. The slot is
+    /// freed when the connection ends.
     public func subscribe() -> BodyStream? {
         let subscriber = Subscriber()
         let accepted = state.withLock { state -> Bool in
@@ -50,21 +115,17 @@ extension ArenaRuntime {
             return true
         }
         guard accepted else { return nil }
-        var first = true
-        return BodyStream {
-            if first {
-                first = false
-                return Array(": choreo arena events\n\n".utf8)
-            }
-            subscriber.lastRead.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
-            _ = subscriber.signal.wait(timeout: .now() + 15)
-            subscriber.lastRead.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
-            if self.state.withLock({ $0.closing }) { return nil }
-            let pending = subscriber.queue.withLock { queue -> [UInt8] in
-                defer { queue = [] }
-                return queue
-            }
-            return pending.isEmpty ? Array(": keep-alive\n\n".utf8) : pending
-        }
+        subscriber.outbox.withLock { $0.bytes = Array(": choreo arena events\n\n".utf8) }
+        let stream = BodyStream(
+            pushing: { subscriber.take() },
+            onClose: { [weak self] in
+                subscriber.outbox.withLock {
+                    $0.ended = true
+                    $0.stream = nil
+                }
+                self?.state.withLock { $0.subscribers.removeAll { $0 === subscriber } }
+            })
+        subscriber.outbox.withLock { $0.stream = stream }
+        return stream
     }
 }

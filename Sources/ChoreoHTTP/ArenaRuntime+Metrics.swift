@@ -18,6 +18,9 @@ extension ArenaRuntime {
         let health = prober.snapshot()
         let (counts, durations) = prober.counters()
         var lines: [String] = []
+        lines.append("# HELP choreo_arena_event_streams Open GET /v1/arena/events streams (at most 64).")
+        lines.append("# TYPE choreo_arena_event_streams gauge")
+        lines.append("choreo_arena_event_streams \(subscriberCount)")
         lines.append("# HELP choreo_arena_node_up Whether the node is up (1) or not (0).")
         lines.append("# TYPE choreo_arena_node_up gauge")
         for node in health {

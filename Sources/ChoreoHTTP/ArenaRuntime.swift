@@ -91,6 +91,7 @@ public final class ArenaRuntime: Sendable {
         prober.start()
         // The history is written in batches, once a second.
         schedule(every: 1) { [weak self] in self?.flush() }
+        schedule(every: Self.keepAliveInterval) { [weak self] in self?.keepAlive() }
         rescheduleRounds()
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An HTTP request as the application sees it, independent of the server library.
 public struct HTTPRequest: Sendable {
     public var method: String
@@ -21,17 +23,67 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// Produces a response body piece by piece, so large NDJSON renders never sit whole in memory.
+/// Produces a response body piece by piece, so large NDJSON renders never sit whole in memory,
+/// and event streams wait without holding a thread.
+///
+/// A pull stream (``init(_:)``) always has its next piece at hand. A push stream
+/// (``init(pushing:onClose:)``) may answer ``Piece/later``: nothing now. Its producer then calls
+/// ``ready()`` when there is, and the server asks again; no thread waits in between.
 ///
 /// `@unchecked Sendable`: the server calls ``next()`` from one thread at a time (the worker that
-/// refills the connection's buffer), which is the only access to the mutable position.
+/// refills the connection's buffer), which is the only access to the producer's own state;
+/// the waker and the close hook are guarded by a mutex.
 public final class BodyStream: @unchecked Sendable {
-    private let produce: () -> [UInt8]?
+    public enum Piece: Sendable {
+        case bytes([UInt8])
+        /// Nothing now: ``ready()`` says when to ask again.
+        case later
+        case end
+    }
 
-    public init(_ produce: @escaping () -> [UInt8]?) { self.produce = produce }
+    private let produce: () -> Piece
+    private let hooks = Mutex<Hooks>(Hooks())
 
-    /// The next piece, or nil at the end.
-    public func next() -> [UInt8]? { produce() }
+    private struct Hooks {
+        var wake: (@Sendable () -> Void)?
+        var onClose: (@Sendable () -> Void)?
+    }
+
+    /// A pull stream: `produce` returns the next piece, or nil at the end.
+    public init(_ produce: @escaping () -> [UInt8]?) {
+        self.produce = { produce().map(Piece.bytes) ?? .end }
+    }
+
+    /// A push stream; `onClose` runs once when the connection ends, however it ends.
+    public init(pushing produce: @escaping () -> Piece, onClose: @escaping @Sendable () -> Void) {
+        self.produce = produce
+        hooks.withLock { $0.onClose = onClose }
+    }
+
+    /// The next piece.
+    public func next() -> Piece { produce() }
+
+    /// The server's way to be told that a push stream has more (set once, before the first read).
+    public func whenReady(_ wake: @escaping @Sendable () -> Void) {
+        hooks.withLock { $0.wake = wake }
+    }
+
+    /// The producer has more: the server asks ``next()`` again.
+    public func ready() {
+        hooks.withLock { $0.wake }?()
+    }
+
+    /// The connection has ended (the server calls this once).
+    public func close() {
+        let onClose = hooks.withLock { hooks -> (@Sendable () -> Void)? in
+            defer {
+                hooks.onClose = nil
+                hooks.wake = nil
+            }
+            return hooks.onClose
+        }
+        onClose?()
+    }
 }
 
 /// An HTTP response.

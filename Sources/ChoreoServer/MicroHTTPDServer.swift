@@ -208,6 +208,10 @@ final class RequestState: @unchecked Sendable {
 
 /// A streamed body's buffer between the worker that produces it and the connection that drains it.
 ///
+/// A worker runs only while there is something to produce: when the buffer is full, or when a
+/// push stream answers "later", it stops; the connection draining the buffer, or the stream's
+/// ``BodyStream/ready()``, starts it again. An idle event stream holds no thread.
+///
 /// `@unchecked Sendable`: every mutable field is guarded by `lock`.
 final class StreamState: @unchecked Sendable {
     struct Buffer {
@@ -217,6 +221,8 @@ final class StreamState: @unchecked Sendable {
         var producing = false
         var waiting = false
         var cancelled = false
+        /// The stream said it has more since the worker last asked (no wake-up is lost).
+        var woken = false
     }
 
     let lock = Mutex(Buffer())
@@ -228,29 +234,50 @@ final class StreamState: @unchecked Sendable {
     init(source: BodyStream, connection: OpaquePointer) {
         self.source = source
         self.connection = connection
+        source.whenReady { [weak self] in self?.wake() }
     }
 
-    /// Starts the worker if it is not running (call with the buffer's state checked).
+    /// The push stream has more: start the worker unless it runs, the buffer is full, or the
+    /// connection has ended.
+    private func wake() {
+        let start = lock.withLock { buffer -> Bool in
+            buffer.woken = true
+            guard !buffer.producing, !buffer.cancelled, !buffer.finished,
+                buffer.pending.count - buffer.offset < StreamState.lowWater
+            else { return false }
+            buffer.producing = true
+            return true
+        }
+        if start { produce() }
+    }
+
+    /// Starts the worker (call with `producing` just set).
     func produce() {
         let transfer = UnsafeTransfer(self)
         DispatchQueue.global().async {
             lowerWorkerPriority()
             let state = transfer.value
             while true {
+                state.lock.withLock { $0.woken = false }
                 let piece = state.source.next()
                 let action: (resume: Bool, again: Bool) = state.lock.withLock { buffer in
                     if buffer.cancelled {
                         buffer.producing = false
                         return (false, false)
                     }
-                    if let piece {
+                    switch piece {
+                    case .bytes(let bytes):
                         if buffer.offset > 0 {
                             buffer.pending.removeFirst(buffer.offset)
                             buffer.offset = 0
                         }
-                        buffer.pending.append(contentsOf: piece)
-                    } else {
+                        buffer.pending.append(contentsOf: bytes)
+                    case .end:
                         buffer.finished = true
+                    case .later:
+                        if buffer.woken { return (false, true) }
+                        buffer.producing = false
+                        return (false, false)
                     }
                     let again = !buffer.finished && buffer.pending.count - buffer.offset < StreamState.lowWater
                     if !again { buffer.producing = false }
@@ -428,6 +455,7 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
     enum Step {
         case copied(Int, startProducer: Bool)
         case end
+        case hungUp
         case wait(startProducer: Bool)
     }
     let step: Step = stream.lock.withLock { state in
@@ -443,6 +471,9 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
             return .copied(count, startProducer: start)
         }
         if state.finished { return .end }
+        // A suspended connection is not polled: a client that hung up is noticed here, before
+        // suspending, or it would keep its slot until a write fails.
+        if cmhd_peer_closed(stream.connection) != 0 { return .hungUp }
         state.waiting = true
         let start = !state.producing
         if start { state.producing = true }
@@ -455,6 +486,8 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         return count
     case .end:
         return cmhd_end_of_stream()
+    case .hungUp:
+        return cmhd_end_with_error()
     case .wait(let start):
         if start { stream.produce() }
         return 0
@@ -465,6 +498,7 @@ private let streamFree: MHD_ContentReaderFreeCallback = { cls in
     guard let cls else { return }
     let stream = Unmanaged<StreamState>.fromOpaque(cls).takeRetainedValue()
     stream.lock.withLock { $0.cancelled = true }
+    stream.source.close()
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in

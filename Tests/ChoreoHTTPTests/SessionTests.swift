@@ -34,7 +34,7 @@ import Testing
         case .bytes(let bytes): return bytes
         case .stream(let stream):
             var bytes: [UInt8] = []
-            while let piece = stream.next() { bytes += piece }
+            while case .bytes(let piece) = stream.next() { bytes += piece }
             return bytes
         }
     }

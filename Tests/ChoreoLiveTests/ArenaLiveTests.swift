@@ -47,6 +47,49 @@ import Testing
         try scratch.write("arena-\(UUID().uuidString).json", text)
     }
 
+    /// The open event streams the server reports in `/metrics`.
+    static func eventStreams(_ http: RawHTTP) throws -> Int? {
+        let text = try http.request("GET", "/metrics").text
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("choreo_arena_event_streams ") })
+        else { return nil }
+        return Int(line.split(separator: " ").last ?? "")
+    }
+
+    /// 64 idle event streams hold no worker (a render is answered while they are open), and
+    /// their slots are freed when their clients hang up: a new subscriber is accepted again.
+    @Test func idleEventStreamsStarveNothingAndFreeTheirSlots() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        var streams: [Int32] = []
+        defer { for fd in streams { close(fd) } }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<64 {
+            let fd = try http.connect(timeout: 5)
+            streams.append(fd)
+            RawHTTP.send(fd, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            #expect(recv(fd, &buffer, buffer.count, 0) > 0)
+        }
+        #expect(try Self.eventStreams(http) == 64)
+        #expect(try http.request("GET", "/v1/arena/events").status == 503)
+        let render = try http.request("POST", "/v1/render?times=0.5", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(render.status == 200)
+        for fd in streams { close(fd) }
+        streams = []
+        // Noticed at the next keep-alive (15 s): bounded wait.
+        let deadline = Date().addingTimeInterval(25)
+        var open = try Self.eventStreams(http)
+        while open != 0 && Date() < deadline {
+            usleep(250_000)
+            open = try Self.eventStreams(http)
+        }
+        #expect(open == 0)
+        let fd = try http.connect(timeout: 5)
+        defer { close(fd) }
+        RawHTTP.send(fd, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let n = recv(fd, &buffer, buffer.count, 0)
+        #expect(n > 0 && String(decoding: buffer[0..<max(n, 0)], as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test func statusRoundsEventsAndMetrics() throws {
         let alpha = try ServerProcess.target(["--latency", "5ms"])
         let beta = try ServerProcess.target(["--status", "503"])
