@@ -20,6 +20,13 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
+/* The connection's socket (MHD_get_connection_info is C-variadic). */
+static inline int cmhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 /* Whether the client has closed its end: a read that would not block returns 0. A suspended
  * connection is not polled, so an idle stream checks this before it suspends. */
 static inline int cmhd_peer_closed(struct MHD_Connection *connection)

@@ -23,6 +23,13 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public var connectionMemoryLimit = 64 * 1024
         public var connectionLimit = 1000
         public var maxBodyBytes = 8 * 1024 * 1024
+        /// Seconds a connection has to send a whole request head, from its opening or from its
+        /// previous response; also the grace before the body's minimum rate applies.
+        public var headTimeout = 10
+        /// Bytes a second a body must average once `headTimeout` seconds of it have passed.
+        public var minimumBodyRate = 1024
+        /// Connections one client address may hold at once.
+        public var connectionsPerClient = 256
         /// Seconds a stop waits for running requests before the process exits without them.
         public var shutdownTimeout = 30.0
 
@@ -124,6 +131,11 @@ public final class MicroHTTPDServer: @unchecked Sendable {
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeout, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: options.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .PER_IP_CONNECTION_LIMIT, value: options.connectionsPerClient, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+                    ptr_value: context),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(addressPointer)),
             ]
             if options.threads > 1 {
@@ -141,6 +153,43 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         daemon = started
         contextPointer = context
         boundPort = cmhd_bound_port(started)
+        startHeadSweeper()
+    }
+
+    // MARK: Request-head deadline
+
+    /// Each open connection's socket, and since when it has been waiting for a request head
+    /// (nil while a request is read or answered). Keyed by the connection's address.
+    let connections = Mutex<[UInt: (socket: Int32, headSince: UInt64?)]>([:])
+    private var sweeper: (any DispatchSourceTimer)?
+
+    /// Once a second, shuts down the sockets of connections whose request head is overdue (a
+    /// slow-headers client): libmicrohttpd's own timeout is an idle timeout, which a client
+    /// sending a byte now and then never reaches. libmicrohttpd then closes the connection.
+    private func startHeadSweeper() {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        let limit = UInt64(options.headTimeout) * 1_000_000_000
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            // Under the lock: libmicrohttpd closes a socket only after the CLOSED notification,
+            // which waits for this lock, so no socket here has been closed and reused.
+            connections.withLock { connections in
+                for (_, entry) in connections {
+                    if let since = entry.headSince, now - since > limit { shutdown(entry.socket, Int32(SHUT_RDWR)) }
+                }
+            }
+        }
+        timer.resume()
+        sweeper = timer
+    }
+
+    func markHead(_ connection: OpaquePointer?, waiting: Bool) {
+        guard let connection else { return }
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        let now = DispatchTime.now().uptimeNanoseconds
+        connections.withLock { $0[key]?.headSince = waiting ? now : nil }
     }
 
     /// Graceful stop: stop accepting, let in-flight requests finish (up to `timeout` seconds),
@@ -160,6 +209,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         }
         let running = inFlight.load(ordering: .acquiring)
         if running > 0 { return running }
+        sweeper?.cancel()
         MHD_stop_daemon(pointer)
         self.daemon = nil
         if let contextPointer {
@@ -199,6 +249,8 @@ final class RequestState: @unchecked Sendable {
     var status = 0
     var bytesSent = 0
     var stream: StreamState?
+    /// Body bytes received, kept or not.
+    var received = 0
 
     init(id: String) {
         self.id = id
@@ -320,6 +372,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
     guard let raw = conCls.pointee else {
         // First call: headers only.
+        server.markHead(connection, waiting: false)
         let state = RequestState(id: server.nextRequestID())
         state.method = String(cString: method)
         state.path = url.map { String(cString: $0) } ?? "/"
@@ -339,6 +392,21 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     if uploadDataSize.pointee != 0 {
         let count = uploadDataSize.pointee
+        state.received += count
+        // A body refused as too large is drained (to answer 413) up to as much again; an
+        // endless one is cut there. A body that trickles below the minimum rate is cut too.
+        // Returning NO closes the connection; the log line says 413 or 408.
+        if state.tooLarge && state.received > 2 * server.options.maxBodyBytes {
+            state.status = 413
+            return .NO
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - state.started) / 1e9
+        if seconds > Double(server.options.headTimeout)
+            && Double(state.received) / seconds < Double(server.options.minimumBodyRate)
+        {
+            state.status = 408
+            return .NO
+        }
         if state.tooLarge || state.body.count + count > server.options.maxBodyBytes {
             state.tooLarge = true
             state.body = []
@@ -501,9 +569,11 @@ private let streamFree: MHD_ContentReaderFreeCallback = { cls in
     stream.source.close()
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
     guard let cls, let conCls, let raw = conCls.pointee else { return }
     let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+    // A kept-alive connection waits for its next request head from now.
+    server.markHead(connection, waiting: true)
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     conCls.pointee = nil
     if let stream = state.stream {
@@ -517,6 +587,24 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _
             seconds: seconds))
     server.inFlight.subtract(1, ordering: .releasing)
 }
+
+/// A connection opened or closed: tracked for the request-head deadline.
+private let connectionNotified:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, _, code in
+        guard let cls, let connection else { return }
+        let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+            let socket = cmhd_connection_fd(connection)
+            let now = DispatchTime.now().uptimeNanoseconds
+            server.connections.withLock { $0[key] = (socket, now) }
+        } else {
+            _ = server.connections.withLock { $0.removeValue(forKey: key) }
+        }
+    }
 
 /// libmicrohttpd's messages, formatted by the shim: `{"event": "libmicrohttpd", "message": …}`.
 private let libraryMessage: cmhd_message_sink = { context, message in

@@ -25,7 +25,8 @@ enum Help {
     static let serve = """
         Usage: choreo serve [--host 127.0.0.1] [--port 8080] [--data ./choreo-data] [--threads N]
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
-                            [--arena arena.json] [--shutdown-timeout 30]
+                            [--arena arena.json] [--shutdown-timeout 30] [--head-timeout 10]
+                            [--min-body-rate 1024] [--max-connections-per-client 256]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -41,6 +42,10 @@ enum Help {
         --shutdown-timeout seconds to finish, then the process exits 0 without those still
         running (their clients get no answer, so nothing they sent was acknowledged). Every stderr line is one JSON object: one per
         request, the lifecycle events, libmicrohttpd's own messages, and a failure to start.
+        A connection has --head-timeout seconds to send a whole request head (from its opening
+        or its previous response); a body must then average --min-body-rate bytes a second
+        after that many seconds; one client address holds at most --max-connections-per-client
+        connections. Slower clients are disconnected (docs/limits.md).
         --host takes an IPv4 or IPv6 address or a host name (localhost).
 
         Exit status: 0 after a signal; 1 it cannot start (storage, address, --arena); 2 a

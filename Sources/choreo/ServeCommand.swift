@@ -13,7 +13,7 @@ enum ServeCommand {
             arguments,
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
-                "shutdown-timeout",
+                "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -32,6 +32,13 @@ enum ServeCommand {
         options.threads = min(max(1, ProcessInfo.processInfo.activeProcessorCount / 2), 4)
         if let n = try parsed.integer("threads", in: 1...256, "a number of threads") { options.threads = n }
         if let n = try parsed.integer("connection-timeout", in: 1...3600, "seconds") { options.connectionTimeout = n }
+        if let n = try parsed.integer("head-timeout", in: 1...3600, "seconds") { options.headTimeout = n }
+        if let n = try parsed.integer("min-body-rate", in: 0...(1 << 30), "bytes a second") {
+            options.minimumBodyRate = n
+        }
+        if let n = try parsed.integer("max-connections-per-client", in: 1...100_000, "a number of connections") {
+            options.connectionsPerClient = n
+        }
         if let n = try parsed.integer("shutdown-timeout", in: 0...3600, "seconds") {
             options.shutdownTimeout = Double(n)
         }

@@ -80,6 +80,82 @@ import Testing
         #expect(elapsed >= 1.5 && elapsed < 9, "closed after \(elapsed) s")
     }
 
+    /// Sends `bytes` one at a time, `interval` seconds apart, until the server closes the
+    /// connection or `limit` seconds pass; returns the seconds until it closed, or nil.
+    static func trickle(_ fd: Int32, _ bytes: [UInt8], interval: Double, limit: Double) -> Double? {
+        let start = Date()
+        var index = 0
+        var probe = [UInt8](repeating: 0, count: 4096)
+        while Date().timeIntervalSince(start) < limit {
+            let byte = bytes[index % bytes.count]
+            index += 1
+            if withUnsafePointer(to: byte, { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }) < 0 {
+                return Date().timeIntervalSince(start)
+            }
+            let received = recv(fd, &probe, probe.count, Int32(MSG_DONTWAIT))
+            if received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                return Date().timeIntervalSince(start)
+            }
+            usleep(UInt32(interval * 1_000_000))
+        }
+        return nil
+    }
+
+    /// Slowloris: a head trickled a byte at a time is cut at the head deadline, though each
+    /// byte resets the idle timeout; a body trickled below the minimum rate is cut too; an
+    /// endless chunked body past the limit is cut; a healthy client is still answered.
+    @Test func slowClientsAreDisconnected() throws {
+        let server = try ServerProcess(arguments: ["--head-timeout", "1", "--max-body-bytes", "4096"])
+        let http = RawHTTP(port: server.port)
+        let head = try http.connect(timeout: 10)
+        defer { close(head) }
+        let headClosed = Self.trickle(
+            head, Array("GET /healthz HTTP/1.1\r\nX-Slow: abcdefgh".utf8), interval: 0.1, limit: 8)
+        #expect(headClosed != nil, "a trickled head was never cut")
+        let body = try http.connect(timeout: 10)
+        defer { close(body) }
+        RawHTTP.send(
+            body,
+            Array(
+                "POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n"
+                    .utf8))
+        let bodyClosed = Self.trickle(body, Array("{".utf8), interval: 0.1, limit: 8)
+        #expect(bodyClosed != nil, "a trickled body was never cut")
+        let chunked = try http.connect(timeout: 10)
+        defer { close(chunked) }
+        RawHTTP.send(
+            chunked,
+            Array(
+                "POST /v1/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    .utf8))
+        let chunk = Array("400\r\n".utf8) + [UInt8](repeating: 32, count: 1024) + Array("\r\n".utf8)
+        var cut = false
+        for _ in 0..<64 where !cut {
+            cut = chunk.withUnsafeBytes { send(chunked, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } < 0
+            if !cut { usleep(5_000) }
+        }
+        #expect(cut, "an endless chunked body was never cut")
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
+    /// One client address holds at most --max-connections-per-client connections at once.
+    @Test func connectionsPerClientAreCapped() throws {
+        let server = try ServerProcess(arguments: ["--max-connections-per-client", "3"])
+        let http = RawHTTP(port: server.port)
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for _ in 0..<3 { held.append(try http.connect(timeout: 5)) }
+        usleep(200_000)
+        let extra = try http.connect(timeout: 5)
+        defer { close(extra) }
+        RawHTTP.send(extra, Array("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        #expect(RawHTTP.readAll(extra).isEmpty)
+        for fd in held { close(fd) }
+        held = []
+        usleep(200_000)
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
     @Test func tokenProtectsStateChanges() throws {
         let server = try ServerProcess(environment: ["CHOREO_API_TOKEN": "live-token"])
         let http = RawHTTP(port: server.port)
