@@ -36,29 +36,29 @@ public final class Application: Sendable {
         self.arena = arena
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
         var router = Router()
-        router.add("POST", "/v1/render")
-        router.add("POST", "/v1/validate")
-        router.add("POST", "/v1/scenes")
+        router.add("POST", "/v1/render", lane: .render)
+        router.add("POST", "/v1/validate", lane: .render)
+        router.add("POST", "/v1/scenes", lane: .render)
         router.add("GET", "/v1/scenes")
         router.add("GET", "/v1/scenes/{id}")
         router.add("DELETE", "/v1/scenes/{id}")
-        router.add("GET", "/v1/scenes/{id}/frames")
+        router.add("GET", "/v1/scenes/{id}/frames", lane: .render)
         router.add("POST", "/v1/sessions")
         router.add("GET", "/v1/sessions/{id}")
         router.add("DELETE", "/v1/sessions/{id}")
         router.add("POST", "/v1/sessions/{id}/inputs")
-        router.add("GET", "/v1/sessions/{id}/frames")
-        router.add("POST", "/v1/arena/preview")
+        router.add("GET", "/v1/sessions/{id}/frames", lane: .render)
+        router.add("POST", "/v1/arena/preview", lane: .render)
         router.add("GET", "/v1/arena")
         router.add("GET", "/v1/arena/config")
         router.add("PUT", "/v1/arena/config")
         router.add("POST", "/v1/arena/rounds")
         router.add("GET", "/v1/arena/rounds/current/scene")
-        router.add("GET", "/v1/arena/rounds/current/frames")
+        router.add("GET", "/v1/arena/rounds/current/frames", lane: .render)
         router.add("GET", "/v1/arena/events")
         router.add("GET", "/v1/arena/nodes/{name}/history")
-        router.add("GET", "/healthz")
-        router.add("GET", "/metrics")
+        router.add("GET", "/healthz", lane: .health)
+        router.add("GET", "/metrics", lane: .inline)
         router.add("GET", "/problems/{name}")
         self.router = router
         metrics = Metrics(routes: router.routes.map(\.name))
@@ -72,15 +72,11 @@ public final class Application: Sendable {
         return "unmatched"
     }
 
-    /// Where a request runs: `/metrics` on the I/O thread, `/healthz` (a bounded wait on
-    /// storage) on the health queue, the rest on workers.
+    /// Where a request runs, as its route declares (unmatched requests: a worker, which answers
+    /// 404 or 405).
     public func lane(method: String, path: String) -> RequestLane {
-        guard method == "GET" || method == "HEAD" else { return .worker }
-        switch path {
-        case "/metrics": return .inline
-        case "/healthz": return .health
-        default: return .worker
-        }
+        if case .success(let match) = router.match(method: method, path: path) { return match.route.lane }
+        return .worker
     }
 
     /// Handles one request. Never throws: every failure becomes a problem document.

@@ -17,7 +17,10 @@ public enum RequestLane: Sendable {
     /// it neither holds an I/O thread nor queues behind renders. Reads neither headers, query
     /// nor body.
     case health
-    /// On a worker: everything else (renders, storage).
+    /// On the server's bounded render executor, behind admission control: requests that run a
+    /// scene (render, validate, store, frames, preview). Over its queue, 503 with Retry-After.
+    case render
+    /// On a worker: everything else (storage reads and writes, the arena, sessions' inputs).
     case worker
 }
 

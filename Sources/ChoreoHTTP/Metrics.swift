@@ -26,6 +26,9 @@ public final class Metrics: Sendable {
     private let frames = Counter()
     private let samples = Counter()
     private let inFlightCount = Counter()
+    private let rendersRunningCount = Counter()
+    private let rendersWaitingCount = Counter()
+    private let rendersRefusedCount = Counter()
 
     /// - Parameter routes: every route name that can be counted (others count as `unmatched`).
     public init(routes: [String]) {
@@ -33,6 +36,19 @@ public final class Metrics: Sendable {
         var requests: [String: [Counter]] = [:]
         for route in self.routes { requests[route] = (0...Metrics.statuses.count).map { _ in Counter() } }
         self.requests = requests
+    }
+
+    /// The render executor's state: a request offered (counted as waiting), started, finished,
+    /// or refused after all (no longer waiting).
+    public func renderAdmitted() { rendersWaitingCount.add(1) }
+    public func renderStarted() {
+        rendersWaitingCount.add(-1)
+        rendersRunningCount.add(1)
+    }
+    public func renderFinished() { rendersRunningCount.add(-1) }
+    public func renderRefused() {
+        rendersWaitingCount.add(-1)
+        rendersRefusedCount.add(1)
     }
 
     /// Marks a request as started; balance with ``requestFinished(route:status:seconds:)``.
@@ -86,6 +102,16 @@ public final class Metrics: Sendable {
         lines.append("# HELP choreo_http_requests_in_flight Requests being handled now.")
         lines.append("# TYPE choreo_http_requests_in_flight gauge")
         lines.append("choreo_http_requests_in_flight \(inFlight)")
+        lines.append("# HELP choreo_renders_running Requests that run a scene, running on the render executor.")
+        lines.append("# TYPE choreo_renders_running gauge")
+        lines.append("choreo_renders_running \(rendersRunningCount.current)")
+        lines.append(
+            "# HELP choreo_renders_waiting Requests that run a scene, admitted and waiting for a render worker.")
+        lines.append("# TYPE choreo_renders_waiting gauge")
+        lines.append("choreo_renders_waiting \(rendersWaitingCount.current)")
+        lines.append("# HELP choreo_renders_refused_total Requests that run a scene refused with 503 (queue full).")
+        lines.append("# TYPE choreo_renders_refused_total counter")
+        lines.append("choreo_renders_refused_total \(rendersRefusedCount.current)")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -6,6 +6,8 @@ public struct Router: Sendable {
         public let pattern: String
         /// The name used in metrics and logs (the pattern).
         public var name: String { pattern }
+        /// Where the server runs it.
+        public let lane: RequestLane
         let segments: [Substring]
     }
 
@@ -21,8 +23,8 @@ public struct Router: Sendable {
 
     public init() {}
 
-    public mutating func add(_ method: String, _ pattern: String) {
-        let route = Route(method: method, pattern: pattern, segments: pattern.split(separator: "/"))
+    public mutating func add(_ method: String, _ pattern: String, lane: RequestLane = .worker) {
+        let route = Route(method: method, pattern: pattern, lane: lane, segments: pattern.split(separator: "/"))
         routes.append(route)
         if !pattern.contains("{") { exact[pattern, default: []].append(route) }
     }

@@ -30,6 +30,10 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public var minimumBodyRate = 1024
         /// Connections one client address may hold at once.
         public var connectionsPerClient = 256
+        /// Threads of the render executor: requests that run a scene at once.
+        public var renderWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        /// Requests that run a scene that may wait for a render thread; beyond, 503.
+        public var renderQueue = 64
         /// Seconds a stop waits for running requests before the process exits without them.
         public var shutdownTimeout = 30.0
 
@@ -45,6 +49,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     let inFlight = Atomic<Int>(0)
     /// Health checks, one at a time, apart from the render workers and the I/O threads.
     let healthQueue = DispatchQueue(label: "choreo.health")
+    /// Requests that run a scene, and the streams they answer with (created by `start`).
+    private(set) var renders: RenderExecutor?
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
     /// Receives each request's log line (newline included).
@@ -110,6 +116,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     }
 
     public func start() throws(StartError) {
+        renders = RenderExecutor(threads: options.renderWorkers, queueLimit: options.renderQueue)
         let context = Unmanaged.passRetained(self).toOpaque()
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -249,6 +256,7 @@ final class RequestState: @unchecked Sendable {
     var status = 0
     var bytesSent = 0
     var stream: StreamState?
+    var lane = RequestLane.worker
     /// Body bytes received, kept or not.
     var received = 0
 
@@ -280,12 +288,18 @@ final class StreamState: @unchecked Sendable {
     let lock = Mutex(Buffer())
     let source: BodyStream
     let connection: OpaquePointer
+    /// Where the worker runs: the render executor for a render's stream, else Dispatch.
+    let run: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Refill when fewer than this many bytes are buffered.
     static let lowWater = 256 * 1024
 
-    init(source: BodyStream, connection: OpaquePointer) {
+    init(
+        source: BodyStream, connection: OpaquePointer,
+        run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         self.source = source
         self.connection = connection
+        self.run = run
         source.whenReady { [weak self] in self?.wake() }
     }
 
@@ -306,8 +320,7 @@ final class StreamState: @unchecked Sendable {
     /// Starts the worker (call with `producing` just set).
     func produce() {
         let transfer = UnsafeTransfer(self)
-        DispatchQueue.global().async {
-            lowerWorkerPriority()
+        run {
             let state = transfer.value
             while true {
                 state.lock.withLock { $0.woken = false }
@@ -444,12 +457,40 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
     state.dispatched = true
     MHD_suspend_connection(connection)
+    state.lane = lane
     let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
-    (lane == .health ? server.healthQueue : DispatchQueue.global()).async {
-        if lane == .worker { lowerWorkerPriority() }
+    let work: @Sendable () -> Void = {
         let response = job.value.server.application.handle(job.value.request)
         job.value.state.response = response
         MHD_resume_connection(job.value.connection)
+    }
+    switch lane {
+    case .health: server.healthQueue.async(execute: work)
+    case .render:
+        let metrics = server.application.metrics
+        // Counted as waiting before it can start, so the gauge never dips below zero.
+        metrics.renderAdmitted()
+        let admitted =
+            server.renders?.submit(admit: true) {
+                metrics.renderStarted()
+                work()
+                metrics.renderFinished()
+            } == true
+        if !admitted {
+            metrics.renderRefused()
+            // Not admitted: the connection is resumed with the 503 at once.
+            var problem = Problem.unavailable(
+                "The server is busy: \(server.options.renderQueue) requests that run a scene are waiting. Try again shortly."
+            )
+            problem.headers = [("Retry-After", "1")]
+            state.response = problem.response
+            MHD_resume_connection(connection)
+        }
+    case .worker, .inline:
+        DispatchQueue.global().async {
+            lowerWorkerPriority()
+            work()
+        }
     }
     return .YES
 }
@@ -499,7 +540,18 @@ private func queue(
         }
         state.bytesSent = bytes.count
     case .stream(let source):
-        let stream = StreamState(source: source, connection: connection!)
+        let run: @Sendable (@escaping @Sendable () -> Void) -> Void
+        if state.lane == .render, let renders = server.renders {
+            run = { work in _ = renders.submit(admit: false, work) }
+        } else {
+            run = { work in
+                DispatchQueue.global().async {
+                    lowerWorkerPriority()
+                    work()
+                }
+            }
+        }
+        let stream = StreamState(source: source, connection: connection!, run: run)
         state.stream = stream
         let context = Unmanaged.passRetained(stream).toOpaque()
         stream.lock.withLock { $0.producing = true }

@@ -14,6 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
+                "render-workers", "render-queue",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -38,6 +39,12 @@ enum ServeCommand {
         }
         if let n = try parsed.integer("max-connections-per-client", in: 1...100_000, "a number of connections") {
             options.connectionsPerClient = n
+        }
+        if let n = try parsed.integer("render-workers", in: 1...256, "a number of threads") {
+            options.renderWorkers = n
+        }
+        if let n = try parsed.integer("render-queue", in: 0...100_000, "a number of requests") {
+            options.renderQueue = n
         }
         if let n = try parsed.integer("shutdown-timeout", in: 0...3600, "seconds") {
             options.shutdownTimeout = Double(n)

@@ -156,6 +156,41 @@ import Testing
         #expect(try http.request("GET", "/healthz").status == 200)
     }
 
+    /// Admission control: with one render worker and one place in the queue, a third request
+    /// that runs a scene is refused at once (503, Retry-After) while two heavy ones run and
+    /// wait; storage reads and health checks are answered meanwhile.
+    @Test func rendersBeyondTheQueueAreRefused() throws {
+        let server = try ServerProcess(arguments: ["--render-workers", "1", "--render-queue", "1"])
+        let http = RawHTTP(port: server.port)
+        let stored = try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(stored.status == 201)
+        let heavy =
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        // One at a time: the first running, then the second waiting (bounded polls).
+        for expected in ["choreo_renders_running 1\n", "choreo_renders_waiting 1\n"] {
+            let fd = try http.connect()
+            held.append(fd)
+            let head =
+                "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(heavy.utf8.count)\r\n\r\n"
+            RawHTTP.send(fd, Array(head.utf8) + Array(heavy.utf8))
+            var metrics = ""
+            for _ in 0..<100 where !metrics.contains(expected) {
+                usleep(50_000)
+                metrics = try http.request("GET", "/metrics").text
+            }
+            #expect(metrics.contains(expected), "\(metrics.split(separator: "\n").filter { $0.hasPrefix("choreo_") })")
+        }
+        let refused = try http.request("POST", "/v1/render?times=0.5", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] == "1")
+        #expect(refused.text.contains("/problems/unavailable"))
+        #expect(try http.request("GET", "/metrics").text.contains("choreo_renders_refused_total 1\n"))
+        #expect(try http.request("GET", "/v1/scenes").status == 200)
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
     @Test func tokenProtectsStateChanges() throws {
         let server = try ServerProcess(environment: ["CHOREO_API_TOKEN": "live-token"])
         let http = RawHTTP(port: server.port)

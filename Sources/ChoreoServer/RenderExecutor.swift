@@ -1,0 +1,62 @@
+import Foundation
+
+/// The server's render executor: a fixed set of its own threads that run the requests which
+/// run a scene, fed by a bounded queue. A request that finds the queue full is not admitted
+/// (the server answers 503 with `Retry-After`), so a burst of heavy renders neither grows
+/// memory without bound nor takes the threads that storage reads and health checks use.
+///
+/// `@unchecked Sendable`: `jobs`, `head` and `idle` are guarded by `condition`.
+final class RenderExecutor: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    /// Threads waiting for a job (a job queued for one of them is not kept waiting).
+    private var idle = 0
+    /// Jobs that may wait beyond the running ones.
+    let queueLimit: Int
+
+    init(threads: Int, queueLimit: Int) {
+        self.queueLimit = queueLimit
+        for index in 0..<max(1, threads) {
+            let thread = Thread { [unowned self] in self.loop() }
+            thread.name = "choreo-render-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Jobs waiting for a thread.
+    var queued: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return jobs.count - head
+    }
+
+    /// Queues a job; with `admit`, only while fewer than `queueLimit` wait (false otherwise).
+    /// Without it (the next piece of a stream already admitted), always.
+    func submit(admit: Bool, _ job: @escaping @Sendable () -> Void) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if admit && jobs.count - head >= queueLimit + idle { return false }
+        jobs.append(job)
+        condition.signal()
+        return true
+    }
+
+    private func loop() {
+        lowerWorkerPriority()
+        while true {
+            condition.lock()
+            idle += 1
+            while head == jobs.count { condition.wait() }
+            idle -= 1
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            condition.unlock()
+            job()
+        }
+    }
+}
