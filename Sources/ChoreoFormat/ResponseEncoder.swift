@@ -13,7 +13,17 @@ public enum ResponseEncoder {
 
     /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
     public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
-        let blocks = frameBlocks(plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","))
+        json(plan, threads: threads, isCancelled: nil)!
+    }
+
+    /// The JSON response, or nil when `isCancelled` (asked before every frame) turns true: the
+    /// client has gone, and the frames left are not computed.
+    public static func json(
+        _ plan: RenderPlan, threads: Int = defaultThreads, isCancelled: (@Sendable () -> Bool)?
+    ) -> [UInt8]? {
+        let blocks = frameBlocks(
+            plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","), isCancelled: isCancelled)
+        if let isCancelled, isCancelled() { return nil }
         let header = jsonHeader(plan)
         let trailer = jsonTrailer(plan)
         // Sized once: growing a buffer of this size copies it and faults in every page again.
@@ -82,8 +92,10 @@ public enum ResponseEncoder {
 
     // MARK: Frames
 
-    private static func frameBlocks(_ plan: RenderPlan, range: Range<Int>, threads: Int, separator: UInt8) -> [[UInt8]]
-    {
+    private static func frameBlocks(
+        _ plan: RenderPlan, range: Range<Int>, threads: Int, separator: UInt8,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) -> [[UInt8]] {
         let count = range.count
         guard count > 0 else { return [] }
         let blockCount = (count + blockSize - 1) / blockSize
@@ -96,6 +108,7 @@ public enum ResponseEncoder {
             var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
             let cursor = plan.frames.makeCursor()
             for index in lower..<upper {
+                if let isCancelled, isCancelled() { break }
                 if index > range.lowerBound { writer.byte(separator) }
                 writeFrame(plan, time: plan.times[index], cursor: cursor, into: &writer)
             }

@@ -64,7 +64,7 @@ extension Application {
         case ("GET", "/v1/arena/rounds/current/frames"):
             guard let round = arena.currentRound else { throw Problem.notFound("No round has run yet.") }
             let query = try RenderService.query(request.query)
-            return renderRound(round, query)
+            return renderRound(round, query, request.cancellation)
         case ("GET", "/v1/arena/nodes/{name}/history"):
             let name = parameters["name"] ?? ""
             guard arena.configuration.nodes.contains(where: { $0.name == name }) else {
@@ -83,11 +83,14 @@ extension Application {
         }
     }
 
-    private func renderRound(_ round: ArenaRuntime.Round, _ query: SamplingQuery) -> HTTPResponse {
+    private func renderRound(
+        _ round: ArenaRuntime.Round, _ query: SamplingQuery, _ cancellation: Cancellation?
+    ) -> HTTPResponse {
         do {
             let plan = try RenderService.plan(round.parsed, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+            return RenderService.response(
+                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation)
         } catch {
             return error.response
         }

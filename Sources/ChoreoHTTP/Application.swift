@@ -146,7 +146,7 @@ public final class Application: Sendable {
             try requireJSON(request)
             let query = try RenderService.query(request.query)
             let (scene, _) = try RenderService.scene(from: request.body)
-            return render(scene, query)
+            return render(scene, query, request.cancellation)
         case ("POST", "/v1/arena/preview"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -181,7 +181,7 @@ public final class Application: Sendable {
             let query = try RenderService.query(request.query)
             let record = try fetch(match.parameters["id"]!)
             let (scene, _) = try RenderService.scene(from: record.document)
-            return render(scene, query)
+            return render(scene, query, request.cancellation)
         case ("POST", "/v1/sessions"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -208,7 +208,9 @@ public final class Application: Sendable {
             do throws(ValidationFailure) {
                 let plan = try RenderPlan.make(timeline: timeline, query: query)
                 metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-                return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+                return RenderService.response(
+                    plan, format: query.format, threads: configuration.renderThreads,
+                    cancellation: request.cancellation)
             } catch {
                 throw Problem.invalidScene(error)
             }
@@ -255,11 +257,12 @@ public final class Application: Sendable {
                 request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
     }
 
-    private func render(_ scene: Scene, _ query: SamplingQuery) -> HTTPResponse {
+    private func render(_ scene: Scene, _ query: SamplingQuery, _ cancellation: Cancellation?) -> HTTPResponse {
         do {
             let plan = try RenderService.plan(scene, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            return RenderService.response(plan, format: query.format, threads: configuration.renderThreads)
+            return RenderService.response(
+                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation)
         } catch {
             return error.response
         }

@@ -10,6 +10,8 @@ public struct HTTPRequest: Sendable {
     /// Header fields with lower-cased names.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// Set by the server when the client disconnects while the request runs.
+    public var cancellation: Cancellation?
 
     public init(
         method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:],

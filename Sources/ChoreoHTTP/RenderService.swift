@@ -6,6 +6,10 @@ import ChoreoJSON
 /// `POST /v1/render`, `GET /v1/scenes/{id}/frames` and `choreo render`, so all three return the
 /// same bytes.
 public enum RenderService {
+    /// The status logged for a render whose client went away before it finished (nginx's 499,
+    /// "client closed request"; never sent).
+    public static let cancelledStatus = 499
+
     /// Frames per NDJSON piece.
     public static let framesPerPiece = 64
 
@@ -40,10 +44,20 @@ public enum RenderService {
     }
 
     /// The response for a plan: one JSON document, or an NDJSON stream produced piece by piece.
-    public static func response(_ plan: RenderPlan, format: SamplingQuery.Format, threads: Int) -> HTTPResponse {
+    /// With a `cancellation` set while the JSON document is produced, the frames left are not
+    /// computed and the response is ``cancelledStatus`` with no body (nobody is there to read it:
+    /// it only reaches the log). An NDJSON stream stops when its connection ends.
+    public static func response(
+        _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil
+    ) -> HTTPResponse {
         switch format {
         case .json:
-            return .json(200, ResponseEncoder.json(plan, threads: threads))
+            var isCancelled: (@Sendable () -> Bool)?
+            if let cancellation { isCancelled = { cancellation.isCancelled } }
+            guard let bytes = ResponseEncoder.json(plan, threads: threads, isCancelled: isCancelled) else {
+                return HTTPResponse(status: cancelledStatus)
+            }
+            return .json(200, bytes)
         case .ndjson:
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/x-ndjson")],

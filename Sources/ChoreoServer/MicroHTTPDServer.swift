@@ -167,15 +167,26 @@ public final class MicroHTTPDServer: @unchecked Sendable {
 
     /// Each open connection's socket, and since when it has been waiting for a request head
     /// (nil while a request is read or answered). Keyed by the connection's address.
-    let connections = Mutex<[UInt: (socket: Int32, headSince: UInt64?)]>([:])
+    let connections = Mutex<[UInt: Watched]>([:])
+
+    /// An open connection as the sweeper sees it.
+    struct Watched {
+        let socket: Int32
+        /// Since when it waits for a request head (nil while a request is read or answered).
+        var headSince: UInt64?
+        /// The running request's cancellation, set while a render runs for it.
+        var running: Cancellation?
+    }
     private var sweeper: (any DispatchSourceTimer)?
 
-    /// Once a second, shuts down the sockets of connections whose request head is overdue (a
-    /// slow-headers client): libmicrohttpd's own timeout is an idle timeout, which a client
-    /// sending a byte now and then never reaches. libmicrohttpd then closes the connection.
+    /// Four times a second: shuts down the sockets of connections whose request head is
+    /// overdue (a slow-headers client: libmicrohttpd's own timeout is an idle timeout, which a
+    /// client sending a byte now and then never reaches; libmicrohttpd then closes the
+    /// connection), and cancels the render of a connection whose client has hung up (a
+    /// suspended connection is not polled, so libmicrohttpd would not notice).
     private func startHeadSweeper() {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
         let limit = UInt64(options.headTimeout) * 1_000_000_000
         timer.setEventHandler { [weak self] in
             guard let self else { return }
@@ -183,13 +194,25 @@ public final class MicroHTTPDServer: @unchecked Sendable {
             // Under the lock: libmicrohttpd closes a socket only after the CLOSED notification,
             // which waits for this lock, so no socket here has been closed and reused.
             connections.withLock { connections in
+                var probe: UInt8 = 0
                 for (_, entry) in connections {
                     if let since = entry.headSince, now - since > limit { shutdown(entry.socket, Int32(SHUT_RDWR)) }
+                    if let running = entry.running, !running.isCancelled,
+                        recv(entry.socket, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+                    {
+                        running.cancel()
+                    }
                 }
             }
         }
         timer.resume()
         sweeper = timer
+    }
+
+    /// Registers (or, with nil, clears) the cancellation of the render running for a connection.
+    func watch(_ connection: OpaquePointer, running: Cancellation?) {
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        connections.withLock { $0[key]?.running = running }
     }
 
     func markHead(_ connection: OpaquePointer?, waiting: Bool) {
@@ -444,7 +467,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         return queue(
             server, connection, state, server.application.handle(HTTPRequest(method: state.method, path: state.path)))
     }
-    let request =
+    var request =
         lane == .health
         ? HTTPRequest(method: state.method, path: state.path)
         : HTTPRequest(
@@ -458,9 +481,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     state.dispatched = true
     MHD_suspend_connection(connection)
     state.lane = lane
+    if lane == .render {
+        let cancellation = Cancellation()
+        request.cancellation = cancellation
+        server.watch(connection, running: cancellation)
+    }
     let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
     let work: @Sendable () -> Void = {
         let response = job.value.server.application.handle(job.value.request)
+        if job.value.request.cancellation != nil { job.value.server.watch(job.value.connection, running: nil) }
         job.value.state.response = response
         MHD_resume_connection(job.value.connection)
     }
@@ -652,7 +681,7 @@ private let connectionNotified:
         if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
             let socket = cmhd_connection_fd(connection)
             let now = DispatchTime.now().uptimeNanoseconds
-            server.connections.withLock { $0[key] = (socket, now) }
+            server.connections.withLock { $0[key] = MicroHTTPDServer.Watched(socket: socket, headSince: now) }
         } else {
             _ = server.connections.withLock { $0.removeValue(forKey: key) }
         }

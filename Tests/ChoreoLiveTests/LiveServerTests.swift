@@ -191,6 +191,43 @@ import Testing
         #expect(try http.request("GET", "/healthz").status == 200)
     }
 
+    /// A client that hangs up cancels its render: the render worker is free again within a
+    /// fraction of a second, and the log says 499.
+    @Test func disconnectingCancelsTheRender() throws {
+        let server = try ServerProcess(arguments: ["--render-workers", "1"])
+        let http = RawHTTP(port: server.port)
+        let heavy =
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
+        let fd = try http.connect()
+        let head =
+            "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(heavy.utf8.count)\r\n\r\n"
+        RawHTTP.send(fd, Array(head.utf8) + Array(heavy.utf8))
+        func running() throws -> Bool {
+            try http.request("GET", "/metrics").text.contains("choreo_renders_running 1\n")
+        }
+        var started = false
+        for _ in 0..<100 where !started {
+            usleep(50_000)
+            started = try running()
+        }
+        #expect(started)
+        usleep(300_000)
+        close(fd)
+        var stillRunning = true
+        for _ in 0..<60 where stillRunning {
+            usleep(50_000)
+            stillRunning = try running()
+        }
+        #expect(!stillRunning, "the render kept running after its client left")
+        #expect(try http.request("POST", "/v1/render?times=0.5", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
+        var log = server.drainLog()
+        for _ in 0..<50 where !log.contains("\"status\":499") {
+            usleep(20_000)
+            log = server.drainLog()
+        }
+        #expect(log.contains("\"status\":499"))
+    }
+
     @Test func tokenProtectsStateChanges() throws {
         let server = try ServerProcess(environment: ["CHOREO_API_TOKEN": "live-token"])
         let http = RawHTTP(port: server.port)
