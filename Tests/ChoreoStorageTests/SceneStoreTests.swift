@@ -71,7 +71,7 @@ import Testing
         let store = try SceneStore(directory: directory)
         let path = store.path
         try FileManager.default.moveItem(atPath: path, toPath: path + ".old")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         #expect(store.healthProblem()?.contains("was replaced") == true)
         #expect(throws: StorageError.self) { try store.get("x") }
     }
