@@ -52,6 +52,26 @@ struct EmitterTests {
         }
     }
 
+    /// An animated birth rate is integrated once per render, not once per frame: the frames of an
+    /// hour share the cell's grid, which grows only as far as the latest frame needs (an hour
+    /// at fps 10 used to integrate 36,000 times from the start).
+    @Test func theBirthRateIntegralIsSharedByTheFrames() throws {
+        let scene = Self.scene(
+            cell: #"{"birthRate": 100, "lifetime": 1}"#,
+            script: #"[{"at": 3600, "do": [{"set": {"confetti": {"birthRate": 2}}}]}]"#)
+        let timeline = try SceneRunner.run(scene)
+        let cache = EmissionCache()
+        let late = timeline.particles(layer: 0, at: 3599, emissions: cache)
+        let points = cache.gridPoints(layer: 0, cell: 0)
+        #expect(points >= 3599 * 240 && points <= 3661 * 240)
+        #expect(late.count == 100)
+        // Earlier frames read the same grid; it does not grow or change.
+        let early = timeline.particles(layer: 0, at: 10, emissions: cache)
+        #expect(cache.gridPoints(layer: 0, cell: 0) == points)
+        #expect(early == timeline.particles(layer: 0, at: 10))
+        #expect(late == timeline.particles(layer: 0, at: 3599))
+    }
+
     @Test func sameSeedSameParticlesOtherSeedOthers() throws {
         let a = try Self.particles(Self.scene(), at: 1.5)
         let b = try Self.particles(Self.scene(), at: 1.5)

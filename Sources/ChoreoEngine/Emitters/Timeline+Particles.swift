@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `CAEmitterLayer` sampling: the particles alive at any time, computed from the emitter's
 /// settings and its birth-rate curve alone, never from earlier frames.
@@ -8,7 +9,9 @@ extension Timeline {
     static let emissionStep = 1.0 / 240
 
     /// The particles of an emitter layer alive at scene time `time`, by cell then birth order.
-    public func particles(layer: Int, at time: Double) -> [Particle] {
+    /// `emissions` keeps animated birth-rate integrals between the frames of one render (they
+    /// are the same whichever frames ask, so a render passes one cache to every frame).
+    public func particles(layer: Int, at time: Double, emissions: EmissionCache? = nil) -> [Particle] {
         guard let emitter = layers[layer].emitter else { return [] }
         var result: [Particle] = []
         for (cellIndex, cell) in emitter.cells.enumerated() where cell.birthRate > 0 {
@@ -16,7 +19,9 @@ extension Timeline {
             var end = cell.duration > 0 ? start + cell.duration : Double.infinity
             end = min(end, time)
             guard end > start else { continue }
-            let emission = EmissionCurve(timeline: self, layer: layer, cellRate: cell.birthRate, from: start, to: end)
+            let emission = EmissionCurve(
+                timeline: self, layer: layer, cell: cellIndex, cellRate: cell.birthRate, from: start, to: end,
+                cache: emissions ?? EmissionCache())
             let lifetimeFactor = number(layer, .lifetime, at: time)
             let longest = max(0, (cell.lifetime + abs(cell.lifetimeRange) / 2) * max(lifetimeFactor, 0))
             let born = emission.count(at: end)
@@ -140,15 +145,64 @@ extension Timeline {
     }
 }
 
-/// How many particles a cell has emitted by a time: the integral of its birth rate.
+/// Animated birth-rate integrals of one render, by emitter layer and cell: cumulative counts
+/// on the fixed grid, extended as later frames need them. Without it every frame integrated
+/// from the cell's start again (an hour-long scene cost hours).
+///
+/// Each cell's grid holds 240 counts a second of the scene it has reached (about 7 MB an hour).
+public final class EmissionCache: Sendable {
+    private struct Key: Hashable {
+        let layer: Int
+        let cell: Int
+    }
+
+    private let grids = Mutex<[Key: [Double]]>([:])
+
+    public init() {}
+
+    /// Grid points a cell's integral holds so far (0 before any frame asked).
+    package func gridPoints(layer: Int, cell: Int) -> Int {
+        grids.withLock { $0[Key(layer: layer, cell: cell)]?.count ?? 0 }
+    }
+
+    /// Cumulative counts at `start + i · step` for i up to at least `count − 1`, extending the
+    /// cell's grid with `rate` where it stops short.
+    func grid(layer: Int, cell: Int, count: Int, start: Double, rate: (Double) -> Double) -> [Double] {
+        grids.withLock { grids in
+            let key = Key(layer: layer, cell: cell)
+            var counts = grids[key] ?? [0]
+            if counts.count < count {
+                // Grow geometrically, so frames that advance a little at a time cost linear work.
+                let target = max(count, min(counts.count * 2, count + 240 * 60))
+                let step = Timeline.emissionStep
+                counts.reserveCapacity(target)
+                var previous = rate(start + Double(counts.count - 1) * step)
+                while counts.count < target {
+                    let current = rate(start + Double(counts.count) * step)
+                    counts.append(counts[counts.count - 1] + (previous + current) / 2 * step)
+                    previous = current
+                }
+                grids[key] = counts
+            }
+            return counts
+        }
+    }
+}
+
+/// How many particles a cell has emitted by a time: the integral of its birth rate, on a fixed
+/// grid from the cell's start (trapezoids of ``Timeline/emissionStep``, linear between grid
+/// points), so a count never depends on which frames are sampled.
 struct EmissionCurve {
     let start: Double
     let end: Double
-    /// Constant rate, or cumulative counts on a fixed grid from `start`.
+    /// Constant rate, or cumulative counts on a fixed grid from `start` (covering `end`).
     let rate: Double?
     let cumulative: [Double]
 
-    init(timeline: Timeline, layer: Int, cellRate: Double, from start: Double, to end: Double) {
+    init(
+        timeline: Timeline, layer: Int, cell: Int, cellRate: Double, from start: Double, to end: Double,
+        cache: EmissionCache
+    ) {
         self.start = start
         self.end = end
         let property = LayerProperty.birthRate
@@ -161,19 +215,10 @@ struct EmissionCurve {
             return
         }
         rate = nil
-        let step = Timeline.emissionStep
-        func layerRate(_ t: Double) -> Double { cellRate * max(0, timeline.number(layer, property, at: t)) }
-        var counts = [0.0]
-        var t = start
-        var previous = layerRate(start)
-        while t < end {
-            let next = min(t + step, end)
-            let current = layerRate(next)
-            counts.append(counts[counts.count - 1] + (previous + current) / 2 * (next - t))
-            previous = current
-            t = next
+        let steps = Int(((end - start) / Timeline.emissionStep).rounded(.up))
+        cumulative = cache.grid(layer: layer, cell: cell, count: steps + 2, start: start) { t in
+            cellRate * max(0, timeline.number(layer, property, at: t))
         }
-        cumulative = counts
     }
 
     /// Particles emitted between the start and `time`.
@@ -181,17 +226,17 @@ struct EmissionCurve {
         let t = min(max(time, start), end)
         if let rate { return rate * (t - start) }
         let position = (t - start) / Timeline.emissionStep
-        let i = min(Int(position.rounded(.down)), cumulative.count - 1)
-        guard i + 1 < cumulative.count else { return cumulative[cumulative.count - 1] }
+        let i = min(Int(position.rounded(.down)), cumulative.count - 2)
         return cumulative[i] + (cumulative[i + 1] - cumulative[i]) * (position - Double(i))
     }
 
-    /// When the particle with birth index `k` was born (the count reaching `k`).
+    /// When the particle with birth index `k` was born (the count reaching `k`), or infinity
+    /// when the count by `end` does not reach it.
     func time(ofBirth k: Double) -> Double {
         if let rate { return rate > 0 ? start + k / rate : .infinity }
+        guard count(at: end) > k else { return .infinity }
         var low = 0
-        var high = cumulative.count - 1
-        guard cumulative[high] > k else { return .infinity }
+        var high = min(Int(((end - start) / Timeline.emissionStep).rounded(.up)) + 1, cumulative.count - 1)
         while high - low > 1 {
             let mid = (low + high) / 2
             if cumulative[mid] <= k { low = mid } else { high = mid }

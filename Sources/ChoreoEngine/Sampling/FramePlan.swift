@@ -34,6 +34,8 @@ public final class FramePlan: Sendable {
     /// Whether layer time maps and the tree never change (then they are computed once).
     let staticMaps: [TimeMap]?
     let staticShape: Timeline.TreeShape?
+    /// Animated birth-rate integrals, shared by every frame of this plan.
+    let emissions = EmissionCache()
 
     /// Plans the frames: `columns[layer]` for each selected layer.
     public init(timeline: Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]]) {
@@ -105,7 +107,7 @@ public final class FramePlan: Sendable {
                     }
                 case .particles:
                     guard timeline.layers[layer].type == .emitter else { continue }
-                    visitor.particles(column, timeline.particles(layer: layer, at: time))
+                    visitor.particles(column, timeline.particles(layer: layer, at: time, emissions: emissions))
                 case .transition:
                     guard let state = timeline.transitionState(layer: layer, at: time, map: map) else { continue }
                     visitor.transition(column, state)
