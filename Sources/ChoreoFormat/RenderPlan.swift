@@ -82,12 +82,22 @@ public struct RenderPlan: Sendable {
         let explicit: [Column]? = query.properties.map { names in
             names.map { Column(name: $0, keyPath: KeyPath($0)) }
         }
+        // The explicit columns each layer type takes, filtered once per type and shared by the
+        // layers of that type (one array each, not one per layer): a long `properties=` list
+        // over many layers costs no more memory than the list.
+        var explicitByType: [LayerType: [Column]] = [:]
+        if let explicit {
+            for track in timeline.layers where explicitByType[track.type] == nil {
+                explicitByType[track.type] = explicit.filter { $0.keyPath?.property.belongs(to: track.type) ?? true }
+            }
+        }
         var columns: [[Column]] = []
         var columnsPerFrame = 0
         for (index, track) in timeline.layers.enumerated() {
             var layerColumns: [Column]
-            if let explicit {
-                layerColumns = explicit.filter { $0.keyPath?.property.belongs(to: track.type) ?? true }
+            if explicit != nil {
+                // Unselected layers need no columns.
+                layerColumns = selected[index] ? explicitByType[track.type] ?? [] : []
             } else {
                 var properties = track.animatedProperties
                 properties.formUnion([.position, .bounds, .opacity, .transform])
