@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(
+            name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
+            swiftSettings: strictSettings),
+        .target(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
             swiftSettings: strictSettings),
         .target(
@@ -40,7 +43,7 @@ let package = Package(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoStorage",
+                "ChoreoStorage", "ChoreoFuzz",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
@@ -48,8 +51,8 @@ let package = Package(
         .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine"],
-            exclude: ["Goldens"], swiftSettings: strictSettings),
+            name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],
+            exclude: ["Goldens", "FuzzRegressions"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoStorageTests", dependencies: ["ChoreoStorage", "ChoreoTestSupport"],
             swiftSettings: strictSettings),

@@ -173,6 +173,20 @@ if CommandLine.arguments.contains("--urlsession-only") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if let index = CommandLine.arguments.firstIndex(of: "--fuzz") {
+    let arguments = CommandLine.arguments
+    guard index + 1 < arguments.count, let seconds = Double(arguments[index + 1]), seconds > 0 else {
+        FileHandle.standardError.write(Data("usage: choreo-bench --fuzz SECONDS [--seed N]\n".utf8))
+        exit(2)
+    }
+    var seed: UInt64 = 1
+    if let at = arguments.firstIndex(of: "--seed"), at + 1 < arguments.count, let given = UInt64(arguments[at + 1]) {
+        seed = given
+    }
+    let figures = try FuzzRun.run(seconds: seconds, seed: seed)
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--sessions-only") {
     let figures = try SessionBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
