@@ -164,17 +164,11 @@ import Testing
         let http = RawHTTP(port: server.port)
         let stored = try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#)
         #expect(stored.status == 201)
-        let heavy =
-            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
         // One at a time: the first running, then the second waiting (bounded polls).
         for expected in ["choreo_renders_running 1\n", "choreo_renders_waiting 1\n"] {
-            let fd = try http.connect()
-            held.append(fd)
-            let head =
-                "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(heavy.utf8.count)\r\n\r\n"
-            RawHTTP.send(fd, Array(head.utf8) + Array(heavy.utf8))
+            held.append(try http.start("/v1/render?fps=10", body: RawHTTP.slowScene))
             var metrics = ""
             for _ in 0..<100 where !metrics.contains(expected) {
                 usleep(50_000)
@@ -196,12 +190,7 @@ import Testing
     @Test func disconnectingCancelsTheRender() throws {
         let server = try ServerProcess(arguments: ["--render-workers", "1"])
         let http = RawHTTP(port: server.port)
-        let heavy =
-            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
-        let fd = try http.connect()
-        let head =
-            "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(heavy.utf8.count)\r\n\r\n"
-        RawHTTP.send(fd, Array(head.utf8) + Array(heavy.utf8))
+        let fd = try http.start("/v1/render?fps=10", body: RawHTTP.slowScene)
         func running() throws -> Bool {
             try http.request("GET", "/metrics").text.contains("choreo_renders_running 1\n")
         }
@@ -341,10 +330,7 @@ import Testing
         let scene =
             #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":600},"layer":"a"}]}]}"#
         for _ in 0..<5 {
-            let fd = try http.connect()
-            let head =
-                "POST /v1/render?fps=100&format=ndjson HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(scene.utf8.count)\r\n\r\n"
-            RawHTTP.send(fd, Array(head.utf8) + Array(scene.utf8))
+            let fd = try http.start("/v1/render?fps=100&format=ndjson", body: scene)
             var buffer = [UInt8](repeating: 0, count: 4096)
             let received = recv(fd, &buffer, buffer.count, 0)
             #expect(received > 0)
@@ -364,14 +350,8 @@ import Testing
     @Test func sigtermWithARunningRenderExitsZero() throws {
         let server = try ServerProcess(arguments: ["--shutdown-timeout", "0"])
         let http = RawHTTP(port: server.port)
-        // A birth rate that changes at the end of an hour-long run: minutes of work at fps 10.
-        let scene =
-            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
-        let fd = try http.connect()
+        let fd = try http.start("/v1/render?fps=10", body: RawHTTP.slowScene)
         defer { close(fd) }
-        let head =
-            "POST /v1/render?fps=10 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(scene.utf8.count)\r\n\r\n"
-        RawHTTP.send(fd, Array(head.utf8) + Array(scene.utf8))
         // Bounded wait until the server reports the render in flight.
         var running = false
         for _ in 0..<100 where !running {

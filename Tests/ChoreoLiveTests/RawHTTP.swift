@@ -56,6 +56,22 @@ struct RawHTTP {
         return result
     }
 
+    /// A scene whose render at fps 10 runs for tens of seconds or more (an emitter over an hour
+    /// of scene, 36,000 frames of 100 particles): a request that is still running when a test
+    /// needs one.
+    static let slowScene =
+        #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":100,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
+
+    /// Sends a JSON `POST` on a new connection and returns the connection, the answer unread.
+    func start(_ target: String, body: String) throws -> Int32 {
+        let fd = try connect()
+        let bytes = Array(body.utf8)
+        let head =
+            "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n"
+        Self.send(fd, Array(head.utf8) + bytes)
+        return fd
+    }
+
     func request(
         _ method: String, _ target: String, body: String? = nil, contentType: String = "application/json",
         headers: [String: String] = [:]
