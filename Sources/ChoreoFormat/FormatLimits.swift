@@ -15,6 +15,9 @@ public enum FormatLimits {
     public static let maxTimes = 100_000
     /// Property samples (frames × layers × properties) in one JSON response.
     public static let maxSamplesJSON = 5_000_000
+    /// Bytes of one JSON document the server builds (paths, strings and particles make a
+    /// sample's size unbounded); over it, 422 — NDJSON streams it instead.
+    public static let maxJSONResponseBytes = 256 << 20
     /// Property samples in one streamed NDJSON response.
     public static let maxSamplesNDJSON = 200_000_000
     /// Cells per emitter layer.

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoJSON
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Writes render responses in the scene format's response shape.
 ///
@@ -13,17 +14,28 @@ public enum ResponseEncoder {
 
     /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
     public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
-        json(plan, threads: threads, isCancelled: nil)!
+        json(plan, threads: threads, keepGoing: nil)!
     }
 
-    /// The JSON response, or nil when `isCancelled` (asked before every frame) turns true: the
-    /// client has gone, and the frames left are not computed.
+    /// The JSON response, or nil when `keepGoing` (told each frame's size in bytes as it is
+    /// written) says stop: the client has gone, or the document has grown past its budget. The
+    /// frames left are not computed.
     public static func json(
-        _ plan: RenderPlan, threads: Int = defaultThreads, isCancelled: (@Sendable () -> Bool)?
+        _ plan: RenderPlan, threads: Int = defaultThreads, keepGoing: (@Sendable (Int) -> Bool)?
     ) -> [UInt8]? {
+        let stopped = StopFlag()
+        var guarded: (@Sendable (Int) -> Bool)?
+        if let keepGoing {
+            guarded = { bytes in
+                if stopped.isSet { return false }
+                if keepGoing(bytes) { return true }
+                stopped.set()
+                return false
+            }
+        }
         let blocks = frameBlocks(
-            plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","), isCancelled: isCancelled)
-        if let isCancelled, isCancelled() { return nil }
+            plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","), keepGoing: guarded)
+        if stopped.isSet { return nil }
         let header = jsonHeader(plan)
         let trailer = jsonTrailer(plan)
         // Sized once: growing a buffer of this size copies it and faults in every page again.
@@ -94,7 +106,7 @@ public enum ResponseEncoder {
 
     private static func frameBlocks(
         _ plan: RenderPlan, range: Range<Int>, threads: Int, separator: UInt8,
-        isCancelled: (@Sendable () -> Bool)? = nil
+        keepGoing: (@Sendable (Int) -> Bool)? = nil
     ) -> [[UInt8]] {
         let count = range.count
         guard count > 0 else { return [] }
@@ -108,9 +120,10 @@ public enum ResponseEncoder {
             var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
             let cursor = plan.frames.makeCursor()
             for index in lower..<upper {
-                if let isCancelled, isCancelled() { break }
+                let before = writer.bytes.count
                 if index > range.lowerBound { writer.byte(separator) }
                 writeFrame(plan, time: plan.times[index], cursor: cursor, into: &writer)
+                if let keepGoing, !keepGoing(writer.bytes.count - before) { break }
             }
             results.store(writer.bytes, at: block)
         }
@@ -527,4 +540,11 @@ struct JSONFrameWriter: FrameVisitor {
     }
 
     mutating func endLayer(_ layer: Int) { writer.byte(UInt8(ascii: "}")) }
+}
+
+/// Set once by whichever thread stops a render; read by the others.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
 }

@@ -90,7 +90,8 @@ extension Application {
             let plan = try RenderService.plan(round.parsed, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
-                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation)
+                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
+                byteBudget: configuration.maxJSONResponseBytes)
         } catch {
             return error.response
         }

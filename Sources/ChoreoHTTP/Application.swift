@@ -17,6 +17,8 @@ public final class Application: Sendable {
         public var renderThreads = ResponseEncoder.defaultThreads
         /// Live sessions' limits.
         public var sessionLimits = SessionRegistry.Limits()
+        /// Bytes of one JSON render response (docs/limits.md).
+        public var maxJSONResponseBytes = FormatLimits.maxJSONResponseBytes
 
         public init(apiToken: String? = nil) { self.apiToken = apiToken }
     }
@@ -210,7 +212,7 @@ public final class Application: Sendable {
                 metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
                 return RenderService.response(
                     plan, format: query.format, threads: configuration.renderThreads,
-                    cancellation: request.cancellation)
+                    cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes)
             } catch {
                 throw Problem.invalidScene(error)
             }
@@ -262,7 +264,8 @@ public final class Application: Sendable {
             let plan = try RenderService.plan(scene, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
-                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation)
+                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
+                byteBudget: configuration.maxJSONResponseBytes)
         } catch {
             return error.response
         }

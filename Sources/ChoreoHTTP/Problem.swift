@@ -76,6 +76,20 @@ public struct Problem: Error, Sendable {
             errors: [FieldError(path: field, message: "must not contain %00")])
     }
 
+    /// A 422: the JSON document would pass the response byte limit.
+    public static func responseTooLarge(limit: Int) -> Problem {
+        Problem(
+            .invalidScene,
+            detail: "The JSON response passed \(limit) bytes before it was complete.",
+            errors: [
+                FieldError(
+                    path: "query.format",
+                    message:
+                        "a JSON response is at most \(limit) bytes; use format=ndjson (streamed), fewer frames, layers or properties"
+                )
+            ])
+    }
+
     public static func conflict(_ detail: String) -> Problem {
         Problem(.conflict, detail: detail)
     }

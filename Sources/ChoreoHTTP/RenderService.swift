@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
 /// `POST /v1/render`, `GET /v1/scenes/{id}/frames` and `choreo render`, so all three return the
@@ -44,17 +45,26 @@ public enum RenderService {
     }
 
     /// The response for a plan: one JSON document, or an NDJSON stream produced piece by piece.
+    /// A JSON document over `byteBudget` bytes is not finished: 422 naming `query.format`.
     /// With a `cancellation` set while the JSON document is produced, the frames left are not
     /// computed and the response is ``cancelledStatus`` with no body (nobody is there to read it:
     /// it only reaches the log). An NDJSON stream stops when its connection ends.
     public static func response(
-        _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil
+        _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
+        byteBudget: Int? = nil
     ) -> HTTPResponse {
         switch format {
         case .json:
-            var isCancelled: (@Sendable () -> Bool)?
-            if let cancellation { isCancelled = { cancellation.isCancelled } }
-            guard let bytes = ResponseEncoder.json(plan, threads: threads, isCancelled: isCancelled) else {
+            let budget = byteBudget.map { ByteBudget(limit: $0) }
+            var keepGoing: (@Sendable (Int) -> Bool)?
+            if cancellation != nil || budget != nil {
+                keepGoing = { bytes in
+                    if cancellation?.isCancelled == true { return false }
+                    return budget?.spend(bytes) ?? true
+                }
+            }
+            guard let bytes = ResponseEncoder.json(plan, threads: threads, keepGoing: keepGoing) else {
+                if let budget, budget.exceeded { return Problem.responseTooLarge(limit: budget.limit).response }
                 return HTTPResponse(status: cancelledStatus)
             }
             return .json(200, bytes)
@@ -157,4 +167,19 @@ public struct RenderPieces {
             return nil
         }
     }
+}
+
+/// Bytes a JSON document may still grow by, spent by the threads that write its frames.
+final class ByteBudget: Sendable {
+    let limit: Int
+    private let spent = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Spends `bytes`; false once the total passes the limit.
+    func spend(_ bytes: Int) -> Bool {
+        spent.add(bytes, ordering: .relaxed).newValue <= limit
+    }
+
+    var exceeded: Bool { spent.load(ordering: .relaxed) > limit }
 }

@@ -153,6 +153,24 @@ import Testing
         #expect(app.handle(Self.request("POST", "/v1/render", query: [("fps", "1")], body: "{}")).status != 400)
     }
 
+    /// Limits count bytes too: a JSON document that grows past the byte limit is a 422 naming
+    /// query.format (NDJSON streams the same render), and nothing past the limit is kept.
+    @Test func jsonResponsesHaveAByteLimit() throws {
+        var configuration = Application.Configuration()
+        configuration.maxJSONResponseBytes = 20_000
+        let app = Application(store: try SceneStore(directory: scratch.file("bytes")), configuration: configuration)
+        let small = app.handle(Self.request("POST", "/v1/render", query: [("fps", "10")], body: Self.scene))
+        #expect(small.status == 200)
+        let large = app.handle(Self.request("POST", "/v1/render", query: [("fps", "1000")], body: Self.scene))
+        #expect(large.status == 422)
+        guard case .bytes(let bytes) = large.body else { throw CancellationError() }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("query.format") && text.contains("20000 bytes"), "\(text)")
+        let streamed = app.handle(
+            Self.request("POST", "/v1/render", query: [("fps", "1000"), ("format", "ndjson")], body: Self.scene))
+        #expect(streamed.status == 200)
+    }
+
     @Test func constantTimeComparison() {
         #expect(Application.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
         #expect(!Application.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
