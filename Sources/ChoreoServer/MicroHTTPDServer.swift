@@ -30,6 +30,9 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public var minimumBodyRate = 1024
         /// Connections one client address may hold at once.
         public var connectionsPerClient = 256
+        /// Bytes of request bodies all connections may hold at once (announced or received);
+        /// a body that would pass it gets 503 with Retry-After.
+        public var bodyMemory = 256 * 1024 * 1024
         /// Threads of the render executor: requests that run a scene at once.
         public var renderWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// Requests that run a scene that may wait for a render thread; beyond, 503.
@@ -47,6 +50,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     /// The shim's logger state, alive as long as the daemon.
     private let logger: UnsafeMutablePointer<cmhd_logger> = .allocate(capacity: 1)
     let inFlight = Atomic<Int>(0)
+    /// Body bytes reserved by the requests in flight (see `Options.bodyMemory`).
+    let bodyBytes = Atomic<Int>(0)
     /// Health checks, one at a time, apart from the render workers and the I/O threads.
     let healthQueue = DispatchQueue(label: "choreo.health")
     /// Requests that run a scene, and the streams they answer with (created by `start`).
@@ -209,6 +214,26 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         sweeper = timer
     }
 
+    /// Reserves `count` more body bytes for a request; false (nothing reserved) when all the
+    /// bodies in flight would pass `Options.bodyMemory`.
+    func reserveBody(_ state: RequestState, _ count: Int) -> Bool {
+        let total = bodyBytes.add(count, ordering: .relaxed).newValue
+        if total > options.bodyMemory {
+            bodyBytes.subtract(count, ordering: .relaxed)
+            return false
+        }
+        state.reserved += count
+        return true
+    }
+
+    /// The answer when request bodies already hold the memory allowed them.
+    func bodyMemoryFull() -> HTTPResponse {
+        var problem = Problem.unavailable(
+            "Request bodies in flight hold the \(options.bodyMemory) bytes allowed them. Try again shortly.")
+        problem.headers = [("Retry-After", "1"), ("Connection", "close")]
+        return problem.response
+    }
+
     /// Registers (or, with nil, clears) the cancellation of the render running for a connection.
     func watch(_ connection: OpaquePointer, running: Cancellation?) {
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
@@ -280,6 +305,8 @@ final class RequestState: @unchecked Sendable {
     var bytesSent = 0
     var stream: StreamState?
     var lane = RequestLane.worker
+    /// Body bytes reserved against `Options.bodyMemory`, released when the request completes.
+    var reserved = 0
     /// Body bytes received, kept or not.
     var received = 0
 
@@ -421,6 +448,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 state.tooLarge = true
                 return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
             }
+            if !server.reserveBody(state, length) { return queue(server, connection, state, server.bodyMemoryFull()) }
             state.body.reserveCapacity(length)
         }
         return .YES
@@ -446,6 +474,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if state.tooLarge || state.body.count + count > server.options.maxBodyBytes {
             state.tooLarge = true
             state.body = []
+        } else if state.body.count + count > state.reserved
+            && !server.reserveBody(state, state.body.count + count - state.reserved)
+        {
+            // A chunked body that would pass the servers' body memory: closed, logged as 503.
+            state.status = 503
+            return .NO
         } else if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: count) {
                 state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
@@ -666,6 +700,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
         RequestLog.line(
             requestID: state.id, method: state.method, path: state.path, status: state.status, bytes: state.bytesSent,
             seconds: seconds))
+    if state.reserved > 0 { server.bodyBytes.subtract(state.reserved, ordering: .relaxed) }
     server.inFlight.subtract(1, ordering: .releasing)
 }
 

@@ -27,7 +27,7 @@ enum Help {
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
                             [--arena arena.json] [--shutdown-timeout 30] [--head-timeout 10]
                             [--min-body-rate 1024] [--max-connections-per-client 256]
-                            [--render-workers N] [--render-queue 64]
+                            [--render-workers N] [--render-queue 64] [--max-body-memory 268435456]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -49,7 +49,8 @@ enum Help {
         connections. Slower clients are disconnected (docs/limits.md). Requests that run a
         scene (render, validate, store, frames, preview) run on --render-workers threads
         (default: the cores, at least 2) with at most --render-queue waiting; beyond, 503 with
-        Retry-After.
+        Retry-After. Request bodies in flight hold at most --max-body-memory bytes together
+        (announced lengths count at once); beyond, 503 with Retry-After.
         --host takes an IPv4 or IPv6 address or a host name (localhost).
 
         Exit status: 0 after a signal; 1 it cannot start (storage, address, --arena); 2 a

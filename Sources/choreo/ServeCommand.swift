@@ -14,7 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue",
+                "render-workers", "render-queue", "max-body-memory",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -39,6 +39,9 @@ enum ServeCommand {
         }
         if let n = try parsed.integer("max-connections-per-client", in: 1...100_000, "a number of connections") {
             options.connectionsPerClient = n
+        }
+        if let n = try parsed.integer("max-body-memory", in: 1024...(1 << 40), "a number of bytes") {
+            options.bodyMemory = n
         }
         if let n = try parsed.integer("render-workers", in: 1...256, "a number of threads") {
             options.renderWorkers = n

@@ -138,6 +138,37 @@ import Testing
         #expect(try http.request("GET", "/healthz").status == 200)
     }
 
+    /// Bodies in flight share one memory budget: two 1 MiB uploads under way fill a 2 MiB budget,
+    /// a third is told 503 with Retry-After, and the budget is back when they end.
+    @Test func requestBodiesShareAMemoryBudget() throws {
+        let server = try ServerProcess(arguments: ["--max-body-bytes", "1048576", "--max-body-memory", "2097152"])
+        let http = RawHTTP(port: server.port)
+        let head =
+            "POST /v1/scenes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{"
+        var uploads: [Int32] = []
+        defer { for fd in uploads { close(fd) } }
+        for _ in 0..<2 {
+            let fd = try http.connect()
+            uploads.append(fd)
+            RawHTTP.send(fd, Array(head.utf8))
+        }
+        usleep(300_000)
+        let third = try http.connect()
+        defer { close(third) }
+        RawHTTP.send(third, Array(head.utf8))
+        let refused = try RawHTTP.parse(RawHTTP.readAll(third))
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] == "1")
+        for fd in uploads { close(fd) }
+        uploads = []
+        var status = 0
+        for _ in 0..<50 where status != 201 {
+            usleep(100_000)
+            status = try http.request("POST", "/v1/scenes", body: #"{"layers":[{"id":"a"}]}"#).status
+        }
+        #expect(status == 201)
+    }
+
     /// One client address holds at most --max-connections-per-client connections at once.
     @Test func connectionsPerClientAreCapped() throws {
         let server = try ServerProcess(arguments: ["--max-connections-per-client", "3"])
