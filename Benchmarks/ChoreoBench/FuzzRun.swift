@@ -45,8 +45,16 @@ enum CrashCapture {
 
     static func install(path: String) {
         self.path = strdup(path)
+        // Its own stack, so that the handler runs after a stack overflow too.
+        var stack = stack_t()
+        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        stack.ss_size = 1 << 16
+        stack.ss_flags = 0
+        sigaltstack(&stack, nil)
         for number in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE] {
-            signal(number) { number in
+            var action = sigaction()
+            action.sa_flags = SA_ONSTACK
+            action.__sigaction_handler.sa_handler = { number in
                 if let path = CrashCapture.path {
                     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
                     if fd >= 0 {
@@ -57,6 +65,7 @@ enum CrashCapture {
                 signal(number, SIG_DFL)
                 raise(number)
             }
+            sigaction(number, &action, nil)
         }
     }
 
