@@ -319,10 +319,12 @@ final class RunnerState {
             if timeline.layers.count >= Limits.maxLayers {
                 throw RuntimeError(path: path, message: "more than \(Limits.maxLayers) layers")
             }
-            let index = register(node)
+            // The parent is looked up before the new layers exist: naming the layer itself, or
+            // one of its sublayers, as its parent is an unknown layer, not a cycle in the tree.
             let parentIndex = try parentID.map { (parent: String) throws(RuntimeError) in
                 try layer(parent, path: path + ".parent")
             }
+            let index = register(node)
             place(index, in: parentIndex, at: position)
         case .insertLayer(let id, let parentID, let position):
             let index = try layer(id, path: path + ".addLayer")
