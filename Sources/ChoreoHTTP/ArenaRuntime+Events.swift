@@ -83,7 +83,11 @@ extension ArenaRuntime {
     private func liveSubscribers() -> [Subscriber] {
         let now = DispatchTime.now().uptimeNanoseconds
         let (live, stale) = state.withLock { state -> ([Subscriber], [Subscriber]) in
-            let stale = state.subscribers.filter { now - $0.lastRead.withLock { $0 } > Self.staleAfter }
+            // A read after `now` was taken is recent, not stale (no unsigned underflow).
+            let stale = state.subscribers.filter { subscriber in
+                let read = subscriber.lastRead.withLock { $0 }
+                return now > read && now - read > Self.staleAfter
+            }
             state.subscribers.removeAll { subscriber in stale.contains { $0 === subscriber } }
             return (state.subscribers, stale)
         }

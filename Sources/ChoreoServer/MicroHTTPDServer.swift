@@ -201,7 +201,10 @@ public final class MicroHTTPDServer: @unchecked Sendable {
             connections.withLock { connections in
                 var probe: UInt8 = 0
                 for (_, entry) in connections {
-                    if let since = entry.headSince, now - since > limit { shutdown(entry.socket, Int32(SHUT_RDWR)) }
+                    // A head marked after `now` was read is newer, not overdue (no unsigned underflow).
+                    if let since = entry.headSince, now > since, now - since > limit {
+                        shutdown(entry.socket, Int32(SHUT_RDWR))
+                    }
                     if let running = entry.running, !running.isCancelled,
                         recv(entry.socket, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
                     {
