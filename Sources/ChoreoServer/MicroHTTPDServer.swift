@@ -237,15 +237,20 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         return problem.response
     }
 
+    /// A connection's key in ``connections``: its address.
+    static func key(_ connection: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+    }
+
     /// Registers (or, with nil, clears) the cancellation of the render running for a connection.
     func watch(_ connection: OpaquePointer, running: Cancellation?) {
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        let key = MicroHTTPDServer.key(connection)
         connections.withLock { $0[key]?.running = running }
     }
 
     func markHead(_ connection: OpaquePointer?, waiting: Bool) {
         guard let connection else { return }
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        let key = MicroHTTPDServer.key(connection)
         let now = DispatchTime.now().uptimeNanoseconds
         connections.withLock { $0[key]?.headSince = waiting ? now : nil }
     }
@@ -715,7 +720,7 @@ private let connectionNotified:
     ) -> Void = { cls, connection, _, code in
         guard let cls, let connection else { return }
         let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        let key = MicroHTTPDServer.key(connection)
         if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
             let socket = cmhd_connection_fd(connection)
             let now = DispatchTime.now().uptimeNanoseconds
