@@ -86,4 +86,19 @@ import Testing
             )
                 == "rendered")
     }
+
+    /// A loop that lets no time pass ends at the per-instant budget, and a run asked to stop
+    /// stops with ``RuntimeError/stopped`` within a few thousand events.
+    @Test func loopsWithoutTimeAndCancelledRuns() throws {
+        let loop =
+            #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","key":"k","keyPath":"opacity","toValue":0,"duration":5e-324,"onStop":[{"addAgain":"k","layer":"a"}]},"layer":"a"}]}]}"#
+        #expect(Self.outcome(loop) == "422 $.script[0].do[0].add")
+        let (scene, _) = try SceneDecoder.decode(bytes: Array(loop.utf8))
+        do {
+            _ = try SceneRunner.run(scene, shouldStop: { true })
+            Issue.record("a run told to stop must stop")
+        } catch {
+            #expect(error == .stopped)
+        }
+    }
 }

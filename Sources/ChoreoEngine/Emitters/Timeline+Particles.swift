@@ -47,6 +47,33 @@ extension Timeline {
         return result
     }
 
+    /// The most particles of an emitter layer any frame can draw: per cell, its birth rate ×
+    /// longest lifetime with the largest multipliers the script ever sets, or the per-cell cap
+    /// (``Limits/maxParticlesPerCell``) when an animation drives a multiplier. Known before
+    /// any frame is sampled, so a render's cost is decided before its work starts.
+    public func particleBound(layer: Int) -> Double {
+        guard let emitter = layers[layer].emitter else { return 0 }
+        let track = layers[layer]
+        let animated =
+            track.animatedProperties.contains(.birthRate) || track.animatedProperties.contains(.lifetime)
+        func largest(_ property: LayerProperty) -> Double {
+            guard let history = track.model[property.ordinal] else { return 1 }
+            return history.values.reduce(0) { result, value in
+                if case .number(let n) = value { return max(result, n) }
+                return result
+            }
+        }
+        let rate = largest(.birthRate)
+        let lifetime = largest(.lifetime)
+        var total = 0.0
+        for cell in emitter.cells where cell.birthRate > 0 {
+            let cap = Double(Limits.maxParticlesPerCell)
+            let alive = cell.birthRate * rate * (cell.lifetime + abs(cell.lifetimeRange) / 2) * lifetime
+            total += animated || !alive.isFinite ? cap : min(cap, alive.rounded(.up))
+        }
+        return total
+    }
+
     /// A number property's presentation value (1, the multipliers' default, for other kinds).
     func number(_ layer: Int, _ property: LayerProperty, at time: Double) -> Double {
         let map = timeMap(of: layer, at: time)

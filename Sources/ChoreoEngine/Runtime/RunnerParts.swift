@@ -36,6 +36,9 @@ struct RunLoop {
     var now = 0.0
     /// Turns and callbacks run so far, against ``Limits/maxEvents``.
     var eventCount = 0
+    /// The instant of the latest event, and the events counted at it.
+    var eventInstant = -Double.infinity
+    var eventsAtInstant = 0
     /// Open `CATransaction`s, innermost last; the first is the run-loop turn's implicit one.
     var transactions = [RunnerState.TransactionFrame.implicit]
     /// Transaction and UIView-block completions, and the animations each waits for.

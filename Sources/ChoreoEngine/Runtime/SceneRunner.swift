@@ -12,8 +12,13 @@ public struct SceneRunner {
     /// animations already running still end, but no more actions run: a scene that would keep
     /// going (a loop restarting itself from `onStop`) is cut there and reported as
     /// `never-settles`.
-    public static func run(_ scene: Scene, horizon: Double? = nil) throws(RuntimeError) -> Timeline {
-        try SceneSession(scene).finish(horizon: horizon)
+    ///
+    /// `shouldStop` is asked every few thousand events (a server passes its client's
+    /// cancellation): once it says yes the run ends with ``RuntimeError/stopped``.
+    public static func run(
+        _ scene: Scene, horizon: Double? = nil, shouldStop: (@Sendable () -> Bool)? = nil
+    ) throws(RuntimeError) -> Timeline {
+        try SceneSession(scene).finish(horizon: horizon, shouldStop: shouldStop)
     }
 }
 
@@ -67,8 +72,9 @@ public final class SceneSession {
     }
 
     /// The same, consuming the session: no copy (batch renders).
-    func finish(horizon: Double?) throws(RuntimeError) -> Timeline {
-        try state.runToEnd(lookAhead: lookAhead(horizon))
+    func finish(horizon: Double?, shouldStop: (@Sendable () -> Bool)? = nil) throws(RuntimeError) -> Timeline {
+        state.shouldStop = shouldStop
+        return try state.runToEnd(lookAhead: lookAhead(horizon))
     }
 
     /// The later of 10 s, the last script entry and the sampled end: how far the run looks.
@@ -90,6 +96,8 @@ final class RunnerState {
     var tree = RunnerTree()
     var live = LiveAnimations()
     var loop = RunLoop()
+    /// Asked every 4,096 events: whether to give up (``RuntimeError/stopped``).
+    var shouldStop: (@Sendable () -> Bool)?
     var interactive = InteractiveState()
 
     /// The current instant of the run loop.
@@ -198,6 +206,20 @@ final class RunnerState {
             throw RuntimeError(
                 path: path, message: "the scene generated more than \(Limits.maxEvents) events; it loops without end")
         }
+        if now == loop.eventInstant {
+            loop.eventsAtInstant += 1
+            if loop.eventsAtInstant > Limits.maxEventsPerInstant {
+                throw RuntimeError(
+                    path: path,
+                    message:
+                        "the scene generated more than \(Limits.maxEventsPerInstant) events at \(Diagnostic.seconds(now)) s without time passing; it loops without end"
+                )
+            }
+        } else {
+            loop.eventInstant = now
+            loop.eventsAtInstant = 1
+        }
+        if loop.eventCount & 4095 == 0, let shouldStop, shouldStop() { throw .stopped }
     }
 
     func noteChange(_ time: Double) {

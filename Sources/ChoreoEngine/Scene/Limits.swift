@@ -7,7 +7,11 @@ public enum Limits {
     /// The latest scene time anything may be scheduled or sampled at, in seconds.
     public static let maxSceneTime = 3_600.0
     /// Runtime events (turns and delegate callbacks) one scene may generate.
-    public static let maxEvents = 1_000_000
+    public static let maxEvents = 250_000
+    /// Runtime events at one instant: a loop that restarts itself without time passing (a
+    /// zero-length animation re-added from its own `onStop`) is stopped here, long before
+    /// ``maxEvents``.
+    public static let maxEventsPerInstant = 100_000
     /// How far a scene that never settles is sampled by default, in seconds.
     public static let neverSettlesHorizon = 10.0
     /// Particles of one cell alive at once (birth rate × longest lifetime).
