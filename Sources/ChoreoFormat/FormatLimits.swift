@@ -20,6 +20,9 @@ public enum FormatLimits {
     public static let maxJSONResponseBytes = 256 << 20
     /// Property samples in one streamed NDJSON response.
     public static let maxSamplesNDJSON = 200_000_000
+    /// Particles one frame may draw, over all its emitter layers (each at its bound:
+    /// `Timeline.particleBound(layer:)`).
+    public static let maxParticlesPerFrame = 100_000
     /// Cells per emitter layer.
     public static let maxEmitterCells = 32
     /// `fps` bounds.

@@ -28,12 +28,16 @@ public struct RenderPlan: Sendable {
     }
 
     /// Runs the scene and plans the sampling; errors name the query field at fault.
-    public static func make(scene: Scene, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
+    /// `shouldStop` is the runner's (``SceneRunner/run(_:horizon:shouldStop:)``): once it says
+    /// yes the run ends with an error on `$`.
+    public static func make(
+        scene: Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil
+    ) throws(ValidationFailure) -> RenderPlan {
         // The scene runs to its natural end, whatever is sampled; a scene that never settles is
         // followed to the sampling end (10 s at least), so an explicit `end` looks further.
         let timeline: Timeline
         do {
-            timeline = try SceneRunner.run(scene, horizon: query.times?.max() ?? query.end)
+            timeline = try SceneRunner.run(scene, horizon: query.times?.max() ?? query.end, shouldStop: shouldStop)
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }
@@ -107,6 +111,24 @@ public struct RenderPlan: Sendable {
             }
             columns.append(layerColumns)
             if selected[index] { columnsPerFrame += layerColumns.count }
+        }
+        // Particles are the one column whose size a scene multiplies at run time: bounded per
+        // frame on the most the script can reach, before any frame is drawn.
+        var particles = 0.0
+        var heaviest: (index: Int, count: Double)?
+        for (index, layerColumns) in columns.enumerated()
+        where selected[index] && layerColumns.contains(where: { $0.keyPath == nil && $0.name == "particles" }) {
+            let bound = timeline.particleBound(layer: index)
+            particles += bound
+            if bound > heaviest?.count ?? 0 { heaviest = (index, bound) }
+        }
+        if particles > Double(FormatLimits.maxParticlesPerFrame), let heaviest {
+            errors.append(
+                FieldError(
+                    path: query.layers == nil ? "query.layers" : "query.properties",
+                    message:
+                        "a frame could draw up to \(JSONReader.format(particles)) particles, \(JSONReader.format(particles - Double(FormatLimits.maxParticlesPerFrame))) over the \(FormatLimits.maxParticlesPerFrame) a frame may carry (the most: \(JSONReader.format(heaviest.count)) of layer \"\(timeline.layers[heaviest.index].id)\"); select fewer emitter layers with layers=, leave out particles with properties=, or lower their birthRate or lifetime"
+                ))
         }
         let samples = times.count * max(columnsPerFrame, 1)
         let limit = query.format == .json ? FormatLimits.maxSamplesJSON : FormatLimits.maxSamplesNDJSON
