@@ -91,7 +91,7 @@ extension Application {
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes)
+                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory)
         } catch {
             return error.response
         }

@@ -19,6 +19,8 @@ public final class Application: Sendable {
         public var sessionLimits = SessionRegistry.Limits()
         /// Bytes of one JSON render response (docs/limits.md).
         public var maxJSONResponseBytes = FormatLimits.maxJSONResponseBytes
+        /// Bytes the JSON render responses in flight may hold together (docs/limits.md).
+        public var maxRenderMemory = 1 << 30
 
         public init(apiToken: String? = nil) { self.apiToken = apiToken }
     }
@@ -31,11 +33,14 @@ public final class Application: Sendable {
     /// Live sessions (docs/sessions.md).
     public let sessions: SessionRegistry
     let router: Router
+    /// The render responses in flight, against `Configuration.maxRenderMemory`.
+    public let renderMemory: RenderMemory
 
     public init(store: SceneStore, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
         self.configuration = configuration
         self.arena = arena
+        renderMemory = RenderMemory(limit: configuration.maxRenderMemory)
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
         var router = Router()
         router.add("POST", "/v1/render", lane: .render)
@@ -160,7 +165,13 @@ public final class Application: Sendable {
         case ("POST", "/v1/scenes"):
             try requireJSON(request)
             try rejectQuery(request)
-            let (_, name) = try RenderService.scene(from: request.body)
+            let (scene, name) = try RenderService.scene(from: request.body)
+            // Run before it is kept: a stored scene can always be rendered.
+            do {
+                _ = try SceneRunner.run(scene, shouldStop: { request.cancellation?.isCancelled == true })
+            } catch {
+                throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
+            }
             let summary = try storage { () throws(StorageError) in
                 try store.insert(name: name, document: request.body)
             }
@@ -212,7 +223,8 @@ public final class Application: Sendable {
                 metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
                 return RenderService.response(
                     plan, format: query.format, threads: configuration.renderThreads,
-                    cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes)
+                    cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes,
+                    memory: renderMemory)
             } catch {
                 throw Problem.invalidScene(error)
             }
@@ -220,7 +232,13 @@ public final class Application: Sendable {
             guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
             return Problem.unavailable("Storage is not healthy: \(problem).").response
         case ("GET", "/metrics"):
-            let text = metrics.render() + (arena?.metricsText() ?? "")
+            let memory = """
+                # HELP choreo_render_memory_bytes Bytes the JSON render responses in flight hold (limit: --max-render-memory).
+                # TYPE choreo_render_memory_bytes gauge
+                choreo_render_memory_bytes \(renderMemory.inUse)
+
+                """
+            let text = metrics.render() + memory + (arena?.metricsText() ?? "")
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                 body: .bytes(Array(text.utf8)))
@@ -261,12 +279,14 @@ public final class Application: Sendable {
 
     private func render(_ scene: Scene, _ query: SamplingQuery, _ cancellation: Cancellation?) -> HTTPResponse {
         do {
-            let plan = try RenderService.plan(scene, query)
+            let plan = try RenderService.plan(scene, query, cancellation: cancellation)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes)
+                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory)
         } catch {
+            // The client left while the scene ran: nobody reads the answer.
+            if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }
             return error.response
         }
     }

@@ -98,6 +98,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: Body
+    /// Render memory the body holds (``RenderMemory``): the server keeps it until the response
+    /// has been sent, then it returns to the budget.
+    public var reservation: RenderMemory.Reservation?
 
     public init(status: Int, headers: [(String, String)] = [], body: Body = .bytes([])) {
         self.status = status

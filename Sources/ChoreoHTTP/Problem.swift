@@ -77,15 +77,20 @@ public struct Problem: Error, Sendable {
     }
 
     /// A 422: the JSON document would pass the response byte limit.
-    public static func responseTooLarge(limit: Int) -> Problem {
-        Problem(
+    public static func responseTooLarge(limit: Int, estimate: Int? = nil) -> Problem {
+        let detail =
+            estimate.map {
+                "The JSON response would take about \($0) bytes, \($0 - limit) over the limit; no frame was written."
+            }
+            ?? "The JSON response passed \(limit) bytes before it was complete."
+        return Problem(
             .invalidScene,
-            detail: "The JSON response passed \(limit) bytes before it was complete.",
+            detail: detail,
             errors: [
                 FieldError(
                     path: "query.format",
                     message:
-                        "a JSON response is at most \(limit) bytes; use format=ndjson (streamed), fewer frames, layers or properties"
+                        "a JSON response is at most \(limit) bytes\(estimate.map { ", this one about \($0)" } ?? ""); use format=ndjson (streamed), fewer frames, layers or properties"
                 )
             ])
     }

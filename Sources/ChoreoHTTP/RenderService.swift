@@ -11,8 +11,11 @@ public enum RenderService {
     /// "client closed request"; never sent).
     public static let cancelledStatus = 499
 
-    /// Frames per NDJSON piece.
+    /// Frames per NDJSON piece, at most.
     public static let framesPerPiece = 64
+    /// Bytes a piece aims at: after a piece larger than this the next ones take fewer frames
+    /// (one at least), so a stream of large frames holds a frame or so, not 64.
+    public static let pieceBytes = 1 << 20
 
     /// Parses and validates a scene document.
     public static func scene(from body: [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
@@ -35,44 +38,103 @@ public enum RenderService {
         }
     }
 
-    /// Runs the scene and plans the sampling.
-    public static func plan(_ scene: Scene, _ query: SamplingQuery) throws(Problem) -> RenderPlan {
+    /// Runs the scene and plans the sampling; a `cancellation` set during the run stops it
+    /// (the caller answers ``cancelledStatus``).
+    public static func plan(
+        _ scene: Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil
+    ) throws(Problem) -> RenderPlan {
+        var shouldStop: (@Sendable () -> Bool)?
+        if let cancellation { shouldStop = { cancellation.isCancelled } }
         do {
-            return try RenderPlan.make(scene: scene, query: query)
+            return try RenderPlan.make(scene: scene, query: query, shouldStop: shouldStop)
         } catch {
             throw Problem.invalidScene(error)
         }
     }
 
     /// The response for a plan: one JSON document, or an NDJSON stream produced piece by piece.
-    /// A JSON document over `byteBudget` bytes is not finished: 422 naming `query.format`.
-    /// With a `cancellation` set while the JSON document is produced, the frames left are not
-    /// computed and the response is ``cancelledStatus`` with no body (nobody is there to read it:
-    /// it only reaches the log). An NDJSON stream stops when its connection ends.
+    ///
+    /// A JSON document's size is decided before its frames are written: a few frames are
+    /// drawn and the largest, times the frames, is the estimate. Over `byteBudget`: 422 naming
+    /// `query.format` and by how much, with no frame written; past it while written (frames
+    /// that grow), the same 422. With `memory` the estimate is reserved there first and the
+    /// bytes beyond it as they come: when the renders in flight hold it all, 503 with
+    /// `Retry-After`. With a `cancellation` set while the JSON document is produced, the frames
+    /// left are not computed and the response is ``cancelledStatus`` with no body (nobody is
+    /// there to read it: it only reaches the log). An NDJSON stream stops when its connection
+    /// ends.
     public static func response(
         _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
-        byteBudget: Int? = nil
+        byteBudget: Int? = nil, memory: RenderMemory? = nil
     ) -> HTTPResponse {
         switch format {
         case .json:
-            let budget = byteBudget.map { ByteBudget(limit: $0) }
-            var keepGoing: (@Sendable (Int) -> Bool)?
-            if cancellation != nil || budget != nil {
-                keepGoing = { bytes in
-                    if cancellation?.isCancelled == true { return false }
-                    return budget?.spend(bytes) ?? true
+            let estimate = estimatedJSONBytes(plan)
+            if let byteBudget, estimate > byteBudget {
+                return Problem.responseTooLarge(limit: byteBudget, estimate: estimate).response
+            }
+            var reserved: RenderMemory.Reservation?
+            if let memory {
+                guard let taken = memory.reserve(estimate) else { return busy(memory) }
+                reserved = taken
+            }
+            let reservation = reserved
+            let budget = ByteBudget(limit: byteBudget ?? Int.max)
+            let memoryShort = Atomic<Bool>(false)
+            let keepGoing: @Sendable (Int) -> Bool = { bytes in
+                if cancellation?.isCancelled == true { return false }
+                guard budget.spend(bytes) else { return false }
+                if let reservation {
+                    let beyond = budget.total - reservation.bytes
+                    if beyond > 0 && !reservation.grow(max(beyond, 1 << 20)) {
+                        memoryShort.store(true, ordering: .relaxed)
+                        return false
+                    }
                 }
+                return true
             }
             guard let bytes = ResponseEncoder.json(plan, threads: threads, keepGoing: keepGoing) else {
-                if let budget, budget.exceeded { return Problem.responseTooLarge(limit: budget.limit).response }
+                if budget.exceeded { return Problem.responseTooLarge(limit: budget.limit).response }
+                if memoryShort.load(ordering: .relaxed), let memory { return busy(memory) }
                 return HTTPResponse(status: cancelledStatus)
             }
-            return .json(200, bytes)
+            var response = HTTPResponse.json(200, bytes)
+            response.reservation = reservation
+            return response
         case .ndjson:
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/x-ndjson")],
                 body: .stream(ndjsonStream(plan, threads: threads)))
         }
+    }
+
+    /// 503: the renders in flight hold the memory budget.
+    private static func busy(_ memory: RenderMemory) -> HTTPResponse {
+        var response = Problem.unavailable(
+            "The renders in flight hold the server's render memory (\(memory.limit) bytes); try again shortly."
+        ).response
+        response.headers.append(("Retry-After", "1"))
+        return response
+    }
+
+    /// Frames drawn to size a JSON document before it is written.
+    static let probeFrames = 3
+
+    /// A JSON document's size before it is written: its header and trailer, and the largest of
+    /// the first, middle and last frames for every frame (the frames that grow past it are
+    /// caught as they are written).
+    public static func estimatedJSONBytes(_ plan: RenderPlan) -> Int {
+        let count = plan.times.count
+        var largest = 0
+        if count > 0 {
+            let probes = Set([0, count / 2, count - 1])
+            for index in probes.sorted() {
+                largest = max(largest, ResponseEncoder.jsonFrames(plan, range: index..<index + 1, threads: 1).count)
+            }
+        }
+        let ends = ResponseEncoder.jsonHeader(plan).count + ResponseEncoder.jsonTrailer(plan).count
+        let (frames, overflow) = largest.multipliedReportingOverflow(by: count)
+        return overflow ? Int.max : frames &+ ends
     }
 
     /// An NDJSON body: the header line, frames in pieces of ``framesPerPiece``, the trailer line.
@@ -131,6 +193,9 @@ public struct RenderPieces {
     let format: SamplingQuery.Format
     let threads: Int
     let framesPerPiece: Int
+    /// Frames the next piece takes: ``framesPerPiece`` until pieces pass
+    /// ``RenderService/pieceBytes``.
+    var nextFrames: Int
     var stage = Stage.header
     /// Frames in the response.
     public var total: Int { plan.times.count }
@@ -145,6 +210,7 @@ public struct RenderPieces {
         self.format = format
         self.threads = threads
         self.framesPerPiece = max(1, framesPerPiece)
+        nextFrames = self.framesPerPiece
     }
 
     /// The next piece, nil after the trailer.
@@ -154,12 +220,17 @@ public struct RenderPieces {
             stage = total > 0 ? .frames(from: 0) : .trailer
             return format == .json ? ResponseEncoder.jsonHeader(plan) : ResponseEncoder.ndjsonHeader(plan)
         case .frames(let lower):
-            let upper = min(lower + framesPerPiece, total)
+            let upper = min(lower + nextFrames, total)
             stage = upper < total ? .frames(from: upper) : .trailer
             framesDone = upper
-            return format == .json
+            let piece =
+                format == .json
                 ? ResponseEncoder.jsonFrames(plan, range: lower..<upper, threads: threads)
                 : ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
+            // Sized by the frames just written: large frames make small pieces.
+            let perFrame = max(1, piece.count / (upper - lower))
+            nextFrames = min(framesPerPiece, max(1, RenderService.pieceBytes / perFrame))
+            return piece
         case .trailer:
             stage = .done
             return format == .json ? ResponseEncoder.jsonTrailer(plan) : ResponseEncoder.ndjsonTrailer(plan)
@@ -180,6 +251,9 @@ final class ByteBudget: Sendable {
     func spend(_ bytes: Int) -> Bool {
         spent.add(bytes, ordering: .relaxed).newValue <= limit
     }
+
+    /// Bytes spent so far.
+    var total: Int { spent.load(ordering: .relaxed) }
 
     var exceeded: Bool { spent.load(ordering: .relaxed) > limit }
 }

@@ -315,6 +315,8 @@ final class RequestState: @unchecked Sendable {
     var lane = RequestLane.worker
     /// Body bytes reserved against `Options.bodyMemory`, released when the request completes.
     var reserved = 0
+    /// The response's render memory, returned when the request completes.
+    var renderMemory: RenderMemory.Reservation?
     /// Body bytes received, kept or not.
     var received = 0
 
@@ -603,6 +605,7 @@ private func queue(
     _ server: MicroHTTPDServer, _ connection: OpaquePointer?, _ state: RequestState, _ response: HTTPResponse
 ) -> MHD_Result {
     let mhdResponse: OpaquePointer?
+    state.renderMemory = response.reservation
     switch response.body {
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes {

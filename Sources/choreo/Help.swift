@@ -28,6 +28,7 @@ enum Help {
                             [--arena arena.json] [--shutdown-timeout 30] [--head-timeout 10]
                             [--min-body-rate 1024] [--max-connections-per-client 256]
                             [--render-workers N] [--render-queue 64] [--max-body-memory 268435456]
+                            [--max-render-memory 1073741824]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -50,7 +51,9 @@ enum Help {
         scene (render, validate, store, frames, preview) run on --render-workers threads
         (default: the cores, at least 2) with at most --render-queue waiting; beyond, 503 with
         Retry-After. Request bodies in flight hold at most --max-body-memory bytes together
-        (announced lengths count at once); beyond, 503 with Retry-After.
+        (announced lengths count at once); beyond, 503 with Retry-After. JSON render responses
+        in flight hold at most --max-render-memory bytes together (each reserves its estimated
+        size before it starts, and what it writes beyond); beyond, 503 with Retry-After.
         --host takes an IPv4 or IPv6 address or a host name (localhost).
 
         Exit status: 0 after a signal; 1 it cannot start (storage, address, --arena); 2 a

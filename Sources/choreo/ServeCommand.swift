@@ -14,7 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory",
+                "render-workers", "render-queue", "max-body-memory", "max-render-memory",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -42,6 +42,10 @@ enum ServeCommand {
         }
         if let n = try parsed.integer("max-body-memory", in: 1024...(1 << 40), "a number of bytes") {
             options.bodyMemory = n
+        }
+        var renderMemory: Int?
+        if let n = try parsed.integer("max-render-memory", in: (1 << 20)...(1 << 40), "a number of bytes") {
+            renderMemory = n
         }
         if let n = try parsed.integer("render-workers", in: 1...256, "a number of threads") {
             options.renderWorkers = n
@@ -78,6 +82,7 @@ enum ServeCommand {
         }
         var configuration = Application.Configuration(apiToken: token)
         configuration.maxBodyBytes = options.maxBodyBytes
+        if let renderMemory { configuration.maxRenderMemory = renderMemory }
         // Leave a core to libmicrohttpd's threads so a render never starves health checks.
         configuration.renderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         var arenaConfiguration: ArenaConfiguration?

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// The bytes that render responses hold together, in all requests at once: what the server
+/// admits before memory runs out, as `NSCache`'s `totalCostLimit` bounds a cache, but refusing
+/// new work instead of evicting. A render reserves its estimate before it starts and the bytes
+/// it writes beyond as it goes; the reservation is returned when its response has been sent.
+public final class RenderMemory: Sendable {
+    public let limit: Int
+    private let used = Atomic<Int>(0)
+
+    public init(limit: Int) { self.limit = limit }
+
+    /// Bytes held now.
+    public var inUse: Int { used.load(ordering: .relaxed) }
+
+    /// Takes `bytes` when they fit beside what is held; false (nothing taken) otherwise.
+    func take(_ bytes: Int) -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while true {
+            if bytes > 0 && current + bytes > limit { return false }
+            let (exchanged, original) = used.compareExchange(
+                expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    func give(_ bytes: Int) { used.subtract(bytes, ordering: .relaxed) }
+
+    /// A reservation of `bytes`, or nil when they do not fit now.
+    public func reserve(_ bytes: Int) -> Reservation? {
+        take(bytes) ? Reservation(self, bytes) : nil
+    }
+
+    /// Bytes held for one response; returned to the budget when the last reference goes (the
+    /// server keeps it until the response has been sent).
+    public final class Reservation: Sendable {
+        private let memory: RenderMemory
+        private let held: Atomic<Int>
+
+        init(_ memory: RenderMemory, _ bytes: Int) {
+            self.memory = memory
+            held = Atomic(bytes)
+        }
+
+        /// Grows the reservation by `bytes`; false (nothing taken) when they do not fit.
+        public func grow(_ bytes: Int) -> Bool {
+            guard memory.take(bytes) else { return false }
+            held.add(bytes, ordering: .relaxed)
+            return true
+        }
+
+        /// Bytes held.
+        public var bytes: Int { held.load(ordering: .relaxed) }
+
+        deinit { memory.give(held.load(ordering: .relaxed)) }
+    }
+}

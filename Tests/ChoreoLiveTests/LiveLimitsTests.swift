@@ -1,0 +1,155 @@
+import ChoreoJSON
+import Foundation
+import Testing
+
+/// The findings of the reliability review that concern what one request may cost, each against
+/// the real binary: poison scenes (finding 1), work bounded before it starts (6, 7, 8), the
+/// render memory shared by requests in flight (10) and error lists (12).
+@Suite(.serialized) struct LiveLimitsTests {
+    /// The server's peak resident memory so far, in KiB (`VmHWM`).
+    static func peakKiB(_ server: ServerProcess) -> Int {
+        let status =
+            (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+
+    static func errorPaths(_ response: RawHTTP.Response) -> [String] {
+        guard case .object(let object)? = try? JSONParser.parse(response.body),
+            case .array(let errors)? = object["errors"]
+        else { return [] }
+        return errors.compactMap {
+            guard case .object(let error) = $0, case .string(let path)? = error["path"] else { return nil }
+            return path
+        }
+    }
+
+    /// Finding 1: scenes that once trapped the process are refused before they are stored, or
+    /// stored and rendered; the server lives on.
+    @Test func poisonScenesAreRefusedOrRendered() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        // The third sets its rate at run time: a store runs the scene, so it is refused too.
+        let refused = [
+            #"{"layers":[{"id":"e","type":"emitter","birthRate":1e300,"emitterCells":[{"birthRate":1,"lifetime":1}]}]}"#,
+            #"{"layers":[{"id":"e","type":"emitter","lifetime":1.8e308,"emitterCells":[{"birthRate":1,"lifetime":1}]}]}"#,
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":1,"lifetime":1}]}],"script":[{"at":0.5,"do":[{"set":{"e":{"birthRate":1e300}}}]}]}"#,
+        ]
+        for scene in refused {
+            let stored = try http.request("POST", "/v1/scenes", body: scene)
+            let rendered = try http.request("POST", "/v1/render?fps=1", body: scene)
+            #expect(stored.status == 422 && rendered.status == 422, "\(stored.text)")
+        }
+        let accepted = [
+            #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"group","duration":1,"animations":[{"type":"basic","keyPath":"opacity","toValue":0,"speed":1e-12,"repeatCount":1e6}]},"layer":"a"}]}]}"#,
+            #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","toValue":0,"duration":1},"layer":"a"},{"set":{"a":{"beginTime":1e19}}}]}]}"#,
+        ]
+        for scene in accepted {
+            let stored = try http.request("POST", "/v1/scenes", body: scene)
+            #expect(stored.status == 201)
+            guard case .object(let object) = try JSONParser.parse(stored.body), case .string(let id)? = object["id"]
+            else { throw LiveError("no id") }
+            #expect(try http.request("GET", "/v1/scenes/\(id)/frames?fps=1").status == 200)
+        }
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
+    /// Findings 6 and 8: a loop that lets no time pass stops at its per-instant budget, multipliers
+    /// set by the script are held to the cell limit, an emitter whose rate changes an hour in
+    /// renders (its birth integral is computed once), and particles are bounded per frame
+    /// before any frame is drawn.
+    @Test func workIsBoundedBeforeItStarts() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let loop =
+            #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","key":"k","keyPath":"opacity","toValue":0,"duration":5e-324,"onStop":[{"addAgain":"k","layer":"a"}]},"layer":"a"}]}]}"#
+        let looped = try http.request("POST", "/v1/render?fps=1", body: loop)
+        #expect(looped.status == 422)
+        #expect(looped.text.contains("without time passing"))
+        let multiplier =
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":10,"lifetime":1}]}],"script":[{"at":1,"do":[{"set":{"e":{"lifetime":1e6}}}]}]}"#
+        let set = try http.request("POST", "/v1/render?fps=1", body: multiplier)
+        #expect(set.status == 422)
+        #expect(Self.errorPaths(set) == ["$.script[0].do[0].set.e.lifetime"])
+        let late =
+            #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":5,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
+        let hour = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: late)
+        #expect(hour.status == 200)
+        #expect(hour.text.split(separator: "\n").count == 3_603)
+        // 40 emitters of 16 cells at the per-cell cap: 3.2 million particles a frame could hold.
+        let cells = Array(repeating: #"{"birthRate":5000,"lifetime":1}"#, count: 16).joined(separator: ",")
+        let layers = (0..<40).map { #"{"id":"e\#($0)","type":"emitter","emitterCells":[\#(cells)]}"# }
+        let heavy = #"{"layers":[\#(layers.joined(separator: ","))]}"#
+        let refused = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: heavy)
+        #expect(refused.status == 422)
+        #expect(Self.errorPaths(refused) == ["query.layers"])
+        #expect(refused.text.contains("3200000 particles"), "\(refused.text)")
+        let one = try http.request("POST", "/v1/render?times=0.5&layers=e0", body: heavy)
+        #expect(one.status == 200)
+        // A properties= list is checked before it is expanded: answered without the memory.
+        let names = (0..<4_000).map { "p\($0)" }.joined(separator: ",")
+        let long = try http.request("POST", "/v1/render?fps=1&properties=\(names)", body: heavy)
+        #expect(long.status == 422)
+        #expect(Self.peakKiB(server) < 1_000_000)
+    }
+
+    /// Finding 7: a response's bytes are decided before its frames are written, from the size of
+    /// a few frames; NDJSON streams the same render in bounded pieces.
+    @Test func responseBytesAreDecidedBeforeTheWork() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let segments = (0..<60_000).map { "L\($0 % 500) \($0 / 500)" }.joined(separator: " ")
+        let scene = #"{"layers":[{"id":"s","type":"shape","path":"M0 0 \#(segments)"}]}"#
+        let json = try http.request("POST", "/v1/render?fps=10&end=60&properties=path", body: scene)
+        #expect(json.status == 422)
+        #expect(Self.errorPaths(json) == ["query.format"])
+        #expect(json.text.contains("no frame was written"), "\(json.text)")
+        let ndjson = try http.request("POST", "/v1/render?fps=10&end=6&properties=path&format=ndjson", body: scene)
+        #expect(ndjson.status == 200)
+        #expect(ndjson.text.split(separator: "\n").count == 63)
+        #expect(Self.peakKiB(server) < 400_000, "peak \(Self.peakKiB(server)) KiB")
+    }
+
+    /// Finding 10: the JSON responses in flight share `--max-render-memory`; one that does not
+    /// fit is 503 with Retry-After, and the memory returns once responses are sent.
+    @Test func renderMemoryIsSharedAndReturned() throws {
+        let server = try ServerProcess(arguments: ["--max-render-memory", "1048576"])
+        let http = RawHTTP(port: server.port)
+        let segments = (0..<2_000).map { "L\($0 % 500) \($0 / 500)" }.joined(separator: " ")
+        let scene = #"{"layers":[{"id":"s","type":"shape","path":"M0 0 \#(segments)"}]}"#
+        let big = try http.request("POST", "/v1/render?fps=10&end=10&properties=path", body: scene)
+        #expect(big.status == 503)
+        #expect(big.headers["retry-after"] == "1")
+        for _ in 0..<3 {
+            #expect(try http.request("POST", "/v1/render?fps=10&end=1&properties=path", body: scene).status == 200)
+        }
+        var held = ""
+        for _ in 0..<50 where held != "0" {
+            let metrics = try http.request("GET", "/metrics").text
+            held =
+                metrics.split(separator: "\n").first { $0.hasPrefix("choreo_render_memory_bytes ") }
+                .map { String($0.split(separator: " ")[1]) } ?? "missing"
+            if held != "0" { usleep(20_000) }
+        }
+        #expect(held == "0")
+    }
+
+    /// Finding 12: no document lists more than 100 errors, whichever decoder found them.
+    @Test func errorListsAreCapped() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let standings = (0..<5_000).map { _ in #"{"name":7}"# }.joined(separator: ",")
+        let preview = try http.request("POST", "/v1/arena/preview", body: #"{"standings":[\#(standings)]}"#)
+        #expect(preview.status == 422)
+        #expect(Self.errorPaths(preview).count <= 100)
+        let times = (0..<5_000).map { "x\($0)" }.joined(separator: ",")
+        let query = try http.request("POST", "/v1/render?times=\(times)", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(query.status == 422)
+        #expect(Self.errorPaths(query).count == 100)
+        let hex = try http.request("POST", "/v1/render?fps=0x1p3", body: #"{"layers":[{"id":"a"}]}"#)
+        #expect(hex.status == 422)
+        #expect(Self.errorPaths(hex) == ["query.fps"])
+    }
+}
