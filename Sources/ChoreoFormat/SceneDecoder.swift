@@ -70,7 +70,8 @@ public struct SceneDecoder {
     private var layerCount = 0
     private var actionCount = 0
 
-    private static let sceneFields: Set<String> = ["name", "version", "description", "layers", "script"]
+    private static let sceneFields: Set<String> = ["name", "version", "description", "canvas", "layers", "script"]
+    private static let canvasFields: Set<String> = ["width", "height", "background"]
 
     private mutating func decodeScene(_ document: JSONValue) -> (Scene, String?)? {
         guard let object = reader.object(document, "$") else { return nil }
@@ -100,7 +101,29 @@ public struct SceneDecoder {
             }
         }
         checkReferences()
-        return (Scene(layers: layers, script: script, warnings: reader.warnings), name)
+        var scene = Scene(layers: layers, script: script, warnings: reader.warnings)
+        if let value = object["canvas"] { scene.canvas = decodeCanvas(value) }
+        return (scene, name)
+    }
+
+    /// `"canvas": {"width", "height", "background"}`: points, 1…8,192 each.
+    private mutating func decodeCanvas(_ value: JSONValue) -> Canvas? {
+        guard let object = reader.object(value, "$.canvas") else { return nil }
+        reader.rejectUnknown(object, "$.canvas", allowed: Self.canvasFields)
+        var size: [Double] = []
+        for field in ["width", "height"] {
+            guard let v = object[field] else {
+                reader.fail("$.canvas.\(field)", "is required")
+                continue
+            }
+            if let n = reader.number(v, "$.canvas.\(field)", min: 1, max: FormatLimits.maxCanvasPoints) {
+                size.append(n)
+            }
+        }
+        var background: Color?
+        if let v = object["background"] { background = reader.color(v, "$.canvas.background") }
+        guard size.count == 2 else { return nil }
+        return Canvas(width: size[0], height: size[1], background: background)
     }
 
     /// Every layer, animator and transition named must be declared somewhere: a misspelt id

@@ -109,6 +109,7 @@ final class RunnerState {
     init(scene: Scene, horizon: Double) {
         self.scene = scene
         self.horizon = horizon
+        timeline.canvas = scene.canvas
     }
 
     /// An independent copy: running it on leaves this state as it was.

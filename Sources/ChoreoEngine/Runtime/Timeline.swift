@@ -134,6 +134,9 @@ public struct Timeline: Sendable {
     /// How far the run looked (see ``SceneRunner/run(_:horizon:)``).
     public internal(set) var horizon = Limits.neverSettlesHorizon
 
+    /// The scene's canvas, for pictures.
+    public internal(set) var canvas: Canvas?
+
     /// The scene's natural end: the last change, or the run's horizon for scenes that never settle.
     public var naturalEnd: Double { neverSettles ? max(horizon, lastChange) : lastChange }
 }

@@ -7,11 +7,28 @@ public struct Scene: Sendable, Equatable {
     /// What the scene's text says that is valid but probably not meant (`suspicious-unit`),
     /// found while reading it; the run reports them first.
     public var warnings: [Diagnostic] = []
+    /// The picture's size and background (`"canvas"`): what a window's bounds are to its
+    /// layers. Nil: the root layers' frames at time 0, on a transparent background.
+    public var canvas: Canvas?
 
     public init(layers: [LayerNode], script: [ScriptEntry] = [], warnings: [Diagnostic] = []) {
         self.layers = layers
         self.script = script
         self.warnings = warnings
+    }
+}
+
+/// The drawing area of a scene's pictures, in points from the origin of the root layers'
+/// coordinate space (a `UIWindow`'s bounds).
+public struct Canvas: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public var background: Color?
+
+    public init(width: Double, height: Double, background: Color? = nil) {
+        self.width = width
+        self.height = height
+        self.background = background
     }
 }
 
