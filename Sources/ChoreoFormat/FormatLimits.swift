@@ -23,6 +23,12 @@ public enum FormatLimits {
     /// Particles one frame may draw, over all its emitter layers (each at its bound:
     /// `Timeline.particleBound(layer:)`).
     public static let maxParticlesPerFrame = 100_000
+    /// A canvas side, in points (× `scale` ≤ 4 gives pixels).
+    public static let maxCanvasPoints = 8_192.0
+    /// Pixels of one picture (a frame, or a whole filmstrip): 64 megapixels, 256 MB of ARGB.
+    public static let maxPicturePixels = 64 << 20
+    /// Pixels drawn for one response, all its frames together (about 2,300 frames of 1280 × 720).
+    public static let maxPixelsPerResponse = 1 << 31
     /// Cells per emitter layer.
     public static let maxEmitterCells = 32
     /// `fps` bounds.

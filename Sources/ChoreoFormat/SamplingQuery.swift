@@ -5,7 +5,13 @@ import ChoreoEngine
 /// Comes from the query string of `POST /v1/render` and `GET /v1/scenes/{id}/frames`, or from
 /// the flags of `choreo render`.
 public struct SamplingQuery: Sendable, Equatable {
-    public enum Format: String, Sendable, Equatable { case json, ndjson }
+    public enum Format: String, Sendable, Equatable, CaseIterable {
+        case json, ndjson
+        /// Pictures (docs/pictures.md): one PNG frame, an animated PNG, a grid of frames.
+        case png, apng, filmstrip
+
+        public var isPicture: Bool { self == .png || self == .apng || self == .filmstrip }
+    }
 
     public var fps: Double = 60
     public var start: Double = 0
@@ -18,12 +24,23 @@ public struct SamplingQuery: Sendable, Equatable {
     /// Key paths to return; nil: the animated properties plus position, bounds, opacity, transform.
     public var properties: [String]?
     public var format: Format = .json
+    /// Pictures: pixels per point (`contentsScale`), 0.1…4.
+    public var scale: Double = 1
+    /// Pictures: the canvas size in points, instead of the scene's.
+    public var width: Double?
+    public var height: Double?
+    /// Filmstrips: frames per row.
+    public var columns = 8
 
     public init() {}
 
     /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
     /// The parameters a sampling query takes.
-    static let parameterNames = ["fps", "start", "end", "times", "layers", "properties", "format"]
+    static let parameterNames = [
+        "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height", "columns",
+    ]
+    /// The parameters only pictures take.
+    static let pictureParameters: Set<String> = ["scale", "width", "height", "columns"]
 
     public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> SamplingQuery {
         var query = SamplingQuery()
@@ -62,6 +79,22 @@ public struct SamplingQuery: Sendable, Equatable {
                 if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.start = v }
             case "end":
                 if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.end = v }
+            case "time":
+                if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.times = [v] }
+            case "scale":
+                if let v = number(name, value, min: 0.1, max: 4) { query.scale = v }
+            case "width":
+                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { query.width = v }
+            case "height":
+                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { query.height = v }
+            case "columns":
+                if let v = number(name, value, min: 1, max: 64) {
+                    if v.rounded() == v {
+                        query.columns = Int(v)
+                    } else {
+                        errors.append(FieldError(path: "query.columns", message: "must be a whole number"))
+                    }
+                }
             case "times":
                 let items = list(value)
                 if items.count > FormatLimits.maxTimes {
@@ -93,10 +126,46 @@ public struct SamplingQuery: Sendable, Equatable {
                 if let format = Format(rawValue: value) {
                     query.format = format
                 } else {
-                    errors.append(FieldError(path: "query.format", message: "must be json or ndjson"))
+                    errors.append(
+                        .unknown(
+                            "query.format", "must be json, ndjson, png, apng or filmstrip", value,
+                            among: Format.allCases.map(\.rawValue)))
                 }
             default:
                 errors.append(.unknown("query.\(name)", "unknown query parameter", name, among: Self.parameterNames))
+            }
+        }
+        if seen.contains("time") && seen.contains("times") {
+            errors.append(FieldError(path: "query.time", message: "give time or times, not both"))
+        }
+        if query.format.isPicture {
+            for name in ["layers", "properties"] where seen.contains(name) {
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)",
+                        message: "a picture draws every layer and property; \(name) is for json and ndjson"))
+            }
+            if query.format == .png {
+                if let times = query.times, times.count > 1 {
+                    errors.append(
+                        FieldError(
+                            path: "query.times", message: "format=png draws one frame; use apng or filmstrip for more"))
+                }
+                // One frame: at `time`, else at `start`.
+                if query.times == nil { query.times = [query.start] }
+            } else if !seen.contains("fps") {
+                // Pictures default to fewer frames than the numbers: 30 a second for an animation,
+                // 4 for a sheet.
+                query.fps = query.format == .apng ? 30 : 4
+            }
+            if query.format != .filmstrip && seen.contains("columns") {
+                errors.append(FieldError(path: "query.columns", message: "only format=filmstrip has columns"))
+            }
+        } else {
+            for name in Self.pictureParameters.sorted() where seen.contains(name) {
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)", message: "only pictures (format=png, apng or filmstrip) take \(name)"))
             }
         }
         if let end = query.end, query.times == nil, end < query.start {

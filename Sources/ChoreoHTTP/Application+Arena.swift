@@ -91,7 +91,7 @@ extension Application {
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory)
+                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query)
         } catch {
             return error.response
         }

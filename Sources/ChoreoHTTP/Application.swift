@@ -283,7 +283,7 @@ public final class Application: Sendable {
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory)
+                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query)
         } catch {
             // The client left while the scene ran: nobody reads the answer.
             if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }

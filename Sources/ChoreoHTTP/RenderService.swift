@@ -65,9 +65,11 @@ public enum RenderService {
     /// ends.
     public static func response(
         _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
-        byteBudget: Int? = nil, memory: RenderMemory? = nil
+        byteBudget: Int? = nil, memory: RenderMemory? = nil, query: SamplingQuery? = nil
     ) -> HTTPResponse {
         switch format {
+        case .png, .apng, .filmstrip:
+            return PictureService.response(plan, query ?? SamplingQuery(), cancellation: cancellation)
         case .json:
             let estimate = estimatedJSONBytes(plan)
             if let byteBudget, estimate > byteBudget {

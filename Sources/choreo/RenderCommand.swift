@@ -6,7 +6,11 @@ import Foundation
 enum RenderCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(
-            arguments, valued: ["fps", "start", "end", "times", "layers", "properties", "format", "out", "threads"],
+            arguments,
+            valued: [
+                "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
+                "columns", "out", "threads",
+            ],
             flags: ["help", "progress"])
         if parsed.flags.contains("help") {
             print(Help.render)
@@ -15,7 +19,10 @@ enum RenderCommand {
         guard parsed.positional.count == 1 else { throw CLIError(message: "render takes one scene file (or -)") }
         let body = try readInput(parsed.positional[0])
         var parameters: [(String, String)] = []
-        for name in ["fps", "start", "end", "times", "layers", "properties", "format"] {
+        for name in [
+            "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
+            "columns",
+        ] {
             if let value = parsed.options[name] { parameters.append((name, value)) }
         }
         var threads = ResponseEncoder.defaultThreads
@@ -25,13 +32,18 @@ enum RenderCommand {
         }
         let plan: RenderPlan
         let format: SamplingQuery.Format
+        var picture: PicturePieces?
         do throws(Problem) {
             let query = try RenderService.query(parameters)
             let (scene, _) = try RenderService.scene(from: body)
             plan = try RenderService.plan(scene, query)
             format = query.format
+            if format.isPicture { picture = try PicturePieces(plan, query) }
         } catch {
             throw CLIError(message: describe(error), status: 1)
+        }
+        if picture != nil && parsed.options["out"] == nil && isatty(STDOUT_FILENO) != 0 {
+            throw CLIError(message: "a picture is binary: give --out FILE, or redirect the output")
         }
         // The response in pieces, as POST /v1/render returns it, then a newline for the shell
         // (NDJSON ends with one already).
@@ -40,9 +52,16 @@ enum RenderCommand {
         var pieces = RenderPieces(plan, format: format, threads: threads, framesPerPiece: 16 * max(threads, 1))
         var progress = RenderProgress(total: pieces.total, forced: parsed.flags.contains("progress"))
         do throws(CLIError) {
-            while let piece = pieces.next() {
-                try output.write(piece)
-                progress.update(pieces.framesDone)
+            if var picture {
+                while let piece = picture.next() {
+                    try output.write(piece)
+                    progress.update(picture.framesDone)
+                }
+            } else {
+                while let piece = pieces.next() {
+                    try output.write(piece)
+                    progress.update(pieces.framesDone)
+                }
             }
             if format == .json { try output.write([UInt8(ascii: "\n")]) }
             try output.finish()

@@ -1,0 +1,128 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoRaster
+
+/// Render plans drawn as pictures (docs/pictures.md): one PNG frame, an animated PNG streamed
+/// frame by frame, or a filmstrip. The same bytes for `POST /v1/render`, the stored scenes'
+/// and sessions' frames, the arena round and `choreo render`.
+public enum PictureService {
+    /// The renderer for a plan, its size checked: one picture at most 64 megapixels, and all
+    /// the frames of a response together at most 2^31 pixels; over, 422 naming the field.
+    public static func renderer(_ plan: RenderPlan, _ query: SamplingQuery) throws(Problem) -> FrameRenderer {
+        var canvas = plan.timeline.canvas
+        if query.width != nil || query.height != nil {
+            let natural = FrameRenderer(timeline: plan.timeline)
+            canvas = Canvas(
+                width: query.width ?? natural.size.x, height: query.height ?? natural.size.y,
+                background: plan.timeline.canvas?.background)
+        }
+        let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
+        var pixels = renderer.pixelWidth * renderer.pixelHeight
+        var field = "query.scale"
+        if query.format == .filmstrip {
+            let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.columns)
+            pixels = sheet.pixelWidth * sheet.pixelHeight
+            field = "query.fps"
+        }
+        if pixels > FormatLimits.maxPicturePixels {
+            throw Problem.invalidScene(
+                ValidationFailure([
+                    FieldError(
+                        path: field,
+                        message:
+                            "the picture would be \(pixels) pixels, \(pixels - FormatLimits.maxPicturePixels) over the \(FormatLimits.maxPicturePixels) one picture may have (lower scale, width/height or the frames)"
+                    )
+                ]))
+        }
+        let frames = renderer.pixelWidth * renderer.pixelHeight * plan.times.count
+        if frames > FormatLimits.maxPixelsPerResponse {
+            throw Problem.invalidScene(
+                ValidationFailure([
+                    FieldError(
+                        path: query.times == nil ? "query.fps" : "query.times",
+                        message:
+                            "\(plan.times.count) frames of \(renderer.pixelWidth) × \(renderer.pixelHeight) pixels are \(frames) pixels, \(frames - FormatLimits.maxPixelsPerResponse) over the \(FormatLimits.maxPixelsPerResponse) one response may draw (fewer frames or a lower scale)"
+                    )
+                ]))
+        }
+        return renderer
+    }
+
+    /// The media type of a picture format.
+    public static func contentType(_ format: SamplingQuery.Format) -> String {
+        format == .apng ? "image/apng" : "image/png"
+    }
+
+    /// The response: PNG and filmstrip whole, APNG streamed.
+    public static func response(
+        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil
+    ) -> HTTPResponse {
+        let pieces: PicturePieces
+        do {
+            pieces = try PicturePieces(plan, query)
+        } catch {
+            return error.response
+        }
+        let headers = [("Content-Type", contentType(query.format))]
+        if query.format == .apng {
+            var stream = pieces
+            return HTTPResponse(status: 200, headers: headers, body: .stream(BodyStream { stream.next() }))
+        }
+        var whole = pieces
+        var bytes: [UInt8] = []
+        while let piece = whole.next() {
+            if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }
+            bytes += piece
+        }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+    }
+}
+
+/// A picture response in pieces: the PNG or filmstrip at once, an animated PNG a frame per
+/// piece (only the frame being drawn is in memory).
+public struct PicturePieces {
+    let plan: RenderPlan
+    let query: SamplingQuery
+    let renderer: FrameRenderer
+    var apng: APNGWriter
+    var nextFrame = 0
+    var ended = false
+    /// Frames drawn so far.
+    public private(set) var framesDone = 0
+    public var total: Int { plan.times.count }
+
+    public init(_ plan: RenderPlan, _ query: SamplingQuery) throws(Problem) {
+        self.plan = plan
+        self.query = query
+        renderer = try PictureService.renderer(plan, query)
+        apng = APNGWriter(frameCount: plan.times.count)
+    }
+
+    /// The next piece, nil at the end.
+    public mutating func next() -> [UInt8]? {
+        guard !ended else { return nil }
+        switch query.format {
+        case .apng:
+            let times = plan.times
+            guard nextFrame < times.count else {
+                ended = true
+                return times.isEmpty ? nil : apng.end()
+            }
+            let index = nextFrame
+            nextFrame += 1
+            framesDone = nextFrame
+            let delay =
+                index + 1 < times.count
+                ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : 1 / query.fps
+            return apng.frame(renderer.draw(at: times[index]).png(), delay: delay)
+        case .filmstrip:
+            ended = true
+            framesDone = plan.times.count
+            return Filmstrip(renderer: renderer, times: plan.times, columns: query.columns).draw().png()
+        default:
+            ended = true
+            framesDone = 1
+            return renderer.draw(at: plan.times.first ?? 0).png()
+        }
+    }
+}

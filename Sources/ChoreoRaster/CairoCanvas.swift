@@ -1,0 +1,276 @@
+import CCairo
+import ChoreoEngine
+
+/// A 2-D affine map in Core Graphics' order (`CGAffineTransform`: x' = a·x + c·y + tx,
+/// y' = b·x + d·y + ty), as Cairo's `cairo_matrix_t` takes it.
+public struct Affine: Sendable, Equatable {
+    public var a, b, c, d, tx, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+
+    public static let identity = Affine(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public func apply(_ p: Point) -> Point { Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty) }
+}
+
+/// An ARGB image and its Cairo context: the one place choreo calls Cairo and Pango. What
+/// Core Animation's render server does with a layer's backing store, done in software: paths
+/// filled and stroked, groups composited with an alpha, clips, text laid out by Pango.
+///
+/// Not thread-safe: one frame is drawn by one thread.
+public final class CairoCanvas {
+    public let width: Int
+    public let height: Int
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+
+    /// A transparent canvas of `width` × `height` pixels (each at least 1).
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
+        cr = cairo_create(surface)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+    }
+
+    deinit {
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    // MARK: state
+
+    public func save() { cairo_save(cr) }
+    public func restore() { cairo_restore(cr) }
+
+    /// Replaces the current transform (user space → pixels).
+    public func setTransform(_ m: Affine) {
+        var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_set_matrix(cr, &matrix)
+    }
+
+    /// Whether an affine map can be drawn with (Cairo refuses singular matrices).
+    public static func invertible(_ m: Affine) -> Bool {
+        let det = m.a * m.d - m.b * m.c
+        return det.isFinite && abs(det) > 1e-12 && m.tx.isFinite && m.ty.isFinite
+    }
+
+    // MARK: paths
+
+    public func newPath() { cairo_new_path(cr) }
+
+    /// A rectangle with corners rounded by `radius` (clamped to half the shorter side), as
+    /// `CALayer.cornerRadius` draws it (circular corners).
+    public func roundedRect(_ r: Rect, radius: Double) {
+        let w = r.size.x
+        let h = r.size.y
+        let radius = max(0, min(radius, min(abs(w), abs(h)) / 2))
+        let x = r.origin.x
+        let y = r.origin.y
+        if radius <= 0 {
+            cairo_rectangle(cr, x, y, w, h)
+            return
+        }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
+        cairo_arc(cr, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
+        cairo_arc(cr, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    /// A polygon through the given points, closed.
+    public func polygon(_ points: [Point]) {
+        guard let first = points.first else { return }
+        cairo_move_to(cr, first.x, first.y)
+        for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+        cairo_close_path(cr)
+    }
+
+    /// A `CGPath` (quadratic segments raised to cubics).
+    public func path(_ path: BezierPath) {
+        var current = Point.zero
+        var start = Point.zero
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                cairo_move_to(cr, p.x, p.y)
+                current = p
+                start = p
+            case .line(let p):
+                cairo_line_to(cr, p.x, p.y)
+                current = p
+            case .quad(let p, let c):
+                let c1 = current + (c - current) * (2.0 / 3)
+                let c2 = p + (c - p) * (2.0 / 3)
+                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                current = p
+            case .cubic(let p, let c1, let c2):
+                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                current = p
+            case .close:
+                cairo_close_path(cr)
+                current = start
+            }
+        }
+    }
+
+    public func circle(_ center: Point, radius: Double) {
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
+        cairo_close_path(cr)
+    }
+
+    // MARK: painting
+
+    public func setColor(_ color: Color, alpha: Double = 1) {
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
+    }
+
+    public func fill(preserve: Bool = false) {
+        if preserve { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+    }
+
+    /// `CAShapeLayer`'s stroke: width, cap (`butt`, `round`, `square`), join (`miter`, `round`,
+    /// `bevel`).
+    public func stroke(width: Double, cap: String, join: String) {
+        cairo_set_line_width(cr, width)
+        cairo_set_line_cap(
+            cr, cap == "round" ? CAIRO_LINE_CAP_ROUND : cap == "square" ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(
+            cr,
+            join == "round" ? CAIRO_LINE_JOIN_ROUND : join == "bevel" ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+        cairo_stroke(cr)
+    }
+
+    public func clip() { cairo_clip(cr) }
+
+    /// Fills the whole canvas (the current clip) with a colour.
+    public func paint(_ color: Color) {
+        setColor(color)
+        cairo_paint(cr)
+    }
+
+    /// Starts a group: what is drawn until ``endGroup(alpha:)`` is composited as one, as
+    /// `CALayer.opacity` applies to a layer and its sublayers together.
+    public func beginGroup() { cairo_push_group(cr) }
+
+    public func endGroup(alpha: Double) {
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, alpha)
+    }
+
+    /// A blurred shadow of a shape: the current path, filled into a mask that is blurred by
+    /// `radius` pixels (three box passes, close to Core Animation's Gaussian), then painted in
+    /// `color` at `offset` pixels. The path is consumed.
+    public func shadow(color: Color, alpha: Double, offset: Point, radius: Double) {
+        var x1 = 0.0
+        var y1 = 0.0
+        var x2 = 0.0
+        var y2 = 0.0
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_restore(cr)
+        cairo_fill_extents(cr, &x1, &y1, &x2, &y2)
+        // Extents in user space: map to pixels through the current matrix.
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        let corners = [(x1, y1), (x2, y1), (x1, y2), (x2, y2)].map { (x, y) in
+            (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
+        }
+        let margin = Int((radius * 2).rounded(.up)) + 2
+        let left = Int((corners.map(\.0).min() ?? 0).rounded(.down)) - margin
+        let top = Int((corners.map(\.1).min() ?? 0).rounded(.down)) - margin
+        let right = Int((corners.map(\.0).max() ?? 0).rounded(.up)) + margin
+        let bottom = Int((corners.map(\.1).max() ?? 0).rounded(.up)) + margin
+        let w = right - left
+        let h = bottom - top
+        guard w > 0, h > 0, w * h <= 64 << 20 else {
+            cairo_new_path(cr)
+            return
+        }
+        let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))!
+        defer { cairo_surface_destroy(mask) }
+        let mcr = cairo_create(mask)!
+        var shifted = matrix
+        shifted.x0 -= Double(left)
+        shifted.y0 -= Double(top)
+        cairo_set_matrix(mcr, &shifted)
+        let path = cairo_copy_path(cr)
+        cairo_append_path(mcr, path)
+        cairo_path_destroy(path)
+        cairo_set_fill_rule(mcr, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(mcr)
+        cairo_destroy(mcr)
+        cairo_new_path(cr)
+        cairo_surface_flush(mask)
+        let stride = Int(cairo_image_surface_get_stride(mask))
+        if let data = cairo_image_surface_get_data(mask) {
+            BoxBlur.blur(data, width: w, height: h, stride: stride, radius: radius)
+        }
+        cairo_surface_mark_dirty(mask)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
+        cairo_mask_surface(cr, mask, Double(left) + offset.x, Double(top) + offset.y)
+        cairo_restore(cr)
+    }
+
+    /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
+    /// `width`, aligned `left`, `center`, `right` or `justified` (`natural` is left).
+    public func text(_ string: String, fontSize: Double, width: Double, alignment: String, color: Color) {
+        guard !string.isEmpty, fontSize > 0, fontSize.isFinite else { return }
+        let layout = pango_cairo_create_layout(cr)!
+        defer { ccairo_layout_free(layout) }
+        let font = pango_font_description_from_string("DejaVu Sans")!
+        defer { pango_font_description_free(font) }
+        pango_font_description_set_absolute_size(font, min(fontSize, 10_000) * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, font)
+        if width > 0 && width.isFinite {
+            pango_layout_set_width(layout, Int32(min(width, 1e6) * Double(PANGO_SCALE)))
+        }
+        switch alignment {
+        case "center": pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case "right": pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        case "justified": pango_layout_set_justify(layout, 1)
+        default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        }
+        pango_layout_set_text(layout, string, -1)
+        setColor(color)
+        cairo_move_to(cr, 0, 0)
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    /// Another canvas drawn at (`x`, `y`) pixels, with the current transform ignored.
+    public func draw(_ other: CairoCanvas, x: Double, y: Double) {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, other.surface, x, y)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    // MARK: output
+
+    /// The image as PNG bytes (``PNGEncoder``).
+    public func png() -> [UInt8] {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        return PNGEncoder.encode(
+            UnsafePointer(data), width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
+    }
+
+    /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.
+    public func pixels() -> [UInt8] {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        var result = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            for column in 0..<(width * 4) { result[row * width * 4 + column] = data[row * stride + column] }
+        }
+        return result
+    }
+}

@@ -1,0 +1,422 @@
+import ChoreoEngine
+
+/// Draws the presentation tree of a run at any scene time, as Core Animation's render server
+/// composites `CALayer.presentation()`: geometry (bounds, position, anchorPoint, transform —
+/// 3-D ones projected — sublayerTransform, zPosition among siblings, hidden), content
+/// (backgroundColor, cornerRadius, border over the sublayers, opacity as a group,
+/// masksToBounds, blurred shadows), `CAShapeLayer` paths, `CATextLayer` strings and
+/// `CAEmitterLayer` particles as discs.
+public struct FrameRenderer: Sendable {
+    public let timeline: Timeline
+    /// Pixels per point, 1…4.
+    public let scale: Double
+    /// The canvas in points: its origin in the root layers' space, and its size.
+    public let origin: Point
+    public let size: Point
+    public let background: Color?
+    let emissions = EmissionCache()
+
+    /// The radius, in points, of a particle of scale 1 (cells have no images here).
+    public static let particleRadius = 4.0
+
+    /// `canvas` overrides the scene's; without either, the root layers' frames at time 0.
+    public init(timeline: Timeline, scale: Double = 1, canvas: Canvas? = nil) {
+        self.timeline = timeline
+        self.scale = scale
+        if let canvas = canvas ?? timeline.canvas {
+            origin = .zero
+            size = Point(canvas.width, canvas.height)
+            background = canvas.background
+        } else {
+            let box = Self.rootBox(timeline)
+            origin = box.origin
+            size = box.size
+            background = nil
+        }
+    }
+
+    /// The canvas in pixels.
+    public var pixelWidth: Int { max(1, Int((size.x * scale).rounded(.up))) }
+    public var pixelHeight: Int { max(1, Int((size.y * scale).rounded(.up))) }
+
+    /// The frame at scene time `time`, drawn on a new canvas.
+    public func draw(at time: Double) -> CairoCanvas {
+        let canvas = CairoCanvas(width: pixelWidth, height: pixelHeight)
+        draw(at: time, on: canvas)
+        return canvas
+    }
+
+    /// The frame at `time` drawn over what `canvas` holds.
+    public func draw(at time: Double, on canvas: CairoCanvas) {
+        if let background { canvas.paint(background) }
+        let frame = Frame(timeline: timeline, time: time)
+        let base = Homography.translation(-origin.x, -origin.y).then(.scale(scale))
+        for root in frame.roots { draw(root, frame: frame, toCanvas: base, canvas: canvas) }
+    }
+
+    /// The axis-aligned box of the root layers' frames at time 0 (at least 1 × 1 point).
+    static func rootBox(_ timeline: Timeline) -> Rect {
+        let frame = Frame(timeline: timeline, time: 0)
+        var low = Point(Double.infinity, Double.infinity)
+        var high = Point(-Double.infinity, -Double.infinity)
+        for root in frame.roots {
+            let layer = frame.layer(root)
+            let toParent = layer.toParent(parentAnchor: nil, sublayerTransform: nil)
+            for corner in layer.corners {
+                guard let p = toParent.apply(corner) else { continue }
+                low = Point(min(low.x, p.x), min(low.y, p.y))
+                high = Point(max(high.x, p.x), max(high.y, p.y))
+            }
+        }
+        guard low.x.isFinite, low.y.isFinite, high.x.isFinite, high.y.isFinite else {
+            return Rect(x: 0, y: 0, width: 1, height: 1)
+        }
+        let side = 8_192.0
+        return Rect(
+            origin: low, size: Point(min(side, max(1, high.x - low.x)), min(side, max(1, high.y - low.y))))
+    }
+
+    private func draw(_ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas) {
+        let layer = frame.layer(index)
+        guard !layer.hidden, layer.opacity > 0 else { return }
+        let toCanvas = layer.toParent(
+            parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index)
+        )
+        .then(parentMap)
+        let projected = toCanvas.affine
+        let affine = projected ?? toCanvas.affineThrough(layer.corners)
+        guard let affine, CairoCanvas.invertible(affine) else { return }
+        let group = layer.opacity < 1
+        if group { canvas.beginGroup() }
+        canvas.save()
+        canvas.setTransform(affine)
+        let bounds = layer.bounds
+        // Shadow of the layer's shape: its background, or its path for shape layers.
+        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0 {
+            canvas.newPath()
+            if layer.type == .shape, let path = layer.path {
+                canvas.path(path)
+            } else if layer.background.alpha > 0 {
+                canvas.roundedRect(bounds, radius: layer.cornerRadius)
+            }
+            let offset = Point(
+                affine.a * layer.shadowOffset.x + affine.c * layer.shadowOffset.y,
+                affine.b * layer.shadowOffset.x + affine.d * layer.shadowOffset.y)
+            let pixels = (abs(affine.a * affine.d - affine.b * affine.c)).squareRoot()
+            canvas.shadow(
+                color: layer.shadowColor, alpha: layer.shadowOpacity, offset: offset,
+                radius: layer.shadowRadius * pixels)
+        }
+        if layer.background.alpha > 0 {
+            canvas.newPath()
+            if projected == nil {
+                // A perspective quad: drawn with its projected corners.
+                canvas.save()
+                canvas.setTransform(.identity)
+                canvas.polygon(layer.corners.compactMap { toCanvas.apply($0) })
+                canvas.restore()
+            } else {
+                canvas.roundedRect(bounds, radius: layer.cornerRadius)
+            }
+            canvas.setColor(layer.background)
+            canvas.fill()
+        }
+        drawContent(layer, index: index, canvas: canvas)
+        canvas.restore()
+        // Sublayers, clipped to the rounded bounds with masksToBounds.
+        let children = frame.children(of: index)
+        if !children.isEmpty {
+            canvas.save()
+            if layer.masksToBounds {
+                canvas.setTransform(affine)
+                canvas.newPath()
+                canvas.roundedRect(bounds, radius: layer.cornerRadius)
+                canvas.clip()
+            }
+            for child in children { draw(child, frame: frame, toCanvas: toCanvas, canvas: canvas) }
+            canvas.restore()
+        }
+        // The border, inside the bounds and over the sublayers.
+        if layer.borderWidth > 0, layer.borderColor.alpha > 0 {
+            canvas.save()
+            canvas.setTransform(affine)
+            canvas.newPath()
+            let inset = min(layer.borderWidth / 2, min(abs(bounds.size.x), abs(bounds.size.y)) / 2)
+            canvas.roundedRect(
+                Rect(
+                    x: bounds.origin.x + inset, y: bounds.origin.y + inset, width: bounds.size.x - 2 * inset,
+                    height: bounds.size.y - 2 * inset), radius: max(0, layer.cornerRadius - inset))
+            canvas.setColor(layer.borderColor)
+            canvas.stroke(width: layer.borderWidth, cap: "butt", join: "miter")
+            canvas.restore()
+        }
+        if group { canvas.endGroup(alpha: layer.opacity) }
+    }
+
+    private func drawContent(_ layer: PresentedLayer, index: Int, canvas: CairoCanvas) {
+        switch layer.type {
+        case .shape:
+            guard let path = layer.path, !path.isEmpty else { return }
+            let fill = layer.color(.fillColor)
+            if fill.alpha > 0 {
+                canvas.newPath()
+                canvas.path(path)
+                canvas.setColor(fill)
+                canvas.fill()
+            }
+            let stroke = layer.color(.strokeColor)
+            let width = layer.number(.lineWidth)
+            let start = max(0, min(1, layer.number(.strokeStart)))
+            let end = max(0, min(1, layer.number(.strokeEnd)))
+            if stroke.alpha > 0, width > 0, end > start {
+                canvas.newPath()
+                canvas.path(start <= 0 && end >= 1 ? path : PathTrim.trim(path, from: start, to: end))
+                canvas.setColor(stroke)
+                canvas.stroke(
+                    width: width, cap: layer.string(.lineCap) ?? "butt", join: layer.string(.lineJoin) ?? "miter")
+            }
+        case .text:
+            guard let string = layer.string(.string) else { return }
+            // The text is laid out in the layer's backing store: what falls outside its bounds
+            // is not drawn.
+            canvas.newPath()
+            canvas.roundedRect(layer.bounds, radius: 0)
+            canvas.clip()
+            canvas.text(
+                string, fontSize: layer.number(.fontSize), width: layer.bounds.size.x,
+                alignment: layer.string(.alignmentMode) ?? "natural", color: layer.color(.foregroundColor))
+        case .emitter:
+            let particles = layer.timeline.particles(layer: index, at: layer.time, emissions: emissions)
+            for particle in particles where particle.color.alpha > 0 && particle.scale > 0 {
+                canvas.newPath()
+                canvas.circle(particle.position, radius: Self.particleRadius * particle.scale)
+                canvas.setColor(particle.color)
+                canvas.fill()
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// One frame's tree: the shape at the time, each layer's time map and its children in
+/// drawing order (zPosition among siblings, then insertion order).
+struct Frame {
+    let timeline: Timeline
+    let time: Double
+    let shape: Timeline.TreeShape
+    let maps: [TimeMap]
+    private(set) var roots: [Int] = []
+    private var childLists: [Int: [Int]] = [:]
+
+    init(timeline: Timeline, time: Double) {
+        self.timeline = timeline
+        self.time = time
+        let shape = timeline.shape(at: time)
+        let maps = timeline.timeMaps(at: time, shape: shape)
+        self.shape = shape
+        self.maps = maps
+        var lists: [Int: [Int]] = [:]
+        var roots: [Int] = []
+        for index in shape.order {
+            let parent = shape.parent[index]
+            if parent >= 0 { lists[parent, default: []].append(index) } else { roots.append(index) }
+        }
+        let z = { (index: Int) -> Double in
+            if case .number(let n) = timeline.presentationValue(
+                layer: index, keyPath: KeyPath(.zPosition), at: time, map: maps[index])
+            {
+                return n
+            }
+            return 0
+        }
+        func sorted(_ list: [Int]) -> [Int] {
+            let keyed = list.enumerated().map { (offset: $0.offset, index: $0.element, z: z($0.element)) }
+            return keyed.sorted { $0.z != $1.z ? $0.z < $1.z : $0.offset < $1.offset }.map(\.index)
+        }
+        self.roots = sorted(roots)
+        childLists = lists.mapValues(sorted)
+    }
+
+    func children(of index: Int) -> [Int] { childLists[index] ?? [] }
+
+    func layer(_ index: Int) -> PresentedLayer {
+        PresentedLayer(timeline: timeline, index: index, time: time, map: maps[index])
+    }
+
+    func parentAnchor(of index: Int) -> Point? {
+        let parent = shape.parent[index]
+        return parent >= 0 ? layer(parent).anchorOffset : nil
+    }
+
+    func parentSublayerTransform(of index: Int) -> Transform3D? {
+        let parent = shape.parent[index]
+        guard parent >= 0 else { return nil }
+        return layer(parent).transform(.sublayerTransform)
+    }
+}
+
+/// One layer's presentation values at a time.
+struct PresentedLayer {
+    let timeline: Timeline
+    let index: Int
+    let time: Double
+    let map: TimeMap
+
+    var type: LayerType { timeline.layers[index].type }
+
+    func value(_ property: LayerProperty) -> Value {
+        timeline.presentationValue(layer: index, keyPath: KeyPath(property), at: time, map: map)
+    }
+
+    func number(_ property: LayerProperty) -> Double {
+        if case .number(let n) = value(property), n.isFinite { return n }
+        return 0
+    }
+
+    func color(_ property: LayerProperty) -> Color {
+        if case .color(let c) = value(property) { return c }
+        return .clear
+    }
+
+    func string(_ property: LayerProperty) -> String? {
+        if case .string(let s) = value(property) { return s }
+        return nil
+    }
+
+    func transform(_ property: LayerProperty) -> Transform3D {
+        if case .transform(let t) = value(property) { return t }
+        return .identity
+    }
+
+    var bounds: Rect {
+        if case .rect(let r) = value(.bounds) { return r }
+        return .zero
+    }
+
+    var hidden: Bool {
+        if case .bool(let b) = value(.hidden) { return b }
+        return false
+    }
+
+    var masksToBounds: Bool {
+        if case .bool(let b) = value(.masksToBounds) { return b }
+        return false
+    }
+
+    var opacity: Double { max(0, min(1, number(.opacity))) }
+    var background: Color { color(.backgroundColor) }
+    var cornerRadius: Double { number(.cornerRadius) }
+    var borderWidth: Double { number(.borderWidth) }
+    var borderColor: Color { color(.borderColor) }
+    var shadowOpacity: Double { max(0, min(1, number(.shadowOpacity))) }
+    var shadowColor: Color { color(.shadowColor) }
+    var shadowRadius: Double { max(0, number(.shadowRadius)) }
+
+    var shadowOffset: Point {
+        switch value(.shadowOffset) {
+        case .size(let s), .point(let s): return s
+        default: return .zero
+        }
+    }
+
+    var path: BezierPath? {
+        if case .path(let p) = value(.path) { return p }
+        return nil
+    }
+
+    func point(_ property: LayerProperty) -> Point {
+        switch value(property) {
+        case .point(let p), .size(let p): return p
+        default: return .zero
+        }
+    }
+
+    /// The anchor point in the layer's own (bounds) coordinates.
+    var anchorOffset: Point {
+        let b = bounds
+        let a = point(.anchorPoint)
+        return Point(b.origin.x + a.x * b.size.x, b.origin.y + a.y * b.size.y)
+    }
+
+    var corners: [Point] {
+        let b = bounds
+        return [
+            b.origin, Point(b.origin.x + b.size.x, b.origin.y),
+            Point(b.origin.x + b.size.x, b.origin.y + b.size.y), Point(b.origin.x, b.origin.y + b.size.y),
+        ]
+    }
+
+    /// Layer coordinates → the parent's: about the anchor point by `transform`, to `position`,
+    /// then the parent's `sublayerTransform` about its anchor point, flattened into the
+    /// parent's plane as Core Animation does for every layer but `CATransformLayer`.
+    func toParent(parentAnchor: Point?, sublayerTransform: Transform3D?) -> Homography {
+        let anchor = anchorOffset
+        let position = point(.position)
+        var map = Homography.translation(-anchor.x, -anchor.y)
+            .then(Homography(transform(.transform)))
+            .then(.translation(position.x, position.y))
+        if let parentAnchor, let sublayerTransform, sublayerTransform != .identity {
+            map = map.then(.translation(-parentAnchor.x, -parentAnchor.y))
+                .then(Homography(sublayerTransform))
+                .then(.translation(parentAnchor.x, parentAnchor.y))
+        }
+        return map
+    }
+}
+
+/// A projective map of the plane in row-vector form ((x, y, 1) · M): a `CATransform3D` with
+/// its z row and column dropped, which is what flattening a layer into its parent keeps.
+struct Homography {
+    var m: [Double]  // 3 × 3, row-major
+
+    init(_ m: [Double]) { self.m = m }
+
+    init(_ t: Transform3D) {
+        m = [t.m11, t.m12, t.m14, t.m21, t.m22, t.m24, t.m41, t.m42, t.m44]
+    }
+
+    static func translation(_ x: Double, _ y: Double) -> Homography { Homography([1, 0, 0, 0, 1, 0, x, y, 1]) }
+    static func scale(_ k: Double) -> Homography { Homography([k, 0, 0, 0, k, 0, 0, 0, 1]) }
+
+    /// This map, then `other`.
+    func then(_ other: Homography) -> Homography {
+        let a = m
+        let b = other.m
+        var r = [Double](repeating: 0, count: 9)
+        for i in 0..<3 {
+            for j in 0..<3 { r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j] }
+        }
+        return Homography(r)
+    }
+
+    func apply(_ p: Point) -> Point? {
+        let w = p.x * m[2] + p.y * m[5] + m[8]
+        guard abs(w) > 1e-9 else { return nil }
+        return Point((p.x * m[0] + p.y * m[3] + m[6]) / w, (p.x * m[1] + p.y * m[4] + m[7]) / w)
+    }
+
+    /// The map as an affine one, when it has no perspective.
+    var affine: Affine? {
+        guard abs(m[2]) < 1e-12, abs(m[5]) < 1e-12, abs(m[8]) > 1e-12 else { return nil }
+        let w = m[8]
+        return Affine(a: m[0] / w, b: m[1] / w, c: m[3] / w, d: m[4] / w, tx: m[6] / w, ty: m[7] / w)
+    }
+
+    /// The affine map through three projected corners (origin, x-corner, y-corner): content
+    /// of a layer seen in perspective, close to its projected quad.
+    func affineThrough(_ corners: [Point]) -> Affine? {
+        guard corners.count == 4, let p0 = apply(corners[0]), let p1 = apply(corners[1]), let p3 = apply(corners[3])
+        else { return nil }
+        let w = corners[1].x - corners[0].x
+        let h = corners[3].y - corners[0].y
+        guard abs(w) > 1e-9, abs(h) > 1e-9 else { return nil }
+        let a = (p1.x - p0.x) / w
+        let b = (p1.y - p0.y) / w
+        let c = (p3.x - p0.x) / h
+        let d = (p3.y - p0.y) / h
+        return Affine(
+            a: a, b: b, c: c, d: d, tx: p0.x - a * corners[0].x - c * corners[0].y,
+            ty: p0.y - b * corners[0].x - d * corners[0].y)
+    }
+}

@@ -1,0 +1,178 @@
+import CCairo
+import ChoreoEngine
+import ChoreoFormat
+import Foundation
+import Testing
+
+@testable import ChoreoRaster
+
+/// Frames drawn by Cairo, checked pixel by pixel on scenes whose picture is known.
+@Suite struct RasterTests {
+    static func renderer(_ json: String, scale: Double = 1) throws -> FrameRenderer {
+        let (scene, _) = try SceneDecoder.decode(bytes: Array(json.utf8))
+        return FrameRenderer(timeline: try SceneRunner.run(scene), scale: scale)
+    }
+
+    /// Straight RGBA at pixel (x, y) of a canvas (Cairo keeps premultiplied BGRA).
+    static func rgba(_ canvas: CairoCanvas, _ x: Int, _ y: Int) -> [Int] {
+        let pixels = canvas.pixels()
+        let i = (y * canvas.width + x) * 4
+        let a = Int(pixels[i + 3])
+        guard a > 0 else { return [0, 0, 0, 0] }
+        func straight(_ v: UInt8) -> Int { (Int(v) * 255 + a / 2) / a }
+        return [straight(pixels[i + 2]), straight(pixels[i + 1]), straight(pixels[i]), a]
+    }
+
+    static let canvas = #""canvas": {"width": 100, "height": 100}"#
+
+    @Test func geometryAndBackground() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [10, 20, 30, 40], "backgroundColor": "#FF0000"}]}"##
+        ).draw(at: 0)
+        #expect(frame.width == 100 && frame.height == 100)
+        #expect(Self.rgba(frame, 25, 40) == [255, 0, 0, 255])
+        #expect(Self.rgba(frame, 9, 40)[3] == 0)
+        #expect(Self.rgba(frame, 25, 61)[3] == 0)
+        // Twice the pixels at scale 2.
+        let double = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [10, 20, 30, 40], "backgroundColor": "#FF0000"}]}"##,
+            scale: 2
+        ).draw(at: 0)
+        #expect(double.width == 200)
+        #expect(Self.rgba(double, 78, 118) == [255, 0, 0, 255])
+        #expect(Self.rgba(double, 82, 118)[3] == 0)
+    }
+
+    /// Without a canvas, the root layers' frames at time 0 make it.
+    @Test func canvasFromTheRootFrames() throws {
+        let renderer = try Self.renderer(
+            ##"{"layers": [{"id": "a", "frame": [10, 20, 30, 40]}, {"id": "b", "frame": [50, 0, 10, 10]}]}"##)
+        #expect(renderer.origin == Point(10, 0))
+        #expect(renderer.pixelWidth == 50 && renderer.pixelHeight == 60)
+    }
+
+    /// Opacity applies to a layer and its sublayers as one group: an overlap is no darker.
+    @Test func opacityIsAGroup() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "p", "frame": [0, 0, 50, 50], "opacity": 0.5, "backgroundColor": "#0000FF", "sublayers": [{"id": "c", "frame": [0, 0, 20, 20], "backgroundColor": "#0000FF"}]}]}"##
+        ).draw(at: 0)
+        let overlap = Self.rgba(frame, 5, 5)
+        let single = Self.rgba(frame, 40, 40)
+        #expect(abs(overlap[3] - 128) <= 1 && overlap == single)
+    }
+
+    /// Rounded corners, masksToBounds, the border over the sublayers and zPosition.
+    @Test func cornersClipsBordersAndOrder() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "p", "frame": [0, 0, 60, 60], "cornerRadius": 20, "masksToBounds": true, "borderWidth": 4, "borderColor": "#00FF00", "backgroundColor": "#FFFFFF", "sublayers": [{"id": "over", "frame": [0, 0, 60, 60], "backgroundColor": "#FF0000", "zPosition": 1}, {"id": "under", "frame": [0, 0, 60, 60], "backgroundColor": "#0000FF"}]}]}"##
+        ).draw(at: 0)
+        #expect(Self.rgba(frame, 1, 1)[3] == 0, "the corner is clipped")
+        #expect(Self.rgba(frame, 30, 30) == [255, 0, 0, 255], "zPosition 1 is drawn over the later sibling")
+        #expect(Self.rgba(frame, 30, 1) == [0, 255, 0, 255], "the border is over the sublayers")
+    }
+
+    @Test func hiddenLayersAndShapeStrokes() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "h", "frame": [0, 0, 100, 100], "backgroundColor": "#FF0000", "hidden": true}, {"id": "s", "type": "shape", "frame": [0, 0, 100, 100], "path": "M0 50 L100 50", "strokeColor": "#000000", "fillColor": "#00000000", "lineWidth": 10, "strokeEnd": 0.5}]}"##
+        ).draw(at: 0)
+        #expect(Self.rgba(frame, 25, 50) == [0, 0, 0, 255])
+        #expect(Self.rgba(frame, 75, 50)[3] == 0, "past strokeEnd")
+        #expect(Self.rgba(frame, 25, 20)[3] == 0, "hidden")
+    }
+
+    /// A 3-D turn with perspective draws a trapezoid: the near edge longer than the far one.
+    @Test func perspectiveIsProjected() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "f", "frame": [20, 20, 60, 60], "backgroundColor": "#000000", "transform": [0.7071, 0, -0.7071, -0.00707, 0, 1, 0, 0, 0.7071, 0, 0.7071, 0.00707, 0, 0, 0, 1]}]}"##
+        ).draw(at: 0)
+        func column(_ x: Int) -> Int { (0..<100).filter { Self.rgba(frame, x, $0)[3] > 128 }.count }
+        let left = column(40)
+        let right = column(70)
+        #expect(left > 0 && right > 0)
+        #expect(left != right, "left \(left), right \(right)")
+    }
+
+    /// The same frame twice gives the same bytes, and the PNG decodes to the canvas's pixels.
+    @Test func pngIsDeterministicAndLossless() throws {
+        let json =
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [10, 10, 50, 50], "cornerRadius": 10, "backgroundColor": "#3366CC80", "shadowOpacity": 0.5, "shadowRadius": 4}]}"##
+        let first = try Self.renderer(json).draw(at: 0)
+        let bytes = first.png()
+        #expect(bytes == (try Self.renderer(json).draw(at: 0).png()))
+        let decoded = Self.decode(bytes)
+        #expect(decoded.width == 100 && decoded.height == 100)
+        // Unpremultiplied then premultiplied again: within one level of the canvas.
+        let original = first.pixels()
+        var worst = 0
+        for i in original.indices { worst = max(worst, abs(Int(original[i]) - Int(decoded.pixels[i]))) }
+        #expect(worst <= 1)
+    }
+
+    /// An animated PNG: valid chunks and CRCs, one fcTL a frame with rising sequence numbers,
+    /// and the frame count in acTL.
+    @Test func animatedPNGStructure() throws {
+        let renderer = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [0, 0, 10, 10], "backgroundColor": "#FF0000"}], "script": [{"at": 0, "do": [{"add": {"type": "basic", "keyPath": "position.x", "toValue": 90, "duration": 1}, "layer": "a"}]}]}"##
+        )
+        var writer = APNGWriter(frameCount: 3)
+        var file: [UInt8] = []
+        for time in [0.0, 0.5, 1.0] { file += writer.frame(renderer.draw(at: time).png(), delay: 0.5) }
+        file += writer.end()
+        let chunks = try #require(PNGChunks.read(file))
+        #expect(chunks.map(\.type) == ["IHDR", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "fcTL", "fdAT", "IEND"])
+        let actl = Array(chunks[1].data)
+        #expect(actl[0..<4] == [0, 0, 0, 3])
+        let sequences = chunks.filter { $0.type == "fcTL" || $0.type == "fdAT" }.map { Array($0.data.prefix(4)) }
+        #expect(sequences.map { Int($0[3]) } == [0, 1, 2, 3, 4])
+        let delay = Array(chunks[2].data)[20..<24]
+        #expect(Array(delay) == [0x01, 0xF4, 0x03, 0xE8])  // 500/1000 s
+        // Every chunk's CRC checks.
+        var offset = 8
+        while offset < file.count {
+            let length = Int(PNGChunks.be32(file, offset))
+            let crc = PNGChunks.be32(file, offset + 8 + length)
+            #expect(Zlib.crc(file[(offset + 4)..<(offset + 8 + length)]) == crc)
+            offset += 12 + length
+        }
+    }
+
+    @Test func filmstripGrid() throws {
+        let renderer = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [0, 0, 10, 10], "backgroundColor": "#FF0000"}]}"##)
+        let sheet = Filmstrip(renderer: renderer, times: [0, 0.25, 0.5, 0.75, 1], columns: 2)
+        #expect(sheet.pixelWidth == 208)
+        #expect(sheet.pixelHeight == 3 * 122)
+        let canvas = sheet.draw()
+        #expect(Self.rgba(canvas, 104 + 5, 122 + 5) == [255, 0, 0, 255])
+        #expect(Filmstrip.format(0.25) == "0.25" && Filmstrip.format(2) == "2")
+    }
+
+    /// PNG bytes decoded by Cairo (libpng), as premultiplied pixels in Cairo's layout.
+    static func decode(_ png: [UInt8]) -> (width: Int, height: Int, pixels: [UInt8]) {
+        final class Source {
+            var bytes: [UInt8]
+            var offset = 0
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+        }
+        let source = Source(png)
+        let read: cairo_read_func_t = { closure, data, length in
+            let source = Unmanaged<Source>.fromOpaque(closure!).takeUnretainedValue()
+            let count = Int(length)
+            guard source.offset + count <= source.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+            for i in 0..<count { data[i] = source.bytes[source.offset + i] }
+            source.offset += count
+            return CAIRO_STATUS_SUCCESS
+        }
+        let surface = cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(source).toOpaque())
+        defer { cairo_surface_destroy(surface) }
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, []) }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0..<height {
+            for column in 0..<(width * 4) { pixels[row * width * 4 + column] = data[row * stride + column] }
+        }
+        return (width, height, pixels)
+    }
+}
