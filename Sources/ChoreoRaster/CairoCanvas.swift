@@ -157,9 +157,13 @@ public final class CairoCanvas {
     /// `CALayer.opacity` applies to a layer and its sublayers together.
     public func beginGroup() { cairo_push_group(cr) }
 
-    public func endGroup(alpha: Double) {
+    /// Composites the group over what is below; `adding`, summed with it instead (a
+    /// cross-dissolve of two faces that together stay opaque).
+    public func endGroup(alpha: Double, adding: Bool = false) {
         cairo_pop_group_to_source(cr)
+        if adding { cairo_set_operator(cr, CAIRO_OPERATOR_ADD) }
         cairo_paint_with_alpha(cr, alpha)
+        if adding { cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
     /// A blurred shadow of a shape: the current path, filled into a mask that is blurred by

@@ -76,13 +76,88 @@ public struct FrameRenderer: Sendable {
             origin: low, size: Point(min(side, max(1, high.x - low.x)), min(side, max(1, high.y - low.y))))
     }
 
-    private func draw(_ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas) {
+    /// A `CATransition` in effect draws both faces of the layer: the outgoing one as the layer
+    /// was just before the transition was added, the incoming one as it is, each with its
+    /// alpha, offset, turn and curl (``TransitionState``).
+    private func draw(
+        _ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas, face: Face? = nil
+    ) {
         let layer = frame.layer(index)
         guard !layer.hidden, layer.opacity > 0 else { return }
-        let toCanvas = layer.toParent(
-            parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index)
-        )
-        .then(parentMap)
+        if face == nil, let state = timeline.transitionState(layer: index, at: frame.time, map: frame.maps[index]) {
+            let before = Frame(timeline: timeline, time: state.begunAt - MediaTiming.resolution)
+            let faces = [
+                (before, Face(state.outgoingOpacity, state.outgoingOffset, state.outgoingTransform, state.outgoingCurl)),
+                (frame, Face(state.incomingOpacity, state.incomingOffset, state.incomingTransform, state.incomingCurl)),
+            ]
+            // Two translucent faces dissolve into each other (summed in a group of their own, so
+            // the layer stays opaque where both faces are); otherwise the incoming is drawn over.
+            let dissolve = faces.allSatisfy { $0.1.alpha < 1 }
+            canvas.beginGroup()
+            for (faceFrame, face) in faces where face.alpha > 0 {
+                canvas.beginGroup()
+                draw(index, frame: faceFrame, toCanvas: parentMap, canvas: canvas, face: face)
+                canvas.endGroup(alpha: min(1, face.alpha), adding: dissolve)
+            }
+            canvas.endGroup(alpha: 1)
+            return
+        }
+        var local = Homography.translation(0, 0)
+        if let face {
+            let b = layer.bounds
+            let center = Point(b.origin.x + b.size.x / 2, b.origin.y + b.size.y / 2)
+            local = Homography.translation(-center.x, -center.y).then(Homography(face.transform))
+                .then(.translation(center.x + face.offset.x, center.y + face.offset.y))
+        }
+        let toCanvas = local.then(
+            layer.toParent(
+                parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index))
+        ).then(parentMap)
+        if let face, face.curl > 0 {
+            // A curl lifts the face from its bottom edge: what has curled away is not drawn,
+            // and the fold is a light band along the edge still flat.
+            guard let affine = toCanvas.affine ?? toCanvas.affineThrough(layer.corners),
+                CairoCanvas.invertible(affine)
+            else { return }
+            let b = layer.bounds
+            let flat = b.size.y * (1 - min(1, face.curl))
+            canvas.save()
+            canvas.setTransform(affine)
+            canvas.newPath()
+            canvas.roundedRect(Rect(x: b.origin.x, y: b.origin.y, width: b.size.x, height: flat), radius: 0)
+            canvas.clip()
+            drawLayer(index, layer: layer, frame: frame, toCanvas: toCanvas, canvas: canvas)
+            canvas.setTransform(affine)
+            canvas.newPath()
+            let band = min(flat, b.size.y * min(1, face.curl) / 2)
+            canvas.roundedRect(Rect(x: b.origin.x, y: b.origin.y + flat - band, width: b.size.x, height: band), radius: 0)
+            canvas.setColor(Color(red: 0.92, green: 0.92, blue: 0.92, alpha: 1))
+            canvas.fill()
+            canvas.restore()
+            return
+        }
+        drawLayer(index, layer: layer, frame: frame, toCanvas: toCanvas, canvas: canvas)
+    }
+
+    /// One face of a transition: its alpha, offset (points), 3-D turn about the layer's centre
+    /// and how much of it has curled away.
+    struct Face {
+        let alpha: Double
+        let offset: Point
+        let transform: Transform3D
+        let curl: Double
+
+        init(_ alpha: Double, _ offset: Point, _ transform: Transform3D, _ curl: Double) {
+            self.alpha = alpha
+            self.offset = offset
+            self.transform = transform
+            self.curl = curl
+        }
+    }
+
+    private func drawLayer(
+        _ index: Int, layer: PresentedLayer, frame: Frame, toCanvas: Homography, canvas: CairoCanvas
+    ) {
         let projected = toCanvas.affine
         let affine = projected ?? toCanvas.affineThrough(layer.corners)
         guard let affine, CairoCanvas.invertible(affine) else { return }

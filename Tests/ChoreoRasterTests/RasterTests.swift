@@ -147,6 +147,23 @@ import Testing
         #expect(Filmstrip.format(0.25) == "0.25" && Filmstrip.format(2) == "2")
     }
 
+    /// A fade dissolves the layer as it was into the layer as it is; a push slides the old
+    /// face out as the new one comes in.
+    @Test func transitionsDrawBothFaces() throws {
+        func scene(_ type: String) -> String {
+            ##"{"canvas": {"width": 100, "height": 100}, "layers": [{"id": "a", "frame": [0, 0, 100, 100], "backgroundColor": "#FF0000"}], "script": [{"at": 0, "do": [{"add": {"type": "transition", "transitionType": "\##(type)", "subtype": "fromRight", "duration": 1, "timingFunction": "linear"}, "layer": "a"}, {"set": {"a": {"backgroundColor": "#0000FF"}}}]}]}"##
+        }
+        let fade = try Self.renderer(scene("fade")).draw(at: 0.5)
+        let mixed = Self.rgba(fade, 50, 50)
+        #expect(mixed[3] == 255)
+        #expect(abs(mixed[0] - 128) <= 2 && abs(mixed[2] - 128) <= 2 && mixed[1] == 0, "\(mixed)")
+        let push = try Self.renderer(scene("push")).draw(at: 0.5)
+        #expect(Self.rgba(push, 25, 50) == [255, 0, 0, 255], "the old face on the left")
+        #expect(Self.rgba(push, 75, 50) == [0, 0, 255, 255], "the new face coming in from the right")
+        let done = try Self.renderer(scene("push")).draw(at: 1)
+        #expect(Self.rgba(done, 25, 50) == [0, 0, 255, 255])
+    }
+
     /// PNG bytes decoded by Cairo (libpng), as premultiplied pixels in Cairo's layout.
     static func decode(_ png: [UInt8]) -> (width: Int, height: Int, pixels: [UInt8]) {
         final class Source {

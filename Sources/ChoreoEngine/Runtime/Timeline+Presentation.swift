@@ -121,7 +121,8 @@ extension Timeline {
             } else {
                 bounds = .zero
             }
-            result = TransitionState(transition: transition, progress: progress, size: bounds.size)
+            result = TransitionState(
+                transition: transition, progress: progress, size: bounds.size, begunAt: animation.addedAt)
         }
         return result
     }
@@ -143,9 +144,12 @@ public struct TransitionState: Sendable, Equatable {
     /// How much of each content is curled away, 0 (flat) to 1 (gone): curls only.
     public let outgoingCurl: Double
     public let incomingCurl: Double
+    /// When the transition was added: the outgoing content is the layer as it was just before.
+    public let begunAt: Double
 
-    init(transition: Transition, progress p: Double, size: Point) {
+    init(transition: Transition, progress p: Double, size: Point, begunAt: Double = 0) {
         self.transition = transition
+        self.begunAt = begunAt
         progress = p
         // The direction the incoming content travels from: fromRight comes in from +x.
         let direction: Point
