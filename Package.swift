@@ -39,6 +39,11 @@ let package = Package(
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
                 "ChoreoRaster",
             ],
+            resources: [
+                .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),
+                .embedInCode("Pages/wallboard.html"), .embedInCode("Pages/wallboard.js"),
+                .embedInCode("Pages/wallboard.css"),
+            ],
             swiftSettings: strictSettings),
         .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
         .executableTarget(
@@ -49,7 +54,7 @@ let package = Package(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoStorage", "ChoreoFuzz",
+                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),

@@ -192,6 +192,11 @@ if CommandLine.arguments.contains("--sessions-only") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--pictures-only") {
+    let figures = try PictureBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--probe-only") {
     let figures = try ProbeBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")

@@ -27,6 +27,10 @@ public enum FormatLimits {
     public static let maxCanvasPoints = 8_192.0
     /// Pixels of one picture (a frame, or a whole filmstrip): 64 megapixels, 256 MB of ARGB.
     public static let maxPicturePixels = 64 << 20
+    /// Frames of one animated PNG (5.5 minutes at 30 fps).
+    public static let maxAPNGFrames = 10_000
+    /// Frames of one filmstrip (more would not be read anyway).
+    public static let maxFilmstripFrames = 1_000
     /// Pixels drawn for one response, all its frames together (about 2,300 frames of 1280 × 720).
     public static let maxPixelsPerResponse = 1 << 31
     /// Cells per emitter layer.

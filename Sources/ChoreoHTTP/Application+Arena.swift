@@ -71,6 +71,23 @@ extension Application {
                 throw Problem.notFound("No node named \(name) in the arena.")
             }
             return .json(200, try arena.history(of: name))
+        case ("GET", "/v1/arena/nodes/{name}"):
+            try rejectQuery(request)
+            let name = parameters["name"] ?? ""
+            guard let (status, body) = arena.nodeStatus(name) else {
+                throw Problem.notFound("No node named \(name) in the arena.")
+            }
+            return .json(status, body)
+        case ("GET", "/v1/arena/badge.svg"):
+            try rejectQuery(request)
+            return Badge.response(Badge.arena(arena.nodes))
+        case ("GET", "/v1/arena/nodes/{name}/badge.svg"):
+            try rejectQuery(request)
+            let name = parameters["name"] ?? ""
+            guard let node = arena.nodes.first(where: { $0.name == name }) else {
+                throw Problem.notFound("No node named \(name) in the arena.")
+            }
+            return Badge.response(Badge.node(node))
         case ("GET", "/v1/arena/events"):
             guard let stream = arena.subscribe() else {
                 throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")

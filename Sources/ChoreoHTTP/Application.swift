@@ -19,6 +19,8 @@ public final class Application: Sendable {
         public var sessionLimits = SessionRegistry.Limits()
         /// Bytes of one JSON render response (docs/limits.md).
         public var maxJSONResponseBytes = FormatLimits.maxJSONResponseBytes
+        /// Origins whose pages may read the answers (CORS; `*` for any); empty: CORS off.
+        public var corsOrigins: [String] = []
         /// Bytes the JSON render responses in flight may hold together (docs/limits.md).
         public var maxRenderMemory = 1 << 30
 
@@ -63,18 +65,25 @@ public final class Application: Sendable {
         router.add("GET", "/v1/arena/rounds/current/scene")
         router.add("GET", "/v1/arena/rounds/current/frames", lane: .render)
         router.add("GET", "/v1/arena/events")
+        router.add("GET", "/v1/arena/nodes/{name}")
         router.add("GET", "/v1/arena/nodes/{name}/history")
         router.add("GET", "/healthz", lane: .health)
         router.add("GET", "/metrics", lane: .inline)
         router.add("GET", "/problems/{name}")
+        router.add("GET", "/")
+        router.add("GET", "/arena")
+        router.add("GET", "/pages/{file}")
+        router.add("GET", "/v1/arena/badge.svg")
+        router.add("GET", "/v1/arena/nodes/{name}/badge.svg")
         self.router = router
-        metrics = Metrics(routes: router.routes.map(\.name))
+        metrics = Metrics(routes: router.routes.map(\.name) + ["preflight"])
     }
 
     private static let healthyBody = Array(#"{"status":"ok"}"#.utf8)
 
     /// The route name for metrics and logs (`unmatched` for 404/405).
     public func routeName(method: String, path: String) -> String {
+        if method == "OPTIONS" { return "preflight" }
         if case .success(let match) = router.match(method: method, path: path) { return match.route.name }
         return "unmatched"
     }
@@ -87,8 +96,48 @@ public final class Application: Sendable {
     }
 
     /// Handles one request. Never throws: every failure becomes a problem document.
+    ///
+    ///
+    /// With `Configuration.corsOrigins`, a page of one of those origins (or of any, with `*`)
+    /// may read the answers (CORS: `Access-Control-Allow-Origin`, event streams included) and
+    /// its preflights are answered; without, no CORS header is sent. `OPTIONS` on a path is
+    /// always 204 with `Allow`.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        var response = route(request)
+        if let origin = allowedOrigin(request) {
+            response.headers.append(("Access-Control-Allow-Origin", origin))
+            if origin != "*" { response.headers.append(("Vary", "Origin")) }
+            if request.method == "OPTIONS" && response.status == 204 {
+                let methods = response.headers.first { $0.0 == "Allow" }?.1 ?? ""
+                response.headers += [
+                    ("Access-Control-Allow-Methods", methods),
+                    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-Match"),
+                    ("Access-Control-Max-Age", "600"),
+                ]
+            } else {
+                response.headers.append(("Access-Control-Expose-Headers", "Location, Retry-After, X-Request-Id, Allow"))
+            }
+        }
+        return response
+    }
+
+    /// The `Access-Control-Allow-Origin` value for a request from a page, if its origin may
+    /// read the answer.
+    func allowedOrigin(_ request: HTTPRequest) -> String? {
+        let origins = configuration.corsOrigins
+        guard !origins.isEmpty, let origin = request.headers["origin"] else { return nil }
+        if origins.contains("*") { return "*" }
+        return origins.contains(origin) ? origin : nil
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
         if let field = Self.fieldWithNUL(request) { return Problem.badRequestTarget(field).response }
+        if request.method == "OPTIONS" {
+            let methods = router.methods(path: request.path)
+            guard !methods.isEmpty else { return Problem.notFound("No resource at \(request.path).").response }
+            let list = (methods + ["OPTIONS"]).joined(separator: ", ")
+            return HTTPResponse(status: 204, headers: [("Allow", list)])
+        }
         switch router.match(method: request.method, path: request.path) {
         case .failure(let problem):
             return problem.response
@@ -249,6 +298,17 @@ public final class Application: Sendable {
             }
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(kind.page))
+        case ("GET", "/"):
+            // The player takes `?scene=scn_…` and `?session=ses_…`, read by its script.
+            return Pages.response("text/html; charset=utf-8", Pages.player)
+        case ("GET", "/arena"):
+            try rejectQuery(request)
+            return Pages.response("text/html; charset=utf-8", Pages.wallboard)
+        case ("GET", "/pages/{file}"):
+            try rejectQuery(request)
+            let name = match.parameters["file"]!
+            guard let asset = Pages.asset(name) else { throw Problem.notFound("No page file is called \(name).") }
+            return Pages.response(asset.type, asset.bytes)
         case (_, let pattern) where pattern.hasPrefix("/v1/arena"):
             return try arenaRoute(request, pattern: pattern, parameters: match.parameters)
         default:
@@ -270,7 +330,7 @@ public final class Application: Sendable {
         return count
     }
 
-    private func rejectQuery(_ request: HTTPRequest) throws(Problem) {
+    func rejectQuery(_ request: HTTPRequest) throws(Problem) {
         guard !request.query.isEmpty else { return }
         throw Problem.invalidScene(
             ValidationFailure(

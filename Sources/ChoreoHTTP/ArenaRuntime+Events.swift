@@ -119,7 +119,9 @@ extension ArenaRuntime {
             return true
         }
         guard accepted else { return nil }
-        subscriber.outbox.withLock { $0.bytes = Array(": choreo arena events\n\n".utf8) }
+        // The whole status first, so a new page needs no separate request to draw itself.
+        let snapshot = Array(": choreo arena events\n\nevent: snapshot\ndata: ".utf8) + status() + Array("\n\n".utf8)
+        subscriber.outbox.withLock { $0.bytes = snapshot }
         let stream = BodyStream(
             pushing: { subscriber.take() },
             onClose: { [weak self] in

@@ -38,14 +38,31 @@ extension ArenaRuntime {
                 }
             lines.append("choreo_arena_node_status{node=\"\(label(node.name))\"} \(value)")
         }
-        lines.append("# HELP choreo_arena_probe_duration_seconds Time each health probe took.")
-        lines.append("# TYPE choreo_arena_probe_duration_seconds histogram")
-        for (index, bound) in DurationHistogram.bounds.enumerated() {
-            lines.append("choreo_arena_probe_duration_seconds_bucket{le=\"\(bound)\"} \(durations.buckets[index])")
+        lines.append("# HELP choreo_arena_node_latency_seconds The node's latest probe time (absent while it is down).")
+        lines.append("# TYPE choreo_arena_node_latency_seconds gauge")
+        for node in health where node.status != .down {
+            guard let latency = node.lastLatencyMs else { continue }
+            lines.append("choreo_arena_node_latency_seconds{node=\"\(label(node.name))\"} \(latency / 1000)")
         }
-        lines.append("choreo_arena_probe_duration_seconds_bucket{le=\"+Inf\"} \(durations.count)")
-        lines.append("choreo_arena_probe_duration_seconds_sum \(durations.sum)")
-        lines.append("choreo_arena_probe_duration_seconds_count \(durations.count)")
+        lines.append("# HELP choreo_arena_node_last_check_timestamp_seconds When the node's latest probe ended (Unix time).")
+        lines.append("# TYPE choreo_arena_node_last_check_timestamp_seconds gauge")
+        for node in health {
+            guard let checked = node.lastChecked else { continue }
+            lines.append("choreo_arena_node_last_check_timestamp_seconds{node=\"\(label(node.name))\"} \(checked)")
+        }
+        lines.append("# HELP choreo_arena_probe_duration_seconds Time each health probe took, by node.")
+        lines.append("# TYPE choreo_arena_probe_duration_seconds histogram")
+        for node in health {
+            let histogram = durations[node.name] ?? DurationHistogram()
+            let name = label(node.name)
+            for (index, bound) in DurationHistogram.bounds.enumerated() {
+                lines.append(
+                    "choreo_arena_probe_duration_seconds_bucket{node=\"\(name)\",le=\"\(bound)\"} \(histogram.buckets[index])")
+            }
+            lines.append("choreo_arena_probe_duration_seconds_bucket{node=\"\(name)\",le=\"+Inf\"} \(histogram.count)")
+            lines.append("choreo_arena_probe_duration_seconds_sum{node=\"\(name)\"} \(histogram.sum)")
+            lines.append("choreo_arena_probe_duration_seconds_count{node=\"\(name)\"} \(histogram.count)")
+        }
         lines.append("# HELP choreo_arena_probes_total Probes by node and result.")
         lines.append("# TYPE choreo_arena_probes_total counter")
         for node in health {

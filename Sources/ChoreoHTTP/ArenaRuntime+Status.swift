@@ -31,17 +31,7 @@ extension ArenaRuntime {
         for node in health {
             var visual: [(String, JSONValue)] = [("state", .string(visualState(node, round: round, at: elapsed)))]
             visual.append(("presentation", frame?[node.name] ?? .null))
-            nodes.append(
-                .object(
-                    JSONObject([
-                        ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(node.url)),
-                        ("status", .string(node.status.rawValue)), ("latencyMs", Self.number(node.lastLatencyMs)),
-                        ("medianLatencyMs", Self.number(node.medianLatencyMs)),
-                        ("httpStatus", Self.number(node.lastHTTPStatus.map(Double.init))),
-                        ("reason", node.lastReason.map { .string($0) } ?? .null),
-                        ("checked", Self.number(node.lastChecked)), ("uptime", Self.number(node.uptimeRatio)),
-                        ("probes", .number(Double(node.probes))), ("visual", .object(JSONObject(visual))),
-                    ])))
+            nodes.append(nodeJSON(node, visual: .object(JSONObject(visual)), now: now))
         }
         var roundJSON: JSONValue = .null
         if let round {
@@ -58,12 +48,46 @@ extension ArenaRuntime {
         return writer.bytes
     }
 
-    /// The node's arena state: the last state its round gave it by now, else from its health.
+    /// The node's arena state: while a round runs, the last state the round gave it by now;
+    /// between rounds, its live health (a champion that has gone down since shows offline; the
+    /// round's result stays in `round`).
     func visualState(_ node: NodeHealth, round: Round?, at elapsed: Double) -> String {
-        if let round, let last = round.states[node.name]?.last(where: { $0.time <= elapsed }) {
+        if let round, elapsed < round.duration,
+            let last = round.states[node.name]?.last(where: { $0.time <= elapsed })
+        {
             return last.state
         }
         return node.status == .down ? "offline" : "idle"
+    }
+
+    /// The latency to show: none while the node is down (its last good one would mislead).
+    static func shownLatency(_ node: NodeHealth) -> Double? {
+        node.status == .down ? nil : node.lastLatencyMs
+    }
+
+    /// `GET /v1/arena/nodes/{name}`: the node's status document, 200 while it is up, 503
+    /// otherwise (for load balancers and uptime checkers); nil for an unknown node.
+    public func nodeStatus(_ name: String, now: Double = Date().timeIntervalSince1970) -> (Int, [UInt8])? {
+        guard let node = prober.snapshot().first(where: { $0.name == name }) else { return nil }
+        var writer = JSONWriter()
+        writer.value(nodeJSON(node, visual: nil, now: now))
+        return (node.status == .up ? 200 : 503, writer.bytes)
+    }
+
+    /// One node as `GET /v1/arena` lists it.
+    func nodeJSON(_ node: NodeHealth, visual: JSONValue?, now: Double) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(node.url)),
+            ("status", .string(node.status.rawValue)), ("latencyMs", Self.number(Self.shownLatency(node))),
+            ("medianLatencyMs", Self.number(node.status == .down ? nil : node.medianLatencyMs)),
+            ("httpStatus", Self.number(node.lastHTTPStatus.map(Double.init))),
+            ("reason", node.lastReason.map { .string($0) } ?? .null),
+            ("checked", Self.number(node.lastChecked)),
+            ("checkedAgo", Self.number(node.lastChecked.map { SceneTime.quantize(max(0, now - $0)) })),
+            ("uptime", Self.number(node.uptimeRatio)), ("probes", .number(Double(node.probes))),
+        ]
+        if let visual { fields.append(("visual", visual)) }
+        return .object(JSONObject(fields))
     }
 
     static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
@@ -82,8 +106,8 @@ extension ArenaRuntime {
                 + pad("UPTIME", 8) + pad("STATE", 10) + "REASON"
         ]
         for node in health {
-            let latency = node.lastLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
-            let median = node.medianLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
+            let latency = Self.shownLatency(node).map { "\(Int($0.rounded())) ms" } ?? "-"
+            let median = (node.status == .down ? nil : node.medianLatencyMs).map { "\(Int($0.rounded())) ms" } ?? "-"
             let uptime = node.uptimeRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
             lines.append(
                 pad(node.name, nameWidth) + pad(node.status.rawValue, 10) + pad(latency, 9) + pad(median, 9)

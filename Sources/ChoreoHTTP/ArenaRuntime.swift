@@ -183,6 +183,9 @@ public final class ArenaRuntime: Sendable {
 
     public var configuration: ArenaConfiguration { prober.configuration }
 
+    /// Every node's health now.
+    public var nodes: [NodeHealth] { prober.snapshot() }
+
     /// Validates, stores and applies a configuration.
     public func replaceConfiguration(_ body: [UInt8]) throws(Problem) -> ArenaConfiguration {
         let document: JSONValue
@@ -282,6 +285,17 @@ public final class ArenaRuntime: Sendable {
                 writer.raw("}")
                 self?.broadcast(event: "round", data: writer.bytes)
             }
+        }
+        // The end, when the scene has settled: the wallboard's nodes go back to their health.
+        let roundID = round.id
+        let duration = round.duration
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + duration) { [weak self] in
+            var writer = JSONWriter()
+            writer.value([
+                "round": .number(Double(roundID)), "phase": "finished", "time": .number(round.started + duration),
+                "champion": round.champion.map { .string($0) } ?? .null,
+            ])
+            self?.broadcast(event: "round", data: writer.bytes)
         }
     }
 

@@ -8,7 +8,7 @@ public final class Metrics: Sendable {
     /// Upper bounds of the request duration histogram, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     /// The statuses choreo answers with; anything else is counted as "other".
-    static let statuses = [200, 201, 204, 400, 401, 404, 405, 413, 414, 415, 422, 431, 500, 503]
+    static let statuses = [200, 201, 204, 400, 401, 404, 405, 408, 409, 412, 413, 414, 415, 422, 431, 499, 500, 503]
 
     /// An atomic counter (Atomic is not copyable, so each lives in its own object).
     final class Counter: Sendable {

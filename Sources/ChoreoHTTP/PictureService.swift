@@ -16,6 +16,20 @@ public enum PictureService {
                 width: query.width ?? natural.size.x, height: query.height ?? natural.size.y,
                 background: plan.timeline.canvas?.background)
         }
+        let frameLimit =
+            query.format == .apng
+            ? FormatLimits.maxAPNGFrames
+            : query.format == .filmstrip ? FormatLimits.maxFilmstripFrames : 1
+        if plan.times.count > frameLimit {
+            throw Problem.invalidScene(
+                ValidationFailure([
+                    FieldError(
+                        path: query.times == nil ? "query.fps" : "query.times",
+                        message:
+                            "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
+                    )
+                ]))
+        }
         let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
         var pixels = renderer.pixelWidth * renderer.pixelHeight
         var field = "query.scale"

@@ -53,6 +53,17 @@ public struct Router: Sendable {
         return .failure(.methodNotAllowed(allowed))
     }
 
+    /// The methods a path takes (HEAD with GET), empty for no route: a CORS preflight's answer.
+    public func methods(path: String) -> [String] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        var allowed: [String] = []
+        for route in routes where Self.parameters(route.segments, segments) != nil {
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if allowed.contains("GET") { allowed.append("HEAD") }
+        return allowed
+    }
+
     private static func parameters(_ pattern: [Substring], _ path: [Substring]) -> [String: String]? {
         guard pattern.count == path.count else { return nil }
         var parameters: [String: String] = [:]

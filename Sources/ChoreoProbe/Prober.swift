@@ -30,8 +30,8 @@ public final class Prober: Sendable {
         var health: [NodeHealth]
         /// Probes by node and verdict, for `choreo_arena_probes_total`.
         var counts: [String: [ProbeVerdict.Kind: Int]] = [:]
-        /// Probe durations in seconds, for the histogram.
-        var durations = DurationHistogram()
+        /// Probe durations in seconds by node, for the histogram.
+        var durations: [String: DurationHistogram] = [:]
         /// Targets are numbered per configuration, so a late result of a replaced one is ignored.
         var epoch = 0
     }
@@ -110,7 +110,7 @@ public final class Prober: Sendable {
             let changed = state.health[index].record(verdict, result, at: now, probe: probe)
             let name = state.health[index].name
             state.counts[name, default: [:]][verdict.kind, default: 0] += 1
-            state.durations.observe(result.latencyMs / 1000)
+            state.durations[name, default: DurationHistogram()].observe(result.latencyMs / 1000)
             let change =
                 changed
                 ? Change(node: name, from: before, to: state.health[index].status, reason: verdict.reason, time: now)
@@ -131,8 +131,8 @@ public final class Prober: Sendable {
     /// Every node's health, in configured order.
     public func snapshot() -> [NodeHealth] { state.withLock { $0.health } }
 
-    /// Probes so far by node and verdict, and the duration histogram.
-    public func counters() -> (counts: [String: [ProbeVerdict.Kind: Int]], durations: DurationHistogram) {
+    /// Probes so far by node and verdict, and each node's duration histogram.
+    public func counters() -> (counts: [String: [ProbeVerdict.Kind: Int]], durations: [String: DurationHistogram]) {
         state.withLock { ($0.counts, $0.durations) }
     }
 }
@@ -143,6 +143,8 @@ public struct DurationHistogram: Sendable, Equatable {
     public private(set) var buckets = [Int](repeating: 0, count: bounds.count)
     public private(set) var count = 0
     public private(set) var sum = 0.0
+
+    public init() {}
 
     mutating func observe(_ seconds: Double) {
         for (index, bound) in Self.bounds.enumerated() where seconds <= bound { buckets[index] += 1 }

@@ -266,6 +266,15 @@ public final class CairoCanvas {
             UnsafePointer(data), width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
     }
 
+    /// The image as libpng writes it through Cairo (`cairo_surface_write_to_png_stream`): the
+    /// baseline ``PNGEncoder`` is measured against by `choreo-bench --pictures-only`.
+    package func cairoPNG() -> [UInt8] {
+        cairo_surface_flush(surface)
+        let sink = PNGSink()
+        _ = cairo_surface_write_to_png_stream(surface, pngWrite, Unmanaged.passUnretained(sink).toOpaque())
+        return sink.bytes
+    }
+
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.
     public func pixels() -> [UInt8] {
         cairo_surface_flush(surface)
@@ -277,4 +286,16 @@ public final class CairoCanvas {
         }
         return result
     }
+}
+
+/// Where Cairo's PNG writer puts its bytes.
+private final class PNGSink {
+    var bytes: [UInt8] = []
+}
+
+private let pngWrite: cairo_write_func_t = { closure, data, length in
+    guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+    let sink = Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue()
+    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+    return CAIRO_STATUS_SUCCESS
 }

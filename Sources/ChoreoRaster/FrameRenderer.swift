@@ -87,7 +87,10 @@ public struct FrameRenderer: Sendable {
         if face == nil, let state = timeline.transitionState(layer: index, at: frame.time, map: frame.maps[index]) {
             let before = Frame(timeline: timeline, time: state.begunAt - MediaTiming.resolution)
             let faces = [
-                (before, Face(state.outgoingOpacity, state.outgoingOffset, state.outgoingTransform, state.outgoingCurl)),
+                (
+                    before,
+                    Face(state.outgoingOpacity, state.outgoingOffset, state.outgoingTransform, state.outgoingCurl)
+                ),
                 (frame, Face(state.incomingOpacity, state.incomingOffset, state.incomingTransform, state.incomingCurl)),
             ]
             // Two translucent faces dissolve into each other (summed in a group of their own, so
@@ -111,7 +114,8 @@ public struct FrameRenderer: Sendable {
         }
         let toCanvas = local.then(
             layer.toParent(
-                parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index))
+                parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index)
+            )
         ).then(parentMap)
         if let face, face.curl > 0 {
             // A curl lifts the face from its bottom edge: what has curled away is not drawn,
@@ -130,7 +134,8 @@ public struct FrameRenderer: Sendable {
             canvas.setTransform(affine)
             canvas.newPath()
             let band = min(flat, b.size.y * min(1, face.curl) / 2)
-            canvas.roundedRect(Rect(x: b.origin.x, y: b.origin.y + flat - band, width: b.size.x, height: band), radius: 0)
+            canvas.roundedRect(
+                Rect(x: b.origin.x, y: b.origin.y + flat - band, width: b.size.x, height: band), radius: 0)
             canvas.setColor(Color(red: 0.92, green: 0.92, blue: 0.92, alpha: 1))
             canvas.fill()
             canvas.restore()

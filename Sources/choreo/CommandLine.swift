@@ -10,6 +10,8 @@ struct CLIError: Error {
 struct Arguments {
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each valued option, in order (for repeatable ones); `options` keeps the last.
+    var repeated: [String: [String]] = [:]
     var flags: Set<String> = []
 
     /// Parses `arguments`, knowing which options take a value.
@@ -32,6 +34,7 @@ struct Arguments {
                         guard index < arguments.count else { throw CLIError(message: "--\(name) needs a value") }
                         options[name] = arguments[index]
                     }
+                    repeated[name, default: []].append(options[name]!)
                 } else if known.contains(name) {
                     flags.insert(name)
                 } else {

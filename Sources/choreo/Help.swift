@@ -28,7 +28,7 @@ enum Help {
                             [--arena arena.json] [--shutdown-timeout 30] [--head-timeout 10]
                             [--min-body-rate 1024] [--max-connections-per-client 256]
                             [--render-workers N] [--render-queue 64] [--max-body-memory 268435456]
-                            [--max-render-memory 1073741824]
+                            [--max-render-memory 1073741824] [--cors-origin ORIGIN ...]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -54,6 +54,8 @@ enum Help {
         (announced lengths count at once); beyond, 503 with Retry-After. JSON render responses
         in flight hold at most --max-render-memory bytes together (each reserves its estimated
         size before it starts, and what it writes beyond); beyond, 503 with Retry-After.
+        --cors-origin lets pages of that origin (repeatable; * for any) call the API from a
+        browser (CORS); off by default. The player (/) and wallboard (/arena) need none.
         --host takes an IPv4 or IPv6 address or a host name (localhost).
 
         Exit status: 0 after a signal; 1 it cannot start (storage, address, --arena); 2 a
@@ -61,13 +63,19 @@ enum Help {
         """
 
     static let render = """
-        Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c]
-                             [--layers id,...] [--properties keyPath,...] [--format json|ndjson]
-                             [--out FILE] [--progress] [--threads N]
+        Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c] [--time T]
+                             [--layers id,...] [--properties keyPath,...]
+                             [--format json|ndjson|png|apng|filmstrip] [--scale K] [--width W]
+                             [--height H] [--columns N] [--out FILE] [--progress] [--threads N]
 
         Runs the scene and prints the sampled frames, events and diagnostics: byte for byte
         what POST /v1/render returns for the same scene and query, and a final newline after
         a JSON document. "-" reads standard input. Sampling at --fps includes the end time.
+
+        Pictures (docs/pictures.md): --format png draws one frame (--time T), apng an animated
+        PNG (30 fps unless --fps), filmstrip the frames in a grid of --columns (4 fps unless
+        --fps); --scale is pixels per point, --width and --height the canvas in points. A
+        picture is not written to a terminal: give --out or redirect the output.
 
         --out FILE writes the file instead: a new or regular file is replaced whole when the
         render is complete (its mode and owner kept); a device, FIFO or symbolic link is

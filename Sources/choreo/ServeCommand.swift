@@ -14,7 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory", "max-render-memory",
+                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -83,6 +83,17 @@ enum ServeCommand {
         var configuration = Application.Configuration(apiToken: token)
         configuration.maxBodyBytes = options.maxBodyBytes
         if let renderMemory { configuration.maxRenderMemory = renderMemory }
+        for origin in parsed.repeated["cors-origin"] ?? [] {
+            // An origin is scheme://host[:port], as a browser sends it in Origin; or *.
+            let valid =
+                origin == "*"
+                || ((origin.hasPrefix("http://") || origin.hasPrefix("https://"))
+                    && !origin.dropFirst(8).contains("/") && !origin.hasSuffix("/"))
+            guard valid else {
+                throw CLIError(message: "--cors-origin must be * or an origin such as https://dashboard.example, not \(origin)")
+            }
+            configuration.corsOrigins.append(origin)
+        }
         // Leave a core to libmicrohttpd's threads so a render never starves health checks.
         configuration.renderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
         var arenaConfiguration: ArenaConfiguration?

@@ -146,12 +146,78 @@ import Testing
         #expect(metrics.contains(#"choreo_arena_node_status{node="beta"} 0"#))
         #expect(metrics.contains(#"choreo_arena_probes_total{node="beta",result="failed"}"#))
         #expect(metrics.contains("choreo_arena_rounds_total 1"))
-        #expect(metrics.contains("choreo_arena_probe_duration_seconds_count"))
+        #expect(metrics.contains(#"choreo_arena_probe_duration_seconds_count{node="alpha"}"#))
+        #expect(metrics.contains(#"choreo_http_requests_total{route="/v1/arena/rounds",status="409"} 1"#))
         // The event stream is still open: stopping ends it instead of waiting for it.
         let stopping = Date()
         server.signal(SIGTERM)
         #expect(server.waitForExit(timeout: 10) == 0)
         #expect(Date().timeIntervalSince(stopping) < 5)
+    }
+
+    /// A new subscriber gets the whole status first; a round's end is announced; between rounds
+    /// every node's state follows its health, a down node shows no latency, and
+    /// `/v1/arena/nodes/{name}` is a health check (200 up, 503 otherwise); per-node metrics.
+    @Test func betweenRoundsHealthChecksAndNodeMetrics() throws {
+        let alpha = try ServerProcess.target(["--latency", "5ms"])
+        let beta = try ServerProcess.target()
+        let file = try write(Self.configuration([("alpha", alpha.port), ("beta", beta.port)]))
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        _ = try Self.waitFor(http, ["alpha": "up", "beta": "up"])
+        let events = try http.connect(timeout: 10)
+        defer { close(events) }
+        RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        // beta goes down after the round has started: the champion may be either; what
+        // matters is what each shows once the round is over.
+        _ = try RawHTTP(port: beta.port).request("POST", "/control", body: #"{"status": 503}"#)
+        _ = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
+        var stream: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains(#""phase":"finished""#) {
+            let n = recv(events, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            stream += buffer[0..<n]
+        }
+        let received = String(decoding: stream, as: UTF8.self)
+        let snapshot = received.range(of: "event: snapshot\ndata: {\"nodes\":")
+        let started = received.range(of: #""phase":"started""#)
+        #expect(snapshot != nil && started != nil && snapshot!.lowerBound < started!.lowerBound)
+        #expect(received.contains(#""phase":"finished""#))
+
+        let status = try Self.object(try http.request("GET", "/v1/arena"))
+        guard case .array(let nodes)? = status["nodes"], case .object(let round)? = status["round"] else {
+            Issue.record("no nodes or round")
+            return
+        }
+        #expect(round["phase"] == .string("finished"))
+        for case .object(let node) in nodes {
+            guard case .object(let visual)? = node["visual"] else { continue }
+            if node["name"] == .string("beta") {
+                #expect(visual["state"] == .string("offline"))
+                #expect(node["latencyMs"] == .null && node["medianLatencyMs"] == .null)
+            } else {
+                #expect(visual["state"] == .string("idle"))
+                #expect(node["latencyMs"] != .null)
+            }
+        }
+        #expect(
+            !(try http.request("GET", "/v1/arena?format=text").text.split(separator: "\n")
+                .first { $0.hasPrefix("beta") }.map { $0.contains(" ms") } ?? true))
+        let up = try http.request("GET", "/v1/arena/nodes/alpha")
+        let upNode = try Self.object(up)
+        #expect(up.status == 200 && upNode["status"] == .string("up"))
+        let down = try http.request("GET", "/v1/arena/nodes/beta")
+        let downNode = try Self.object(down)
+        #expect(down.status == 503 && downNode["status"] == .string("down"))
+        #expect(try http.request("GET", "/v1/arena/nodes/gamma").status == 404)
+        let metrics = try http.request("GET", "/metrics").text
+        #expect(metrics.contains(#"choreo_arena_node_latency_seconds{node="alpha"}"#))
+        #expect(!metrics.contains(#"choreo_arena_node_latency_seconds{node="beta"}"#))
+        #expect(metrics.contains(#"choreo_arena_node_last_check_timestamp_seconds{node="beta"}"#))
+        #expect(metrics.contains(#"choreo_arena_probe_duration_seconds_bucket{node="beta",le="+Inf"}"#))
     }
 
     @Test func configurationIsValidatedProtectedAndKeptAcrossRestarts() throws {

@@ -1,0 +1,96 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoHTTP
+import ChoreoRaster
+import Dispatch
+import Foundation
+
+/// `choreo-bench --pictures-only`: one 1280 × 720 PNG frame of a 100-layer scene (drawn and
+/// encoded, against libpng's encoder through Cairo on the same frames in the same run), and an
+/// APNG of 60 such frames streamed: when its first bytes are ready, and the memory it holds.
+enum PictureBenchmark {
+    static func scene() throws -> Scene {
+        var layers: [String] = []
+        let colors = ["#FF3B30", "#34C759", "#007AFF", "#FF9500", "#AF52DE", "#5AC8FA", "#FFCC00"]
+        var script: [String] = []
+        for i in 0..<100 {
+            let x = 20 + (i % 10) * 124
+            let y = 20 + (i / 10) * 68
+            layers.append(
+                ##"{"id": "l\##(i)", "frame": [\##(x), \##(y), 100, 52], "backgroundColor": "\##(colors[i % 7])", "cornerRadius": \##(i % 4 * 6), "borderWidth": \##(i % 3 == 0 ? 2 : 0), "borderColor": "#1C1C1E", "opacity": \##(i % 5 == 0 ? 0.7 : 1)}"##
+            )
+            script.append(
+                ##"{"add": {"type": "basic", "keyPath": "transform.rotation.z", "fromValue": 0, "toValue": \##(Double(i % 7) * 0.3), "duration": 2, "timingFunction": "easeInEaseOut"}, "layer": "l\##(i)"}"##
+            )
+        }
+        let json =
+            ##"{"canvas": {"width": 1280, "height": 720, "background": "#F2F2F7"}, "layers": [\##(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\##(script.joined(separator: ","))]}]}"##
+        return try SceneDecoder.decode(bytes: Array(json.utf8)).scene
+    }
+
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    static func run() throws -> [(String, String)] {
+        let scene = try scene()
+        let timeline = try SceneRunner.run(scene)
+        let renderer = FrameRenderer(timeline: timeline)
+        var draw: [Double] = []
+        var encode: [Double] = []
+        var libpng: [Double] = []
+        var bytes = 0
+        var libpngBytes = 0
+        for index in 0..<31 {
+            let time = Double(index) / 15
+            var canvas: CairoCanvas?
+            draw.append(milliseconds { canvas = renderer.draw(at: time) })
+            encode.append(milliseconds { bytes = canvas!.png().count })
+            libpng.append(milliseconds { libpngBytes = canvas!.cairoPNG().count })
+        }
+        let frame = median(zip(draw, encode).map { $0 + $1 })
+
+        var query = SamplingQuery()
+        query.format = .apng
+        query.fps = 30
+        query.start = 0
+        query.end = 59.0 / 30
+        let plan = try RenderPlan.make(timeline: timeline, query: query)
+        var pieces = try PicturePieces(plan, query)
+        let rssBefore = residentMiB()
+        var peak = rssBefore
+        var first = 0.0
+        var total = 0
+        let whole = milliseconds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            while let piece = pieces.next() {
+                if total == 0 { first = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+                total += piece.count
+                peak = max(peak, residentMiB())
+            }
+        }
+        return [
+            ("scene", "\"100 layers (rounded, bordered, translucent, rotating) on a 1280 x 720 canvas\""),
+            ("png_frame_ms_median", String(format: "%.2f", frame)),
+            ("png_draw_ms_median", String(format: "%.2f", median(draw))),
+            ("png_encode_ms_median", String(format: "%.2f", median(encode))),
+            ("libpng_via_cairo_encode_ms_median", String(format: "%.2f", median(libpng))),
+            ("encode_speedup_vs_libpng", String(format: "%.2f", median(libpng) / median(encode))),
+            ("png_bytes", "\(bytes)"),
+            ("libpng_bytes", "\(libpngBytes)"),
+            ("apng_frames", "\(plan.times.count)"),
+            ("apng_first_bytes_ms", String(format: "%.1f", first)),
+            ("apng_all_bytes_ms", String(format: "%.1f", whole)),
+            ("apng_bytes", "\(total)"),
+            ("apng_rss_growth_mib", String(format: "%.1f", peak - rssBefore)),
+            ("frame_pixels_mib", String(format: "%.1f", 1280.0 * 720 * 4 / 1_048_576)),
+        ]
+    }
+}

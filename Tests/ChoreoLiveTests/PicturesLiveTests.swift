@@ -1,0 +1,308 @@
+import CCairo
+import ChoreoJSON
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+/// Pictures, pages and badges against the real binary, and the pages in a real browser
+/// (headless Chromium): docs/pictures.md.
+@Suite(.serialized) struct PicturesLiveTests {
+    let scratch = Scratch("choreo-pictures")
+
+    /// PNG bytes decoded by Cairo: size and straight RGBA pixels.
+    static func decode(_ png: [UInt8]) -> (width: Int, height: Int, rgba: [UInt8]) {
+        final class Source {
+            var bytes: [UInt8]
+            var offset = 0
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+        }
+        let source = Source(png)
+        let read: cairo_read_func_t = { closure, data, length in
+            let source = Unmanaged<Source>.fromOpaque(closure!).takeUnretainedValue()
+            let count = Int(length)
+            guard source.offset + count <= source.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
+            for i in 0..<count { data[i] = source.bytes[source.offset + i] }
+            source.offset += count
+            return CAIRO_STATUS_SUCCESS
+        }
+        let surface = cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(source).toOpaque())
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+        else { return (0, 0, []) }
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = data + y * stride + x * 4
+                let a = Int(p[3])
+                func straight(_ v: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(v) * 255 + a / 2) / a)) }
+                let i = (y * width + x) * 4
+                rgba[i] = straight(p[2])
+                rgba[i + 1] = straight(p[1])
+                rgba[i + 2] = straight(p[0])
+                rgba[i + 3] = UInt8(a)
+            }
+        }
+        return (width, height, rgba)
+    }
+
+    static func chunkTypes(_ png: [UInt8]) -> [String] {
+        var types: [String] = []
+        var offset = 8
+        while offset + 12 <= png.count {
+            let length =
+                Int(png[offset]) << 24 | Int(png[offset + 1]) << 16 | Int(png[offset + 2]) << 8 | Int(png[offset + 3])
+            types.append(String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self))
+            offset += 12 + length
+        }
+        return types
+    }
+
+    static let card =
+        ##"{"canvas": {"width": 200, "height": 120, "background": "#FFFFFF"}, "layers": [{"id": "card", "frame": [20, 20, 80, 60], "backgroundColor": "#007AFF", "cornerRadius": 8}], "script": [{"at": 0, "do": [{"add": {"type": "basic", "keyPath": "position.x", "toValue": 140, "duration": 1}, "layer": "card"}]}]}"##
+
+    /// PNG, APNG and filmstrip from the render route, a stored scene and the CLI: the same bytes,
+    /// the right sizes, and errors for what a picture cannot be.
+    @Test func picturesFromEveryRoute() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let png = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
+        #expect(png.status == 200 && png.headers["content-type"] == "image/png")
+        let image = Self.decode(png.body)
+        #expect(image.width == 400 && image.height == 240)
+        // Half-way, the card's centre is at x = 100 (its right edge at 140), drawn at twice the points.
+        let centre = ((100 * 400) + 200) * 4
+        #expect(Array(image.rgba[centre..<(centre + 4)]) == [0, 122, 255, 255])
+        let beyond = ((100 * 400) + 300) * 4
+        #expect(Array(image.rgba[beyond..<(beyond + 4)]) == [255, 255, 255, 255])
+        #expect(try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card).body == png.body)
+
+        let stored = try http.request("POST", "/v1/scenes", body: Self.card)
+        guard case .object(let object) = try JSONParser.parse(stored.body), case .string(let id)? = object["id"]
+        else { throw LiveError("no id") }
+        let same = try http.request("GET", "/v1/scenes/\(id)/frames?format=png&time=0.5&scale=2")
+        #expect(same.body == png.body)
+
+        let apng = try http.request("POST", "/v1/render?format=apng&fps=10", body: Self.card)
+        #expect(apng.status == 200 && apng.headers["content-type"] == "image/apng")
+        let types = Self.chunkTypes(apng.body)
+        #expect(types.filter { $0 == "fcTL" }.count == 11)
+        #expect(types.prefix(4) == ["IHDR", "acTL", "fcTL", "IDAT"] && types.last == "IEND")
+
+        let strip = try http.request("POST", "/v1/render?format=filmstrip&fps=4&columns=5", body: Self.card)
+        #expect(strip.status == 200 && strip.headers["content-type"] == "image/png")
+        let sheet = Self.decode(strip.body)
+        #expect(sheet.width == 5 * 204 && sheet.height == 142)
+
+        let out = scratch.file("frame.png")
+        let file = scratch.file("card.json")
+        try Self.card.write(toFile: file, atomically: true, encoding: .utf8)
+        let (code, _, err) = try runChoreo([
+            "render", file, "--format", "png", "--time", "0.5", "--scale", "2", "--out", out,
+        ])
+        #expect(code == 0, "\(err)")
+        #expect(FileManager.default.contents(atPath: out).map(Array.init) == png.body)
+
+        for (query, field) in [
+            ("format=png&times=0,1", "query.times"), ("format=png&layers=card", "query.layers"),
+            ("format=json&scale=2", "query.scale"), ("format=png&scale=9", "query.scale"),
+            ("format=apng&fps=1000&end=3600", "query.fps"), ("format=gif", "query.format"),
+        ] {
+            let refused = try http.request("POST", "/v1/render?\(query)", body: Self.card)
+            #expect(refused.status == 422, "\(query)")
+            #expect(refused.text.contains("\"\(field)\""), "\(query): \(refused.text)")
+        }
+    }
+
+    /// CORS is off by default; `--cors-origin` lets the pages of that origin read the answers
+    /// (event streams included) and answers their preflights; other origins get no header.
+    @Test func crossOriginRequests() throws {
+        let off = try ServerProcess()
+        let plain = try RawHTTP(port: off.port).request(
+            "POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#,
+            headers: ["Origin": "https://dashboard.example"])
+        #expect(plain.status == 200 && plain.headers["access-control-allow-origin"] == nil)
+        let options = try RawHTTP(port: off.port).request("OPTIONS", "/v1/render")
+        #expect(options.status == 204 && options.headers["allow"] == "POST, OPTIONS")
+
+        let server = try ServerProcess(arguments: [
+            "--cors-origin", "https://dashboard.example", "--cors-origin", "https://ops.example",
+        ])
+        let http = RawHTTP(port: server.port)
+        let preflight = try http.request(
+            "OPTIONS", "/v1/scenes/scn_x/frames",
+            headers: ["Origin": "https://ops.example", "Access-Control-Request-Method": "GET"])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "https://ops.example")
+        #expect(preflight.headers["vary"] == "Origin")
+        #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS")
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        let render = try http.request(
+            "POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#,
+            headers: ["Origin": "https://dashboard.example"])
+        #expect(render.status == 200 && render.headers["access-control-allow-origin"] == "https://dashboard.example")
+        let stranger = try http.request(
+            "POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#, headers: ["Origin": "https://evil.example"])
+        #expect(stranger.headers["access-control-allow-origin"] == nil)
+        #expect(try http.request("OPTIONS", "/nowhere").status == 404)
+        let (code, _, err) = try runChoreo(["serve", "--cors-origin", "dashboard.example"])
+        #expect(code == 2 && err.contains("--cors-origin"))
+    }
+
+    /// The player in Chromium: a stored scene opened by `/?scene=`, its events listed and
+    /// marked, and its first frame drawn from the server.
+    @Test(.enabled(if: Chromium.available)) func playerInABrowser() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let scene = try String(contentsOfFile: Self.examples + "/overlapping-bounds.json", encoding: .utf8)
+        let stored = try http.request("POST", "/v1/scenes", body: scene)
+        guard case .object(let object) = try JSONParser.parse(stored.body), case .string(let id)? = object["id"]
+        else { throw LiveError("no id") }
+        let page = try http.request("GET", "/")
+        #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+        let dom = try Chromium().dom("http://127.0.0.1:\(server.port)/?scene=\(id)")
+        #expect(dom.components(separatedBy: #"<li class="event">"#).count - 1 == 8, "\(dom.suffix(3000))")
+        #expect(dom.contains("animateCompleted shrink finished=true"))
+        #expect(dom.contains(#"id="frame""#) && dom.contains("src=\"blob:"))
+        #expect(dom.contains("3 s, 8 events, 0 diagnostics"))
+    }
+
+    /// Badges and the round's pictures against an arena of real targets (the wallboard itself is
+    /// driven in Chromium by Tests/live/browser_run.py); Chromium draws the badge.
+    @Test(.enabled(if: Chromium.available)) func badgesAndRoundPictures() throws {
+        let alpha = try ServerProcess.target(["--latency", "5ms"])
+        let beta = try ServerProcess.target(["--status", "503"])
+        let file = try scratch.write(
+            "arena.json", ArenaLiveTests.configuration([("alpha", alpha.port), ("beta", beta.port)]))
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        _ = try ArenaLiveTests.waitFor(http, ["alpha": "up", "beta": "down"])
+        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        let frames = try http.request("GET", "/v1/arena/rounds/current/frames?format=png&time=0.5")
+        #expect(frames.status == 200 && Self.decode(frames.body).width > 0)
+
+        let badge = try http.request("GET", "/v1/arena/badge.svg")
+        #expect(badge.status == 200 && badge.headers["content-type"] == "image/svg+xml")
+        #expect(badge.text.contains("1/2 up") && badge.text.contains("#fe7d37"))
+        let up = try http.request("GET", "/v1/arena/nodes/alpha/badge.svg")
+        #expect(up.text.contains(">alpha<") && up.text.contains("#4c1"))
+        let down = try http.request("GET", "/v1/arena/nodes/beta/badge.svg")
+        #expect(down.text.contains("down") && down.text.contains("#e05d44"))
+        #expect(try http.request("GET", "/v1/arena/nodes/gamma/badge.svg").status == 404)
+        // Chromium draws the badge (a valid SVG image).
+        let shot = try Chromium().screenshot(
+            "http://127.0.0.1:\(server.port)/v1/arena/badge.svg", width: 200, height: 40)
+        #expect(Self.decode(shot).width == 200)
+    }
+
+    /// The animated PNG plays in Chromium: it decodes it to the canvas size (the test page is a
+    /// file, another origin: the server lets any origin read).
+    @Test(.enabled(if: Chromium.available)) func animatedPNGDecodesInABrowser() throws {
+        let server = try ServerProcess(arguments: ["--cors-origin", "*"])
+        let page = scratch.file("apng.html")
+        let html = """
+            <!doctype html><title>loading</title><img id="i" onload="document.title = 'loaded ' + this.naturalWidth + 'x' + this.naturalHeight" onerror="document.title = 'failed'">
+            <script>
+            fetch("http://127.0.0.1:\(server.port)/v1/render?format=apng&fps=10", {method: "POST", headers: {"Content-Type": "application/json"}, body: \(Self.jsString(Self.card))})
+              .then(r => r.blob()).then(b => { document.getElementById("i").src = URL.createObjectURL(b); });
+            </script>
+            """
+        try html.write(toFile: page, atomically: true, encoding: .utf8)
+        let dom = try Chromium().dom("file://\(page)", budget: 5_000)
+        #expect(dom.contains("<title>loaded 200x120</title>"), "\(dom.prefix(500))")
+    }
+
+    /// choreo's frame and the same presentation values drawn by Chromium as HTML and CSS
+    /// (absolutely positioned boxes with transform, opacity, border-radius, border and
+    /// background) differ by at most 2 levels per channel on average.
+    @Test(.enabled(if: Chromium.available)) func framesMatchTheBrowser() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        var layers: [String] = []
+        let colors = ["#FF3B30", "#34C759", "#007AFF", "#FF9500", "#AF52DE", "#5AC8FA"]
+        for i in 0..<12 {
+            let x = 20 + (i % 4) * 95
+            let y = 20 + (i / 4) * 90
+            let angle = Double(i) * 0.17 - 0.9
+            layers.append(
+                ##"{"id": "b\##(i)", "frame": [\##(x), \##(y), \##(50 + i * 3), \##(40 + (i % 3) * 10)], "backgroundColor": "\##(colors[i % 6])", "cornerRadius": \##(i % 3 * 6), "borderWidth": \##(i % 4 == 0 ? 3 : 0), "borderColor": "#1C1C1E", "opacity": \##(i % 2 == 0 ? 1 : 0.6), "transform": {"rotate": \##(angle), "scale": [\##(0.8 + Double(i % 3) * 0.15), 1, 1]}}"##
+            )
+        }
+        let scene =
+            ##"{"canvas": {"width": 400, "height": 300, "background": "#FFFFFF"}, "layers": [\##(layers.joined(separator: ", "))]}"##
+        let png = try http.request("POST", "/v1/render?format=png&time=0", body: scene)
+        #expect(png.status == 200, "\(png.text)")
+        let values = try http.request(
+            "POST",
+            "/v1/render?times=0&properties=position,bounds,anchorPoint,transform,opacity,cornerRadius,borderWidth,borderColor,backgroundColor",
+            body: scene)
+        guard case .object(let document) = try JSONParser.parse(values.body),
+            case .array(let frames)? = document["frames"],
+            case .object(let frame)? = frames.first, case .object(let presented)? = frame["layers"]
+        else { throw LiveError("no frame: \(values.text)") }
+        func numbers(_ value: JSONValue?) -> [Double] {
+            guard case .array(let items)? = value else { return [] }
+            return items.compactMap { if case .number(let n) = $0 { return n } else { return nil } }
+        }
+        func number(_ value: JSONValue?, _ otherwise: Double) -> Double {
+            if case .number(let n)? = value { return n }
+            return otherwise
+        }
+        func css(_ color: [Double]) -> String {
+            "rgba(\(Int((color[0] * 255).rounded())), \(Int((color[1] * 255).rounded())), \(Int((color[2] * 255).rounded())), \(color[3]))"
+        }
+        var boxes = ""
+        for i in 0..<12 {
+            guard case .object(let layer)? = presented["b\(i)"] else { throw LiveError("no layer b\(i)") }
+            let position = numbers(layer["position"])
+            let bounds = numbers(layer["bounds"])
+            let anchor = numbers(layer["anchorPoint"])
+            let transform = numbers(layer["transform"]).map { String($0) }.joined(separator: ",")
+            let border = number(layer["borderWidth"], 0)
+            boxes += """
+                <div style="position:absolute;box-sizing:border-box;left:\(position[0] - anchor[0] * bounds[2])px;top:\(position[1] - anchor[1] * bounds[3])px;width:\(bounds[2])px;height:\(bounds[3])px;transform-origin:\(anchor[0] * 100)% \(anchor[1] * 100)%;transform:matrix3d(\(transform));opacity:\(number(layer["opacity"], 1));border-radius:\(number(layer["cornerRadius"], 0))px;background:\(css(numbers(layer["backgroundColor"])));border:\(border)px solid \(border > 0 ? css(numbers(layer["borderColor"])) : "transparent")"></div>
+
+                """
+        }
+        let page = scratch.file("boxes.html")
+        try """
+        <!doctype html><html><body style="margin:0;background:#fff;width:400px;height:300px;position:relative;overflow:hidden">
+        \(boxes)</body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        let shot = try Chromium().screenshot("file://\(page)", width: 400, height: 300)
+        if let keep = ProcessInfo.processInfo.environment["CHOREO_KEEP_COMPARISON"] {
+            _ = FileManager.default.createFile(atPath: keep + "/browser.png", contents: Data(shot))
+            _ = FileManager.default.createFile(atPath: keep + "/choreo.png", contents: Data(png.body))
+        }
+        let browser = Self.decode(shot)
+        let ours = Self.decode(png.body)
+        #expect(browser.width == 400 && browser.height == 300 && ours.width == 400 && ours.height == 300)
+        guard browser.rgba.count == ours.rgba.count else { return }
+        var total = 0
+        for i in stride(from: 0, to: ours.rgba.count, by: 4) {
+            for c in 0..<3 { total += abs(Int(ours.rgba[i + c]) - Int(browser.rgba[i + c])) }
+        }
+        let mean = Double(total) / Double(400 * 300 * 3)
+        #expect(mean <= 2, "mean difference \(mean) levels per channel")
+    }
+
+    static var examples: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples").path
+    }
+
+    static func jsString(_ text: String) -> String {
+        var writer = ""
+        writer += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": writer += "\\\""
+            case "\\": writer += "\\\\"
+            default: writer.unicodeScalars.append(scalar)
+            }
+        }
+        return writer + "\""
+    }
+}

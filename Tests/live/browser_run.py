@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""The pages in a real browser: headless Chromium (Debian's `chromium`) driven over the
+DevTools protocol against a real `choreo serve` with an arena of real `choreo target`s.
+
+Checks what a user does and sees:
+  * the wallboard (/arena): a card per node with its status; a node that goes down turns its
+    card red from /v1/arena/events without the page reloading; a round, once started, is drawn
+    (the animated PNG decodes in the browser);
+  * the player (/?scene=...): a stored scene's events are listed and marked, its frame drawn;
+    Play advances the clock, scrubbing shows the frame at that time.
+
+Every wait is bounded; the whole run stops after a wall-clock limit.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websocket
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BINARY = os.path.join(ROOT, ".build", "debug", "choreo")
+CHROMIUM = "/usr/bin/chromium"
+DEADLINE = time.time() + 240
+
+
+def start(arguments):
+    """A choreo process on port 0; returns (process, port)."""
+    process = subprocess.Popen([BINARY] + arguments, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    limit = time.time() + 30
+    while time.time() < limit:
+        line = process.stderr.readline()
+        if not line:
+            break
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if "port" in event:
+            subprocess.Popen(["cat"], stdin=process.stderr, stdout=subprocess.DEVNULL)
+            return process, event["port"]
+    process.kill()
+    raise RuntimeError(f"{arguments[0]} did not start")
+
+
+def http(method, url, body=None, content_type="application/json"):
+    request = urllib.request.Request(url, data=body.encode() if body is not None else None, method=method)
+    if body is not None:
+        request.add_header("Content-Type", content_type)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status, response.read()
+
+
+class Browser:
+    """One headless Chromium and one page, over the DevTools protocol."""
+
+    def __init__(self, profile):
+        self.process = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+             f"--user-data-dir={profile}", "--remote-debugging-port=0", "--window-size=1200,800", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        active = os.path.join(profile, "DevToolsActivePort")
+        limit = time.time() + 30
+        while not os.path.exists(active) or not open(active).read().strip():
+            if time.time() > limit:
+                raise RuntimeError("chromium did not open its DevTools port")
+            time.sleep(0.1)
+        port = open(active).read().split()[0]
+        pages = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/json", timeout=10).read())
+        page = next(p for p in pages if p["type"] == "page")
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=30)
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def open(self, url):
+        self.call("Page.navigate", url=url)
+
+    def wait(self, expression, what, seconds=15):
+        limit = min(time.time() + seconds, DEADLINE)
+        value = None
+        while time.time() < limit:
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:
+                value = None
+            if value:
+                return value
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what} (last: {value!r})")
+
+    def close(self):
+        try:
+            self.socket.close()
+        finally:
+            self.process.kill()
+            self.process.wait()
+
+
+def main():
+    if not os.path.exists(CHROMIUM):
+        print("browser: chromium is not installed", file=sys.stderr)
+        return 1
+    scratch = tempfile.mkdtemp(prefix="choreo-browser-")
+    processes = []
+    browser = None
+    try:
+        alpha, alpha_port = start(["target", "--port", "0"])
+        beta, beta_port = start(["target", "--port", "0"])
+        processes += [alpha, beta]
+        arena = os.path.join(scratch, "arena.json")
+        with open(arena, "w") as file:
+            json.dump({
+                "nodes": [
+                    {"name": "alpha", "url": f"http://127.0.0.1:{alpha_port}/health", "ip": "10.0.0.1"},
+                    {"name": "beta", "url": f"http://127.0.0.1:{beta_port}/health", "ip": "10.0.0.2"},
+                ],
+                "probe": {"interval": 0.3, "timeout": 0.25, "failureThreshold": 2, "successThreshold": 2},
+                "round": {"stagger": 0.3},
+            }, file)
+        server, port = start(["serve", "--port", "0", "--data", os.path.join(scratch, "data"), "--arena", arena])
+        processes.append(server)
+        base = f"http://127.0.0.1:{port}"
+        browser = Browser(os.path.join(scratch, "profile"))
+
+        # The wallboard: both nodes up, then beta down without a reload.
+        browser.open(f"{base}/arena")
+        browser.wait("document.querySelectorAll('.card[data-status=up]').length === 2", "two cards up", 20)
+        browser.evaluate("window.loadedOnce = 'yes'")
+        assert browser.wait(
+            "document.querySelector('.card[data-node=alpha] .checked')?.textContent.match(/^checked \\d+ s ago$/)",
+            "checked N s ago")
+        went_down = time.time()
+        http("POST", f"http://127.0.0.1:{beta_port}/control", json.dumps({"status": 503}))
+        browser.wait("document.querySelector('.card[data-node=beta]')?.dataset.status === 'down'", "beta down", 20)
+        red_after = time.time() - went_down
+        # Down after 2 failed probes 0.3 s apart: red within one interval after that, plus the
+        # event's way to the page (a generous second on a loaded machine).
+        assert red_after <= 0.3 * 3 + 1.5, f"the card turned red after {red_after:.2f} s"
+        assert browser.evaluate("window.loadedOnce") == "yes", "the wallboard reloaded"
+        assert "status 503" in browser.evaluate("document.querySelector('.card[data-node=beta]').textContent")
+        status, _ = http("POST", f"{base}/v1/arena/rounds")
+        assert status == 201, status
+        size = browser.wait(
+            "(() => { const i = document.getElementById('round-frames'); "
+            "return i.dataset.round && i.complete && i.naturalWidth > 0 ? [i.naturalWidth, i.naturalHeight] : null })()",
+            "the round drawn", 20)
+        # Once the round is over, the champion's card follows its health again.
+        browser.wait("document.getElementById('summary').textContent.includes('finished')", "the round finished", 20)
+        browser.wait("document.querySelector('.card[data-node=alpha]').classList.contains('champion')", "the champion")
+        assert browser.evaluate("document.querySelector('.card[data-node=beta]').dataset.status") == "down"
+        print(f"browser: wallboard live (red {red_after:.2f} s after the change), round drawn at {size[0]}x{size[1]}")
+
+        # The player: a stored scene, its events, Play and scrubbing.
+        with open(os.path.join(ROOT, "examples", "overlapping-bounds.json")) as file:
+            scene = file.read()
+        status, body = http("POST", f"{base}/v1/scenes", scene)
+        scene_id = json.loads(body)["id"]
+        browser.open(f"{base}/?scene={scene_id}")
+        browser.wait("document.querySelectorAll('#events li').length === 8", "8 events listed")
+        browser.wait("document.getElementById('frame').naturalWidth > 0", "the first frame")
+        assert browser.evaluate("document.querySelectorAll('#marks span').length") == 8
+        first_frame = browser.evaluate("document.getElementById('frame').src")
+        browser.evaluate("document.getElementById('play').click()")
+        browser.wait("parseFloat(document.getElementById('clock').textContent) >= 0.5", "the clock running")
+        browser.wait(f"document.getElementById('frame').src !== {json.dumps(first_frame)}", "the frame changing")
+        browser.evaluate(
+            "(() => { document.getElementById('play').click(); const s = document.getElementById('scrub'); "
+            "s.value = 2; s.dispatchEvent(new Event('input')); })()")
+        browser.wait("document.getElementById('frame').dataset.time === '2'", "the frame at 2 s")
+        # A pasted scene with an error shows the problem's field.
+        browser.evaluate(
+            "(() => { document.getElementById('scene').value = '{\"layers\": [{\"id\": \"a\", \"opacity\": \"x\"}]}'; "
+            "document.getElementById('run').click(); })()")
+        browser.wait("document.getElementById('errors').textContent.includes('$.layers[0].opacity')", "the error")
+        # A live session watched in the player: an input's events appear without a reload.
+        status, body = http("POST", f"{base}/v1/sessions", scene)
+        session_id = json.loads(body)["id"]
+        browser.open(f"{base}/?session={session_id}")
+        browser.wait("document.querySelectorAll('#events li').length === 8", "the session's 8 events")
+        http("POST", f"{base}/v1/sessions/{session_id}/inputs", json.dumps({"at": 4, "do": [{"mark": "tapped"}]}))
+        browser.wait("document.getElementById('events').textContent.includes('marker tapped')", "the input's marker", 10)
+        print("browser: player plays, scrubs, reports errors and watches a session")
+        return 0
+    except AssertionError as failure:
+        print(f"browser: FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        if browser:
+            browser.close()
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
