@@ -7,8 +7,9 @@ import Foundation
 
 /// `choreo-bench --pictures-only`: one 1280 × 720 PNG frame of a 100-layer scene (drawn and
 /// encoded, against libpng's encoder through Cairo on the same frames in the same run), and an
-/// APNG of 60 such frames streamed: when its first bytes are ready, and the memory it holds.
+/// APNG of 600 such frames streamed: when its first bytes are ready, and the memory it holds.
 enum PictureBenchmark {
+    /// 20 s of scene: the APNG of 600 frames at 30 fps covers it.
     static func scene() throws -> Scene {
         var layers: [String] = []
         let colors = ["#FF3B30", "#34C759", "#007AFF", "#FF9500", "#AF52DE", "#5AC8FA", "#FFCC00"]
@@ -20,7 +21,7 @@ enum PictureBenchmark {
                 ##"{"id": "l\##(i)", "frame": [\##(x), \##(y), 100, 52], "backgroundColor": "\##(colors[i % 7])", "cornerRadius": \##(i % 4 * 6), "borderWidth": \##(i % 3 == 0 ? 2 : 0), "borderColor": "#1C1C1E", "opacity": \##(i % 5 == 0 ? 0.7 : 1)}"##
             )
             script.append(
-                ##"{"add": {"type": "basic", "keyPath": "transform.rotation.z", "fromValue": 0, "toValue": \##(Double(i % 7) * 0.3), "duration": 2, "timingFunction": "easeInEaseOut"}, "layer": "l\##(i)"}"##
+                ##"{"add": {"type": "basic", "keyPath": "transform.rotation.z", "fromValue": 0, "toValue": \##(Double(i % 7) * 0.3), "duration": 20, "timingFunction": "easeInEaseOut"}, "layer": "l\##(i)"}"##
             )
         }
         let json =
@@ -49,7 +50,7 @@ enum PictureBenchmark {
         var bytes = 0
         var libpngBytes = 0
         for index in 0..<31 {
-            let time = Double(index) / 15
+            let time = Double(index) * 20 / 30
             var canvas: CairoCanvas?
             draw.append(milliseconds { canvas = renderer.draw(at: time) })
             encode.append(milliseconds { bytes = canvas!.png().count })
@@ -61,7 +62,7 @@ enum PictureBenchmark {
         query.format = .apng
         query.fps = 30
         query.start = 0
-        query.end = 59.0 / 30
+        query.end = 599.0 / 30
         let plan = try RenderPlan.make(timeline: timeline, query: query)
         var pieces = try PicturePieces(plan, query)
         let rssBefore = residentMiB()

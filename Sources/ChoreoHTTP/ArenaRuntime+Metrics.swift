@@ -44,7 +44,8 @@ extension ArenaRuntime {
             guard let latency = node.lastLatencyMs else { continue }
             lines.append("choreo_arena_node_latency_seconds{node=\"\(label(node.name))\"} \(latency / 1000)")
         }
-        lines.append("# HELP choreo_arena_node_last_check_timestamp_seconds When the node's latest probe ended (Unix time).")
+        lines.append(
+            "# HELP choreo_arena_node_last_check_timestamp_seconds When the node's latest probe ended (Unix time).")
         lines.append("# TYPE choreo_arena_node_last_check_timestamp_seconds gauge")
         for node in health {
             guard let checked = node.lastChecked else { continue }
@@ -57,7 +58,8 @@ extension ArenaRuntime {
             let name = label(node.name)
             for (index, bound) in DurationHistogram.bounds.enumerated() {
                 lines.append(
-                    "choreo_arena_probe_duration_seconds_bucket{node=\"\(name)\",le=\"\(bound)\"} \(histogram.buckets[index])")
+                    "choreo_arena_probe_duration_seconds_bucket{node=\"\(name)\",le=\"\(bound)\"} \(histogram.buckets[index])"
+                )
             }
             lines.append("choreo_arena_probe_duration_seconds_bucket{node=\"\(name)\",le=\"+Inf\"} \(histogram.count)")
             lines.append("choreo_arena_probe_duration_seconds_sum{node=\"\(name)\"} \(histogram.sum)")

@@ -90,7 +90,8 @@ enum ServeCommand {
                 || ((origin.hasPrefix("http://") || origin.hasPrefix("https://"))
                     && !origin.dropFirst(8).contains("/") && !origin.hasSuffix("/"))
             guard valid else {
-                throw CLIError(message: "--cors-origin must be * or an origin such as https://dashboard.example, not \(origin)")
+                throw CLIError(
+                    message: "--cors-origin must be * or an origin such as https://dashboard.example, not \(origin)")
             }
             configuration.corsOrigins.append(origin)
         }

@@ -144,7 +144,8 @@ import Testing
             headers: ["Origin": "https://dashboard.example"])
         #expect(render.status == 200 && render.headers["access-control-allow-origin"] == "https://dashboard.example")
         let stranger = try http.request(
-            "POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#, headers: ["Origin": "https://evil.example"])
+            "POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#, headers: ["Origin": "https://evil.example"]
+        )
         #expect(stranger.headers["access-control-allow-origin"] == nil)
         #expect(try http.request("OPTIONS", "/nowhere").status == 404)
         let (code, _, err) = try runChoreo(["serve", "--cors-origin", "dashboard.example"])
