@@ -147,6 +147,17 @@ public final class CairoCanvas {
 
     public func clip() { cairo_clip(cr) }
 
+    /// Clips to a rectangle in pixels, whatever the current transform (a group's area).
+    public func clipPixels(x: Double, y: Double, width: Double, height: Double) {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        cairo_identity_matrix(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_clip(cr)
+        cairo_set_matrix(cr, &matrix)
+    }
+
     /// Fills the whole canvas (the current clip) with a colour.
     public func paint(_ color: Color) {
         setColor(color)

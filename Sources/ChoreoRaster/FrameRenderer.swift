@@ -166,13 +166,46 @@ public struct FrameRenderer: Sendable {
         let projected = toCanvas.affine
         let affine = projected ?? toCanvas.affineThrough(layer.corners)
         guard let affine, CairoCanvas.invertible(affine) else { return }
-        let group = layer.opacity < 1
-        if group { canvas.beginGroup() }
+        let children = frame.children(of: index)
+        let hasShadow = layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0
+        let hasBorder = layer.borderWidth > 0 && layer.borderColor.alpha > 0
+        // Opacity composites the layer and its sublayers as one group; a layer that draws only
+        // its background needs no group: the background's alpha is multiplied instead (the
+        // same pixels, without an intermediate canvas).
+        let alone = children.isEmpty && !hasShadow && !hasBorder && layer.type == .layer
+        let group = layer.opacity < 1 && !alone
+        let fade = group ? 1 : layer.opacity
+        if group {
+            canvas.save()
+            // A group's canvas covers what the layer can draw, not the whole picture: its
+            // bounds with the border and shadow, when no sublayer can reach beyond them.
+            if children.isEmpty || layer.masksToBounds {
+                var margin = layer.borderWidth
+                if hasShadow {
+                    margin += layer.shadowRadius * 3 + max(abs(layer.shadowOffset.x), abs(layer.shadowOffset.y))
+                }
+                let b = layer.bounds
+                let corners = [
+                    Point(b.origin.x - margin, b.origin.y - margin),
+                    Point(b.origin.x + b.size.x + margin, b.origin.y - margin),
+                    Point(b.origin.x + b.size.x + margin, b.origin.y + b.size.y + margin),
+                    Point(b.origin.x - margin, b.origin.y + b.size.y + margin),
+                ].map { affine.apply($0) }
+                let xs = corners.map(\.x)
+                let ys = corners.map(\.y)
+                let left = (xs.min() ?? 0).rounded(.down) - 2
+                let top = (ys.min() ?? 0).rounded(.down) - 2
+                canvas.clipPixels(
+                    x: left, y: top, width: (xs.max() ?? 0).rounded(.up) + 2 - left,
+                    height: (ys.max() ?? 0).rounded(.up) + 2 - top)
+            }
+            canvas.beginGroup()
+        }
         canvas.save()
         canvas.setTransform(affine)
         let bounds = layer.bounds
         // Shadow of the layer's shape: its background, or its path for shape layers.
-        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0 {
+        if hasShadow {
             canvas.newPath()
             if layer.type == .shape, let path = layer.path {
                 canvas.path(path)
@@ -198,13 +231,12 @@ public struct FrameRenderer: Sendable {
             } else {
                 canvas.roundedRect(bounds, radius: layer.cornerRadius)
             }
-            canvas.setColor(layer.background)
+            canvas.setColor(layer.background, alpha: fade)
             canvas.fill()
         }
         drawContent(layer, index: index, canvas: canvas)
         canvas.restore()
         // Sublayers, clipped to the rounded bounds with masksToBounds.
-        let children = frame.children(of: index)
         if !children.isEmpty {
             canvas.save()
             if layer.masksToBounds {
@@ -217,7 +249,7 @@ public struct FrameRenderer: Sendable {
             canvas.restore()
         }
         // The border, inside the bounds and over the sublayers.
-        if layer.borderWidth > 0, layer.borderColor.alpha > 0 {
+        if hasBorder {
             canvas.save()
             canvas.setTransform(affine)
             canvas.newPath()
@@ -230,7 +262,10 @@ public struct FrameRenderer: Sendable {
             canvas.stroke(width: layer.borderWidth, cap: "butt", join: "miter")
             canvas.restore()
         }
-        if group { canvas.endGroup(alpha: layer.opacity) }
+        if group {
+            canvas.endGroup(alpha: layer.opacity)
+            canvas.restore()
+        }
     }
 
     private func drawContent(_ layer: PresentedLayer, index: Int, canvas: CairoCanvas) {

@@ -1,5 +1,6 @@
-/// Still PNGs of a canvas, always 8-bit RGBA (colour type 6), filtered "Up" and deflated at
-/// zlib level 3.
+/// Still PNGs of a canvas, always 8-bit RGBA (colour type 6), filtered "Up" and deflated by
+/// zlib at its fastest level with run-length matching (the filtered rows of flat layers are
+/// mostly runs of zeros).
 ///
 /// Written here rather than with Cairo's `cairo_surface_write_to_png`: libpng through Cairo
 /// picks RGB or RGBA by the image's content, and every frame of an animated PNG must share
@@ -11,38 +12,53 @@ public enum PNGEncoder {
     /// R, A bytes on little-endian machines), `stride` bytes a row.
     static func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt8] {
         let rowBytes = width * 4
-        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
-        raw.withUnsafeMutableBufferPointer { out in
+        // Straight RGBA rows, then each row minus the one above ("Up") behind its filter byte.
+        var rgba = [UInt8](repeating: 0, count: rowBytes * height)
+        rgba.withUnsafeMutableBufferPointer { out in
+            let target = out.baseAddress!
             for y in 0..<height {
-                let row = pixels + y * stride
+                let source = UnsafeRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
+                let row = target + y * rowBytes
                 for x in 0..<width {
-                    let word =
-                        UInt32(row[x * 4]) | UInt32(row[x * 4 + 1]) << 8 | UInt32(row[x * 4 + 2]) << 16
-                        | UInt32(row[x * 4 + 3]) << 24
+                    let word = UInt32(littleEndian: source[x])
                     let a = word >> 24
-                    var r: UInt32 = 0
-                    var g: UInt32 = 0
-                    var b: UInt32 = 0
+                    let o = row + x * 4
                     if a == 255 {
-                        r = (word >> 16) & 0xFF
-                        g = (word >> 8) & 0xFF
-                        b = word & 0xFF
-                    } else if a > 0 {
-                        r = (((word >> 16) & 0xFF) * 255 + a / 2) / a
-                        g = (((word >> 8) & 0xFF) * 255 + a / 2) / a
-                        b = ((word & 0xFF) * 255 + a / 2) / a
+                        o[0] = UInt8(truncatingIfNeeded: word >> 16)
+                        o[1] = UInt8(truncatingIfNeeded: word >> 8)
+                        o[2] = UInt8(truncatingIfNeeded: word)
+                        o[3] = 255
+                    } else if a == 0 {
+                        o[0] = 0
+                        o[1] = 0
+                        o[2] = 0
+                        o[3] = 0
+                    } else {
+                        let half = a / 2
+                        o[0] = UInt8(min(255, (((word >> 16) & 0xFF) * 255 + half) / a))
+                        o[1] = UInt8(min(255, (((word >> 8) & 0xFF) * 255 + half) / a))
+                        o[2] = UInt8(min(255, ((word & 0xFF) * 255 + half) / a))
+                        o[3] = UInt8(a)
                     }
-                    current[x * 4] = UInt8(min(r, 255))
-                    current[x * 4 + 1] = UInt8(min(g, 255))
-                    current[x * 4 + 2] = UInt8(min(b, 255))
-                    current[x * 4 + 3] = UInt8(a)
                 }
-                let base = y * (rowBytes + 1)
-                out[base] = 2  // filter: Up
-                for i in 0..<rowBytes { out[base + 1 + i] = current[i] &- previous[i] }
-                swap(&previous, &current)
+            }
+        }
+        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * height)
+        raw.withUnsafeMutableBufferPointer { out in
+            rgba.withUnsafeBufferPointer { rows in
+                let target = out.baseAddress!
+                let source = rows.baseAddress!
+                for y in 0..<height {
+                    let line = target + y * (rowBytes + 1)
+                    line[0] = 2  // filter: Up
+                    let current = source + y * rowBytes
+                    if y == 0 {
+                        (line + 1).update(from: current, count: rowBytes)
+                    } else {
+                        let above = current - rowBytes
+                        for i in 0..<rowBytes { line[1 + i] = current[i] &- above[i] }
+                    }
+                }
             }
         }
         var png = PNGChunks.signature
@@ -51,7 +67,7 @@ public enum PNGEncoder {
         PNGChunks.append32(UInt32(height), to: &header)
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         PNGChunks.write("IHDR", header, to: &png)
-        PNGChunks.write("IDAT", Zlib.deflate(raw, level: 3), to: &png)
+        PNGChunks.write("IDAT", Zlib.deflate(raw), to: &png)
         PNGChunks.write("IEND", [], to: &png)
         return png
     }

@@ -164,6 +164,66 @@ import Testing
         #expect(Self.rgba(done, 25, 50) == [0, 0, 255, 255])
     }
 
+    /// Text is drawn inside its layer's bounds, in its foreground colour, and clipped there.
+    @Test func textIsDrawnAndClipped() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "t", "type": "text", "frame": [10, 10, 80, 20], "string": "HHHHHHHHHHHHHHHHHHHH", "fontSize": 16, "foregroundColor": "#000000"}]}"##
+        ).draw(at: 0)
+        var inside = 0
+        var outside = 0
+        for y in 0..<100 {
+            for x in 0..<100 where Self.rgba(frame, x, y)[3] > 128 {
+                if x >= 10 && x < 90 && y >= 10 && y < 30 { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 100, "\(inside) dark pixels")
+        #expect(outside == 0, "the text is clipped to the bounds")
+    }
+
+    /// A shadow is the layer's shape, offset and blurred, under the layer.
+    @Test func shadowsAreOffsetAndBlurred() throws {
+        func frame(_ radius: Int) throws -> CairoCanvas {
+            try Self.renderer(
+                ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [20, 20, 40, 40], "backgroundColor": "#FFFFFF", "shadowOpacity": 1, "shadowColor": "#000000", "shadowOffset": [10, 10], "shadowRadius": \##(radius)}]}"##
+            ).draw(at: 0)
+        }
+        let sharp = try frame(0)
+        #expect(Self.rgba(sharp, 65, 65) == [0, 0, 0, 255], "the offset shadow")
+        #expect(Self.rgba(sharp, 40, 40) == [255, 255, 255, 255], "the layer over its shadow")
+        #expect(Self.rgba(sharp, 72, 72)[3] == 0)
+        let soft = try frame(8)
+        let edge = Self.rgba(soft, 70, 50)[3]
+        #expect(edge > 20 && edge < 235, "a blurred edge, alpha \(edge)")
+        #expect(Self.rgba(soft, 74, 50)[3] > 0, "the blur reaches past the sharp edge")
+    }
+
+    /// Particles are discs of their colour at their positions in the emitter layer.
+    @Test func particlesAreDiscs() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "e", "type": "emitter", "frame": [0, 0, 100, 100], "emitterPosition": [50, 50], "emitterCells": [{"birthRate": 20, "lifetime": 5, "velocity": 10, "emissionRange": 6.28, "color": [1, 0, 0, 1]}]}]}"##
+        ).draw(at: 2)
+        var red = 0
+        for y in 20..<80 {
+            for x in 20..<80 {
+                let p = Self.rgba(frame, x, y)
+                if p[3] > 200 && p[0] > 200 && p[1] < 50 { red += 1 }
+            }
+        }
+        #expect(red > 50, "\(red) red pixels")
+        #expect(Self.rgba(frame, 2, 2)[3] == 0)
+    }
+
+    /// A parent's sublayerTransform applies to its sublayers about its anchor point.
+    @Test func sublayerTransformScalesTheSublayers() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "p", "frame": [0, 0, 100, 100], "sublayerTransform": {"scale": 2}, "sublayers": [{"id": "c", "frame": [40, 40, 10, 10], "backgroundColor": "#00FF00"}]}]}"##
+        ).draw(at: 0)
+        // About the parent's centre (50, 50): the child's 40…50 becomes 30…50.
+        #expect(Self.rgba(frame, 32, 32) == [0, 255, 0, 255])
+        #expect(Self.rgba(frame, 48, 48) == [0, 255, 0, 255])
+        #expect(Self.rgba(frame, 52, 52)[3] == 0)
+    }
+
     /// PNG bytes decoded by Cairo (libpng), as premultiplied pixels in Cairo's layout.
     static func decode(_ png: [UInt8]) -> (width: Int, height: Int, pixels: [UInt8]) {
         final class Source {
