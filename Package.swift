@@ -76,11 +76,11 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoRasterTests",
-            dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat", "CCairo", "CZlib"],
+            dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoLiveTests",
-            dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport", "CCairo"],
+            dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport", "ChoreoRaster"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -21,14 +21,10 @@ public enum PictureService {
             ? FormatLimits.maxAPNGFrames
             : query.format == .filmstrip ? FormatLimits.maxFilmstripFrames : 1
         if plan.times.count > frameLimit {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(
-                        path: query.times == nil ? "query.fps" : "query.times",
-                        message:
-                            "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
-                    )
-                ]))
+            throw refused(
+                query.times == nil ? "query.fps" : "query.times",
+                "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
+            )
         }
         let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
         var pixels = renderer.pixelWidth * renderer.pixelHeight
@@ -39,27 +35,24 @@ public enum PictureService {
             field = "query.fps"
         }
         if pixels > FormatLimits.maxPicturePixels {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(
-                        path: field,
-                        message:
-                            "the picture would be \(pixels) pixels, \(pixels - FormatLimits.maxPicturePixels) over the \(FormatLimits.maxPicturePixels) one picture may have (lower scale, width/height or the frames)"
-                    )
-                ]))
+            throw refused(
+                field,
+                "the picture would be \(pixels) pixels, \(pixels - FormatLimits.maxPicturePixels) over the \(FormatLimits.maxPicturePixels) one picture may have (lower scale, width/height or the frames)"
+            )
         }
         let frames = renderer.pixelWidth * renderer.pixelHeight * plan.times.count
         if frames > FormatLimits.maxPixelsPerResponse {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(
-                        path: query.times == nil ? "query.fps" : "query.times",
-                        message:
-                            "\(plan.times.count) frames of \(renderer.pixelWidth) × \(renderer.pixelHeight) pixels are \(frames) pixels, \(frames - FormatLimits.maxPixelsPerResponse) over the \(FormatLimits.maxPixelsPerResponse) one response may draw (fewer frames or a lower scale)"
-                    )
-                ]))
+            throw refused(
+                query.times == nil ? "query.fps" : "query.times",
+                "\(plan.times.count) frames of \(renderer.pixelWidth) × \(renderer.pixelHeight) pixels are \(frames) pixels, \(frames - FormatLimits.maxPixelsPerResponse) over the \(FormatLimits.maxPixelsPerResponse) one response may draw (fewer frames or a lower scale)"
+            )
         }
         return renderer
+    }
+
+    /// A 422 naming the field at fault.
+    static func refused(_ path: String, _ message: String) -> Problem {
+        Problem.invalidScene(ValidationFailure([FieldError(path: path, message: message)]))
     }
 
     /// The media type of a picture format.

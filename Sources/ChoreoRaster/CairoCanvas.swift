@@ -286,6 +286,33 @@ public final class CairoCanvas {
         return sink.bytes
     }
 
+    /// A PNG decoded by libpng through Cairo: its size and straight RGBA pixels (nil if it is
+    /// not a PNG). For tests that check what was drawn, or what a browser drew.
+    package static func decodePNG(_ png: [UInt8]) -> (width: Int, height: Int, rgba: [UInt8])? {
+        let source = PNGSource(png)
+        let surface = cairo_image_surface_create_from_png_stream(pngRead, Unmanaged.passUnretained(source).toOpaque())
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+        else { return nil }
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = data + y * stride + x * 4
+                let a = Int(p[3])
+                func straight(_ v: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(v) * 255 + a / 2) / a)) }
+                let i = (y * width + x) * 4
+                rgba[i] = straight(p[2])
+                rgba[i + 1] = straight(p[1])
+                rgba[i + 2] = straight(p[0])
+                rgba[i + 3] = UInt8(a)
+            }
+        }
+        return (width, height, rgba)
+    }
+
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.
     public func pixels() -> [UInt8] {
         cairo_surface_flush(surface)
@@ -308,5 +335,22 @@ private let pngWrite: cairo_write_func_t = { closure, data, length in
     guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
     let sink = Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue()
     sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+    return CAIRO_STATUS_SUCCESS
+}
+
+/// Where Cairo's PNG reader takes its bytes from.
+private final class PNGSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+private let pngRead: cairo_read_func_t = { closure, data, length in
+    guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+    let source = Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue()
+    let count = Int(length)
+    guard source.offset + count <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+    source.bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress! + source.offset, count: count) }
+    source.offset += count
     return CAIRO_STATUS_SUCCESS
 }

@@ -1,5 +1,5 @@
-import CCairo
 import ChoreoJSON
+import ChoreoRaster
 import ChoreoTestSupport
 import Foundation
 import Testing
@@ -9,43 +9,9 @@ import Testing
 @Suite(.serialized) struct PicturesLiveTests {
     let scratch = Scratch("choreo-pictures")
 
-    /// PNG bytes decoded by Cairo: size and straight RGBA pixels.
+    /// PNG bytes decoded (libpng through Cairo): size and straight RGBA pixels.
     static func decode(_ png: [UInt8]) -> (width: Int, height: Int, rgba: [UInt8]) {
-        final class Source {
-            var bytes: [UInt8]
-            var offset = 0
-            init(_ bytes: [UInt8]) { self.bytes = bytes }
-        }
-        let source = Source(png)
-        let read: cairo_read_func_t = { closure, data, length in
-            let source = Unmanaged<Source>.fromOpaque(closure!).takeUnretainedValue()
-            let count = Int(length)
-            guard source.offset + count <= source.bytes.count, let data else { return CAIRO_STATUS_READ_ERROR }
-            for i in 0..<count { data[i] = source.bytes[source.offset + i] }
-            source.offset += count
-            return CAIRO_STATUS_SUCCESS
-        }
-        let surface = cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(source).toOpaque())
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
-        else { return (0, 0, []) }
-        let width = Int(cairo_image_surface_get_width(surface))
-        let height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let p = data + y * stride + x * 4
-                let a = Int(p[3])
-                func straight(_ v: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(v) * 255 + a / 2) / a)) }
-                let i = (y * width + x) * 4
-                rgba[i] = straight(p[2])
-                rgba[i + 1] = straight(p[1])
-                rgba[i + 2] = straight(p[0])
-                rgba[i + 3] = UInt8(a)
-            }
-        }
-        return (width, height, rgba)
+        CairoCanvas.decodePNG(png) ?? (0, 0, [])
     }
 
     static func chunkTypes(_ png: [UInt8]) -> [String] {
