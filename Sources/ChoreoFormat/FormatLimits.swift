@@ -31,6 +31,10 @@ public enum FormatLimits {
     public static let maxAPNGFrames = 10_000
     /// Frames of one filmstrip (more would not be read anyway).
     public static let maxFilmstripFrames = 1_000
+    /// Things drawn for one response, all its frames together: each layer counts 16, plus its
+    /// path's elements and the particles it can draw (a 60,000-segment path is then 1,600
+    /// frames).
+    public static let maxDrawCost = 100_000_000
     /// Pixels drawn for one response, all its frames together (about 2,300 frames of 1280 × 720).
     public static let maxPixelsPerResponse = 1 << 31
     /// Cells per emitter layer.

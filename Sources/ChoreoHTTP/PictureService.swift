@@ -26,6 +26,19 @@ public enum PictureService {
                 "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
             )
         }
+        // Drawing's cost, decided before the first frame: layers, path elements, particles.
+        var perFrame = 0.0
+        for layer in plan.timeline.layers.indices {
+            perFrame += 16 + Double(plan.timeline.pathElementBound(layer: layer))
+            perFrame += plan.timeline.particleBound(layer: layer)
+        }
+        let cost = perFrame * Double(plan.times.count)
+        if cost > Double(FormatLimits.maxDrawCost) {
+            throw refused(
+                query.times == nil ? "query.fps" : "query.times",
+                "\(plan.times.count) frames of \(Int(perFrame)) drawing steps each (layers, path elements, particles) are \(Int(cost)), \(Int(cost) - FormatLimits.maxDrawCost) over the \(FormatLimits.maxDrawCost) one response may draw (fewer frames, or a simpler scene)"
+            )
+        }
         let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
         var pixels = renderer.pixelWidth * renderer.pixelHeight
         var field = "query.scale"
@@ -61,8 +74,12 @@ public enum PictureService {
     }
 
     /// The response: PNG and filmstrip whole, APNG streamed.
+    ///
+    /// With `memory`, the picture's working memory (its canvases and encoding buffers, about 16
+    /// bytes a pixel) is reserved first and held until the response is sent: when the renders
+    /// in flight hold the budget, 503 with `Retry-After`.
     public static func response(
-        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil
+        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil
     ) -> HTTPResponse {
         let pieces: PicturePieces
         do {
@@ -70,10 +87,17 @@ public enum PictureService {
         } catch {
             return error.response
         }
+        var reservation: RenderMemory.Reservation?
+        if let memory {
+            guard let taken = memory.reserve(pieces.workingBytes) else { return RenderService.busy(memory) }
+            reservation = taken
+        }
         let headers = [("Content-Type", contentType(query.format))]
         if query.format == .apng {
             var stream = pieces
-            return HTTPResponse(status: 200, headers: headers, body: .stream(BodyStream { stream.next() }))
+            var response = HTTPResponse(status: 200, headers: headers, body: .stream(BodyStream { stream.next() }))
+            response.reservation = reservation
+            return response
         }
         var whole = pieces
         var bytes: [UInt8] = []
@@ -81,7 +105,9 @@ public enum PictureService {
             if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }
             bytes += piece
         }
-        return HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+        var response = HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
+        response.reservation = reservation
+        return response
     }
 }
 
@@ -103,6 +129,15 @@ public struct PicturePieces {
         self.query = query
         renderer = try PictureService.renderer(plan, query)
         apng = APNGWriter(frameCount: plan.times.count)
+    }
+
+    /// The memory drawing takes at once: the canvas (or the sheet and a frame), its straight
+    /// and filtered copies and the compressed data, about 16 bytes a pixel.
+    public var workingBytes: Int {
+        let frame = renderer.pixelWidth * renderer.pixelHeight
+        guard query.format == .filmstrip else { return frame * 16 }
+        let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.columns)
+        return (sheet.pixelWidth * sheet.pixelHeight + frame) * 16
     }
 
     /// The next piece, nil at the end.

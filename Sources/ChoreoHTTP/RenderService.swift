@@ -69,7 +69,7 @@ public enum RenderService {
     ) -> HTTPResponse {
         switch format {
         case .png, .apng, .filmstrip:
-            return PictureService.response(plan, query ?? SamplingQuery(), cancellation: cancellation)
+            return PictureService.response(plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory)
         case .json:
             let estimate = estimatedJSONBytes(plan)
             if let byteBudget, estimate > byteBudget {
@@ -111,7 +111,7 @@ public enum RenderService {
     }
 
     /// 503: the renders in flight hold the memory budget.
-    private static func busy(_ memory: RenderMemory) -> HTTPResponse {
+    static func busy(_ memory: RenderMemory) -> HTTPResponse {
         var response = Problem.unavailable(
             "The renders in flight hold the server's render memory (\(memory.limit) bytes); try again shortly."
         ).response

@@ -2,7 +2,7 @@ import ChoreoEngine
 
 /// `strokeStart` / `strokeEnd`: the part of a path between two fractions of its length, as
 /// `CAShapeLayer` strokes it. Curves are followed through the engine's ``PathMeasure`` and
-/// drawn as short lines (64 per segment).
+/// drawn as short lines (up to 64 per curve; lines stay lines).
 enum PathTrim {
     static func trim(_ path: BezierPath, from start: Double, to end: Double) -> BezierPath {
         let measure = PathMeasure(path)
@@ -23,7 +23,9 @@ enum PathTrim {
             }
             let low = max(0, (from - travelled)) / length
             let high = min(length, to - travelled) / length
-            let steps = max(1, Int(((high - low) * 64).rounded(.up)))
+            // A line needs its two ends; a curve is followed in up to 64 steps.
+            var steps = max(1, Int(((high - low) * 64).rounded(.up)))
+            if case .line = segment.element { steps = 1 }
             for step in 0...steps {
                 let fraction = low + (high - low) * Double(step) / Double(steps)
                 let point = segment.point(at: segment.parameter(atDistance: fraction * length))

@@ -82,6 +82,24 @@ import Testing
         }
     }
 
+    /// A picture's cost is decided before it is drawn: path elements and particles per frame
+    /// times the frames; and its working memory is held against `--max-render-memory`.
+    @Test func pictureCostAndMemoryAreBounded() throws {
+        let server = try ServerProcess(arguments: ["--max-render-memory", "1048576"])
+        let http = RawHTTP(port: server.port)
+        let segments = (0..<60_000).map { "L\($0 % 500) \($0 / 500)" }.joined(separator: " ")
+        let path =
+            ##"{"canvas": {"width": 100, "height": 100}, "layers": [{"id": "s", "type": "shape", "path": "M0 0 \##(segments)", "strokeColor": "#000000"}]}"##
+        let refused = try http.request("POST", "/v1/render?format=apng&fps=30&end=60", body: path)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("\"query.fps\"") && refused.text.contains("drawing steps"), "\(refused.text)")
+        #expect(try http.request("POST", "/v1/render?format=png&time=0", body: path).status == 200)
+        // 400 × 240 pixels need about 1.5 MB to draw: over this server's 1 MiB.
+        let busy = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
+        #expect(busy.status == 503 && busy.headers["retry-after"] == "1")
+        #expect(try http.request("POST", "/v1/render?format=png&time=0.5", body: Self.card).status == 200)
+    }
+
     /// CORS is off by default; `--cors-origin` lets the pages of that origin read the answers
     /// (event streams included) and answers their preflights; other origins get no header.
     @Test func crossOriginRequests() throws {
