@@ -26,17 +26,21 @@ public enum PictureService {
                 "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
             )
         }
-        // Drawing's cost, decided before the first frame: layers, path elements, particles.
+        // Drawing's cost, decided before the first frame: layers, path elements, particles,
+        // characters of text, and shadow pixels (a blur costs about a step per 16 pixels).
+        let pixelsPerPoint = query.scale * query.scale
         var perFrame = 0.0
         for layer in plan.timeline.layers.indices {
             perFrame += 16 + Double(plan.timeline.pathElementBound(layer: layer))
             perFrame += plan.timeline.particleBound(layer: layer)
+            perFrame += Double(plan.timeline.stringLengthBound(layer: layer))
+            perFrame += min(plan.timeline.shadowAreaBound(layer: layer), 1e12) * pixelsPerPoint / 16
         }
         let cost = perFrame * Double(plan.times.count)
         if cost > Double(FormatLimits.maxDrawCost) {
             throw refused(
                 query.times == nil ? "query.fps" : "query.times",
-                "\(plan.times.count) frames of \(Int(perFrame)) drawing steps each (layers, path elements, particles) are \(Int(cost)), \(Int(cost) - FormatLimits.maxDrawCost) over the \(FormatLimits.maxDrawCost) one response may draw (fewer frames, or a simpler scene)"
+                "\(plan.times.count) frames of \(count(perFrame)) drawing steps each (layers, path elements, particles, text, shadows) are \(count(cost)), \(count(cost - Double(FormatLimits.maxDrawCost))) over the \(FormatLimits.maxDrawCost) one response may draw (fewer frames, or a simpler scene)"
             )
         }
         let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
@@ -61,6 +65,11 @@ public enum PictureService {
             )
         }
         return renderer
+    }
+
+    /// A count for a message, whole while it fits an integer.
+    static func count(_ value: Double) -> String {
+        value.isFinite && value < 9e18 ? String(Int(value.rounded(.up))) : String(value)
     }
 
     /// A 422 naming the field at fault.
@@ -89,6 +98,12 @@ public enum PictureService {
         }
         var reservation: RenderMemory.Reservation?
         if let memory {
+            if pieces.workingBytes > memory.limit {
+                return refused(
+                    "query.scale",
+                    "drawing this picture takes about \(pieces.workingBytes) bytes; this server draws at most \(memory.limit) at once (--max-render-memory): lower scale, width or height"
+                ).response
+            }
             guard let taken = memory.reserve(pieces.workingBytes) else { return RenderService.busy(memory) }
             reservation = taken
         }

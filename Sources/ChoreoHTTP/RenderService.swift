@@ -76,6 +76,10 @@ public enum RenderService {
                 return Problem.responseTooLarge(limit: byteBudget, estimate: estimate).response
             }
             var reserved: RenderMemory.Reservation?
+            if let memory, estimate > memory.limit {
+                // It would never fit, however long the client waits.
+                return Problem.responseTooLarge(limit: memory.limit, estimate: estimate).response
+            }
             if let memory {
                 guard let taken = memory.reserve(estimate) else { return busy(memory) }
                 reserved = taken

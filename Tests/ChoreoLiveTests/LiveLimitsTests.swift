@@ -112,16 +112,16 @@ import Testing
         #expect(Self.peakKiB(server) < 400_000, "peak \(Self.peakKiB(server)) KiB")
     }
 
-    /// Finding 10: the JSON responses in flight share `--max-render-memory`; one that does not
-    /// fit is 503 with Retry-After, and the memory returns once responses are sent.
+    /// Finding 10: the JSON responses in flight share `--max-render-memory`: one that could
+    /// never fit is a 422 at once, and the memory returns once responses are sent.
     @Test func renderMemoryIsSharedAndReturned() throws {
         let server = try ServerProcess(arguments: ["--max-render-memory", "1048576"])
         let http = RawHTTP(port: server.port)
         let segments = (0..<2_000).map { "L\($0 % 500) \($0 / 500)" }.joined(separator: " ")
         let scene = #"{"layers":[{"id":"s","type":"shape","path":"M0 0 \#(segments)"}]}"#
         let big = try http.request("POST", "/v1/render?fps=10&end=10&properties=path", body: scene)
-        #expect(big.status == 503)
-        #expect(big.headers["retry-after"] == "1")
+        #expect(big.status == 422)
+        #expect(Self.errorPaths(big) == ["query.format"])
         for _ in 0..<3 {
             #expect(try http.request("POST", "/v1/render?fps=10&end=1&properties=path", body: scene).status == 200)
         }

@@ -94,10 +94,34 @@ import Testing
         #expect(refused.status == 422)
         #expect(refused.text.contains("\"query.fps\"") && refused.text.contains("drawing steps"), "\(refused.text)")
         #expect(try http.request("POST", "/v1/render?format=png&time=0", body: path).status == 200)
-        // 400 × 240 pixels need about 1.5 MB to draw: over this server's 1 MiB.
-        let busy = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
-        #expect(busy.status == 503 && busy.headers["retry-after"] == "1")
+        // 400 × 240 pixels need about 1.5 MB to draw: more than this server ever draws at once.
+        let never = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
+        #expect(never.status == 422 && never.text.contains("--max-render-memory"), "\(never.text)")
         #expect(try http.request("POST", "/v1/render?format=png&time=0.5", body: Self.card).status == 200)
+    }
+
+    /// Pictures in flight share the render memory: an animated PNG whose client reads nothing
+    /// holds its share, so another that does not fit beside it is 503 with Retry-After, and
+    /// fits once the first client has gone.
+    @Test func pictureMemoryIsSharedAndReturned() throws {
+        // 200 × 120 points at scale 2: 96,000 pixels, about 1.5 MB each to draw.
+        let server = try ServerProcess(arguments: ["--max-render-memory", "2097152"])
+        let http = RawHTTP(port: server.port)
+        let long = Self.card.replacingOccurrences(of: #""duration": 1"#, with: #""duration": 600"#)
+        let holder = try http.start("/v1/render?format=apng&fps=10&scale=2", body: long)
+        var first = [UInt8](repeating: 0, count: 1024)
+        let received = recv(holder, &first, first.count, 0)
+        #expect(
+            received > 0 && String(decoding: first.prefix(max(received, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let busy = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
+        #expect(busy.status == 503 && busy.headers["retry-after"] == "1", "\(busy.status) \(busy.text)")
+        close(holder)
+        var after = 0
+        for _ in 0..<100 where after != 200 {
+            after = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card).status
+            if after != 200 { usleep(50_000) }
+        }
+        #expect(after == 200)
     }
 
     /// CORS is off by default; `--cors-origin` lets the pages of that origin read the answers
