@@ -26,7 +26,7 @@ let package = Package(
             name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(
-            name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
+            name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
         .target(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],

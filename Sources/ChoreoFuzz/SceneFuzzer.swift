@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoRaster
 
 /// A structure-aware scene fuzzer: seeded mutations of example scenes (numbers pushed to their
 /// extremes, members dropped or grafted from elsewhere, arrays grown and shrunk, values of the
@@ -149,7 +150,8 @@ package struct SceneFuzzer {
         }
     }
 
-    /// Runs a mutant as `POST /v1/render?times=…` would: decode, run, sample four times, encode.
+    /// Runs a mutant as `POST /v1/render?times=…` would: decode, run, sample four times, encode;
+    /// then draws one frame as `format=png` would, scaled to at most 96 pixels a side.
     package static func execute(_ bytes: [UInt8]) -> Verdict {
         let scene: Scene
         do {
@@ -162,6 +164,12 @@ package struct SceneFuzzer {
         do {
             let plan = try RenderPlan.make(scene: scene, query: query)
             _ = ResponseEncoder.json(plan, threads: 1)
+            if plan.timeline.layers.count <= 200 {
+                let natural = FrameRenderer(timeline: plan.timeline)
+                let side = max(natural.size.x, natural.size.y, 1)
+                let renderer = FrameRenderer(timeline: plan.timeline, scale: min(1, 96 / side))
+                _ = renderer.draw(at: 0.25).png()
+            }
             return .rendered
         } catch {
             return .rejected
