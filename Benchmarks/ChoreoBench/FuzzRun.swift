@@ -6,7 +6,8 @@ import Foundation
 /// root (its corpus is `examples/*.json`). Prints executions, executions per second and the
 /// verdicts as JSON. On a crash (a trap, a fault) the mutant that caused it is written to
 /// `.build/fuzz-crash.json` by the signal handler: add it to
-/// `Tests/ChoreoFormatTests/FuzzRegressions/`.
+/// `Tests/ChoreoFormatTests/FuzzRegressions/`. The slowest mutant is left in
+/// `.build/fuzz-slowest.json`.
 enum FuzzRun {
     static func run(seconds: Double, seed: UInt64) throws -> [(String, String)] {
         let directory = "examples"
@@ -21,17 +22,28 @@ enum FuzzRun {
         var rendered = 0
         let start = DispatchTime.now().uptimeNanoseconds
         var elapsed = 0.0
+        var slowest = 0.0
+        var slowestBytes: [UInt8] = []
         while elapsed < seconds {
             let bytes = SceneFuzzer.bytes(fuzzer.mutant())
             CrashCapture.remember(bytes)
+            let before = DispatchTime.now().uptimeNanoseconds
             if SceneFuzzer.execute(bytes) == .rendered { rendered += 1 }
+            let took = Double(DispatchTime.now().uptimeNanoseconds - before) / 1e6
+            if took > slowest {
+                slowest = took
+                slowestBytes = bytes
+            }
             executions += 1
             elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
+        // The slowest mutant, for the cost model: what one request can make the server do.
+        _ = FileManager.default.createFile(atPath: ".build/fuzz-slowest.json", contents: Data(slowestBytes))
         return [
             ("seed", "\(seed)"), ("seconds", String(format: "%.1f", elapsed)), ("executions", "\(executions)"),
             ("executions_per_second", String(format: "%.0f", Double(executions) / elapsed)),
             ("rendered", "\(rendered)"), ("rejected", "\(executions - rendered)"), ("crashes", "0"),
+            ("slowest_ms", String(format: "%.1f", slowest)),
         ]
     }
 }

@@ -49,6 +49,18 @@ public final class CairoCanvas {
     public func setTransform(_ m: Affine) {
         var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
         cairo_set_matrix(cr, &matrix)
+        deviceScale = max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    }
+
+    /// Pixels per user-space unit along the longer axis of the current transform.
+    private var deviceScale = 1.0
+
+    /// Curves are flattened to 0.1 pixel, Cairo's default, unless the geometry spans more than
+    /// 100,000 pixels: then to a millionth of its size, so that a layer scaled by 10^15 costs
+    /// the same few hundred segments as any other (its curves lie far outside any canvas).
+    private func tolerate(_ extent: Double) {
+        let pixels = extent * deviceScale
+        cairo_set_tolerance(cr, pixels.isFinite ? max(0.1, pixels * 1e-6) : 1e300)
     }
 
     /// Whether an affine map can be drawn with (Cairo refuses singular matrices).
@@ -69,6 +81,7 @@ public final class CairoCanvas {
         let radius = max(0, min(radius, min(abs(w), abs(h)) / 2))
         let x = r.origin.x
         let y = r.origin.y
+        tolerate(max(abs(x), abs(y), abs(x + w), abs(y + h)))
         if radius <= 0 {
             cairo_rectangle(cr, x, y, w, h)
             return
@@ -91,6 +104,17 @@ public final class CairoCanvas {
 
     /// A `CGPath` (quadratic segments raised to cubics).
     public func path(_ path: BezierPath) {
+        var extent = 0.0
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p): extent = max(extent, abs(p.x), abs(p.y))
+            case .quad(let p, let c): extent = max(extent, abs(p.x), abs(p.y), abs(c.x), abs(c.y))
+            case .cubic(let p, let c1, let c2):
+                extent = max(extent, abs(p.x), abs(p.y), abs(c1.x), abs(c1.y), abs(c2.x), abs(c2.y))
+            case .close: break
+            }
+        }
+        tolerate(extent)
         var current = Point.zero
         var start = Point.zero
         for element in path.elements {
@@ -118,6 +142,7 @@ public final class CairoCanvas {
     }
 
     public func circle(_ center: Point, radius: Double) {
+        tolerate(max(abs(center.x), abs(center.y)) + abs(radius))
         cairo_new_sub_path(cr)
         cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
         cairo_close_path(cr)
@@ -131,6 +156,13 @@ public final class CairoCanvas {
 
     public func fill(preserve: Bool = false) {
         if preserve { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+    }
+
+    /// Fills the current path by the even-odd rule (a ring drawn as two polygons).
+    public func fillEvenOdd() {
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_fill(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     }
 
     /// `CAShapeLayer`'s stroke: width, cap (`butt`, `round`, `square`), join (`miter`, `round`,
@@ -236,7 +268,8 @@ public final class CairoCanvas {
     /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
     /// `width`, aligned `left`, `center`, `right` or `justified` (`natural` is left).
     public func text(_ string: String, fontSize: Double, width: Double, alignment: String, color: Color) {
-        guard !string.isEmpty, fontSize > 0, fontSize.isFinite else { return }
+        // Glyphs larger than 100,000 pixels would cover any canvas many times over: not drawn.
+        guard !string.isEmpty, fontSize > 0, fontSize.isFinite, fontSize * deviceScale <= 100_000 else { return }
         let layout = pango_cairo_create_layout(cr)!
         defer { ccairo_layout_free(layout) }
         let font = pango_font_description_from_string("DejaVu Sans")!

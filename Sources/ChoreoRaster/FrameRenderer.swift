@@ -144,6 +144,39 @@ public struct FrameRenderer: Sendable {
         drawLayer(index, layer: layer, frame: frame, toCanvas: toCanvas, canvas: canvas)
     }
 
+    /// Beyond this many pixels from the canvas's origin, geometry is clipped before drawing.
+    static let hugePixels = 1_000_000.0
+
+    /// The background and border of a layer whose corners lie far outside any canvas, as
+    /// polygons cut to the canvas (and a margin) in pixels.
+    private func drawHuge(_ layer: PresentedLayer, affine: Affine, fade: Double, canvas: CairoCanvas) {
+        let box = Rect(x: -64, y: -64, width: Double(canvas.width) + 128, height: Double(canvas.height) + 128)
+        let b = layer.bounds
+        let outer = layer.corners.map { affine.apply($0) }
+        canvas.save()
+        canvas.setTransform(.identity)
+        if layer.background.alpha > 0 {
+            canvas.newPath()
+            canvas.polygon(PolygonClip.clip(outer, to: box))
+            canvas.setColor(layer.background, alpha: fade)
+            canvas.fill()
+        }
+        if layer.borderWidth > 0 && layer.borderColor.alpha > 0 {
+            let w = min(layer.borderWidth, min(abs(b.size.x), abs(b.size.y)) / 2)
+            let inner = [
+                Point(b.origin.x + w, b.origin.y + w), Point(b.origin.x + b.size.x - w, b.origin.y + w),
+                Point(b.origin.x + b.size.x - w, b.origin.y + b.size.y - w),
+                Point(b.origin.x + w, b.origin.y + b.size.y - w),
+            ].map { affine.apply($0) }
+            canvas.newPath()
+            canvas.polygon(PolygonClip.clip(outer, to: box))
+            canvas.polygon(PolygonClip.clip(inner, to: box))
+            canvas.setColor(layer.borderColor)
+            canvas.fillEvenOdd()
+        }
+        canvas.restore()
+    }
+
     /// One face of a transition: its alpha, offset (points), 3-D turn about the layer's centre
     /// and how much of it has curled away.
     struct Face {
@@ -220,7 +253,13 @@ public struct FrameRenderer: Sendable {
                 color: layer.shadowColor, alpha: layer.shadowOpacity, offset: offset,
                 radius: layer.shadowRadius * pixels)
         }
-        if layer.background.alpha > 0 {
+        // Geometry millions of pixels across is cut to the canvas first (corners that far out
+        // are never seen: the layer is drawn square).
+        let device = layer.corners.map { affine.apply($0) }
+        let huge = device.contains { abs($0.x) > Self.hugePixels || abs($0.y) > Self.hugePixels }
+        if huge {
+            drawHuge(layer, affine: affine, fade: fade, canvas: canvas)
+        } else if layer.background.alpha > 0 {
             canvas.newPath()
             if projected == nil {
                 // A perspective quad: drawn with its projected corners.
@@ -249,7 +288,7 @@ public struct FrameRenderer: Sendable {
             canvas.restore()
         }
         // The border, inside the bounds and over the sublayers.
-        if hasBorder {
+        if hasBorder && !huge {
             canvas.save()
             canvas.setTransform(affine)
             canvas.newPath()

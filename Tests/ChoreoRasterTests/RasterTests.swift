@@ -229,4 +229,14 @@ import Testing
         #expect(Self.rgba(frame, 52, 52)[3] == 0)
     }
 
+    /// A layer scaled by 10^15 covers the canvas: drawn as a filled canvas in a few hundred
+    /// segments, not the billions of its corners' arcs at full precision (found by the fuzzer:
+    /// 8 s for one frame).
+    @Test func hugeScalesStayCheap() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [40, 40, 20, 20], "cornerRadius": 5, "borderWidth": 1, "borderColor": "#000000", "backgroundColor": "#FF0000", "transform": {"scale": 1e15}}]}"##
+        ).draw(at: 0)
+        #expect(Self.rgba(frame, 0, 0) == [255, 0, 0, 255])
+        #expect(Self.rgba(frame, 99, 99) == [255, 0, 0, 255])
+    }
 }
