@@ -56,6 +56,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     let healthQueue = DispatchQueue(label: "choreo.health")
     /// Requests that run a scene, and the streams they answer with (created by `start`).
     private(set) var renders: RenderExecutor?
+    /// Responses holding this much render memory return it to the system when they end.
+    static let trimAfterBytes = 32 << 20
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
     /// Receives each request's log line (newline included).
@@ -712,8 +714,18 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
             requestID: state.id, method: state.method, path: state.path, status: state.status, bytes: state.bytesSent,
             seconds: seconds))
     if state.reserved > 0 { server.bodyBytes.subtract(state.reserved, ordering: .relaxed) }
+    // A large response's memory goes back to the system, not only to the allocator: glibc
+    // keeps freed heap in its arenas, and a server that drew one 200 MB document would hold
+    // it for good. Trimmed off the I/O thread.
+    if let held = state.renderMemory?.bytes, held >= MicroHTTPDServer.trimAfterBytes {
+        state.renderMemory = nil
+        DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
+    }
     server.inFlight.subtract(1, ordering: .releasing)
 }
+
+/// glibc's `malloc_trim(3)` (declared in <malloc.h>, which the Glibc module does not export).
+@_silgen_name("malloc_trim") private func malloc_trim(_ pad: Int) -> Int32
 
 /// A connection opened or closed: tracked for the request-head deadline.
 private let connectionNotified:
