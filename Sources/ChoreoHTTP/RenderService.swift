@@ -71,7 +71,8 @@ public enum RenderService {
         case .png, .apng, .filmstrip:
             return PictureService.response(plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory)
         case .json:
-            let estimate = estimatedJSONBytes(plan)
+            let estimate = estimatedJSONBytes(plan, cancellation: cancellation)
+            if cancellation?.isCancelled == true { return HTTPResponse(status: cancelledStatus) }
             if let byteBudget, estimate > byteBudget {
                 return Problem.responseTooLarge(limit: byteBudget, estimate: estimate).response
             }
@@ -129,12 +130,12 @@ public enum RenderService {
     /// A JSON document's size before it is written: its header and trailer, and the largest of
     /// the first, middle and last frames for every frame (the frames that grow past it are
     /// caught as they are written).
-    public static func estimatedJSONBytes(_ plan: RenderPlan) -> Int {
+    public static func estimatedJSONBytes(_ plan: RenderPlan, cancellation: Cancellation? = nil) -> Int {
         let count = plan.times.count
         var largest = 0
         if count > 0 {
             let probes = Set([0, count / 2, count - 1])
-            for index in probes.sorted() {
+            for index in probes.sorted() where cancellation?.isCancelled != true {
                 largest = max(largest, ResponseEncoder.jsonFrames(plan, range: index..<index + 1, threads: 1).count)
             }
         }
