@@ -186,6 +186,14 @@ def main():
             "(() => { document.getElementById('play').click(); const s = document.getElementById('scrub'); "
             "s.value = 2; s.dispatchEvent(new Event('input')); })()")
         browser.wait("document.getElementById('frame').dataset.time === '2'", "the frame at 2 s")
+        # A scene file uploaded with the file input is rendered (25 events for this one).
+        document = browser.call("DOM.getDocument")
+        file_input = browser.call("DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#file")
+        browser.call(
+            "DOM.setFileInputFiles", nodeId=file_input["nodeId"],
+            files=[os.path.join(ROOT, "examples", "watering-button.json")])
+        browser.wait("document.getElementById('status').textContent.includes('25 events')", "the uploaded scene")
+        browser.wait("document.getElementById('scene').value.includes('watering')", "the file shown")
         # A pasted scene with an error shows the problem's field.
         browser.evaluate(
             "(() => { document.getElementById('scene').value = '{\"layers\": [{\"id\": \"a\", \"opacity\": \"x\"}]}'; "
@@ -198,7 +206,7 @@ def main():
         browser.wait("document.querySelectorAll('#events li').length === 8", "the session's 8 events")
         http("POST", f"{base}/v1/sessions/{session_id}/inputs", json.dumps({"at": 4, "do": [{"mark": "tapped"}]}))
         browser.wait("document.getElementById('events').textContent.includes('marker tapped')", "the input's marker", 10)
-        print("browser: player plays, scrubs, reports errors and watches a session")
+        print("browser: player plays, scrubs, opens a file, reports errors and watches a session")
         return 0
     except AssertionError as failure:
         print(f"browser: FAILED: {failure}", file=sys.stderr)
