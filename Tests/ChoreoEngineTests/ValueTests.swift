@@ -100,4 +100,18 @@ struct SplitMix {
     @Test func ordinalsFollowDeclarationOrder() {
         #expect(LayerProperty.allCases.map(\.ordinal) == Array(LayerProperty.allCases.indices))
     }
+
+    /// Arc angles whose difference overflows a double are a full turn in the arc's direction
+    /// (found by the fuzzer: the segment count trapped on a NaN sweep).
+    @Test func arcAnglesThatOverflow() {
+        var path = BezierPath()
+        path.move(to: Point(20, 50))
+        path.addArc(
+            center: Point(35, 50), radius: 15, startAngle: 1.7976931348623157e308, endAngle: -1e300, clockwise: true)
+        let cubics = path.elements.filter { if case .cubic = $0 { true } else { false } }
+        #expect(cubics.count == 4)
+        for case .cubic(let p, let c1, let c2) in path.elements {
+            #expect(p.x.isFinite && p.y.isFinite && c1.x.isFinite && c2.y.isFinite)
+        }
+    }
 }

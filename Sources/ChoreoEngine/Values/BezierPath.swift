@@ -81,6 +81,8 @@ public struct BezierPath: Sendable, Equatable, Hashable {
         }
         var sweep = endAngle - startAngle
         let fullTurn = 2 * Double.pi
+        // Angles so far apart that their difference overflows (1.8e308 and −1e300): a full turn.
+        if !sweep.isFinite { sweep = clockwise ? fullTurn : -fullTurn }
         if clockwise {
             if sweep < 0 { sweep = sweep.truncatingRemainder(dividingBy: fullTurn) + fullTurn }
             if sweep > fullTurn { sweep = fullTurn }
@@ -95,7 +97,7 @@ public struct BezierPath: Sendable, Equatable, Hashable {
     mutating func appendArc(
         center: Point, radiusX: Double, radiusY: Double, rotation: Double, start: Double, sweep: Double
     ) {
-        guard sweep != 0 else { return }
+        guard sweep != 0, sweep.isFinite, abs(sweep) <= 4 * Double.pi else { return }
         let segments = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(segments)
         let k = 4.0 / 3.0 * tan(step / 4)
