@@ -3,7 +3,8 @@
 enum BoxBlur {
     static func blur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius: Double) {
         // Three passes of a box of half-width r approximate a Gaussian of σ ≈ radius / 2.
-        let r = max(0, Int((radius / 2).rounded()))
+        guard radius.isFinite, radius > 0 else { return }
+        let r = Int((min(radius, 4096) / 2).rounded())
         guard r > 0 else { return }
         var line = [Int](repeating: 0, count: max(width, height))
         for _ in 0..<3 {

@@ -108,8 +108,8 @@ public final class CairoCanvas {
         for element in path.elements {
             switch element {
             case .move(let p), .line(let p): extent = max(extent, abs(p.x), abs(p.y))
-            case .quad(let p, let c): extent = max(extent, abs(p.x), abs(p.y), abs(c.x), abs(c.y))
-            case .cubic(let p, let c1, let c2):
+            case .quad(let c, let p): extent = max(extent, abs(p.x), abs(p.y), abs(c.x), abs(c.y))
+            case .cubic(let c1, let c2, let p):
                 extent = max(extent, abs(p.x), abs(p.y), abs(c1.x), abs(c1.y), abs(c2.x), abs(c2.y))
             case .close: break
             }
@@ -126,12 +126,13 @@ public final class CairoCanvas {
             case .line(let p):
                 cairo_line_to(cr, p.x, p.y)
                 current = p
-            case .quad(let p, let c):
+            // The engine keeps control points first, the end point last (`CGPathElement`).
+            case .quad(let c, let p):
                 let c1 = current + (c - current) * (2.0 / 3)
                 let c2 = p + (c - p) * (2.0 / 3)
                 cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
-            case .cubic(let p, let c1, let c2):
+            case .cubic(let c1, let c2, let p):
                 cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             case .close:
@@ -227,13 +228,28 @@ public final class CairoCanvas {
         let corners = [(x1, y1), (x2, y1), (x1, y2), (x2, y2)].map { (x, y) in
             (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
         }
-        let margin = Int((radius * 2).rounded(.up)) + 2
-        let left = Int((corners.map(\.0).min() ?? 0).rounded(.down)) - margin
-        let top = Int((corners.map(\.1).min() ?? 0).rounded(.down)) - margin
-        let right = Int((corners.map(\.0).max() ?? 0).rounded(.up)) + margin
-        let bottom = Int((corners.map(\.1).max() ?? 0).rounded(.up)) + margin
-        let w = right - left
-        let h = bottom - top
+        // The mask covers the shape and its blur, cut to the canvas and what can blur into it;
+        // a radius or a shape beyond any canvas (1e300) draws no shadow rather than overflow.
+        let blur = radius.isFinite ? max(0, radius) : .infinity
+        let reach = 2 * blur + 2 + max(abs(offset.x), abs(offset.y))
+        let xs = corners.map(\.0)
+        let ys = corners.map(\.1)
+        guard blur <= 4096, reach <= 1_000_000, (xs + ys).allSatisfy(\.isFinite) else {
+            cairo_new_path(cr)
+            return
+        }
+        let minX = max((xs.min() ?? 0) - reach, -reach - 2 * Double(width))
+        let minY = max((ys.min() ?? 0) - reach, -reach - 2 * Double(height))
+        let maxX = min((xs.max() ?? 0) + reach, reach + 3 * Double(width))
+        let maxY = min((ys.max() ?? 0) + reach, reach + 3 * Double(height))
+        guard maxX > minX, maxY > minY else {
+            cairo_new_path(cr)
+            return
+        }
+        let left = Int(minX.rounded(.down))
+        let top = Int(minY.rounded(.down))
+        let w = Int(maxX.rounded(.up)) - left
+        let h = Int(maxY.rounded(.up)) - top
         guard w > 0, h > 0, w * h <= 64 << 20 else {
             cairo_new_path(cr)
             return

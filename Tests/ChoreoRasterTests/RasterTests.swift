@@ -239,4 +239,28 @@ import Testing
         #expect(Self.rgba(frame, 0, 0) == [255, 0, 0, 255])
         #expect(Self.rgba(frame, 99, 99) == [255, 0, 0, 255])
     }
+
+    /// Shadows with radii or offsets beyond any canvas draw nothing rather than overflow an
+    /// integer (1e300 would trap the process).
+    @Test func extremeShadowsAreSkipped() throws {
+        for (radius, offset) in [("1e300", "[0, 0]"), ("5", "[1e300, 0]"), ("1e6", "[0, 0]")] {
+            let frame = try Self.renderer(
+                ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [20, 20, 40, 40], "backgroundColor": "#FFFFFF", "shadowOpacity": 1, "shadowRadius": \##(radius), "shadowOffset": \##(offset)}]}"##
+            ).draw(at: 0)
+            #expect(Self.rgba(frame, 40, 40) == [255, 255, 255, 255])
+        }
+    }
+
+    /// A whole curved path (cubic arcs) is stroked on its circle: the ring's pixels on it, its
+    /// centre empty.
+    @Test func curvedPathsAreStrokedWhole() throws {
+        let frame = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "s", "type": "shape", "frame": [0, 0, 100, 100], "path": [{"arc": {"center": [50, 50], "radius": 30, "startAngle": 0, "endAngle": 6.283185307179586, "clockwise": true}}], "fillColor": "#00000000", "strokeColor": "#0000FF", "lineWidth": 6}]}"##
+        ).draw(at: 0)
+        for (x, y) in [(80, 50), (20, 50), (50, 80), (50, 20), (71, 71), (29, 29)] {
+            #expect(Self.rgba(frame, x, y) == [0, 0, 255, 255], "(\(x), \(y))")
+        }
+        #expect(Self.rgba(frame, 50, 50)[3] == 0)
+        #expect(Self.rgba(frame, 90, 90)[3] == 0)
+    }
 }
