@@ -61,7 +61,7 @@ public struct FrameRenderer: Sendable {
         var high = Point(-Double.infinity, -Double.infinity)
         for root in frame.roots {
             let layer = frame.layer(root)
-            let toParent = layer.toParent(parentAnchor: nil, sublayerTransform: nil)
+            let toParent = layer.toParent()
             for corner in layer.corners {
                 guard let p = toParent.apply(corner) else { continue }
                 low = Point(min(low.x, p.x), min(low.y, p.y))
@@ -112,11 +112,7 @@ public struct FrameRenderer: Sendable {
             local = Homography.translation(-center.x, -center.y).then(Homography(face.transform))
                 .then(.translation(center.x + face.offset.x, center.y + face.offset.y))
         }
-        let toCanvas = local.then(
-            layer.toParent(
-                parentAnchor: frame.parentAnchor(of: index), sublayerTransform: frame.parentSublayerTransform(of: index)
-            )
-        ).then(parentMap)
+        let toCanvas = local.then(layer.toParent()).then(parentMap)
         if let face, face.curl > 0 {
             // A curl lifts the face from its bottom edge: what has curled away is not drawn,
             // and the fold is a light band along the edge still flat.
@@ -284,7 +280,9 @@ public struct FrameRenderer: Sendable {
                 canvas.roundedRect(bounds, radius: layer.cornerRadius)
                 canvas.clip()
             }
-            for child in children { draw(child, frame: frame, toCanvas: toCanvas, canvas: canvas) }
+            // The sublayers' space: this layer's, turned by its sublayerTransform (once for all).
+            let sublayers = layer.sublayerMap.map { $0.then(toCanvas) } ?? toCanvas
+            for child in children { draw(child, frame: frame, toCanvas: sublayers, canvas: canvas) }
             canvas.restore()
         }
         // The border, inside the bounds and over the sublayers.
@@ -398,16 +396,6 @@ struct Frame {
         PresentedLayer(timeline: timeline, index: index, time: time, map: maps[index])
     }
 
-    func parentAnchor(of index: Int) -> Point? {
-        let parent = shape.parent[index]
-        return parent >= 0 ? layer(parent).anchorOffset : nil
-    }
-
-    func parentSublayerTransform(of index: Int) -> Transform3D? {
-        let parent = shape.parent[index]
-        guard parent >= 0 else { return nil }
-        return layer(parent).transform(.sublayerTransform)
-    }
 }
 
 /// One layer's presentation values at a time.
@@ -501,21 +489,25 @@ struct PresentedLayer {
         ]
     }
 
-    /// Layer coordinates → the parent's: about the anchor point by `transform`, to `position`,
-    /// then the parent's `sublayerTransform` about its anchor point, flattened into the
-    /// parent's plane as Core Animation does for every layer but `CATransformLayer`.
-    func toParent(parentAnchor: Point?, sublayerTransform: Transform3D?) -> Homography {
+    /// Layer coordinates → the parent's sublayer space: about the anchor point by `transform`,
+    /// to `position`, flattened into the parent's plane as Core Animation does for every layer
+    /// but `CATransformLayer`.
+    func toParent() -> Homography {
         let anchor = anchorOffset
         let position = point(.position)
-        var map = Homography.translation(-anchor.x, -anchor.y)
+        return Homography.translation(-anchor.x, -anchor.y)
             .then(Homography(transform(.transform)))
             .then(.translation(position.x, position.y))
-        if let parentAnchor, let sublayerTransform, sublayerTransform != .identity {
-            map = map.then(.translation(-parentAnchor.x, -parentAnchor.y))
-                .then(Homography(sublayerTransform))
-                .then(.translation(parentAnchor.x, parentAnchor.y))
-        }
-        return map
+    }
+
+    /// The sublayers' space → this layer's: `sublayerTransform` about the anchor point; nil
+    /// when it is the identity.
+    var sublayerMap: Homography? {
+        let turn = transform(.sublayerTransform)
+        guard turn != .identity else { return nil }
+        let anchor = anchorOffset
+        return Homography.translation(-anchor.x, -anchor.y).then(Homography(turn))
+            .then(.translation(anchor.x, anchor.y))
     }
 }
 
