@@ -57,7 +57,7 @@ enum SessionBenchmark {
             "choreo-bench-sessions-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         // In process.
-        let store = try SceneStore(directory: directory.appendingPathComponent("in-process").path)
+        let store = try SQLiteStore(directory: directory.appendingPathComponent("in-process").path)
         let registry = SessionRegistry(store: store)
         let (id, _) = try registry.create(Array(scene.utf8))
         var local: [Double] = []

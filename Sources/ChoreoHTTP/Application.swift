@@ -28,7 +28,7 @@ public final class Application: Sendable {
     }
 
     public let configuration: Configuration
-    public let store: SceneStore
+    public let store: any Storage
     public let metrics: Metrics
     /// The live arena, when the server runs one.
     public let arena: ArenaRuntime?
@@ -38,7 +38,7 @@ public final class Application: Sendable {
     /// The render responses in flight, against `Configuration.maxRenderMemory`.
     public let renderMemory: RenderMemory
 
-    public init(store: SceneStore, configuration: Configuration, arena: ArenaRuntime? = nil) {
+    public init(store: any Storage, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
         self.configuration = configuration
         self.arena = arena
@@ -355,11 +355,11 @@ public final class Application: Sendable {
         do {
             return try body()
         } catch {
-            throw Problem.unavailable("Storage failed: \(error.message)")
+            throw Problem.storage(error)
         }
     }
 
-    private func fetch(_ id: String) throws(Problem) -> SceneStore.Record {
+    private func fetch(_ id: String) throws(Problem) -> SceneRecord {
         let record = try storage { () throws(StorageError) in try store.get(id) }
         guard let record else { throw Problem.notFound("No stored scene has the id \(id).") }
         return record
@@ -398,7 +398,7 @@ public final class Application: Sendable {
         return .json(200, writer.bytes)
     }
 
-    private func summaryJSON(_ summary: SceneStore.Summary) -> [UInt8] {
+    private func summaryJSON(_ summary: SceneSummary) -> [UInt8] {
         var writer = JSONWriter()
         writer.raw("{\"id\":")
         writer.string(summary.id)

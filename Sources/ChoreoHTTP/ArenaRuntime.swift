@@ -31,12 +31,12 @@ public final class ArenaRuntime: Sendable {
         var rounds = 0
         var current: Round?
         var subscribers: [Subscriber] = []
-        var pendingRows: [SceneStore.ProbeRow] = []
+        var pendingRows: [ProbeRow] = []
     }
 
     public static let maxSubscribers = 64
 
-    let store: SceneStore
+    let store: any Storage
     let prober: Prober
     let state = Mutex(State())
     private let timers = Mutex<[TimerBox]>([])
@@ -50,7 +50,7 @@ public final class ArenaRuntime: Sendable {
 
     /// Loads the configuration (the given one wins over the stored one, and is stored), and
     /// restores each node's health from its recorded probes.
-    public init(store: SceneStore, configuration given: ArenaConfiguration?) throws(StorageError) {
+    public init(store: any Storage, configuration given: ArenaConfiguration?) throws(StorageError) {
         self.store = store
         var configuration = ArenaConfiguration()
         if let given {
@@ -130,7 +130,7 @@ public final class ArenaRuntime: Sendable {
     // MARK: Health
 
     private func recorded(_ record: Prober.Record) {
-        let row = SceneStore.ProbeRow(
+        let row = ProbeRow(
             node: record.node, url: record.url, timeMs: Int64((record.time * 1000).rounded()),
             verdict: record.verdict.kind.rawValue, reason: record.verdict.reason, httpStatus: record.httpStatus,
             latencyMicroseconds: Int64((record.latencyMs * 1000).rounded()))
@@ -138,7 +138,7 @@ public final class ArenaRuntime: Sendable {
     }
 
     func flush() {
-        let rows = state.withLock { state -> [SceneStore.ProbeRow] in
+        let rows = state.withLock { state -> [ProbeRow] in
             defer { state.pendingRows = [] }
             return state.pendingRows
         }
@@ -157,11 +157,11 @@ public final class ArenaRuntime: Sendable {
     /// `GET /v1/arena/nodes/{name}/history`: the node's recorded probes, oldest first.
     public func history(of node: String) throws(Problem) -> [UInt8] {
         flush()
-        let rows: [SceneStore.ProbeRow]
+        let rows: [ProbeRow]
         do {
             rows = try store.probes(node: node)
         } catch {
-            throw Problem.unavailable("storage: \(error.message)")
+            throw Problem.storage(error)
         }
         var writer = JSONWriter()
         writer.raw("{\"node\":")
@@ -205,7 +205,7 @@ public final class ArenaRuntime: Sendable {
         do {
             try store.saveArenaConfiguration(writer.bytes)
         } catch {
-            throw Problem.unavailable("storage: \(error.message)")
+            throw Problem.storage(error)
         }
         prober.apply(configuration)
         rescheduleRounds()

@@ -55,12 +55,12 @@ public final class SessionRegistry: Sendable {
         var bytes = 0
     }
 
-    let store: SceneStore
+    let store: any Storage
     public let limits: Limits
     /// The sessions in memory; reached only under this mutex.
     private let state = Mutex(State())
 
-    public init(store: SceneStore, limits: Limits = Limits()) {
+    public init(store: any Storage, limits: Limits = Limits()) {
         self.store = store
         self.limits = limits
     }
@@ -127,7 +127,7 @@ public final class SessionRegistry: Sendable {
                 stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
             } catch {
                 live.session = try replay(scene: live.scene, inputs: live.inputs)
-                throw Problem.unavailable("Storage failed: \(error.message)")
+                throw Problem.storage(error)
             }
             guard stored else {
                 // Another server took this input number first.
@@ -253,7 +253,7 @@ public final class SessionRegistry: Sendable {
         do {
             return try body()
         } catch {
-            throw Problem.unavailable("Storage failed: \(error.message)")
+            throw Problem.storage(error)
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// the process being killed.
 ///
 /// `@unchecked Sendable`: the connection is opened with `SQLITE_OPEN_NOMUTEX` and is only ever
-/// used while ``SceneStore`` holds its mutex, so no two threads use it at once.
+/// used while ``SQLiteStore`` holds its mutex, so no two threads use it at once.
 final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
 

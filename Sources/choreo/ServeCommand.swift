@@ -74,9 +74,9 @@ enum ServeCommand {
             )
         }
         let directory = parsed.options["data"] ?? "./choreo-data"
-        let store: SceneStore
+        let store: any Storage
         do {
-            store = try SceneStore(directory: directory)
+            store = try SQLiteStore(directory: directory)
         } catch {
             throw CLIError(message: "storage: \(error.message)", status: 1)
         }

@@ -17,7 +17,7 @@ import Testing
 
     func app(token: String? = nil) throws -> Application {
         let directory = scratch.file(UUID().uuidString)
-        return Application(store: try SceneStore(directory: directory), configuration: .init(apiToken: token))
+        return Application(store: try SQLiteStore(directory: directory), configuration: .init(apiToken: token))
     }
 
     static func request(
@@ -158,7 +158,7 @@ import Testing
     @Test func jsonResponsesHaveAByteLimit() throws {
         var configuration = Application.Configuration()
         configuration.maxJSONResponseBytes = 20_000
-        let app = Application(store: try SceneStore(directory: scratch.file("bytes")), configuration: configuration)
+        let app = Application(store: try SQLiteStore(directory: scratch.file("bytes")), configuration: configuration)
         let small = app.handle(Self.request("POST", "/v1/render", query: [("fps", "10")], body: Self.scene))
         #expect(small.status == 200)
         let large = app.handle(Self.request("POST", "/v1/render", query: [("fps", "1000")], body: Self.scene))
@@ -201,7 +201,7 @@ extension JSONValue {
     let scratch = Scratch("choreo-test")
 
     @Test func everyTypeResolves() throws {
-        let app = Application(store: try SceneStore(directory: scratch.file("store")), configuration: .init())
+        let app = Application(store: try SQLiteStore(directory: scratch.file("store")), configuration: .init())
         for kind in ProblemType.allCases {
             let response = app.handle(ApplicationTests.request("GET", kind.uri, body: nil))
             #expect(response.status == 200, "\(kind.uri)")
@@ -236,7 +236,7 @@ extension JSONValue {
     let scratch = Scratch("choreo-test")
 
     func app(token: String? = nil) throws -> Application {
-        Application(store: try SceneStore(directory: scratch.file("store")), configuration: .init(apiToken: token))
+        Application(store: try SQLiteStore(directory: scratch.file("store")), configuration: .init(apiToken: token))
     }
 
     @Test func previewReturnsARenderableScene() throws {
@@ -328,6 +328,14 @@ extension JSONValue {
                 plan.frames.visit(time, cursor: plan.frames.makeCursor(), &collector)
                 #expect(JSONObject(collector.layers) == layers, "\(name) at \(time)")
             }
+        }
+    }
+
+    /// Each kind of storage failure reaches the client as its own status.
+    @Test func storageErrorKindsMapToStatuses() {
+        let kinds: [(StorageError.Kind, Int)] = [(.unavailable, 503), (.notFound, 404), (.conflict, 409), (.corrupt, 500)]
+        for (kind, status) in kinds {
+            #expect(Problem.storage(StorageError("x", kind: kind)).status == status)
         }
     }
 }

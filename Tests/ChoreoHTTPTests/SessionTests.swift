@@ -26,7 +26,7 @@ import Testing
         var configuration = Application.Configuration(apiToken: nil)
         configuration.sessionLimits = limits
         return Application(
-            store: try SceneStore(directory: directory ?? scratch.file("store")), configuration: configuration)
+            store: try SQLiteStore(directory: directory ?? scratch.file("store")), configuration: configuration)
     }
 
     static func body(_ response: HTTPResponse) -> [UInt8] {
@@ -142,7 +142,7 @@ import Testing
         let over = input(app, id, #"{"at": 2, "do": []}"#)
         #expect(over.status == 409)
         let guarded = Application(
-            store: try SceneStore(directory: scratch.file("guarded")), configuration: .init(apiToken: "s3cret"))
+            store: try SQLiteStore(directory: scratch.file("guarded")), configuration: .init(apiToken: "s3cret"))
         #expect(guarded.handle(ApplicationTests.request("POST", "/v1/sessions", body: Self.scene)).status == 401)
         let allowed = guarded.handle(
             ApplicationTests.request(

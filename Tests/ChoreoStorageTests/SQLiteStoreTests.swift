@@ -4,15 +4,15 @@ import Testing
 
 @testable import ChoreoStorage
 
-@Suite final class SceneStoreTests {
+@Suite final class SQLiteStoreTests {
     /// Removed after each test, with every store made in it.
     let scratch = Scratch("choreo-store")
 
     func directory() -> String { scratch.file(UUID().uuidString) }
 
     @Test func insertGetListDelete() throws {
-        let store = try SceneStore(directory: directory())
-        #expect(try store.schemaVersion() == SceneStore.migrations.count)
+        let store = try SQLiteStore(directory: directory())
+        #expect(try store.schemaVersion() == SQLiteStore.migrations.count)
         var ids: [String] = []
         for index in 0..<5 {
             ids.append(try store.insert(name: "scene \(index)", document: Array("{\"n\":\(index)}".utf8)).id)
@@ -34,31 +34,31 @@ import Testing
         let directory = directory()
         let id: String
         do {
-            let store = try SceneStore(directory: directory)
+            let store = try SQLiteStore(directory: directory)
             id = try store.insert(name: nil, document: [1, 2, 3]).id
             store.close()
             #expect(store.healthProblem() != nil)
         }
-        let reopened = try SceneStore(directory: directory)
+        let reopened = try SQLiteStore(directory: directory)
         #expect(try reopened.get(id)?.document == [1, 2, 3])
         #expect(try reopened.get(id)?.summary.name == nil)
     }
 
     @Test func refusesNewerSchema() throws {
         let directory = directory()
-        let store = try SceneStore(directory: directory)
+        let store = try SQLiteStore(directory: directory)
         store.close()
         let database = try SQLiteDatabase(path: store.path)
         try database.execute("PRAGMA user_version = 99")
         database.close()
-        #expect(throws: StorageError.self) { try SceneStore(directory: directory) }
+        #expect(throws: StorageError.self) { try SQLiteStore(directory: directory) }
     }
 
     /// A data directory deleted under a running store: health says so and writes fail, rather
     /// than acknowledging scenes that are gone at the next start.
     @Test func vanishedDirectoryIsUnhealthyAndRefusesWrites() throws {
         let directory = directory()
-        let store = try SceneStore(directory: directory)
+        let store = try SQLiteStore(directory: directory)
         _ = try store.insert(name: nil, document: [1])
         try FileManager.default.removeItem(atPath: directory)
         #expect(store.healthProblem()?.contains("is gone") == true)
@@ -68,7 +68,7 @@ import Testing
     /// A database file replaced under a running store is noticed too.
     @Test func replacedFileIsUnhealthy() throws {
         let directory = directory()
-        let store = try SceneStore(directory: directory)
+        let store = try SQLiteStore(directory: directory)
         let path = store.path
         try FileManager.default.moveItem(atPath: path, toPath: path + ".old")
         _ = FileManager.default.createFile(atPath: path, contents: Data())
@@ -79,7 +79,7 @@ import Testing
     /// Another connection holding the write lock makes health fail after a bounded wait, and
     /// the store is healthy again once the lock is released.
     @Test func heldWriteLockIsUnhealthy() throws {
-        let store = try SceneStore(directory: directory())
+        let store = try SQLiteStore(directory: directory())
         #expect(store.healthProblem() == nil)
         let other = try SQLiteDatabase(path: store.path, busyTimeout: 0)
         try other.execute("BEGIN IMMEDIATE")

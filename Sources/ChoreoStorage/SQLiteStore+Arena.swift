@@ -1,34 +1,5 @@
 /// The arena's persistent state: its configuration and a bounded probe history per node.
-extension SceneStore {
-    /// One recorded probe.
-    public struct ProbeRow: Sendable, Equatable {
-        public let node: String
-        public let url: String
-        /// Unix time in milliseconds.
-        public let timeMs: Int64
-        /// `up`, `degraded` or `failed`.
-        public let verdict: String
-        public let reason: String?
-        public let httpStatus: Int?
-        public let latencyMicroseconds: Int64
-
-        public init(
-            node: String, url: String, timeMs: Int64, verdict: String, reason: String?, httpStatus: Int?,
-            latencyMicroseconds: Int64
-        ) {
-            self.node = node
-            self.url = url
-            self.timeMs = timeMs
-            self.verdict = verdict
-            self.reason = reason
-            self.httpStatus = httpStatus
-            self.latencyMicroseconds = latencyMicroseconds
-        }
-    }
-
-    /// Probes kept per node; older ones are deleted as new ones arrive.
-    public static let probesKeptPerNode = 500
-
+extension SQLiteStore {
     /// The stored arena configuration document, if one was saved.
     public func arenaConfiguration() throws(StorageError) -> [UInt8]? {
         try withDatabase { db throws(StorageError) in
@@ -64,7 +35,7 @@ extension SceneStore {
                     try db.query(
                         """
                         DELETE FROM probes WHERE node = ? AND seq <= (
-                            SELECT seq FROM probes WHERE node = ? ORDER BY seq DESC LIMIT 1 OFFSET \(Self.probesKeptPerNode))
+                            SELECT seq FROM probes WHERE node = ? ORDER BY seq DESC LIMIT 1 OFFSET \(probesKeptPerNode))
                         """, [.text(node), .text(node)])
                 }
                 try db.execute("COMMIT")

@@ -3,23 +3,11 @@ import Foundation
 /// Live sessions: the scene a session started from and its inputs, each stored before it is
 /// acknowledged. The primary key (session, number) lets only one of two writers racing for the
 /// same input number succeed.
-extension SceneStore {
-    /// A stored session: its scene and its inputs in order.
-    public struct SessionRecord: Sendable, Equatable {
-        public let id: String
-        public let scene: [UInt8]
-        public let inputs: [(at: Double, document: [UInt8])]
-
-        public static func == (a: SessionRecord, b: SessionRecord) -> Bool {
-            a.id == b.id && a.scene == b.scene
-                && a.inputs.elementsEqual(b.inputs) { $0.at == $1.at && $0.document == $1.document }
-        }
-    }
-
+extension SQLiteStore {
     /// Stores a new session's scene; durable once this returns.
-    public func createSession(scene: [UInt8], created: Date = Date()) throws(StorageError) -> String {
-        let id = "ses_" + Self.newID().dropFirst(4)
-        let timestamp = Self.timestamp(created)
+    public func createSession(scene: [UInt8], created: Date) throws(StorageError) -> String {
+        let id = StoredIdentity.sessionID()
+        let timestamp = StoredIdentity.timestamp(created)
         _ = try withDatabase { db throws(StorageError) in
             try db.query(
                 "INSERT INTO sessions (id, created, scene) VALUES (?, ?, ?)",
@@ -49,6 +37,16 @@ extension SceneStore {
             return SessionRecord(
                 id: id, scene: row[0].blob ?? [],
                 inputs: inputs.map { ($0[0].real ?? 0, $0[1].blob ?? []) })
+        }
+    }
+
+    public func inputs(session id: String, from number: Int) throws(StorageError) -> [StoredInput]? {
+        try withDatabase { db throws(StorageError) in
+            guard try !db.query("SELECT 1 FROM sessions WHERE id = ?", [.text(id)]).isEmpty else { return nil }
+            return try db.query(
+                "SELECT at, document FROM session_inputs WHERE session = ? AND number >= ? ORDER BY number",
+                [.text(id), .integer(Int64(number))]
+            ).map { ($0[0].real ?? 0, $0[1].blob ?? []) }
         }
     }
 

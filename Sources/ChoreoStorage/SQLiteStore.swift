@@ -1,27 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Stored scenes in a SQLite file: `POST /v1/scenes` and friends.
+/// Storage in a SQLite file in the data directory: the default, for one `choreo serve`.
 ///
 /// One connection behind a mutex (SQLite serialises writers anyway, and scene documents are
 /// small). The schema version lives in `PRAGMA user_version`; ``migrations`` upgrades older
 /// files in order, each in its own transaction.
-public final class SceneStore: Sendable {
-    /// A stored scene's listing entry.
-    public struct Summary: Sendable, Equatable {
-        public let id: String
-        public let name: String?
-        /// Creation time, RFC 3339 UTC.
-        public let created: String
-    }
-
-    /// A stored scene.
-    public struct Record: Sendable, Equatable {
-        public let summary: Summary
-        /// The scene document exactly as it was accepted.
-        public let document: [UInt8]
-    }
-
+public final class SQLiteStore: Storage {
     /// Schema migrations; entry i upgrades user_version i to i + 1.
     static let migrations: [String] = [
         """
@@ -123,7 +108,8 @@ public final class SceneStore: Sendable {
     static func migrate(_ database: SQLiteDatabase) throws(StorageError) {
         let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
         guard version <= migrations.count else {
-            throw StorageError("database schema version \(version) is newer than this choreo (\(migrations.count))")
+            throw StorageError(
+                "database schema version \(version) is newer than this choreo (\(migrations.count))", kind: .corrupt)
         }
         for next in version..<migrations.count {
             try database.execute("BEGIN IMMEDIATE")
@@ -159,26 +145,26 @@ public final class SceneStore: Sendable {
     }
 
     /// Stores a scene and returns its summary; durable once this returns.
-    public func insert(name: String?, document: [UInt8], created: Date = Date()) throws(StorageError) -> Summary {
-        let id = Self.newID()
-        let timestamp = Self.timestamp(created)
+    public func insert(name: String?, document: [UInt8], created: Date) throws(StorageError) -> SceneSummary {
+        let id = StoredIdentity.sceneID()
+        let timestamp = StoredIdentity.timestamp(created)
         try withDatabase { db throws(StorageError) in
             let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM scenes").first?.first?.integer) ?? 1
             try db.query(
                 "INSERT INTO scenes (id, name, created, seq, document) VALUES (?, ?, ?, ?, ?)",
                 [.text(id), name.map { .text($0) } ?? .null, .text(timestamp), .integer(seq), .blob(document)])
         }
-        return Summary(id: id, name: name, created: timestamp)
+        return SceneSummary(id: id, name: name, created: timestamp)
     }
 
     /// A stored scene, or nil.
-    public func get(_ id: String) throws(StorageError) -> Record? {
+    public func get(_ id: String) throws(StorageError) -> SceneRecord? {
         try withDatabase { db throws(StorageError) in
             guard
                 let row = try db.query("SELECT id, name, created, document FROM scenes WHERE id = ?", [.text(id)]).first
             else { return nil }
-            return Record(
-                summary: Summary(id: row[0].text ?? id, name: row[1].text, created: row[2].text ?? ""),
+            return SceneRecord(
+                summary: SceneSummary(id: row[0].text ?? id, name: row[1].text, created: row[2].text ?? ""),
                 document: row[3].blob ?? [])
         }
     }
@@ -192,13 +178,13 @@ public final class SceneStore: Sendable {
     }
 
     /// A page of scenes, newest first; `after` is the cursor returned with the previous page.
-    public func list(limit: Int, after cursor: Int64?) throws(StorageError) -> (items: [Summary], next: Int64?) {
+    public func list(limit: Int, after cursor: Int64?) throws(StorageError) -> (items: [SceneSummary], next: Int64?) {
         try withDatabase { db throws(StorageError) in
             let rows = try db.query(
                 "SELECT id, name, created, seq FROM scenes WHERE seq < ? ORDER BY seq DESC LIMIT ?",
                 [.integer(cursor ?? Int64.max), .integer(Int64(limit + 1))])
             let items = rows.prefix(limit).map {
-                Summary(id: $0[0].text ?? "", name: $0[1].text, created: $0[2].text ?? "")
+                SceneSummary(id: $0[0].text ?? "", name: $0[1].text, created: $0[2].text ?? "")
             }
             let next = rows.count > limit ? rows[limit - 1][3].integer : nil
             return (Array(items), next)
@@ -221,6 +207,11 @@ public final class SceneStore: Sendable {
         }
     }
 
+    public var backend: String { "sqlite" }
+    public var location: String { path }
+    /// One process owns the file: it always leads, and has nobody to tell.
+    public var coordination: (any ReplicaCoordination)? { nil }
+
     /// Closes the database; later calls fail.
     public func close() {
         database.withLock { connection in
@@ -231,24 +222,5 @@ public final class SceneStore: Sendable {
             connection?.close()
             connection = nil
         }
-    }
-
-    static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return "scn_" + bytes.map { String($0, radix: 16).leftPadded(2) }.joined()
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

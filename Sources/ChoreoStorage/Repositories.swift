@@ -1,0 +1,167 @@
+import Foundation
+
+/// A stored scene's listing entry.
+public struct SceneSummary: Sendable, Equatable {
+    public let id: String
+    public let name: String?
+    /// Creation time, RFC 3339 UTC.
+    public let created: String
+
+    public init(id: String, name: String?, created: String) {
+        self.id = id
+        self.name = name
+        self.created = created
+    }
+}
+
+/// A stored scene.
+public struct SceneRecord: Sendable, Equatable {
+    public let summary: SceneSummary
+    /// The scene document exactly as it was accepted.
+    public let document: [UInt8]
+
+    public init(summary: SceneSummary, document: [UInt8]) {
+        self.summary = summary
+        self.document = document
+    }
+}
+
+/// One session input as stored: its script time and its document.
+public typealias StoredInput = (at: Double, document: [UInt8])
+
+/// A stored session: its scene and its inputs in order.
+public struct SessionRecord: Sendable, Equatable {
+    public let id: String
+    public let scene: [UInt8]
+    public let inputs: [StoredInput]
+
+    public init(id: String, scene: [UInt8], inputs: [StoredInput]) {
+        self.id = id
+        self.scene = scene
+        self.inputs = inputs
+    }
+
+    public static func == (a: SessionRecord, b: SessionRecord) -> Bool {
+        a.id == b.id && a.scene == b.scene
+            && a.inputs.elementsEqual(b.inputs) { $0.at == $1.at && $0.document == $1.document }
+    }
+}
+
+/// One recorded probe of an arena node.
+public struct ProbeRow: Sendable, Equatable {
+    public let node: String
+    public let url: String
+    /// Unix time in milliseconds.
+    public let timeMs: Int64
+    /// `up`, `degraded` or `failed`.
+    public let verdict: String
+    public let reason: String?
+    public let httpStatus: Int?
+    public let latencyMicroseconds: Int64
+
+    public init(
+        node: String, url: String, timeMs: Int64, verdict: String, reason: String?, httpStatus: Int?,
+        latencyMicroseconds: Int64
+    ) {
+        self.node = node
+        self.url = url
+        self.timeMs = timeMs
+        self.verdict = verdict
+        self.reason = reason
+        self.httpStatus = httpStatus
+        self.latencyMicroseconds = latencyMicroseconds
+    }
+}
+
+/// Stored scenes: `POST /v1/scenes` and friends.
+public protocol SceneRepository: Sendable {
+    /// Stores a scene and returns its summary; durable once this returns.
+    func insert(name: String?, document: [UInt8], created: Date) throws(StorageError) -> SceneSummary
+    /// A stored scene, or nil.
+    func get(_ id: String) throws(StorageError) -> SceneRecord?
+    /// Deletes a scene; false if there was none.
+    func delete(_ id: String) throws(StorageError) -> Bool
+    /// A page of scenes, newest first; `after` is the cursor returned with the previous page.
+    func list(limit: Int, after cursor: Int64?) throws(StorageError) -> (items: [SceneSummary], next: Int64?)
+}
+
+extension SceneRepository {
+    public func insert(name: String?, document: [UInt8]) throws(StorageError) -> SceneSummary {
+        try insert(name: name, document: document, created: Date())
+    }
+}
+
+/// Live sessions' scenes and inputs. Input numbers are unique per session: of two writers
+/// racing for the same number (two replicas, say), exactly one succeeds.
+public protocol SessionRepository: Sendable {
+    /// Stores a new session's scene; durable once this returns.
+    func createSession(scene: [UInt8], created: Date) throws(StorageError) -> String
+    /// Appends input `number` (0-based); false when that number is taken already (a racing writer).
+    func appendInput(session: String, number: Int, at: Double, document: [UInt8]) throws(StorageError) -> Bool
+    /// A session with its inputs, or nil.
+    func session(_ id: String) throws(StorageError) -> SessionRecord?
+    /// The session's inputs numbered `number` and later, in order (another writer's, to catch up
+    /// with); nil when the session is gone.
+    func inputs(session: String, from number: Int) throws(StorageError) -> [StoredInput]?
+    /// Deletes a session and its inputs; false if there was none.
+    func deleteSession(_ id: String) throws(StorageError) -> Bool
+}
+
+extension SessionRepository {
+    public func createSession(scene: [UInt8]) throws(StorageError) -> String {
+        try createSession(scene: scene, created: Date())
+    }
+}
+
+/// The arena's configuration and a bounded probe history per node.
+public protocol ArenaRepository: Sendable {
+    /// The stored arena configuration document, if one was saved.
+    func arenaConfiguration() throws(StorageError) -> [UInt8]?
+    /// Saves the arena configuration; durable once this returns.
+    func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError)
+    /// Appends probes in one transaction and trims each node's history to the newest
+    /// ``probesKeptPerNode``.
+    func appendProbes(_ rows: [ProbeRow]) throws(StorageError)
+    /// A node's recorded probes, oldest first (at most ``probesKeptPerNode``).
+    func probes(node: String) throws(StorageError) -> [ProbeRow]
+}
+
+/// Probes kept per node; older ones are deleted as new ones arrive.
+public let probesKeptPerNode = 500
+
+/// A storage backend: every repository, a health check with a read path of its own, and the
+/// coordination of replicas when the database is shared.
+public protocol Storage: SceneRepository, SessionRepository, ArenaRepository {
+    /// `sqlite` or `postgresql`, for logs and `/healthz`.
+    var backend: String { get }
+    /// Where the data is, for logs: a file path, or a connection URL without its password.
+    var location: String { get }
+    /// The schema version in the database.
+    func schemaVersion() throws(StorageError) -> Int
+    /// Why storage is not healthy, or nil (`/healthz`). Runs on a connection of its own, so it
+    /// never waits behind the store's writes for longer than a bounded time.
+    func healthProblem() -> String?
+    /// How replicas sharing this database agree on a leader and hear of each other's changes;
+    /// nil when the database belongs to this process alone (SQLite).
+    var coordination: (any ReplicaCoordination)? { get }
+    /// Closes every connection; later calls fail.
+    func close()
+}
+
+/// Replicas sharing one database: who leads (probes and runs the arena's rounds), and the
+/// changes they tell each other of.
+public protocol ReplicaCoordination: AnyObject, Sendable {
+    /// Tries to become the leader, or checks that this replica still is; returns whether it
+    /// leads now. Bounded: never waits for another replica.
+    func campaign() -> Bool
+    /// Whether this replica led at the last ``campaign()``.
+    var isLeader: Bool { get }
+    /// Gives up leadership (at shutdown), so another replica takes over at once.
+    func resign()
+    /// Sends `payload` to every replica's listener on `channel` (this one's too), once the
+    /// sender's writes before it are visible.
+    func notify(channel: String, payload: String) throws(StorageError)
+    /// Calls `handler` for every notification on `channel`, on a thread of the coordination's
+    /// own, until ``close``.
+    func listen(channel: String, _ handler: @escaping @Sendable (String) -> Void)
+}
