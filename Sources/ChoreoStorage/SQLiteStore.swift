@@ -50,6 +50,16 @@ public final class SQLiteStore: Storage {
             PRIMARY KEY (session, number)
         );
         """,
+        """
+        CREATE TABLE arena_rounds (
+            id INTEGER PRIMARY KEY,
+            started REAL NOT NULL,
+            duration REAL NOT NULL,
+            scene BLOB NOT NULL,
+            ranking TEXT NOT NULL,
+            champion TEXT
+        );
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>
@@ -105,17 +115,24 @@ public final class SQLiteStore: Storage {
         return nil
     }
 
+    /// Applies the missing migrations, each in its own transaction that reads the version
+    /// under the write lock: processes opening one file at once migrate it once.
     static func migrate(_ database: SQLiteDatabase) throws(StorageError) {
-        let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        guard version <= migrations.count else {
-            throw StorageError(
-                "database schema version \(version) is newer than this choreo (\(migrations.count))", kind: .corrupt)
-        }
-        for next in version..<migrations.count {
+        while true {
             try database.execute("BEGIN IMMEDIATE")
-            do {
-                try database.execute(migrations[next])
-                try database.execute("PRAGMA user_version = \(next + 1)")
+            do throws(StorageError) {
+                let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+                guard version <= migrations.count else {
+                    throw StorageError(
+                        "database schema version \(version) is newer than this choreo (\(migrations.count))",
+                        kind: .corrupt)
+                }
+                if version == migrations.count {
+                    try database.execute("COMMIT")
+                    return
+                }
+                try database.execute(migrations[version])
+                try database.execute("PRAGMA user_version = \(version + 1)")
                 try database.execute("COMMIT")
             } catch {
                 try? database.execute("ROLLBACK")

@@ -1,0 +1,115 @@
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+@testable import ChoreoStorage
+
+/// What only the PostgreSQL adapter does: replicas' leadership and notifications, surviving a
+/// server that drops its connections, refusing a newer schema. Against a real server.
+@Suite(.enabled(if: TestDatabase.clusterURL != nil || TestDatabase.required))
+struct PostgresStoreTests {
+    @Test func refusesNewerSchema() throws {
+        let database = try TestDatabase()
+        try PostgresStore(url: database.url).close()
+        try database.psql("UPDATE choreo_schema SET version = 99")
+        do {
+            _ = try PostgresStore(url: database.url)
+            Issue.record("a newer schema was accepted")
+        } catch {
+            #expect(error.kind == .corrupt && error.message.contains("newer"))
+        }
+    }
+
+    @Test func unreachableServerIsUnavailable() {
+        do {
+            _ = try PostgresStore(url: "postgres://nobody@127.0.0.1:1/none?connect_timeout=2")
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(error.kind == .unavailable && error.message.contains("cannot connect"))
+        }
+    }
+
+    /// The server ends every choreo connection (a restart, a failover): the next reads work on
+    /// fresh connections, and health recovers.
+    @Test func survivesDroppedConnections() throws {
+        let database = try TestDatabase()
+        let store = try PostgresStore(url: database.url)
+        defer { store.close() }
+        let id = try store.insert(name: "kept", document: [4]).id
+        #expect(store.healthProblem() == nil)
+        try database.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        #expect(try store.get(id)?.document == [4])
+        #expect(store.healthProblem() == nil)
+        #expect(try store.list(limit: 5, after: nil).items.map(\.id) == [id])
+    }
+
+    /// One leader at a time; when its session ends, another replica takes over at its next
+    /// campaign.
+    @Test func leadershipPassesWhenTheLeaderGoes() throws {
+        let database = try TestDatabase()
+        let a = try PostgresStore(url: database.url)
+        let b = try PostgresStore(url: database.url)
+        defer { b.close() }
+        let first = try #require(a.coordination)
+        let second = try #require(b.coordination)
+        #expect(first.campaign())
+        #expect(!second.campaign())
+        #expect(first.campaign() && first.isLeader)
+        #expect(!second.campaign())
+        // The leader's session is killed, as when its process dies: it notices, the other leads.
+        try database.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(PostgresStore.LockKey.leader.rawValue & 0xFFFF_FFFF)"
+        )
+        #expect(second.campaign())
+        #expect(!first.campaign())
+        // A clean shutdown resigns at once.
+        b.close()
+        #expect(first.campaign())
+        a.close()
+        #expect(!first.isLeader)
+    }
+
+    @Test func notificationsReachEveryReplica() throws {
+        let database = try TestDatabase()
+        let a = try PostgresStore(url: database.url)
+        let b = try PostgresStore(url: database.url)
+        defer {
+            a.close()
+            b.close()
+        }
+        let heard = HeardPayloads()
+        try #require(b.coordination).listen(channel: "choreo_test") { heard.add($0) }
+        try #require(a.coordination).listen(channel: "choreo_test") { heard.add("a:" + $0) }
+        // The listener subscribes on its own thread: send until it is heard (bounded).
+        let deadline = Date().addingTimeInterval(10)
+        var sent = 0
+        while heard.values.filter({ $0.hasPrefix("ping") }).isEmpty && Date() < deadline {
+            sent += 1
+            try #require(a.coordination).notify(channel: "choreo_test", payload: "ping \(sent)")
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(heard.values.contains { $0.hasPrefix("ping") })
+        let waitForA = Date().addingTimeInterval(5)
+        while !heard.values.contains(where: { $0.hasPrefix("a:ping") }) && Date() < waitForA {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(heard.values.contains { $0.hasPrefix("a:ping") })
+    }
+}
+
+final class HeardPayloads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ payload: String) {
+        lock.lock()
+        list.append(payload)
+        lock.unlock()
+    }
+    var values: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return list
+    }
+}
