@@ -48,6 +48,7 @@ extension Application {
             case .failure(.invalid(let reason)):
                 throw Problem.invalidConfiguration(
                     ValidationFailure([FieldError(path: "$.round", message: reason)]))
+            case .failure(.unavailable(let reason)): throw Problem.unavailable("Storage failed: \(reason)")
             }
             var writer = JSONWriter()
             writer.value([

@@ -21,6 +21,9 @@ extension ArenaRuntime {
         lines.append("# HELP choreo_arena_event_streams Open GET /v1/arena/events streams (at most 64).")
         lines.append("# TYPE choreo_arena_event_streams gauge")
         lines.append("choreo_arena_event_streams \(subscriberCount)")
+        lines.append("# HELP choreo_arena_leader Whether this replica probes and runs rounds (1) or follows (0).")
+        lines.append("# TYPE choreo_arena_leader gauge")
+        lines.append("choreo_arena_leader \(isLeader ? 1 : 0)")
         lines.append("# HELP choreo_arena_node_up Whether the node is up (1) or not (0).")
         lines.append("# TYPE choreo_arena_node_up gauge")
         for node in health {

@@ -44,7 +44,7 @@ extension ArenaRuntime {
             ]
         }
         var writer = JSONWriter()
-        writer.value(["nodes": .array(nodes), "round": roundJSON])
+        writer.value(["nodes": .array(nodes), "round": roundJSON, "leader": .bool(isLeader)])
         return writer.bytes
     }
 
@@ -121,6 +121,9 @@ extension ArenaRuntime {
                     + (round.champion.map { "champion \($0)" } ?? "no champion"))
         } else {
             lines.append("no round yet")
+        }
+        if store.coordination != nil {
+            lines.append(isLeader ? "this replica leads: it probes" : "this replica follows the leader's probes")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -32,6 +32,13 @@ public final class ArenaRuntime: Sendable {
         var current: Round?
         var subscribers: [Subscriber] = []
         var pendingRows: [ProbeRow] = []
+        /// Whether this replica probes and runs automatic rounds: always with a database of its
+        /// own; with a shared one, while PostgreSQL says it leads.
+        var leading = true
+        /// The newest shared probe this replica has applied (followers).
+        var probeSequence: Int64 = 0
+        /// The replica loop should end (``stop()``).
+        var stopping = false
     }
 
     public static let maxSubscribers = 64
@@ -88,18 +95,23 @@ public final class ArenaRuntime: Sendable {
     }
 
     public func start() {
-        prober.start()
         // The history is written in batches, once a second.
         schedule(every: 1) { [weak self] in self?.flush() }
         schedule(every: Self.keepAliveInterval) { [weak self] in self?.keepAlive() }
-        rescheduleRounds()
+        if let coordination = store.coordination {
+            startReplica(coordination)
+        } else {
+            prober.start()
+            rescheduleRounds()
+        }
     }
 
-    /// Automatic rounds every `round.every` seconds (none when 0), following configuration changes.
-    private func rescheduleRounds() {
+    /// Automatic rounds every `round.every` seconds (none when 0, nor on a replica that does not
+    /// lead), following configuration changes.
+    func rescheduleRounds() {
         roundTimer.withLock { $0 }?.timer.cancel()
         let every = prober.configuration.roundEvery
-        guard every > 0 else {
+        guard every > 0, isLeader else {
             roundTimer.withLock { $0 = nil }
             return
         }
@@ -112,10 +124,13 @@ public final class ArenaRuntime: Sendable {
     }
 
     public func stop() {
+        state.withLock { $0.stopping = true }
         roundTimer.withLock { $0 }?.timer.cancel()
         for box in timers.withLock({ $0 }) { box.timer.cancel() }
         prober.stop()
         flush()
+        // Hand leadership over now rather than when the connection closes.
+        store.coordination?.resign()
     }
 
     private func schedule(every seconds: Double, _ work: @escaping @Sendable () -> Void) {
@@ -142,10 +157,14 @@ public final class ArenaRuntime: Sendable {
             defer { state.pendingRows = [] }
             return state.pendingRows
         }
-        try? store.appendProbes(rows)
+        guard !rows.isEmpty, (try? store.appendProbes(rows)) != nil else { return }
+        // The other replicas read them now rather than at their next poll.
+        try? store.coordination?.notify(channel: Self.channel, payload: Self.probesChanged)
     }
 
     private func healthChanged(_ change: Prober.Change) {
+        // The leader stores a change at once, so every replica's stream shows it within moments.
+        if store.coordination != nil && isLeader { flush() }
         var writer = JSONWriter()
         writer.value([
             "node": .string(change.node), "from": .string(change.from.rawValue), "to": .string(change.to.rawValue),
@@ -209,6 +228,7 @@ public final class ArenaRuntime: Sendable {
         }
         prober.apply(configuration)
         rescheduleRounds()
+        try? store.coordination?.notify(channel: Self.channel, payload: Self.configurationChanged)
         return configuration
     }
 
@@ -221,6 +241,19 @@ public final class ArenaRuntime: Sendable {
         case noNodes
         /// The staged scene broke a limit (for example thousands of nodes with a long stagger).
         case invalid(String)
+        /// The shared database could not be reached to number the round.
+        case unavailable(String)
+    }
+
+    /// Each node's state changes in the round's time order.
+    static func states(of timeline: Timeline) -> [String: [(time: Double, state: String)]] {
+        var states: [String: [(time: Double, state: String)]] = [:]
+        for event in timeline.events {
+            if case .stateChanged(let layer, let name) = event.kind {
+                states[layer, default: []].append((event.time, name))
+            }
+        }
+        return states
     }
 
     /// Starts a round from the current standings.
@@ -239,34 +272,55 @@ public final class ArenaRuntime: Sendable {
         } catch {
             return .failure(.invalid("the round's scene is not valid: \(error)"))
         }
-        var states: [String: [(time: Double, state: String)]] = [:]
-        for event in timeline.events {
-            if case .stateChanged(let layer, let name) = event.kind {
-                states[layer, default: []].append((event.time, name))
+        let order = ArenaRound.order(standings).map(\.name)
+        let champion = ArenaRound.champion(standings)?.name
+        let started: Round?
+        if store.coordination != nil {
+            // Replicas share the rounds: the database numbers them and refuses one while another runs.
+            let candidate = StoredRound(
+                id: 0, started: now, duration: SceneTime.quantize(timeline.naturalEnd), scene: writer.bytes,
+                order: order, champion: champion)
+            let claimed: StoredRound?
+            do {
+                claimed = try store.claimRound(candidate)
+            } catch {
+                return .failure(.unavailable(error.message))
             }
-        }
-        let started = state.withLock { state -> Round? in
-            if let current = state.current, now - current.started < current.duration { return nil }
-            state.rounds += 1
-            let round = Round(
-                id: state.rounds, started: now, order: ArenaRound.order(standings).map(\.name),
-                champion: ArenaRound.champion(standings)?.name, scene: writer.bytes, timeline: timeline, parsed: scene,
-                states: states)
-            state.current = round
-            return round
+            guard let claimed else { return .failure(.running) }
+            started = state.withLock { state -> Round? in
+                let round = Round(
+                    id: claimed.id, started: now, order: order, champion: champion, scene: writer.bytes,
+                    timeline: timeline, parsed: scene, states: Self.states(of: timeline))
+                if let current = state.current, current.id >= round.id { return nil }
+                state.current = round
+                state.rounds = round.id
+                return round
+            }
+            try? store.coordination?.notify(channel: Self.channel, payload: Self.roundStarted)
+        } else {
+            started = state.withLock { state -> Round? in
+                if let current = state.current, now - current.started < current.duration { return nil }
+                state.rounds += 1
+                let round = Round(
+                    id: state.rounds, started: now, order: order, champion: champion, scene: writer.bytes,
+                    timeline: timeline, parsed: scene, states: Self.states(of: timeline))
+                state.current = round
+                return round
+            }
         }
         guard let round = started else { return .failure(.running) }
         announce(round)
         return .success(round)
     }
 
-    /// Sends the round's events to the subscribers at the moments they happen.
-    private func announce(_ round: Round) {
+    /// Sends the round's events to the subscribers at the moments they happen; `elapsed`
+    /// seconds of it have passed already (a replica that heard of it late skips those).
+    func announce(_ round: Round, elapsed: Double = 0) {
         var writer = JSONWriter()
         writer.value(["round": .number(Double(round.id)), "phase": "started", "time": .number(round.started)])
         broadcast(event: "round", data: writer.bytes)
         let events = round.timeline.events
-        var index = 0
+        var index = events.firstIndex { $0.time >= elapsed } ?? events.count
         while index < events.count {
             let time = events[index].time
             var batch: [Event] = []
@@ -276,7 +330,7 @@ public final class ArenaRuntime: Sendable {
             }
             let roundID = round.id
             let happened = batch
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + time) { [weak self] in
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + time - elapsed) { [weak self] in
                 var writer = JSONWriter()
                 writer.raw("{\"round\":")
                 writer.integer(Int64(roundID))
@@ -289,7 +343,7 @@ public final class ArenaRuntime: Sendable {
         // The end, when the scene has settled: the wallboard's nodes go back to their health.
         let roundID = round.id
         let duration = round.duration
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + duration) { [weak self] in
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0, duration - elapsed)) { [weak self] in
             var writer = JSONWriter()
             writer.value([
                 "round": .number(Double(roundID)), "phase": "finished", "time": .number(round.started + duration),

@@ -34,6 +34,11 @@ public enum RequestLog {
     /// A lifecycle or server line, `{"event": name, …fields}` with the newline: every line
     /// choreo writes to stderr is one JSON object, whatever the fields hold.
     public static func event(_ name: String, _ fields: KeyValuePairs<String, JSONValue> = [:]) -> [UInt8] {
+        event(name, fields.map { ($0.key, $0.value) })
+    }
+
+    /// A lifecycle event with fields in the given order.
+    public static func event(_ name: String, _ fields: [(String, JSONValue)]) -> [UInt8] {
         var writer = JSONWriter(capacity: 96)
         writer.raw("{\"event\":")
         writer.string(name)

@@ -86,58 +86,105 @@ public final class SessionRegistry: Sendable {
                 ValidationFailure([FieldError(path: "$", message: "an input is at most \(limits.inputBytes) bytes")]))
         }
         return try withSession(id) { (live: Live) throws(Problem) -> [UInt8] in
-            let count = live.inputs.count
-            if let ifMatch, ifMatch != count {
-                throw Problem.preconditionFailed(
-                    "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
-            }
-            guard count < limits.inputsPerSession else {
-                throw Problem.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
-            }
-            let session = live.session
-            let entry: ScriptEntry
-            do throws(SceneDocumentError) {
-                entry = try SceneDecoder.decodeEntry(
-                    bytes: body, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
-                    knownTransitions: session.knownTransitions)
-            } catch {
-                switch error {
-                case .malformed(let parse): throw Problem.malformedJSON(parse)
-                case .invalid(let failure): throw Problem.invalidScene(failure)
+            // Replicas sharing a database may race for an input number: without If-Match, the
+            // loser takes the winner's inputs and tries again, as one server would have ordered them.
+            for attempt in 1...Self.appendAttempts {
+                if let response = try appendOnce(
+                    live, body: body, ifMatch: ifMatch, lastAttempt: attempt == Self.appendAttempts)
+                {
+                    return response
                 }
+                try catchUp(live)
             }
-            if entry.at < session.time {
-                throw Problem.conflict(
-                    "The input's time \(entry.at) is earlier than the session's time \(session.time): inputs arrive in time order."
-                )
+            throw Problem.preconditionFailed("Another input was stored first. Read the session and retry.")
+        }
+    }
+
+    /// Tries to store an input racing writers may also take; at most this many times.
+    static let appendAttempts = 3
+
+    /// Validates, applies and stores one input; nil when another writer took its number first
+    /// and the caller may catch up and try again.
+    private func appendOnce(_ live: Live, body: [UInt8], ifMatch: Int?, lastAttempt: Bool) throws(Problem) -> [UInt8]? {
+        let id = live.id
+        let count = live.inputs.count
+        if let ifMatch, ifMatch != count {
+            throw Problem.preconditionFailed(
+                "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
+        }
+        guard count < limits.inputsPerSession else {
+            throw Problem.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
+        }
+        let session = live.session
+        let entry: ScriptEntry
+        do throws(SceneDocumentError) {
+            entry = try SceneDecoder.decodeEntry(
+                bytes: body, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
+                knownTransitions: session.knownTransitions)
+        } catch {
+            switch error {
+            case .malformed(let parse): throw Problem.malformedJSON(parse)
+            case .invalid(let failure): throw Problem.invalidScene(failure)
             }
-            let eventsBefore = session.events.count
-            let offset = session.nextOffset
-            do throws(RuntimeError) {
-                try session.append(entry)
-            } catch {
-                // Nothing is appended: the session is rebuilt from what was accepted before.
-                live.session = try replay(scene: live.scene, inputs: live.inputs)
-                let prefix = "$.script[\(offset)]"
-                let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
-                throw Problem.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
-            }
-            let stored: Bool
-            do throws(StorageError) {
-                stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
-            } catch {
-                live.session = try replay(scene: live.scene, inputs: live.inputs)
-                throw Problem.storage(error)
-            }
-            guard stored else {
-                // Another server took this input number first.
-                live.session = try replay(scene: live.scene, inputs: live.inputs)
+        }
+        if entry.at < session.time {
+            throw Problem.conflict(
+                "The input's time \(entry.at) is earlier than the session's time \(session.time): inputs arrive in time order."
+            )
+        }
+        let eventsBefore = session.events.count
+        let offset = session.nextOffset
+        do throws(RuntimeError) {
+            try session.append(entry)
+        } catch {
+            // Nothing is appended: the session is rebuilt from what was accepted before.
+            live.session = try replay(scene: live.scene, inputs: live.inputs)
+            let prefix = "$.script[\(offset)]"
+            let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
+            throw Problem.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
+        }
+        let stored: Bool
+        do throws(StorageError) {
+            stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
+        } catch {
+            live.session = try replay(scene: live.scene, inputs: live.inputs)
+            throw Problem.storage(error)
+        }
+        guard stored else {
+            // Another server took this input number first.
+            live.session = try replay(scene: live.scene, inputs: live.inputs)
+            if ifMatch != nil || lastAttempt || store.coordination == nil {
                 throw Problem.preconditionFailed(
                     "Another input was stored first as number \(count + 1). Read the session and retry.")
             }
-            live.inputs.append((entry.at, body))
-            live.bytes += body.count
-            return inputResponse(session, inputs: count + 1, events: Array(session.events[eventsBefore...]))
+            return nil
+        }
+        live.inputs.append((entry.at, body))
+        live.bytes += body.count
+        return inputResponse(session, inputs: count + 1, events: Array(session.events[eventsBefore...]))
+    }
+
+    /// Applies the inputs other replicas stored since this one last saw the session; 404 when
+    /// another replica deleted it.
+    private func catchUp(_ live: Live) throws(Problem) {
+        let newer = try storage { () throws(StorageError) in
+            try store.inputs(session: live.id, from: live.inputs.count)
+        }
+        guard let newer else { throw Problem.notFound("No session has the id \(live.id).") }
+        guard !newer.isEmpty else { return }
+        do {
+            for input in newer {
+                let session = live.session
+                let entry = try SceneDecoder.decodeEntry(
+                    bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
+                    knownTransitions: session.knownTransitions)
+                try session.append(entry)
+                live.inputs.append(input)
+                live.bytes += input.document.count
+            }
+        } catch {
+            live.session = try replay(scene: live.scene, inputs: live.inputs)
+            throw Problem.internalError("A stored input no longer replays: \(error)")
         }
     }
 
@@ -189,8 +236,24 @@ public final class SessionRegistry: Sendable {
             do throws(Problem) {
                 state.clock += 1
                 let live: Live
+                let before: Int
                 if let known = state.live[id] {
                     live = known
+                    before = live.bytes
+                    // Another replica may have written since: its inputs, or its deletion.
+                    if store.coordination != nil {
+                        do throws(Problem) {
+                            try catchUp(live)
+                        } catch {
+                            if error.status == 404 {
+                                state.live.removeValue(forKey: id)
+                                state.bytes -= before
+                            } else {
+                                state.bytes += live.bytes - before
+                            }
+                            throw error
+                        }
+                    }
                 } else {
                     guard let record = try storage({ () throws(StorageError) in try store.session(id) }) else {
                         throw Problem.notFound("No session has the id \(id).")
@@ -199,10 +262,17 @@ public final class SessionRegistry: Sendable {
                         id: id, scene: record.scene, session: try replay(scene: record.scene, inputs: record.inputs),
                         inputs: record.inputs)
                     admit(live, into: &state)
+                    before = live.bytes
                 }
                 live.lastUse = state.clock
-                let before = live.bytes
-                let value = try body(live)
+                let value: T
+                do throws(Problem) {
+                    value = try body(live)
+                } catch {
+                    // Inputs caught up with before the failure stay, and are counted.
+                    state.bytes += live.bytes - before
+                    throw error
+                }
                 state.bytes += live.bytes - before
                 evict(&state, keeping: id)
                 return .success(value)

@@ -50,7 +50,7 @@ public final class TargetService: HTTPService {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         switch (request.method, request.path) {
         case ("GET", "/health"), ("HEAD", "/health"): return health()
-        case ("GET", "/control"): return .json(200, Self.encode(settings))
+        case ("GET", "/control"): return .json(200, Self.encode(settings, served: state.withLock { $0.served }))
         case ("POST", "/control"): return control(request.body)
         default:
             return .json(404, Array(#"{"error":"not found; GET /health, GET or POST /control"}"#.utf8))
@@ -119,13 +119,18 @@ public final class TargetService: HTTPService {
         return .json(200, Self.encode(updated))
     }
 
-    static func encode(_ settings: Settings) -> [UInt8] {
-        let value: JSONValue = [
+    /// The settings as JSON; with `served`, the health requests answered so far too (`GET /control`).
+    static func encode(_ settings: Settings, served: Int? = nil) -> [UInt8] {
+        var value: JSONValue = [
             "latencyMs": .number(settings.latencyMs), "status": .number(Double(settings.status)),
             "failEvery": .number(Double(settings.failEvery)), "load": .number(settings.load),
             "bodyStatus": .string(settings.bodyStatus), "padBytes": .number(Double(settings.padBytes)),
             "redirect": .bool(settings.redirect), "hang": .bool(settings.hang),
         ]
+        if let served, case .object(var fields) = value {
+            fields["served"] = .number(Double(served))
+            value = .object(fields)
+        }
         var writer = JSONWriter()
         writer.value(value)
         return writer.bytes

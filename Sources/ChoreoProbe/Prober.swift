@@ -23,6 +23,16 @@ public final class Prober: Sendable {
         public let verdict: ProbeVerdict
         public let httpStatus: Int?
         public let latencyMs: Double
+
+        public init(node: String, url: String, time: Double, verdict: ProbeVerdict, httpStatus: Int?, latencyMs: Double)
+        {
+            self.node = node
+            self.url = url
+            self.time = time
+            self.verdict = verdict
+            self.httpStatus = httpStatus
+            self.latencyMs = latencyMs
+        }
     }
 
     private struct State {
@@ -58,6 +68,7 @@ public final class Prober: Sendable {
     }
 
     public func start() {
+        guard !isRunning else { return }
         let client = CurlProbeClient { [weak self] target, result in self?.receive(target, result) }
         self.client.withLock { $0 = client }
         client.start()
@@ -125,6 +136,32 @@ public final class Prober: Sendable {
         onRecord(record)
         if let change { onChange(change) }
     }
+
+    /// Records a probe another replica made (the leader's, read from shared storage), as if
+    /// this prober had made it: the same health, hysteresis, counters and change callback
+    /// (the record callback is not called: the probe is stored already). Ignored when the node
+    /// or its URL is no longer configured.
+    public func replay(_ record: Record) {
+        let change = state.withLock { state -> Change? in
+            guard let index = state.health.firstIndex(where: { $0.name == record.node && $0.url == record.url }) else {
+                return nil
+            }
+            let probe = state.configuration.probe
+            let before = state.health[index].status
+            let result = ProbeResult(status: record.httpStatus ?? 0, latencyMs: record.latencyMs)
+            let changed = state.health[index].record(record.verdict, result, at: record.time, probe: probe)
+            state.counts[record.node, default: [:]][record.verdict.kind, default: 0] += 1
+            state.durations[record.node, default: DurationHistogram()].observe(record.latencyMs / 1000)
+            return changed
+                ? Change(
+                    node: record.node, from: before, to: state.health[index].status, reason: record.verdict.reason,
+                    time: record.time) : nil
+        }
+        if let change { onChange(change) }
+    }
+
+    /// Whether this prober is probing (between ``start()`` and ``stop()``).
+    public var isRunning: Bool { client.withLock { $0 != nil } }
 
     public var configuration: ArenaConfiguration { state.withLock { $0.configuration } }
 

@@ -246,7 +246,9 @@ public final class PostgresStore: Storage, @unchecked Sendable {
             do throws(StorageError) {
                 try health.resetIfBroken()
                 let row = try health.run("SELECT pg_is_in_recovery()").rows.first
-                if row?.first?.bool == true { return "the PostgreSQL server is a standby in recovery: it takes no writes" }
+                if row?.first?.bool == true {
+                    return "the PostgreSQL server is a standby in recovery: it takes no writes"
+                }
                 return nil
             } catch {
                 problem = error.message

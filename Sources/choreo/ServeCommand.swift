@@ -14,7 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin",
+                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -74,11 +74,26 @@ enum ServeCommand {
             )
         }
         let directory = parsed.options["data"] ?? "./choreo-data"
+        let database = parsed.options["database"] ?? ProcessInfo.processInfo.environment["CHOREO_DATABASE_URL"]
         let store: any Storage
         do {
-            store = try SQLiteStore(directory: directory)
-        } catch {
+            if let database, !database.isEmpty {
+                guard database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") else {
+                    throw CLIError(
+                        message:
+                            "--database must be a PostgreSQL URL such as postgres://choreo@db.example:5432/choreo, not \(database)"
+                    )
+                }
+                store = try PostgresStore(url: database)
+            } else {
+                store = try SQLiteStore(directory: directory)
+            }
+        } catch let error as CLIError {
+            throw error
+        } catch let error as StorageError {
             throw CLIError(message: "storage: \(error.message)", status: 1)
+        } catch {
+            throw CLIError(message: "storage: \(error)", status: 1)
         }
         var configuration = Application.Configuration(apiToken: token)
         configuration.maxBodyBytes = options.maxBodyBytes
@@ -131,13 +146,15 @@ enum ServeCommand {
             throw CLIError(message: error.description, status: 1)
         }
         arena.start()
-        Output.logLine(
-            RequestLog.event(
-                "listening",
-                [
-                    "host": .string(options.host), "port": .number(Double(server.boundPort)),
-                    "data": .string(directory), "auth": .bool(token != nil),
-                ]))
+        var listening: [(String, JSONValue)] = [
+            ("host", .string(options.host)), ("port", .number(Double(server.boundPort))),
+            ("storage", .string(store.backend)),
+        ]
+        // The data directory with SQLite, as before; the database (without its password) otherwise.
+        listening.append(
+            store.coordination == nil ? ("data", .string(directory)) : ("database", .string(store.location)))
+        listening.append(("auth", .bool(token != nil)))
+        Output.logLine(RequestLog.event("listening", listening))
         let received = TerminationSignals.wait(signals)
         Output.logLine(RequestLog.event("stopping", ["signal": .number(Double(received))]))
         arena.closeStreams()

@@ -333,7 +333,9 @@ extension JSONValue {
 
     /// Each kind of storage failure reaches the client as its own status.
     @Test func storageErrorKindsMapToStatuses() {
-        let kinds: [(StorageError.Kind, Int)] = [(.unavailable, 503), (.notFound, 404), (.conflict, 409), (.corrupt, 500)]
+        let kinds: [(StorageError.Kind, Int)] = [
+            (.unavailable, 503), (.notFound, 404), (.conflict, 409), (.corrupt, 500),
+        ]
         for (kind, status) in kinds {
             #expect(Problem.storage(StorageError("x", kind: kind)).status == status)
         }

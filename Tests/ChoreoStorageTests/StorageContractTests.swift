@@ -172,7 +172,8 @@ final class Fixture: @unchecked Sendable {
         let second = try #require(try stores[1].claimRound(round(1_010)))
         #expect(second.id == 2)
         let read = try #require(try stores[0].latestRound())
-        #expect(read == StoredRound(id: 2, started: 1_010, duration: 10, scene: [1, 2], order: names, champion: "alpha"))
+        #expect(
+            read == StoredRound(id: 2, started: 1_010, duration: 10, scene: [1, 2], order: names, champion: "alpha"))
         // Racing starters: exactly one round.
         let wins = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 8) { attempt in

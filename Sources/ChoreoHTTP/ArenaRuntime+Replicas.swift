@@ -1,0 +1,140 @@
+import ChoreoArena
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoProbe
+import ChoreoStorage
+import Foundation
+
+/// The arena on replicas sharing PostgreSQL (docs/scale-out.md): every replica serves the
+/// arena; the leader alone probes and runs automatic rounds. The others apply the leader's
+/// stored probes through the same hysteresis, so their health, events and metrics follow it;
+/// they hear of new probes, rounds and configurations by `NOTIFY`, and read them again every
+/// ``campaignInterval`` in case a notification was lost.
+extension ArenaRuntime {
+    /// How often a replica campaigns for leadership, and a follower reads what it may have missed.
+    public static let campaignInterval = 1.0
+    /// The notification channel, and its payloads.
+    static let channel = "choreo_arena"
+    static let probesChanged = "probes"
+    static let roundStarted = "round"
+    static let configurationChanged = "config"
+    /// Probes a follower reads at once, at most.
+    static let catchUpBatch = 5_000
+
+    /// Whether this replica probes and runs automatic rounds now (`"leader"` in `GET /v1/arena`).
+    public var isLeader: Bool { state.withLock { $0.leading } }
+
+    func startReplica(_ coordination: any ReplicaCoordination) {
+        state.withLock {
+            $0.leading = false
+            $0.probeSequence = (try? store.latestProbeSequence()) ?? 0
+        }
+        // Health as the stored history says, and the round that may be running.
+        coordination.listen(channel: Self.channel) { [weak self] payload in
+            guard let self else { return }
+            switch payload {
+            case Self.probesChanged: self.followProbes()
+            case Self.roundStarted: self.followRound()
+            case Self.configurationChanged: self.followConfiguration()
+            default:
+                self.followConfiguration()
+                self.followProbes()
+                self.followRound()
+            }
+        }
+        followRound()
+        // The configuration this replica started with may be new to the others (--arena).
+        try? coordination.notify(channel: Self.channel, payload: Self.configurationChanged)
+        let thread = Thread { [weak self] in
+            while let self, !self.state.withLock({ $0.stopping }) {
+                self.campaign(coordination)
+                Thread.sleep(forTimeInterval: Self.campaignInterval)
+            }
+        }
+        thread.name = "choreo-replica"
+        thread.start()
+    }
+
+    /// One round of the election: start probing on winning, stop on losing.
+    private func campaign(_ coordination: any ReplicaCoordination) {
+        let leads = coordination.campaign()
+        let was = state.withLock { state -> Bool in
+            defer { if !state.stopping { state.leading = leads } }
+            return state.leading
+        }
+        if leads && !was {
+            // Take over from where the old leader's stored probes end, then probe.
+            followProbes(force: true)
+            state.withLock { $0.leading = true }
+            prober.start()
+            rescheduleRounds()
+            log(RequestLog.event("leader", ["time": .number(Date().timeIntervalSince1970)]))
+        } else if !leads && was {
+            prober.stop()
+            flush()
+            rescheduleRounds()
+            state.withLock { $0.probeSequence = (try? store.latestProbeSequence()) ?? $0.probeSequence }
+            log(RequestLog.event("follower", ["time": .number(Date().timeIntervalSince1970)]))
+        } else if !leads {
+            followProbes()
+            followRound()
+        }
+    }
+
+    /// Applies the probes other replicas stored since the last ones applied (followers only,
+    /// unless `force`: the moment before taking over).
+    func followProbes(force: Bool = false) {
+        while true {
+            let after = state.withLock { state -> Int64? in
+                state.leading && !force ? nil : state.probeSequence
+            }
+            guard let after, let rows = try? store.probes(after: after, limit: Self.catchUpBatch), !rows.isEmpty
+            else { return }
+            for (_, row) in rows {
+                prober.replay(
+                    Prober.Record(
+                        node: row.node, url: row.url, time: Double(row.timeMs) / 1000,
+                        verdict: ProbeVerdict(ProbeVerdict.Kind(rawValue: row.verdict) ?? .failed, row.reason),
+                        httpStatus: row.httpStatus, latencyMs: Double(row.latencyMicroseconds) / 1000))
+            }
+            state.withLock { $0.probeSequence = max($0.probeSequence, rows.last!.sequence) }
+            if rows.count < Self.catchUpBatch { return }
+        }
+    }
+
+    /// Takes up a round another replica started: its scene is run here (the engine is
+    /// deterministic), and what remains of its events goes to this replica's streams.
+    func followRound(now: Double = Date().timeIntervalSince1970) {
+        guard let stored = try? store.latestRound() else { return }
+        if let current = currentRound, current.id >= stored.id { return }
+        guard let (scene, _) = try? SceneDecoder.decode(bytes: stored.scene),
+            let timeline = try? SceneRunner.run(scene)
+        else { return }
+        let round = Round(
+            id: stored.id, started: stored.started, order: stored.order, champion: stored.champion,
+            scene: stored.scene, timeline: timeline, parsed: scene, states: Self.states(of: timeline))
+        let adopted = state.withLock { state -> Bool in
+            if let current = state.current, current.id >= round.id { return false }
+            state.current = round
+            state.rounds = round.id
+            return true
+        }
+        let elapsed = now - round.started
+        if adopted && elapsed < round.duration { announce(round, elapsed: max(0, elapsed)) }
+    }
+
+    /// Applies the configuration another replica stored.
+    func followConfiguration() {
+        guard let bytes = try? store.arenaConfiguration(), let document = try? JSONParser.parse(bytes),
+            let configuration = try? ArenaConfigurationCodec.decode(document), configuration != prober.configuration
+        else { return }
+        prober.apply(configuration)
+        rescheduleRounds()
+    }
+
+    /// A lifecycle line on standard error, in the server log's form.
+    private func log(_ line: [UInt8]) {
+        line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

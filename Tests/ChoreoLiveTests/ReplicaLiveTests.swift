@@ -1,0 +1,282 @@
+import ChoreoJSON
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+/// Two real `choreo serve` replicas on one real PostgreSQL database, behind a real HAProxy
+/// (docs/scale-out.md): what one stores the other serves, a session driven through both, a
+/// race on one session, one leader probing, and the other taking over when it is killed.
+@Suite(.serialized, .enabled(if: TestDatabase.clusterURL != nil || TestDatabase.required))
+final class ReplicaLiveTests {
+    let scratch = Scratch("choreo-replicas")
+
+    static let scene = #"{"layers":[{"id":"box","frame":[0,0,10,10]}]}"#
+    static func input(_ at: Double, _ opacity: Double) -> String {
+        #"{"at":\#(at),"do":[{"set":{"box":{"opacity":\#(opacity)}}}]}"#
+    }
+
+    func object(_ response: RawHTTP.Response) throws -> JSONObject {
+        guard case .object(let object) = try JSONParser.parse(response.body) else {
+            throw LiveError("not a JSON object: \(response.text)")
+        }
+        return object
+    }
+
+    /// A replica: `choreo serve --database URL`.
+    func replica(_ database: TestDatabase, arena: String? = nil) throws -> ServerProcess {
+        try ServerProcess(
+            data: scratch.file("unused-\(UUID().uuidString)"),
+            arguments: ["--database", database.url] + (arena.map { ["--arena", $0] } ?? []))
+    }
+
+    /// `GET /v1/arena`'s `leader`, or nil when the replica does not answer.
+    func leads(_ server: ServerProcess) -> Bool? {
+        guard let response = try? RawHTTP(port: server.port).request("GET", "/v1/arena"),
+            let status = try? object(response)
+        else { return nil }
+        return status["leader"] == .bool(true)
+    }
+
+    /// Polls until `condition` holds, at most `seconds`; returns whether it did.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    @Test func scenesAndSessionsOnAnyReplicaBehindHAProxy() throws {
+        let database = try TestDatabase()
+        let a = try replica(database)
+        let b = try replica(database)
+        let proxy = try HAProxy(backends: [a.port, b.port], scratch: scratch)
+        let httpA = RawHTTP(port: a.port)
+        let httpB = RawHTTP(port: b.port)
+
+        // A scene stored through one replica is read, listed and rendered through the other.
+        let stored = try httpA.request("POST", "/v1/scenes", body: Self.scene)
+        #expect(stored.status == 201)
+        guard case .string(let id)? = try object(stored)["id"] else { throw LiveError("no id: \(stored.text)") }
+        let read = try httpB.request("GET", "/v1/scenes/\(id)")
+        #expect(read.status == 200 && read.text == Self.scene)
+        #expect(try httpB.request("GET", "/v1/scenes").text.contains(id))
+        let framesA = try httpA.request("GET", "/v1/scenes/\(id)/frames?times=0,0.5")
+        let framesB = try httpB.request("GET", "/v1/scenes/\(id)/frames?times=0,0.5")
+        #expect(framesA.status == 200 && framesA.body == framesB.body)
+
+        // Through the load balancer: every request lands on one replica or the other.
+        let http = RawHTTP(port: proxy.port)
+        for _ in 0..<6 { #expect(try http.request("GET", "/v1/scenes/\(id)").status == 200) }
+        #expect(try http.request("DELETE", "/v1/scenes/\(id)").status == 204)
+        #expect(try httpA.request("GET", "/v1/scenes/\(id)").status == 404)
+        #expect(try httpB.request("GET", "/v1/scenes/\(id)").status == 404)
+
+        // A session driven alternately through both: each replica catches up with the other's inputs.
+        let created = try httpA.request("POST", "/v1/sessions", body: Self.scene)
+        #expect(created.status == 201)
+        guard case .string(let session)? = try object(created)["id"] else { throw LiveError(created.text) }
+        for step in 0..<6 {
+            let through = step % 2 == 0 ? httpB : httpA
+            let answer = try through.request(
+                "POST", "/v1/sessions/\(session)/inputs", body: Self.input(Double(step) * 0.1, Double(step) / 10),
+                headers: ["If-Match": "\"\(step)\""])
+            #expect(answer.status == 200, "input \(step): \(answer.text)")
+            #expect(try object(answer)["inputs"] == .number(Double(step + 1)))
+        }
+        let describedA = try httpA.request("GET", "/v1/sessions/\(session)")
+        let describedB = try httpB.request("GET", "/v1/sessions/\(session)")
+        #expect(describedA.body == describedB.body)
+        #expect(try object(describedB)["inputs"] == .number(6))
+        let sampledA = try httpA.request("GET", "/v1/sessions/\(session)/frames?times=0.55&properties=opacity")
+        let sampledB = try httpB.request("GET", "/v1/sessions/\(session)/frames?times=0.55&properties=opacity")
+        #expect(sampledA.status == 200 && sampledA.body == sampledB.body && sampledA.text.contains("0.5"))
+
+        // A race on one session. With If-Match, the same number through both at once: one wins,
+        // the other answers 412 as a single server would.
+        for round in 0..<3 {
+            let number = 6 + round
+            let outcomes = RaceOutcomes()
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let through = index == 0 ? httpA : httpB
+                let status =
+                    (try? through.request(
+                        "POST", "/v1/sessions/\(session)/inputs", body: Self.input(1 + Double(number), 0.9),
+                        headers: ["If-Match": "\"\(number)\""]))?.status ?? 0
+                outcomes.add(status)
+            }
+            #expect(outcomes.sorted == [200, 412], "race \(round): \(outcomes.sorted)")
+        }
+        // Without If-Match both are taken, one after the other, as one server would order them.
+        let outcomes = RaceOutcomes()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let through = index == 0 ? httpA : httpB
+            outcomes.add(
+                (try? through.request("POST", "/v1/sessions/\(session)/inputs", body: Self.input(20, 0.2)))?.status
+                    ?? 0)
+        }
+        #expect(outcomes.sorted == [200, 200])
+        #expect(try object(try httpA.request("GET", "/v1/sessions/\(session)"))["inputs"] == .number(11))
+        #expect(try object(try httpB.request("GET", "/v1/sessions/\(session)"))["inputs"] == .number(11))
+        // Deleted through one, gone from the other even though it had the session in memory.
+        #expect(try httpB.request("DELETE", "/v1/sessions/\(session)").status == 204)
+        #expect(try httpA.request("GET", "/v1/sessions/\(session)").status == 404)
+        withExtendedLifetime((a, b, proxy)) {}
+    }
+
+    @Test func oneLeaderProbesAndAnotherTakesOverWhenItIsKilled() throws {
+        let database = try TestDatabase()
+        let target = try ServerProcess.target()
+        let arena = try scratch.write(
+            "arena.json",
+            #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.3,"timeout":0.25,"failureThreshold":2,"successThreshold":1}}"#
+        )
+        let a = try replica(database, arena: arena)
+        let b = try replica(database)
+        let replicas = [a, b]
+        // Exactly one leader, and both replicas know the node's health.
+        #expect(eventually(10) { replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true] })
+        let leader = leads(a) == true ? a : b
+        let follower = leader === a ? b : a
+        for server in replicas {
+            #expect(
+                eventually(10) {
+                    (try? RawHTTP(port: server.port).request("GET", "/v1/arena"))?.text.contains(#""status":"up""#)
+                        == true
+                })
+        }
+
+        // The follower's event stream and metrics see a health change the leader probed.
+        let events = try RawHTTP(port: follower.port).connect(timeout: 10)
+        defer { close(events) }
+        RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let control = RawHTTP(port: target.port)
+        #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
+        var stream: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains(#""to":"down""#) {
+            let n = recv(events, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            stream += buffer[0..<n]
+        }
+        #expect(String(decoding: stream, as: UTF8.self).contains(#""to":"down""#))
+        #expect(
+            eventually(5) {
+                (try? RawHTTP(port: follower.port).request("GET", "/metrics"))?.text.contains(
+                    #"choreo_arena_node_up{node="alpha"} 0"#) == true
+            })
+        #expect(try control.request("POST", "/control", body: #"{"status":200}"#).status == 200)
+
+        // One prober: the target is asked about once per interval, not once per replica.
+        let window = 3.0
+        let before = try served(control)
+        Thread.sleep(forTimeInterval: window)
+        let perInterval = Double(try served(control) - before) / (window / 0.3)
+        #expect(perInterval > 0.5 && perInterval < 1.5, "\(perInterval) probes per interval")
+
+        // The leader dies without a word: the follower leads within the documented bound and probes.
+        leader.signal(SIGKILL)
+        _ = leader.waitForExit(timeout: 10)
+        let killed = Date()
+        #expect(eventually(5) { self.leads(follower) == true })
+        let tookOver = Date().timeIntervalSince(killed)
+        #expect(tookOver < 3, "took over after \(tookOver) s")
+        let afterTakeover = try served(control)
+        Thread.sleep(forTimeInterval: window)
+        let rate = Double(try served(control) - afterTakeover) / (window / 0.3)
+        #expect(rate > 0.5 && rate < 1.5, "\(rate) probes per interval after the takeover")
+        #expect(follower.drainLog().contains(#""event":"leader""#))
+    }
+
+    private func served(_ control: RawHTTP) throws -> Int {
+        guard case .number(let served)? = try object(try control.request("GET", "/control"))["served"] else {
+            throw LiveError("GET /control has no served count")
+        }
+        return Int(served)
+    }
+}
+
+/// Statuses that racing threads collect.
+final class RaceOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Int] = []
+    func add(_ status: Int) {
+        lock.lock()
+        statuses.append(status)
+        lock.unlock()
+    }
+    var sorted: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return statuses.sorted()
+    }
+}
+
+/// A real HAProxy (Debian's) in front of replicas, round-robin, checking `/healthz`.
+final class HAProxy {
+    let process = Process()
+    let port: UInt16
+
+    init(backends: [UInt16], scratch: Scratch) throws {
+        port = try Self.freePort()
+        var config = """
+            global
+                maxconn 256
+            defaults
+                mode http
+                timeout connect 2s
+                timeout client 30s
+                timeout server 30s
+            frontend choreo
+                bind 127.0.0.1:\(port)
+                default_backend replicas
+            backend replicas
+                balance roundrobin
+                option httpchk GET /healthz
+                retry-on conn-failure empty-response
+                retries 2
+                option redispatch
+
+            """
+        for (index, backend) in backends.enumerated() {
+            config += "    server r\(index) 127.0.0.1:\(backend) check inter 500ms fall 2 rise 1\n"
+        }
+        let path = try scratch.write("haproxy-\(port).cfg", config)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
+        process.arguments = ["-f", path, "-db", "-q"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try? RawHTTP(port: port).request("GET", "/healthz"))?.status == 200 { return }
+            usleep(50_000)
+        }
+        throw LiveError("HAProxy did not answer on \(port)")
+    }
+
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw LiveError("no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
