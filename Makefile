@@ -82,7 +82,9 @@ openapi:
 	python3 -m openapi_spec_validator openapi.yaml
 
 dockerlint:
-	hadolint Dockerfile
+	hadolint Dockerfile deploy/haproxy.Dockerfile
+	@# The scale-out example's HAProxy configuration parses (its replicas resolve only in compose).
+	haproxy -c -q -f deploy/haproxy.cfg
 
 lint:
 	swift format lint --strict --recursive Sources Tests Benchmarks Package.swift

@@ -169,6 +169,23 @@ final class ReplicaLiveTests {
             })
         #expect(try control.request("POST", "/control", body: #"{"status":200}"#).status == 200)
 
+        // A round started through the follower is numbered by the database, runs on both, and a
+        // second one through the leader is refused while it runs.
+        let round = try RawHTTP(port: follower.port).request("POST", "/v1/arena/rounds")
+        #expect(round.status == 201, "\(round.text)")
+        let roundID = try object(round)["id"]
+        #expect(try RawHTTP(port: leader.port).request("POST", "/v1/arena/rounds").status == 409)
+        #expect(
+            eventually(5) {
+                guard let status = try? self.object(try RawHTTP(port: leader.port).request("GET", "/v1/arena")),
+                    case .object(let current)? = status["round"]
+                else { return false }
+                return current["id"] == roundID
+            })
+        let sceneOnLeader = try RawHTTP(port: leader.port).request("GET", "/v1/arena/rounds/current/scene")
+        let sceneOnFollower = try RawHTTP(port: follower.port).request("GET", "/v1/arena/rounds/current/scene")
+        #expect(sceneOnLeader.status == 200 && sceneOnLeader.body == sceneOnFollower.body)
+
         // One prober: the target is asked about once per interval, not once per replica.
         let window = 3.0
         let before = try served(control)

@@ -1,0 +1,429 @@
+import ChoreoStorage
+import Dispatch
+import Foundation
+
+/// The scale-out figures (docs/scale-out.md), with `choreo-bench --scale-out --database URL`:
+///
+/// - storage: store and read p50/p99 of a 2 KB scene on SQLite and on PostgreSQL, in
+///   alternating blocks so both see the same machine;
+/// - failover: two replicas and a probed target; the leader is killed with SIGKILL ten times,
+///   and each time the other's `GET /v1/arena` is polled every 10 ms until it says it leads,
+///   and the target until it is probed again;
+/// - throughput: renders per second from four concurrent clients against one replica, and
+///   against two behind HAProxy, alternately.
+///
+/// The database must be one this benchmark may fill and empty (a throwaway one:
+/// Tests/postgres/cluster.sh); the replicas are `choreo` from the benchmark's own directory.
+enum ScaleOutBenchmark {
+    static let storageBlocks = 10
+    static let storageBlock = 200
+    static let kills = 10
+    static let throughputSeconds = 5.0
+    static let clients = 4
+
+    static func run(database: String) throws -> [(String, String)] {
+        var figures: [(String, String)] = []
+        figures += try storage(database: database)
+        figures += try failover(database: database)
+        figures += try throughput(database: database)
+        return figures
+    }
+
+    // MARK: Storage
+
+    static func storage(database: String) throws -> [(String, String)] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "choreo-bench-scaleout-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stores: [(String, any Storage)] = [
+            ("sqlite", try SQLiteStore(directory: directory.path)), ("postgresql", try PostgresStore(url: database)),
+        ]
+        defer { stores.forEach { $0.1.close() } }
+        let document = Array(
+            ("{\"layers\":[" + (0..<40).map { "{\"id\":\"l\($0)\",\"frame\":[0,0,10,10]}" }.joined(separator: ",")
+                + "]}").utf8)
+        var writes: [String: [Double]] = [:]
+        var reads: [String: [Double]] = [:]
+        for _ in 0..<storageBlocks {
+            for (name, store) in stores {
+                var ids: [String] = []
+                for _ in 0..<storageBlock {
+                    var id = ""
+                    writes[name, default: []].append(
+                        try SessionBenchmark.nanoseconds { id = try store.insert(name: nil, document: document).id })
+                    ids.append(id)
+                }
+                for id in ids {
+                    reads[name, default: []].append(try SessionBenchmark.nanoseconds { _ = try store.get(id) })
+                }
+            }
+        }
+        var figures: [(String, String)] = [("storage_document_bytes", "\(document.count)")]
+        for (name, _) in stores {
+            for (kind, samples) in [("store", writes[name]!), ("read", reads[name]!)] {
+                let sorted = samples.sorted()
+                figures.append(("\(name)_\(kind)_p50_ms", String(format: "%.3f", sorted[sorted.count / 2] / 1e6)))
+                figures.append(
+                    (
+                        "\(name)_\(kind)_p99_ms",
+                        String(format: "%.3f", sorted[Int(Double(sorted.count - 1) * 0.99)] / 1e6)
+                    ))
+            }
+        }
+        return figures
+    }
+
+    // MARK: Failover
+
+    static func failover(database: String) throws -> [(String, String)] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-failover-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let target = try Child(["target", "--port", "0"])
+        defer { target.stop() }
+        let arena = scratch.appendingPathComponent("arena.json").path
+        try
+            #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.2,"timeout":0.15}}"#
+            .write(toFile: arena, atomically: true, encoding: .utf8)
+        var replicas = [
+            try Child(["serve", "--port", "0", "--database", database, "--arena", arena]),
+            try Child(["serve", "--port", "0", "--database", database]),
+        ]
+        defer { replicas.forEach { $0.stop() } }
+        var leaderTimes: [Double] = []
+        var probeGaps: [Double] = []
+        var jitter = SplitMix(seed: 14)
+        for _ in 0..<kills {
+            // Wait for one leader, and for its probes to flow.
+            let deadline = Date().addingTimeInterval(20)
+            var leaderIndex: Int?
+            while leaderIndex == nil && Date() < deadline {
+                leaderIndex = replicas.firstIndex { leads($0.port) == true }
+                if leaderIndex == nil { usleep(20_000) }
+            }
+            guard let index = leaderIndex else { throw BenchError("no replica became the leader") }
+            let other = replicas[1 - index]
+            let servedBefore = try served(target.port)
+            // The kill falls anywhere in the follower's campaign interval, not always at one phase.
+            Thread.sleep(forTimeInterval: 0.5 + Double.random(in: 0..<1, using: &jitter))
+            guard try served(target.port) > servedBefore else { throw BenchError("the leader does not probe") }
+            // Kill it, then time the takeover and the first probe after the kill.
+            let killedServed = try served(target.port)
+            let start = DispatchTime.now().uptimeNanoseconds
+            replicas[index].kill()
+            var led: Double?
+            var probed: Double?
+            let limit = Date().addingTimeInterval(30)
+            while (led == nil || probed == nil) && Date() < limit {
+                let now = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                if led == nil, leads(other.port) == true { led = now }
+                // The dead leader's last probe may still land: count one beyond it.
+                if probed == nil, led != nil, (try? served(target.port)).map({ $0 > killedServed + 1 }) == true {
+                    probed = now
+                }
+                usleep(10_000)
+            }
+            guard let led, let probed else { throw BenchError("no takeover within 30 s") }
+            leaderTimes.append(led)
+            probeGaps.append(probed)
+            // A new replica in the dead one's place, for the next kill.
+            replicas[index] = try Child(["serve", "--port", "0", "--database", database])
+        }
+        func summary(_ name: String, _ values: [Double]) -> [(String, String)] {
+            let sorted = values.sorted()
+            return [
+                ("\(name)_min_s", String(format: "%.3f", sorted.first!)),
+                ("\(name)_median_s", String(format: "%.3f", sorted[sorted.count / 2])),
+                ("\(name)_max_s", String(format: "%.3f", sorted.last!)),
+            ]
+        }
+        return [("failover_kills", "\(kills)")] + summary("failover_new_leader", leaderTimes)
+            + summary("failover_probing_again", probeGaps)
+    }
+
+    static func leads(_ port: UInt16) -> Bool? {
+        guard let (status, body) = try? request(port, "GET", "/v1/arena"), status == 200 else { return nil }
+        return body.contains("\"leader\":true")
+    }
+
+    static func served(_ port: UInt16) throws -> Int {
+        let (_, body) = try request(port, "GET", "/control")
+        guard let range = body.range(of: "\"served\":"),
+            let value = Int(body[range.upperBound...].prefix { $0.isNumber })
+        else { throw BenchError("no served count: \(body)") }
+        return value
+    }
+
+    // MARK: Throughput
+
+    /// 100 layers, each with a keyframed position and an eased opacity; sampled at 60 fps for 1 s.
+    static var renderBody: [UInt8] {
+        let layers = (0..<100).map { "{\"id\":\"l\($0)\",\"frame\":[0,0,10,10]}" }
+        let adds = (0..<100).map { index in
+            "{\"add\":{\"type\":\"keyframe\",\"keyPath\":\"position.x\",\"values\":[0,\(index),0],\"duration\":1},\"layer\":\"l\(index)\"},"
+                + "{\"add\":{\"type\":\"basic\",\"keyPath\":\"opacity\",\"fromValue\":0,\"toValue\":1,\"duration\":1,\"timingFunction\":\"easeInEaseOut\"},\"layer\":\"l\(index)\"}"
+        }
+        return Array(
+            ("{\"layers\":[" + layers.joined(separator: ",") + "],\"script\":[{\"at\":0,\"do\":["
+                + adds.joined(separator: ",") + "]}]}").utf8)
+    }
+
+    static let renderPath = "/v1/render?fps=60&end=1"
+
+    static func throughput(database: String) throws -> [(String, String)] {
+        try throughput(database: database, pinned: false) + throughput(database: database, pinned: true)
+    }
+
+    /// One replica against two, behind HAProxy. `pinned`: each replica on a core of its own
+    /// (`taskset`), as replicas on one-core machines would be; otherwise both share every core.
+    static func throughput(database: String, pinned: Bool) throws -> [(String, String)] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-haproxy-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let replicas = [
+            try Child(["serve", "--port", "0", "--database", database], core: pinned ? 0 : nil),
+            try Child(["serve", "--port", "0", "--database", database], core: pinned ? 1 : nil),
+        ]
+        defer { replicas.forEach { $0.stop() } }
+        let prefix = pinned ? "throughput_pinned" : "throughput"
+        let body = renderBody
+        let (status, text) = try request(replicas[0].port, "POST", renderPath, body: body)
+        guard status == 200 else { throw BenchError("the render answered \(status): \(text.prefix(300))") }
+        let one = try HAProxyChild(backends: [replicas[0].port], directory: scratch.path, name: "one")
+        defer { one.stop() }
+        let two = try HAProxyChild(backends: replicas.map(\.port), directory: scratch.path, name: "two")
+        defer { two.stop() }
+        var rates: [String: [Double]] = [:]
+        for _ in 0..<2 {
+            for (name, proxy) in [("one_replica", one), ("two_replicas", two)] {
+                rates[name, default: []].append(try load(port: proxy.port, body: body))
+            }
+        }
+        let oneBest = rates["one_replica"]!.max()!
+        let twoBest = rates["two_replicas"]!.max()!
+        let figures: [(String, String)] = [
+            (
+                "\(prefix)_one_replica_renders_per_s",
+                rates["one_replica"]!.map { String(format: "%.1f", $0) }.joined(separator: "/")
+            ),
+            (
+                "\(prefix)_two_replicas_renders_per_s",
+                rates["two_replicas"]!.map { String(format: "%.1f", $0) }.joined(separator: "/")
+            ),
+            ("\(prefix)_two_to_one_ratio", String(format: "%.2f", twoBest / oneBest)),
+        ]
+        guard !pinned else { return figures }
+        return [
+            ("throughput_response_bytes", "\(text.utf8.count)"), ("throughput_clients", "\(clients)"),
+            ("cores", "\(ProcessInfo.processInfo.activeProcessorCount)"),
+        ] + figures
+    }
+
+    /// Renders per second from ``clients`` concurrent clients for ``throughputSeconds``.
+    static func load(port: UInt16, body: [UInt8]) throws -> Double {
+        let counter = BenchCounter()
+        let failures = BenchCounter()
+        let end = Date().addingTimeInterval(throughputSeconds)
+        DispatchQueue.concurrentPerform(iterations: clients) { _ in
+            while Date() < end {
+                if let (status, _) = try? request(port, "POST", renderPath, body: body), status == 200 {
+                    counter.add()
+                } else {
+                    failures.add()
+                }
+            }
+        }
+        guard failures.value == 0 else { throw BenchError("\(failures.value) renders failed") }
+        return Double(counter.value) / throughputSeconds
+    }
+
+    // MARK: Processes and HTTP
+
+    /// One request on its own connection (`Connection: close`), read to its end.
+    static func request(_ port: UInt16, _ method: String, _ path: String, body: [UInt8] = []) throws -> (Int, String) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket failed") }
+        defer { close(fd) }
+        var tv = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw BenchError("cannot connect to \(port)") }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        if !body.isEmpty { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, 0) }
+            guard n > 0 else { throw BenchError("send failed") }
+            sent += n
+        }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            response += chunk[0..<n]
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let bodyText = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (status, bodyText)
+    }
+
+    /// A `choreo` child process that reports its port on standard error.
+    final class Child {
+        let process = Process()
+        let port: UInt16
+
+        /// `core`: run it on that core alone (`taskset -c`).
+        init(_ arguments: [String], core: Int? = nil) throws {
+            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("choreo").path
+            if let core {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+                process.arguments = ["-c", "\(core)", binary] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: binary)
+                process.arguments = arguments
+            }
+            let pipe = Pipe()
+            process.standardError = pipe
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let handle = pipe.fileHandleForReading
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+                if let range = text.range(of: "\"port\":"),
+                    let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
+                {
+                    handle.readabilityHandler = { _ = $0.availableData }
+                    self.port = port
+                    return
+                }
+            }
+            process.terminate()
+            throw BenchError("choreo \(arguments.first ?? "") did not start: \(text)")
+        }
+
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    /// Debian's HAProxy, round-robin over `backends`.
+    final class HAProxyChild {
+        let process = Process()
+        let port: UInt16
+
+        init(backends: [UInt16], directory: String, name: String) throws {
+            let probe = try Child.freePort()
+            port = probe
+            var config = """
+                global
+                    maxconn 512
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 60s
+                    timeout server 60s
+                frontend choreo
+                    bind 127.0.0.1:\(port)
+                    default_backend replicas
+                backend replicas
+                    balance roundrobin
+                    option httpchk GET /healthz
+
+                """
+            for (index, backend) in backends.enumerated() {
+                config += "    server r\(index) 127.0.0.1:\(backend) check inter 1s\n"
+            }
+            let path = directory + "/haproxy-\(name).cfg"
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
+            process.arguments = ["-f", path, "-db", "-q"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if let (status, _) = try? ScaleOutBenchmark.request(port, "GET", "/healthz"), status == 200 { return }
+                usleep(50_000)
+            }
+            throw BenchError("HAProxy did not start on \(port)")
+        }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+}
+
+extension ScaleOutBenchmark.Child {
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw BenchError("no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// A counter threads add to.
+final class BenchCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
+
+/// A small seeded generator, so the benchmark's kill times are the same from run to run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
