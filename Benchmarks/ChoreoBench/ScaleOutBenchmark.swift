@@ -24,7 +24,8 @@ enum ScaleOutBenchmark {
     static func run(database: String) throws -> [(String, String)] {
         var figures: [(String, String)] = []
         figures += try storage(database: database)
-        figures += try failover(database: database)
+        figures += try failover(database: database, lease: false)
+        figures += try failover(database: database, lease: true)
         figures += try throughput(database: database)
         return figures
     }
@@ -75,7 +76,10 @@ enum ScaleOutBenchmark {
 
     // MARK: Failover
 
-    static func failover(database: String) throws -> [(String, String)] {
+    /// `lease`: the replicas run with `--leader-lease 5` instead of the advisory lock.
+    static func failover(database: String, lease: Bool) throws -> [(String, String)] {
+        let mode = lease ? ["--leader-lease", "5"] : []
+        let prefix = lease ? "failover_lease" : "failover"
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-failover-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -86,8 +90,8 @@ enum ScaleOutBenchmark {
             #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.2,"timeout":0.15}}"#
             .write(toFile: arena, atomically: true, encoding: .utf8)
         var replicas = [
-            try Child(["serve", "--port", "0", "--database", database, "--arena", arena]),
-            try Child(["serve", "--port", "0", "--database", database]),
+            try Child(["serve", "--port", "0", "--database", database, "--arena", arena] + mode),
+            try Child(["serve", "--port", "0", "--database", database] + mode),
         ]
         defer { replicas.forEach { $0.stop() } }
         var leaderTimes: [Double] = []
@@ -127,7 +131,7 @@ enum ScaleOutBenchmark {
             leaderTimes.append(led)
             probeGaps.append(probed)
             // A new replica in the dead one's place, for the next kill.
-            replicas[index] = try Child(["serve", "--port", "0", "--database", database])
+            replicas[index] = try Child(["serve", "--port", "0", "--database", database] + mode)
         }
         func summary(_ name: String, _ values: [Double]) -> [(String, String)] {
             let sorted = values.sorted()
@@ -137,8 +141,8 @@ enum ScaleOutBenchmark {
                 ("\(name)_max_s", String(format: "%.3f", sorted.last!)),
             ]
         }
-        return [("failover_kills", "\(kills)")] + summary("failover_new_leader", leaderTimes)
-            + summary("failover_probing_again", probeGaps)
+        return [("\(prefix)_kills", "\(kills)")] + summary("\(prefix)_new_leader", leaderTimes)
+            + summary("\(prefix)_probing_again", probeGaps)
     }
 
     static func leads(_ port: UInt16) -> Bool? {

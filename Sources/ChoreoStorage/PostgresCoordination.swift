@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Replicas sharing one PostgreSQL database agree on a leader and tell each other of changes
@@ -10,6 +11,11 @@ import Foundation
 ///   A leader checks on every ``campaign()`` that it still holds the lock, over a connection
 ///   that gives up after ``leaderDetectsLostServer``, which is shorter, so a cut-off leader
 ///   stops before another can start.
+/// - Or, where a PostgreSQL-compatible database has no advisory locks, a lease: a row in
+///   `choreo_leases` whose expiry is in the database's clock (no replica's clock matters),
+///   taken when it has expired and renewed by its holder on every ``campaign()``. The holder
+///   stops leading when a renewal fails, and at the latest ``leaderDetectsLostServer`` after
+///   its last good one, which is shorter than the lease, so a cut-off leader stops first.
 /// - Changes are `NOTIFY`/`LISTEN`, delivered when the notifying transaction commits.
 ///
 /// `@unchecked Sendable`: each connection is used under its own lock, or only by the
@@ -45,14 +51,21 @@ final class PostgresCoordination: ReplicaCoordination, @unchecked Sendable {
     private var listening = false
     private var closed = false
 
-    init(url: String) {
+    let leadership: PostgresStore.Leadership
+    /// This replica's name in a lease row.
+    let holder = "replica-" + UUID().uuidString.lowercased()
+    /// Guarded by `leaderLock`: when the last lease renewal succeeded (monotonic).
+    private var renewed: UInt64 = 0
+
+    init(url: String, leadership: PostgresStore.Leadership = .advisoryLock) {
         self.url = url
+        self.leadership = leadership
     }
 
     var isLeader: Bool {
         leaderLock.lock()
         defer { leaderLock.unlock() }
-        return leading
+        return leading && leaseStillValid
     }
 
     func campaign() -> Bool {
@@ -69,19 +82,9 @@ final class PostgresCoordination: ReplicaCoordination, @unchecked Sendable {
                 leading = false
             }
             guard let connection = leaderConnection else { return false }
-            if leading {
-                let held = try connection.run(
-                    """
-                    SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-                        AND pid = pg_backend_pid() AND ((classid::bigint << 32) | objid::bigint) = $1)
-                    """, [.integer(PostgresStore.LockKey.leader.rawValue)]
-                ).rows.first?.first?.bool
-                leading = held == true
-            } else {
-                leading =
-                    try connection.run(
-                        "SELECT pg_try_advisory_lock($1)", [.integer(PostgresStore.LockKey.leader.rawValue)]
-                    ).rows.first?.first?.bool == true
+            switch leadership {
+            case .advisoryLock: leading = try holdsLock(connection)
+            case .lease(let seconds): leading = try holdsLease(connection, seconds: seconds)
             }
         } catch {
             // Cut off from the database: not the leader, whatever the database still thinks.
@@ -91,14 +94,63 @@ final class PostgresCoordination: ReplicaCoordination, @unchecked Sendable {
                 leaderConnection = nil
             }
         }
-        return leading
+        return leading && leaseStillValid
+    }
+
+    /// Takes the advisory lock, or checks that this session still holds it.
+    private func holdsLock(_ connection: PostgresConnection) throws(StorageError) -> Bool {
+        if leading {
+            let held = try connection.run(
+                """
+                SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+                    AND pid = pg_backend_pid() AND ((classid::bigint << 32) | objid::bigint) = $1)
+                """, [.integer(PostgresStore.LockKey.leader.rawValue)]
+            ).rows.first?.first?.bool
+            return held == true
+        }
+        return try connection.run(
+            "SELECT pg_try_advisory_lock($1)", [.integer(PostgresStore.LockKey.leader.rawValue)]
+        ).rows.first?.first?.bool == true
+    }
+
+    /// Takes the lease if it is free or expired, or renews it if it is this replica's: one
+    /// statement, which returns a row only when this replica holds the lease afterwards.
+    private func holdsLease(_ connection: PostgresConnection, seconds: Double) throws(StorageError) -> Bool {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let rows = try connection.run(
+            """
+            INSERT INTO choreo_leases AS lease (name, holder, expires)
+            VALUES ('leader', $1, extract(epoch FROM clock_timestamp()) + $2)
+            ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires = excluded.expires
+            WHERE lease.holder = excluded.holder OR lease.expires < extract(epoch FROM clock_timestamp())
+            RETURNING holder
+            """, [.text(holder), .real(seconds)]
+        ).rows
+        guard !rows.isEmpty else { return false }
+        // The lease runs from before the statement was sent: count from then.
+        renewed = start
+        return true
+    }
+
+    /// Whether the lease this replica renewed last is still surely its own (lease mode).
+    private var leaseStillValid: Bool {
+        guard case .lease = leadership else { return true }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- renewed) / 1e9
+        return elapsed < Self.leaderDetectsLostServer
     }
 
     func resign() {
         leaderLock.lock()
         defer { leaderLock.unlock() }
         if leading, let connection = leaderConnection {
-            _ = try? connection.run("SELECT pg_advisory_unlock($1)", [.integer(PostgresStore.LockKey.leader.rawValue)])
+            switch leadership {
+            case .advisoryLock:
+                _ = try? connection.run(
+                    "SELECT pg_advisory_unlock($1)", [.integer(PostgresStore.LockKey.leader.rawValue)])
+            case .lease:
+                _ = try? connection.run(
+                    "DELETE FROM choreo_leases WHERE name = 'leader' AND holder = $1", [.text(holder)])
+            }
         }
         leading = false
         leaderConnection?.close()

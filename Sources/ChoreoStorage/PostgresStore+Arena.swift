@@ -72,8 +72,9 @@ extension PostgresStore {
 
     public func claimRound(_ round: StoredRound) throws(StorageError) -> StoredRound? {
         try transaction { connection throws(StorageError) -> StoredRound? in
-            // Replicas starting rounds at once take turns here; the second sees the first's round.
-            try connection.run("SELECT pg_advisory_xact_lock($1)", [.integer(LockKey.rounds.rawValue)])
+            // Replicas starting rounds at once take turns on this row lock (plain SQL, which every
+            // PostgreSQL-compatible database has); the second sees the first's round.
+            try connection.run("SELECT version FROM choreo_schema FOR UPDATE")
             let last = try connection.run("SELECT id, started, duration FROM arena_rounds ORDER BY id DESC LIMIT 1")
                 .rows.first
             if let last, let started = last[1].real, let duration = last[2].real, round.started - started < duration {

@@ -57,14 +57,20 @@ public final class PostgresStore: Storage, @unchecked Sendable {
             ranking text NOT NULL,
             champion text
         );
+        """,
         """
+        CREATE TABLE choreo_leases (
+            name text PRIMARY KEY,
+            holder text NOT NULL,
+            expires double precision NOT NULL
+        );
+        """,
     ]
 
     /// Advisory lock keys (`pg_advisory_lock(bigint)`): "choreo" in ASCII, then a number.
     enum LockKey: Int64 {
         case migrations = 0x6368_6F72_656F_0001
         case leader = 0x6368_6F72_656F_0002
-        case rounds = 0x6368_6F72_656F_0003
     }
 
     /// Connections a replica opens for requests, at most.
@@ -95,7 +101,18 @@ public final class PostgresStore: Storage, @unchecked Sendable {
     ]
 
     /// Connects, migrates (once across replicas starting together) and opens the pool.
-    public init(url: String) throws(StorageError) {
+    /// How replicas choose their leader.
+    public enum Leadership: Sendable, Equatable {
+        /// A session-level advisory lock: released the moment the leader's session ends, so a
+        /// killed leader is replaced within a campaign interval. Needs PostgreSQL's advisory locks.
+        case advisoryLock
+        /// A row with an expiry in the database's clock, renewed by the leader every campaign:
+        /// a killed leader is replaced once its lease expires. For PostgreSQL-compatible
+        /// databases without advisory locks.
+        case lease(seconds: Double)
+    }
+
+    public init(url: String, leadership: Leadership = .advisoryLock) throws(StorageError) {
         self.url = url
         let first = try PostgresConnection(url: url, defaults: Self.connectionDefaults)
         try Self.migrate(first)
@@ -104,7 +121,7 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         health = try PostgresConnection(
             url: url, defaults: Self.connectionDefaults,
             setup: ["SET statement_timeout = \(Int(Self.healthWait * 1000))"])
-        replicas = PostgresCoordination(url: url)
+        replicas = PostgresCoordination(url: url, leadership: leadership)
     }
 
     static func migrate(_ connection: PostgresConnection) throws(StorageError) {

@@ -29,7 +29,7 @@ enum Help {
                             [--min-body-rate 1024] [--max-connections-per-client 256]
                             [--render-workers N] [--render-queue 64] [--max-body-memory 268435456]
                             [--max-render-memory 1073741824] [--cors-origin ORIGIN ...]
-                            [--database postgres://user@host:5432/db]
+                            [--database postgres://user@host:5432/db] [--leader-lease SECONDS]
 
         Serves the choreo HTTP API. Binds 127.0.0.1 unless told otherwise. --threads sets the
         libmicrohttpd I/O threads (default: one per two cores, at most 4); renders run on workers. The data directory
@@ -38,7 +38,9 @@ enum Help {
         --database (or CHOREO_DATABASE_URL) stores everything in PostgreSQL instead, shared by
         any number of identical replicas behind a load balancer: one of them (the leader, chosen
         through PostgreSQL) probes the arena's nodes and runs its rounds; every one serves
-        everything (docs/scale-out.md). --data is then unused.
+        everything (docs/scale-out.md). --data is then unused. The leader holds an advisory lock;
+        --leader-lease (5-300 s) makes it a lease row instead, for PostgreSQL-compatible databases
+        without advisory locks (a killed leader is then replaced when its lease expires).
 
         The arena probes the nodes of --arena (stored, and used again on the next start without
         the option; PUT /v1/arena/config changes it at run time): GET /v1/arena, POST

@@ -14,7 +14,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
+                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database", "leader-lease",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -84,8 +84,15 @@ enum ServeCommand {
                             "--database must be a PostgreSQL URL such as postgres://choreo@db.example:5432/choreo, not \(database)"
                     )
                 }
-                store = try PostgresStore(url: database)
+                var leadership = PostgresStore.Leadership.advisoryLock
+                if let seconds = try parsed.integer("leader-lease", in: 5...300, "seconds") {
+                    leadership = .lease(seconds: Double(seconds))
+                }
+                store = try PostgresStore(url: database, leadership: leadership)
             } else {
+                guard parsed.options["leader-lease"] == nil else {
+                    throw CLIError(message: "--leader-lease needs --database: one server with SQLite always leads")
+                }
                 store = try SQLiteStore(directory: directory)
             }
         } catch let error as CLIError {

@@ -207,6 +207,28 @@ final class ReplicaLiveTests {
         #expect(follower.drainLog().contains(#""event":"leader""#))
     }
 
+    /// With --leader-lease, a killed leader's lease runs out in the database's clock and the
+    /// other replica takes over then: not before, and not much after.
+    @Test func leaseModeTakesOverWhenTheLeaseExpires() throws {
+        let database = try TestDatabase()
+        let lease = ["--leader-lease", "5"]
+        let a = try ServerProcess(data: scratch.file("lease-a"), arguments: ["--database", database.url] + lease)
+        let b = try ServerProcess(data: scratch.file("lease-b"), arguments: ["--database", database.url] + lease)
+        let replicas = [a, b]
+        #expect(eventually(10) { replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true] })
+        let leader = leads(a) == true ? a : b
+        let follower = leader === a ? b : a
+        leader.signal(SIGKILL)
+        _ = leader.waitForExit(timeout: 10)
+        let killed = Date()
+        #expect(eventually(10) { self.leads(follower) == true })
+        let tookOver = Date().timeIntervalSince(killed)
+        #expect(tookOver > 3 && tookOver < 7.5, "took over after \(tookOver) s")
+        // Without --database the option is a usage error, not silently ignored.
+        let refused = try runChoreo(["serve", "--port", "0", "--leader-lease", "5", "--data", scratch.file("x")])
+        #expect(refused.0 == 2 && refused.2.contains("--leader-lease needs --database"))
+    }
+
     private func served(_ control: RawHTTP) throws -> Int {
         guard case .number(let served)? = try object(try control.request("GET", "/control"))["served"] else {
             throw LiveError("GET /control has no served count")

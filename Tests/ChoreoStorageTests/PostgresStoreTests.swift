@@ -71,6 +71,35 @@ struct PostgresStoreTests {
         #expect(!first.isLeader)
     }
 
+    /// The lease: one holder at a time; a holder that stops renewing (killed) loses it when it
+    /// expires in the database's clock, and another takes it; a clean shutdown hands it over.
+    @Test func leasePassesWhenItExpires() throws {
+        let database = try TestDatabase()
+        let a = try PostgresStore(url: database.url, leadership: .lease(seconds: 1))
+        let b = try PostgresStore(url: database.url, leadership: .lease(seconds: 1))
+        defer { b.close() }
+        let first = try #require(a.coordination)
+        let second = try #require(b.coordination)
+        #expect(first.campaign())
+        #expect(!second.campaign())
+        #expect(first.campaign())
+        // The holder goes silent, as a killed process does (its row stays): the other waits
+        // out the lease, then takes it.
+        let taken = Date()
+        var tookOver = false
+        while !tookOver && Date().timeIntervalSince(taken) < 5 {
+            tookOver = second.campaign()
+            if !tookOver { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(tookOver)
+        #expect(Date().timeIntervalSince(taken) >= 0.8)
+        #expect(!first.campaign())
+        b.coordination?.resign()
+        #expect(first.campaign())
+        a.close()
+        #expect(try database.psql("SELECT count(*) FROM choreo_leases") == "0")
+    }
+
     @Test func notificationsReachEveryReplica() throws {
         let database = try TestDatabase()
         let a = try PostgresStore(url: database.url)
