@@ -14,7 +14,8 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database", "leader-lease",
+                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
+                "leader-lease",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
