@@ -83,15 +83,15 @@ enum ScaleOutBenchmark {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-failover-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let target = try Child(["target", "--port", "0"])
+        let target = try ChoreoChild(["target", "--port", "0"])
         defer { target.stop() }
         let arena = scratch.appendingPathComponent("arena.json").path
         try
             #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.2,"timeout":0.15}}"#
             .write(toFile: arena, atomically: true, encoding: .utf8)
         var replicas = [
-            try Child(["serve", "--port", "0", "--database", database, "--arena", arena] + mode),
-            try Child(["serve", "--port", "0", "--database", database] + mode),
+            try ChoreoChild(["serve", "--port", "0", "--database", database, "--arena", arena] + mode),
+            try ChoreoChild(["serve", "--port", "0", "--database", database] + mode),
         ]
         defer { replicas.forEach { $0.stop() } }
         var leaderTimes: [Double] = []
@@ -131,7 +131,7 @@ enum ScaleOutBenchmark {
             leaderTimes.append(led)
             probeGaps.append(probed)
             // A new replica in the dead one's place, for the next kill.
-            replicas[index] = try Child(["serve", "--port", "0", "--database", database] + mode)
+            replicas[index] = try ChoreoChild(["serve", "--port", "0", "--database", database] + mode)
         }
         func summary(_ name: String, _ values: [Double]) -> [(String, String)] {
             let sorted = values.sorted()
@@ -185,8 +185,8 @@ enum ScaleOutBenchmark {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let replicas = [
-            try Child(["serve", "--port", "0", "--database", database], core: pinned ? 0 : nil),
-            try Child(["serve", "--port", "0", "--database", database], core: pinned ? 1 : nil),
+            try ChoreoChild(["serve", "--port", "0", "--database", database], core: pinned ? 0 : nil),
+            try ChoreoChild(["serve", "--port", "0", "--database", database], core: pinned ? 1 : nil),
         ]
         defer { replicas.forEach { $0.stop() } }
         let prefix = pinned ? "throughput_pinned" : "throughput"
@@ -245,21 +245,10 @@ enum ScaleOutBenchmark {
 
     /// One request on its own connection (`Connection: close`), read to its end.
     static func request(_ port: UInt16, _ method: String, _ path: String, body: [UInt8] = []) throws -> (Int, String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket failed") }
+        let fd = try loopbackConnection(port)
         defer { close(fd) }
         var tv = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw BenchError("cannot connect to \(port)") }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if !body.isEmpty { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + body
@@ -280,126 +269,6 @@ enum ScaleOutBenchmark {
         let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
         let bodyText = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
         return (status, bodyText)
-    }
-
-    /// A `choreo` child process that reports its port on standard error.
-    final class Child {
-        let process = Process()
-        let port: UInt16
-
-        /// `core`: run it on that core alone (`taskset -c`).
-        init(_ arguments: [String], core: Int? = nil) throws {
-            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appendingPathComponent("choreo").path
-            if let core {
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-                process.arguments = ["-c", "\(core)", binary] + arguments
-            } else {
-                process.executableURL = URL(fileURLWithPath: binary)
-                process.arguments = arguments
-            }
-            let pipe = Pipe()
-            process.standardError = pipe
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let handle = pipe.fileHandleForReading
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-                if let range = text.range(of: "\"port\":"),
-                    let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
-                {
-                    handle.readabilityHandler = { _ = $0.availableData }
-                    self.port = port
-                    return
-                }
-            }
-            process.terminate()
-            throw BenchError("choreo \(arguments.first ?? "") did not start: \(text)")
-        }
-
-        func kill() {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        func stop() {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
-    }
-
-    /// Debian's HAProxy, round-robin over `backends`.
-    final class HAProxyChild {
-        let process = Process()
-        let port: UInt16
-
-        init(backends: [UInt16], directory: String, name: String) throws {
-            let probe = try Child.freePort()
-            port = probe
-            var config = """
-                global
-                    maxconn 512
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 60s
-                    timeout server 60s
-                frontend choreo
-                    bind 127.0.0.1:\(port)
-                    default_backend replicas
-                backend replicas
-                    balance roundrobin
-                    option httpchk GET /healthz
-
-                """
-            for (index, backend) in backends.enumerated() {
-                config += "    server r\(index) 127.0.0.1:\(backend) check inter 1s\n"
-            }
-            let path = directory + "/haproxy-\(name).cfg"
-            try config.write(toFile: path, atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
-            process.arguments = ["-f", path, "-db", "-q"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                if let (status, _) = try? ScaleOutBenchmark.request(port, "GET", "/healthz"), status == 200 { return }
-                usleep(50_000)
-            }
-            throw BenchError("HAProxy did not start on \(port)")
-        }
-
-        func stop() {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
-        }
-    }
-}
-
-extension ScaleOutBenchmark.Child {
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError("no free port") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }
 

@@ -67,11 +67,9 @@ enum SessionBenchmark {
         }
         store.close()
         // Over HTTP.
-        let server = try startServer(data: directory.appendingPathComponent("http").path)
-        defer {
-            server.process.terminate()
-            server.process.waitUntilExit()
-        }
+        let server = try ChoreoChild(
+            ["serve", "--port", "0", "--data", directory.appendingPathComponent("http").path])
+        defer { server.stop() }
         let connection = try KeepAliveConnection(port: server.port)
         let created = try connection.post("/v1/sessions", Array(scene.utf8))
         guard created.status == 201, let sessionID = created.text.split(separator: "\"").dropFirst(3).first else {
@@ -88,34 +86,6 @@ enum SessionBenchmark {
         return [("session_layers", "\(layers)"), ("session_inputs", "\(inputs)")] + figures("session_in_process", local)
             + figures("session_http", remote)
     }
-
-    static func startServer(data: String) throws -> (process: Process, port: UInt16) {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("choreo").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--port", "0", "--data", data]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-            if let range = text.range(of: "\"port\":"),
-                let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
-            {
-                handle.readabilityHandler = { _ = $0.availableData }
-                return (process, port)
-            }
-        }
-        process.terminate()
-        throw BenchError("choreo serve did not start: \(text)")
-    }
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -129,17 +99,7 @@ final class KeepAliveConnection {
     private var buffer: [UInt8] = []
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw BenchError("cannot connect to port \(port)") }
+        fd = try loopbackConnection(port)
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }

@@ -97,26 +97,26 @@ final class ReplicaLiveTests {
         // the other answers 412 as a single server would.
         for round in 0..<3 {
             let number = 6 + round
-            let outcomes = RaceOutcomes()
+            let outcomes = Collected<Int>()
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 let through = index == 0 ? httpA : httpB
                 let status =
                     (try? through.request(
                         "POST", "/v1/sessions/\(session)/inputs", body: Self.input(1 + Double(number), 0.9),
                         headers: ["If-Match": "\"\(number)\""]))?.status ?? 0
-                outcomes.add(status)
+                outcomes.append(status)
             }
-            #expect(outcomes.sorted == [200, 412], "race \(round): \(outcomes.sorted)")
+            #expect(outcomes.values.sorted() == [200, 412], "race \(round): \(outcomes.values.sorted())")
         }
         // Without If-Match both are taken, one after the other, as one server would order them.
-        let outcomes = RaceOutcomes()
+        let outcomes = Collected<Int>()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let through = index == 0 ? httpA : httpB
-            outcomes.add(
+            outcomes.append(
                 (try? through.request("POST", "/v1/sessions/\(session)/inputs", body: Self.input(20, 0.2)))?.status
                     ?? 0)
         }
-        #expect(outcomes.sorted == [200, 200])
+        #expect(outcomes.values.sorted() == [200, 200])
         #expect(try object(try httpA.request("GET", "/v1/sessions/\(session)"))["inputs"] == .number(11))
         #expect(try object(try httpB.request("GET", "/v1/sessions/\(session)"))["inputs"] == .number(11))
         // Deleted through one, gone from the other even though it had the session in memory.
@@ -234,22 +234,6 @@ final class ReplicaLiveTests {
             throw LiveError("GET /control has no served count")
         }
         return Int(served)
-    }
-}
-
-/// Statuses that racing threads collect.
-final class RaceOutcomes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var statuses: [Int] = []
-    func add(_ status: Int) {
-        lock.lock()
-        statuses.append(status)
-        lock.unlock()
-    }
-    var sorted: [Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return statuses.sorted()
     }
 }
 

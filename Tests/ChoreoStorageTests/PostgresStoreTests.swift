@@ -108,37 +108,25 @@ struct PostgresStoreTests {
             a.close()
             b.close()
         }
-        let heard = HeardPayloads()
-        try #require(b.coordination).listen(channel: "choreo_test") { heard.add($0) }
-        try #require(a.coordination).listen(channel: "choreo_test") { heard.add("a:" + $0) }
-        // The listener subscribes on its own thread: send until it is heard (bounded).
+        let heard = Collected<String>()
+        try #require(b.coordination).listen(channel: "choreo_test") { heard.append($0) }
+        try #require(a.coordination).listen(channel: "choreo_test") { heard.append("a:" + $0) }
+        // The listeners subscribe on their own thread: send until both have heard (bounded).
         let deadline = Date().addingTimeInterval(10)
         var sent = 0
-        while heard.values.filter({ $0.hasPrefix("ping") }).isEmpty && Date() < deadline {
+        func bothHeard() -> Bool {
+            let values = heard.values
+            return values.contains { $0.hasPrefix("ping") } && values.contains { $0.hasPrefix("a:ping") }
+        }
+        while !bothHeard() && Date() < deadline {
             sent += 1
             try #require(a.coordination).notify(channel: "choreo_test", payload: "ping \(sent)")
             Thread.sleep(forTimeInterval: 0.1)
         }
-        #expect(heard.values.contains { $0.hasPrefix("ping") })
-        let waitForA = Date().addingTimeInterval(5)
-        while !heard.values.contains(where: { $0.hasPrefix("a:ping") }) && Date() < waitForA {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        #expect(heard.values.contains { $0.hasPrefix("a:ping") })
-    }
-}
-
-final class HeardPayloads: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ payload: String) {
-        lock.lock()
-        list.append(payload)
-        lock.unlock()
-    }
-    var values: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return list
+        #expect(bothHeard())
+        // Every notification is delivered once, in order, to a listener subscribed before it.
+        let first = try #require(heard.values.first { $0.hasPrefix("ping") })
+        let fromB = heard.values.filter { $0.hasPrefix("ping") }
+        #expect(fromB == (Int(first.dropFirst(5))!...sent).prefix(fromB.count).map { "ping \($0)" })
     }
 }

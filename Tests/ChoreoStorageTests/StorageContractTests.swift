@@ -116,14 +116,14 @@ final class Fixture: @unchecked Sendable {
         let stores = [try fixture.open(), try fixture.open()]
         defer { stores.forEach { $0.close() } }
         let id = try stores[0].createSession(scene: [0])
-        let wins = LockedCounter()
+        let wins = Collected<Int>()
         DispatchQueue.concurrentPerform(iterations: 40) { attempt in
             let store = stores[attempt % 2]
             if (try? store.appendInput(session: id, number: attempt / 4, at: 0, document: [UInt8(attempt)])) == true {
-                wins.add()
+                wins.append(1)
             }
         }
-        #expect(wins.value == 10)
+        #expect(wins.values.count == 10)
         #expect(try stores[1].session(id)?.inputs.count == 10)
     }
 
@@ -175,11 +175,11 @@ final class Fixture: @unchecked Sendable {
         #expect(
             read == StoredRound(id: 2, started: 1_010, duration: 10, scene: [1, 2], order: names, champion: "alpha"))
         // Racing starters: exactly one round.
-        let wins = LockedCounter()
+        let wins = Collected<Int>()
         DispatchQueue.concurrentPerform(iterations: 8) { attempt in
-            if (try? stores[attempt % 2].claimRound(round(2_000))) != nil { wins.add() }
+            if (try? stores[attempt % 2].claimRound(round(2_000))) != nil { wins.append(1) }
         }
-        #expect(wins.value == 1)
+        #expect(wins.values.count == 1)
         for start in 0..<(roundsKept + 5) { _ = try stores[0].claimRound(round(3_000 + 20 * Double(start))) }
         #expect(try stores[1].latestRound()?.id == 3 + roundsKept + 5)
     }
@@ -187,38 +187,22 @@ final class Fixture: @unchecked Sendable {
     /// Replicas starting at once migrate once: every one opens, and the schema is whole.
     @Test(arguments: Backend.under) func concurrentStartsMigrateOnce(_ backend: Backend) throws {
         let fixture = try Fixture(backend)
-        let opened = LockedCounter()
-        let failures = LockedCounter()
+        let opened = Collected<Int>()
+        let failures = Collected<Int>()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
                 let store = try fixture.open()
                 _ = try store.insert(name: nil, document: [1])
                 store.close()
-                opened.add()
+                opened.append(1)
             } catch {
-                failures.add()
+                failures.append(1)
                 Issue.record("a concurrent start failed: \(error)")
             }
         }
-        #expect(opened.value == 4 && failures.value == 0)
+        #expect(opened.values.count == 4 && failures.values.count == 0)
         let store = try fixture.open()
         defer { store.close() }
         #expect(try store.list(limit: 10, after: nil).items.count == 4)
-    }
-}
-
-/// A counter threads add to.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A `choreo` child process that reports its port on standard error.
+final class ChoreoChild {
+    let process = Process()
+    let port: UInt16
+
+    /// `core`: run it on that core alone (`taskset -c`).
+    init(_ arguments: [String], core: Int? = nil) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("choreo").path
+        if let core {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-c", "\(core)", binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: "\"port\":"),
+                let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
+            {
+                handle.readabilityHandler = { _ = $0.availableData }
+                self.port = port
+                return
+            }
+        }
+        process.terminate()
+        throw BenchError("choreo \(arguments.first ?? "") did not start: \(text)")
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Debian's HAProxy, round-robin over `backends`.
+final class HAProxyChild {
+    let process = Process()
+    let port: UInt16
+
+    init(backends: [UInt16], directory: String, name: String) throws {
+        let probe = try ChoreoChild.freePort()
+        port = probe
+        var config = """
+            global
+                maxconn 512
+            defaults
+                mode http
+                timeout connect 2s
+                timeout client 60s
+                timeout server 60s
+            frontend choreo
+                bind 127.0.0.1:\(port)
+                default_backend replicas
+            backend replicas
+                balance roundrobin
+                option httpchk GET /healthz
+
+            """
+        for (index, backend) in backends.enumerated() {
+            config += "    server r\(index) 127.0.0.1:\(backend) check inter 1s\n"
+        }
+        let path = directory + "/haproxy-\(name).cfg"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
+        process.arguments = ["-f", path, "-db", "-q"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let (status, _) = try? ScaleOutBenchmark.request(port, "GET", "/healthz"), status == 200 { return }
+            usleep(50_000)
+        }
+        throw BenchError("HAProxy did not start on \(port)")
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+extension ChoreoChild {
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw BenchError("no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// A TCP connection to 127.0.0.1:`port`.
+func loopbackConnection(_ port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchError("socket failed") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw BenchError("cannot connect to port \(port)")
+    }
+    return fd
+}
