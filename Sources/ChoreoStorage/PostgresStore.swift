@@ -118,8 +118,10 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         try Self.migrate(first)
         idle = [first]
         open = 1
+        // libpq's shortest connect timeout: a health check of a server that went away answers
+        // within about two seconds.
         health = try PostgresConnection(
-            url: url, defaults: Self.connectionDefaults,
+            url: url, defaults: Self.connectionDefaults.merging(["connect_timeout": "2"]) { $1 },
             setup: ["SET statement_timeout = \(Int(Self.healthWait * 1000))"])
         replicas = PostgresCoordination(url: url, leadership: leadership)
     }

@@ -229,6 +229,46 @@ final class ReplicaLiveTests {
         #expect(refused.0 == 2 && refused.2.contains("--leader-lease needs --database"))
     }
 
+    /// The database goes away under a running replica, then comes back: requests that need it
+    /// answer 503 at once (not a hang), health says so, the replica stops leading; afterwards
+    /// it serves what was stored and leads again. On a cluster of its own, so the outage
+    /// touches no other test.
+    @Test func databaseOutageIsUnavailableAndRecovers() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let script = root.appendingPathComponent("Tests/postgres/cluster.sh").path
+        let state = scratch.file("outage.state")
+        let started = try runProgram(script, ["start", state])
+        #expect(started.0 == 0, "\(started.2)")
+        defer { _ = try? runProgram(script, ["stop", state]) }
+        let url = started.1.trimmingCharacters(in: .whitespacesAndNewlines)
+        let target = try ServerProcess.target()
+        let arena = try scratch.write(
+            "outage-arena.json",
+            #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.3,"timeout":0.25}}"#
+        )
+        let server = try ServerProcess(
+            data: scratch.file("outage"), arguments: ["--database", url, "--arena", arena])
+        let http = RawHTTP(port: server.port)
+        #expect(eventually(10) { self.leads(server) == true })
+        let stored = try http.request("POST", "/v1/scenes", body: Self.scene)
+        guard case .string(let id)? = try object(stored)["id"] else { throw LiveError(stored.text) }
+
+        #expect(try runProgram(script, ["halt", state]).0 == 0)
+        let before = Date()
+        let health = try http.request("GET", "/healthz")
+        let read = try http.request("GET", "/v1/scenes/\(id)")
+        #expect(health.status == 503 && read.status == 503, "\(health.text) \(read.text)")
+        #expect(read.text.contains("Storage failed"))
+        #expect(Date().timeIntervalSince(before) < 6)
+        #expect(eventually(5) { self.leads(server) == false })
+
+        #expect(try runProgram(script, ["resume", state]).0 == 0)
+        #expect(eventually(10) { (try? http.request("GET", "/healthz"))?.status == 200 })
+        #expect(try http.request("GET", "/v1/scenes/\(id)").text == Self.scene)
+        #expect(eventually(5) { self.leads(server) == true })
+    }
+
     private func served(_ control: RawHTTP) throws -> Int {
         guard case .number(let served)? = try object(try control.request("GET", "/control"))["served"] else {
             throw LiveError("GET /control has no served count")
