@@ -15,6 +15,8 @@ public struct RenderPlan: Sendable {
     public let sampleCount: Int
     /// The frames: selected layers, their columns, compiled for sampling.
     public let frames: FramePlan
+    /// Significant digits of the values under `layers` (`precision`); nil: exact.
+    public let precision: Int?
 
     struct Column: Sendable {
         let name: String
@@ -166,6 +168,6 @@ public struct RenderPlan: Sendable {
         return RenderPlan(
             timeline: timeline, duration: duration, times: times,
             tables: FrameTables(keyBytes: keyBytes, columnKeys: columnKeys, layerKeys: layerKeys),
-            sampleCount: samples, frames: frames)
+            sampleCount: samples, frames: frames, precision: query.precision)
     }
 }

@@ -142,8 +142,11 @@ public enum ResponseEncoder {
         writer.raw(",\"layers\":{")
         var visitor = JSONFrameWriter(tables: plan.tables)
         // The visitor writes into the response's buffer itself: swapped in and out, not copied.
+        // `precision` rounds the sampled values, not the times or the interactive states.
         swap(&visitor.writer, &writer)
+        visitor.writer.significantDigits = plan.precision
         plan.frames.visit(time, cursor: cursor, &visitor)
+        visitor.writer.significantDigits = nil
         swap(&visitor.writer, &writer)
         writer.byte(UInt8(ascii: "}"))
         writeInteractive(timeline, at: time, into: &writer)

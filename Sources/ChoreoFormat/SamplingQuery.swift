@@ -31,6 +31,8 @@ public struct SamplingQuery: Sendable, Equatable {
     public var height: Double?
     /// Filmstrips: frames per row.
     public var columns = 8
+    /// Significant digits of the sampled values (1…17); nil: exact shortest round-trip output.
+    public var precision: Int?
 
     public init() {}
 
@@ -38,6 +40,7 @@ public struct SamplingQuery: Sendable, Equatable {
     /// The parameters a sampling query takes.
     static let parameterNames = [
         "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height", "columns",
+        "precision",
     ]
     /// The parameters only pictures take.
     static let pictureParameters: Set<String> = ["scale", "width", "height", "columns"]
@@ -95,6 +98,14 @@ public struct SamplingQuery: Sendable, Equatable {
                         errors.append(FieldError(path: "query.columns", message: "must be a whole number"))
                     }
                 }
+            case "precision":
+                if let v = number(name, value, min: 1, max: 17) {
+                    if v.rounded() == v {
+                        query.precision = Int(v)
+                    } else {
+                        errors.append(FieldError(path: "query.precision", message: "must be a whole number of digits"))
+                    }
+                }
             case "times":
                 let items = list(value)
                 if items.count > FormatLimits.maxTimes {
@@ -139,7 +150,7 @@ public struct SamplingQuery: Sendable, Equatable {
             errors.append(FieldError(path: "query.time", message: "give time or times, not both"))
         }
         if query.format.isPicture {
-            for name in ["layers", "properties"] where seen.contains(name) {
+            for name in ["layers", "properties", "precision"] where seen.contains(name) {
                 errors.append(
                     FieldError(
                         path: "query.\(name)",

@@ -5,6 +5,9 @@
 public struct JSONWriter: Sendable {
     /// The JSON text written so far.
     public var bytes: [UInt8]
+    /// When set (1…17), ``number(_:)`` first rounds to this many significant digits: for
+    /// clients that draw pixels and need no 17 digits. nil: exact shortest round-trip digits.
+    public var significantDigits: Int?
 
     public init(capacity: Int = 1024) {
         bytes = []
@@ -25,6 +28,66 @@ public struct JSONWriter: Sendable {
             raw("null")
             return
         }
+        if let digits = significantDigits {
+            exactNumber(Self.rounded(value, significantDigits: digits))
+        } else {
+            exactNumber(value)
+        }
+    }
+
+    /// `value` rounded to `digits` significant digits: its shortest round-trip decimal form
+    /// rounded half away from zero, read back as the double nearest to that decimal, so that
+    /// its own shortest form has at most `digits` digits. Decimal, so 0.125 to two digits is
+    /// 0.13 whatever its binary neighbours.
+    public static func rounded(_ value: Double, significantDigits digits: Int) -> Double {
+        guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return value }
+        let text = "\(abs(value))"
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+        }
+        // The digits, and how many of them stand before the decimal point.
+        var decimals: [UInt8] = []
+        var beforePoint = 0
+        var seenPoint = false
+        for byte in mantissa.utf8 {
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else {
+                decimals.append(byte - UInt8(ascii: "0"))
+                if !seenPoint { beforePoint += 1 }
+            }
+        }
+        while decimals.first == 0 && decimals.count > 1 {
+            decimals.removeFirst()
+            beforePoint -= 1
+        }
+        guard decimals.count > digits else { return value }
+        let roundUp = decimals[digits] >= 5
+        decimals.removeLast(decimals.count - digits)
+        if roundUp {
+            var index = digits - 1
+            while index >= 0 && decimals[index] == 9 {
+                decimals[index] = 0
+                index -= 1
+            }
+            if index >= 0 {
+                decimals[index] += 1
+            } else {
+                decimals.insert(1, at: 0)
+                decimals.removeLast()
+                beforePoint += 1
+            }
+        }
+        let scaled = String(decoding: decimals.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+        let result = Double(scaled + "e\(exponent + beforePoint - digits)") ?? abs(value)
+        return value < 0 ? -result : result
+    }
+
+    @inline(__always)
+    private mutating func exactNumber(_ value: Double) {
         if value == 0 {
             bytes.append(UInt8(ascii: "0"))
             return

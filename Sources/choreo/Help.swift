@@ -74,11 +74,14 @@ enum Help {
         Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c] [--time T]
                              [--layers id,...] [--properties keyPath,...]
                              [--format json|ndjson|png|apng|filmstrip] [--scale K] [--width W]
-                             [--height H] [--columns N] [--out FILE] [--progress] [--threads N]
+                             [--height H] [--columns N] [--precision DIGITS] [--out FILE] [--progress]
+                             [--threads N]
 
         Runs the scene and prints the sampled frames, events and diagnostics: byte for byte
         what POST /v1/render returns for the same scene and query, and a final newline after
         a JSON document. "-" reads standard input. Sampling at --fps includes the end time.
+        --precision (1-17) rounds the sampled values to that many significant digits (times
+        stay exact); without it they are exact, in their shortest round-trip form.
 
         Pictures (docs/pictures.md): --format png draws one frame (--time T), apng an animated
         PNG (30 fps unless --fps), filmstrip the frames in a grid of --columns (4 fps unless

@@ -9,7 +9,7 @@ enum RenderCommand {
             arguments,
             valued: [
                 "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
-                "columns", "out", "threads",
+                "columns", "precision", "out", "threads",
             ],
             flags: ["help", "progress"])
         if parsed.flags.contains("help") {
@@ -21,7 +21,7 @@ enum RenderCommand {
         var parameters: [(String, String)] = []
         for name in [
             "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
-            "columns",
+            "columns", "precision",
         ] {
             if let value = parsed.options[name] { parameters.append((name, value)) }
         }

@@ -47,6 +47,40 @@ import Testing
         #expect(body["duration"] == .number(1))
     }
 
+    /// `precision` rounds the sampled values to significant digits; times stay exact, and
+    /// without it the bytes are the exact shortest ones.
+    @Test func precisionRoundsSampledValues() throws {
+        let app = try app()
+        let scene =
+            #"{"layers":[{"id":"a","opacity":1,"position":[0.123456789,1000.98765]}],"script":[{"at":0,"do":[{"add":{"type":"basic","keyPath":"opacity","fromValue":1,"toValue":0,"duration":3,"timingFunction":"easeInEaseOut"},"layer":"a"}]}]}"#
+        func text(_ query: [(String, String)]) throws -> String {
+            let response = app.handle(Self.request("POST", "/v1/render", query: query, body: scene))
+            guard response.status == 200, case .bytes(let bytes) = response.body else {
+                throw TestFailure("render answered \(response.status)")
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let exact = try text([("times", "0.3333333"), ("properties", "opacity,position")])
+        let rounded = try text([("times", "0.3333333"), ("properties", "opacity,position"), ("precision", "3")])
+        #expect(exact.contains("[0.123456789,1000.98765]"))
+        #expect(rounded.contains(#""position":[0.123,1000]"#), "\(rounded)")
+        #expect(rounded.contains(#""time":0.3333333"#))
+        guard case .number(let opacity)? = (try JSONParser.parse(Array(rounded.utf8))).frames0("a", "opacity") else {
+            throw TestFailure("no opacity in \(rounded)")
+        }
+        #expect(String(opacity).filter(\.isNumber).drop { $0 == "0" }.count <= 3)
+        for bad in ["0", "18", "2.5", "x"] {
+            let response = app.handle(
+                Self.request("POST", "/v1/render", query: [("precision", bad)], body: scene))
+            #expect(
+                response.status == 422
+                    && String(decoding: response.bodyBytes, as: UTF8.self).contains("query.precision"))
+        }
+        let picture = app.handle(
+            Self.request("POST", "/v1/render", query: [("format", "png"), ("precision", "3")], body: scene))
+        #expect(picture.status == 422)
+    }
+
     @Test func errorStatuses() throws {
         let app = try app()
         let malformed = app.handle(Self.request("POST", "/v1/render", body: "{\"layers\": [\n  {\"id\": }"))
@@ -339,5 +373,28 @@ extension JSONValue {
         for (kind, status) in kinds {
             #expect(Problem.storage(StorageError("x", kind: kind)).status == status)
         }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension JSONValue {
+    /// `frames[0].layers[layer][property]`.
+    func frames0(_ layer: String, _ property: String) -> JSONValue? {
+        guard case .object(let body) = self, case .array(let frames)? = body["frames"],
+            case .object(let frame)? = frames.first, case .object(let layers)? = frame["layers"],
+            case .object(let values)? = layers[layer]
+        else { return nil }
+        return values[property]
+    }
+}
+
+extension HTTPResponse {
+    var bodyBytes: [UInt8] {
+        if case .bytes(let bytes) = body { return bytes }
+        return []
     }
 }

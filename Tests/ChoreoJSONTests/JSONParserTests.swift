@@ -52,3 +52,52 @@ import Testing
                 ]))
     }
 }
+
+/// `precision`: values rounded to significant digits, written in their shortest form.
+@Suite struct SignificantDigitsTests {
+    func written(_ value: Double, _ digits: Int) -> String {
+        var writer = JSONWriter()
+        writer.significantDigits = digits
+        writer.number(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func roundsToDigits() {
+        #expect(written(0.123456789, 4) == "0.1235")
+        #expect(written(-0.123456789, 4) == "-0.1235")
+        #expect(written(123456.789, 3) == "123000")
+        #expect(written(1.0 / 3.0, 6) == "0.333333")
+        #expect(written(2.0 / 3.0, 1) == "0.7")
+        #expect(written(9.99999, 3) == "10")
+        #expect(written(0.000123456, 2) == "0.00012")
+        #expect(written(12.5, 2) == "13")
+        #expect(written(375, 2) == "380")
+        #expect(written(0, 3) == "0")
+        // Decimal rounding: 0.125 is 0.13 to two digits, though its double is just below.
+        #expect(written(0.125, 2) == "0.13")
+        #expect(written(99.96, 3) == "100")
+        #expect(written(0.1 + 0.2, 17) == "0.30000000000000004")
+        #expect(written(0.1 + 0.2, 16) == "0.3")
+        #expect(written(1.234567e25, 3) == "1.23e+25")
+        #expect(written(-1.235567e-25, 3) == "-1.24e-25")
+        #expect(written(.infinity, 3) == "null")
+    }
+
+    /// Whatever the value, the output has at most the digits asked for.
+    @Test func neverMoreDigitsThanAsked() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...15, using: &generator)
+            let magnitude = Double.random(in: -300...300, using: &generator)
+            let value = Double.random(in: 1...10, using: &generator) * Double("1e\(Int(magnitude))")!
+            let text = written(value, digits)
+            let mantissa = text.split(separator: "e").first!.filter { $0.isNumber }
+            let significant = mantissa.drop { $0 == "0" }
+            let trimmed = significant.reversed().drop { $0 == "0" }
+            #expect(trimmed.count <= digits, "\(value) at \(digits) digits: \(text)")
+            #expect(abs(Double(text)! - value) <= abs(value) * 0.52 * pow10(1 - digits))
+        }
+    }
+
+    func pow10(_ e: Int) -> Double { Double("1e\(e)")! }
+}

@@ -18,6 +18,17 @@ import Testing
         return status.st_mode & S_IFMT
     }
 
+    /// `--precision` rounds the CLI's sampled values as the server's query does.
+    @Test func precisionRoundsValues() throws {
+        let scene = try sceneFile()
+        let exact = try runChoreo(["render", scene, "--times", "0.7", "--properties", "opacity"])
+        let rounded = try runChoreo(["render", scene, "--times", "0.7", "--properties", "opacity", "--precision", "2"])
+        #expect(exact.0 == 0 && rounded.0 == 0)
+        #expect(exact.1.contains(#""opacity":0.3684210526315789"#), "\(exact.1)")
+        #expect(rounded.1.contains(#""opacity":0.37"#) && rounded.1.contains(#""time":0.7"#), "\(rounded.1)")
+        #expect(try runChoreo(["render", scene, "--precision", "0"]).0 == 1)
+    }
+
     /// `--out` writes through what it must not replace: a device node, a symbolic link, a
     /// file with another hard link; a regular file keeps its mode; nothing is left behind.
     @Test func outWritesInPlaceUnlessItCanReplaceSafely() throws {
