@@ -96,7 +96,11 @@ child.arguments = ["render", sceneFile.path, "--format", "ndjson", "--fps", "100
 // The output is thrown away by redirecting standard output, not by naming a device.
 child.standardOutput = FileHandle.nullDevice
 let parentResidentAtForkMiB = residentMiB()
+// The profiling modes (`--engine-only`, `--floor-only`, `--render-only`) skip the child: they
+// run under profilers, which need not follow it.
+let profiling = ["--engine-only", "--floor-only", "--render-only"].contains { CommandLine.arguments.contains($0) }
 let ndjsonTime = try seconds {
+    guard !profiling else { return }
     try child.run()
     child.waitUntilExit()
 }
@@ -224,6 +228,26 @@ if CommandLine.arguments.contains("--render-only") {
     print("{\"render_json_samples_per_second\": \(String(format: "%.0f", 2_400_000 / time))}")
     exit(0)
 }
+// The floor: only the cubic Bézier evaluations, one per sample, in a tight loop.
+let curve = UnitBezier(0.42, 0, 0.58, 1)
+var floorChecksum = 0.0
+
+/// One pass of the floor (a function of its own, so a profiler can collect it alone).
+@inline(never)
+func floorLoop(_ count: Int) -> Double {
+    var total = 0.0
+    for index in 0..<count {
+        total += curve.solve(Double(index % 10_000) / 10_000)
+    }
+    return total
+}
+
+if CommandLine.arguments.contains("--floor-only") {
+    let floorTime = best(3) { floorChecksum = floorLoop(samples) }
+    print("{\"bezier_floor_ns_per_sample\": \(String(format: "%.1f", floorTime * 1e9 / Double(samples)))}")
+    exit(0)
+}
+
 let engineOneCore = best(3) { _ = sampleFrames(0..<frameCount) }
 if CommandLine.arguments.contains("--engine-only") {
     print("{\"engine_ns_per_sample_one_core\": \(String(format: "%.1f", engineOneCore * 1e9 / Double(samples)))}")
@@ -242,16 +266,7 @@ let engineAllCores = best(3) {
     }
 }
 
-// The floor: only the cubic Bézier evaluations, one per sample, in a tight loop.
-let curve = UnitBezier(0.42, 0, 0.58, 1)
-var floorChecksum = 0.0
-let floorTime = best(3) {
-    var total = 0.0
-    for index in 0..<samples {
-        total += curve.solve(Double(index % 10_000) / 10_000)
-    }
-    floorChecksum = total
-}
+let floorTime = best(3) { floorChecksum = floorLoop(samples) }
 
 // Whole render to JSON: plan + encode, as `choreo render` does.
 var query = SamplingQuery()
