@@ -89,10 +89,16 @@ dockerlint:
 lint:
 	swift format lint --strict --recursive Sources Tests Benchmarks Package.swift
 
+# The benchmark compares choreo with rlottie (Debian's librlottie-dev) and with replicas behind
+# HAProxy; it skips the rlottie comparison, with a message, where the library is missing.
+BENCH_APT_PACKAGES := librlottie-dev haproxy postgresql
+
 bench: deps-apt
+	$(call apt_install,$(BENCH_APT_PACKAGES))
 	swift build -c release $(SWIFT_FLAGS) --product choreo-bench --product choreo
 	.build/release/choreo-bench
 	.build/release/choreo-bench --sessions-only
+	.build/release/choreo-bench --rlottie
 	Benchmarks/load.sh
 
 clean:

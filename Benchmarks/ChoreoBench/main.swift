@@ -191,6 +191,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--fuzz") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--rlottie") {
+    let figures = try RlottieBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--scale-out") {
     let arguments = CommandLine.arguments
     guard let at = arguments.firstIndex(of: "--database"), at + 1 < arguments.count else {
