@@ -110,6 +110,9 @@ public enum ResponseEncoder {
     ) -> [[UInt8]] {
         let count = range.count
         guard count > 0 else { return [] }
+        // Blocks of up to 16 frames, smaller when there are fewer frames than threads × 16, so
+        // that a few large frames are still written on every thread.
+        let blockSize = max(1, min(Self.blockSize, (count + max(threads, 1) - 1) / max(threads, 1)))
         let blockCount = (count + blockSize - 1) / blockSize
         // About 24 bytes per sample; the buffer grows if a block needs more.
         let bytesPerFrameEstimate = 64 + 24 * plan.sampleCount / max(plan.times.count, 1)

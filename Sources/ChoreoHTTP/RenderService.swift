@@ -76,6 +76,9 @@ public enum RenderService {
             if let byteBudget, estimate > byteBudget {
                 return Problem.responseTooLarge(limit: byteBudget, estimate: estimate).response
             }
+            if estimate > streamJSONAbove {
+                return streamedJSON(plan, threads: threads, memory: memory)
+            }
             var reserved: RenderMemory.Reservation?
             if let memory, estimate > memory.limit {
                 // It would never fit, however long the client waits.
@@ -113,6 +116,30 @@ public enum RenderService {
                 status: 200, headers: [("Content-Type", "application/x-ndjson")],
                 body: .stream(ndjsonStream(plan, threads: threads)))
         }
+    }
+
+    /// A JSON document estimated larger than this is streamed in pieces (chunked) rather than
+    /// built whole: the server holds a piece of it at a time, whatever its size.
+    public static let streamJSONAbove = 4 << 20
+    /// What a streamed document holds at once (a piece, the connection's buffer and the frame
+    /// being written), reserved against the render memory while it is sent.
+    public static let streamReservation = 4 << 20
+
+    /// A JSON document in pieces, byte for byte the one built whole.
+    static func streamedJSON(_ plan: RenderPlan, threads: Int, memory: RenderMemory?) -> HTTPResponse {
+        var reservation: RenderMemory.Reservation?
+        if let memory {
+            if streamReservation > memory.limit {
+                return Problem.responseTooLarge(limit: memory.limit, estimate: streamReservation).response
+            }
+            guard let taken = memory.reserve(streamReservation) else { return busy(memory) }
+            reservation = taken
+        }
+        var pieces = RenderPieces(plan, format: .json, threads: threads)
+        var response = HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/json")], body: .stream(BodyStream { pieces.next() }))
+        response.reservation = reservation
+        return response
     }
 
     /// 503: the renders in flight hold the memory budget.
@@ -200,9 +227,10 @@ public struct RenderPieces {
     let format: SamplingQuery.Format
     let threads: Int
     let framesPerPiece: Int
-    /// Frames the next piece takes: ``framesPerPiece`` until pieces pass
-    /// ``RenderService/pieceBytes``.
-    var nextFrames: Int
+    /// Frames the next piece takes: the first piece is one frame, which sizes the others:
+    /// as many as make about ``RenderService/pieceBytes``, at least one per thread, at most
+    /// ``framesPerPiece``. So a piece holds about a megabyte whatever the frames' size.
+    var nextFrames = 1
     var stage = Stage.header
     /// Frames in the response.
     public var total: Int { plan.times.count }
@@ -217,7 +245,6 @@ public struct RenderPieces {
         self.format = format
         self.threads = threads
         self.framesPerPiece = max(1, framesPerPiece)
-        nextFrames = self.framesPerPiece
     }
 
     /// The next piece, nil after the trailer.
@@ -236,7 +263,7 @@ public struct RenderPieces {
                 : ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
             // Sized by the frames just written: large frames make small pieces.
             let perFrame = max(1, piece.count / (upper - lower))
-            nextFrames = min(framesPerPiece, max(1, RenderService.pieceBytes / perFrame))
+            nextFrames = min(framesPerPiece, max(threads, RenderService.pieceBytes / perFrame))
             return piece
         case .trailer:
             stage = .done

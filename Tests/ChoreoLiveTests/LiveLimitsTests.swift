@@ -1,4 +1,5 @@
 import ChoreoJSON
+import ChoreoTestSupport
 import Foundation
 import Testing
 
@@ -110,6 +111,33 @@ import Testing
         #expect(ndjson.status == 200)
         #expect(ndjson.text.split(separator: "\n").count == 63)
         #expect(Self.peakKiB(server) < 400_000, "peak \(Self.peakKiB(server)) KiB")
+    }
+
+    /// A JSON document larger than a few megabytes is streamed in pieces: the server's peak
+    /// memory stays far below the document's size, and the bytes are those `choreo render`
+    /// writes for the same scene and query.
+    @Test func largeJSONDocumentsStreamInBoundedMemory() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let layers = (0..<1_000).map { #"{"id":"l\#($0)","position":[\#($0),0],"bounds":[0,0,10,10]}"# }
+        let adds = (0..<1_000).map {
+            #"{"layer":"l\#($0)","add":{"type":"basic","keyPath":"opacity","fromValue":0,"toValue":1,"duration":10}}"#
+        }
+        let scene =
+            #"{"layers":[\#(layers.joined(separator: ","))],"script":[{"at":0,"do":[\#(adds.joined(separator: ","))]}]}"#
+        let scratch = Scratch("choreo-large")
+        let file = try scratch.write("large.json", scene)
+        let before = Self.peakKiB(server)
+        let response = try http.request("POST", "/v1/render?fps=60&end=10", body: scene)
+        #expect(response.status == 200)
+        #expect(response.headers["transfer-encoding"]?.lowercased() == "chunked")
+        #expect(response.body.count > 60_000_000, "\(response.body.count) bytes")
+        let peak = Self.peakKiB(server)
+        #expect(
+            peak < 64 * 1024, "peak \(peak) KiB (before the render: \(before) KiB) for \(response.body.count) bytes")
+        let cli = try runChoreo(["render", file, "--fps", "60", "--end", "10"])
+        #expect(cli.0 == 0)
+        #expect(Array(cli.1.utf8) == response.body + [UInt8(ascii: "\n")])
     }
 
     /// Finding 10: the JSON responses in flight share `--max-render-memory`: one that could
