@@ -186,6 +186,17 @@ final class ReplicaLiveTests {
         let sceneOnFollower = try RawHTTP(port: follower.port).request("GET", "/v1/arena/rounds/current/scene")
         #expect(sceneOnLeader.status == 200 && sceneOnLeader.body == sceneOnFollower.body)
 
+        // A configuration stored through the follower reaches the leader, which probes its new node.
+        let second = try ServerProcess.target()
+        let configuration =
+            #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"},{"name":"beta","url":"http://127.0.0.1:\#(second.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.3,"timeout":0.25,"failureThreshold":2,"successThreshold":1}}"#
+        #expect(try RawHTTP(port: follower.port).request("PUT", "/v1/arena/config", body: configuration).status == 200)
+        #expect(
+            eventually(10) {
+                (try? RawHTTP(port: leader.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
+                    && (try? RawHTTP(port: follower.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
+            })
+
         // One prober: the target is asked about once per interval, not once per replica.
         let window = 3.0
         let before = try served(control)
