@@ -65,6 +65,14 @@ public struct SamplingQuery: Sendable, Equatable {
             }
             return value
         }
+        func wholeNumber(_ name: String, _ text: String, min: Double, max: Double, _ what: String) -> Int? {
+            guard let v = number(name, text, min: min, max: max) else { return nil }
+            guard v.rounded() == v else {
+                errors.append(FieldError(path: "query.\(name)", message: "must be \(what)"))
+                return nil
+            }
+            return Int(v)
+        }
         func list(_ text: String) -> [String] {
             text.split(separator: ",", omittingEmptySubsequences: true).map {
                 String($0).trimmingSpaces()
@@ -91,21 +99,9 @@ public struct SamplingQuery: Sendable, Equatable {
             case "height":
                 if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { query.height = v }
             case "columns":
-                if let v = number(name, value, min: 1, max: 64) {
-                    if v.rounded() == v {
-                        query.columns = Int(v)
-                    } else {
-                        errors.append(FieldError(path: "query.columns", message: "must be a whole number"))
-                    }
-                }
+                if let v = wholeNumber(name, value, min: 1, max: 64, "a whole number") { query.columns = v }
             case "precision":
-                if let v = number(name, value, min: 1, max: 17) {
-                    if v.rounded() == v {
-                        query.precision = Int(v)
-                    } else {
-                        errors.append(FieldError(path: "query.precision", message: "must be a whole number of digits"))
-                    }
-                }
+                if let v = wholeNumber(name, value, min: 1, max: 17, "a whole number of digits") { query.precision = v }
             case "times":
                 let items = list(value)
                 if items.count > FormatLimits.maxTimes {
