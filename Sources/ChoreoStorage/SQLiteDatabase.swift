@@ -26,7 +26,20 @@ final class SQLiteDatabase: @unchecked Sendable {
             throw StorageError("cannot open database at \(path): \(message)")
         }
         sqlite3_busy_timeout(handle, milliseconds)
-        try execute("PRAGMA journal_mode = WAL")
+        // Switching a new file to WAL takes an exclusive lock that the busy timeout does not
+        // wait for: another process opening the same file at once gets SQLITE_BUSY. Try again,
+        // for as long as the busy timeout would have waited.
+        var attempts = max(1, Int(milliseconds) / 20)
+        while true {
+            do {
+                try execute("PRAGMA journal_mode = WAL")
+                break
+            } catch {
+                attempts -= 1
+                guard attempts > 0, sqlite3_errcode(handle) == SQLITE_BUSY else { throw error }
+                usleep(20_000)
+            }
+        }
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }

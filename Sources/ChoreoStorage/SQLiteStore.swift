@@ -165,11 +165,12 @@ public final class SQLiteStore: Storage {
     public func insert(name: String?, document: [UInt8], created: Date) throws(StorageError) -> SceneSummary {
         let id = StoredIdentity.sceneID()
         let timestamp = StoredIdentity.timestamp(created)
-        try withDatabase { db throws(StorageError) in
-            let seq = (try db.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM scenes").first?.first?.integer) ?? 1
+        _ = try withDatabase { db throws(StorageError) in
+            // One statement, so the next sequence number is taken under the write lock even when
+            // another process writes the same file.
             try db.query(
-                "INSERT INTO scenes (id, name, created, seq, document) VALUES (?, ?, ?, ?, ?)",
-                [.text(id), name.map { .text($0) } ?? .null, .text(timestamp), .integer(seq), .blob(document)])
+                "INSERT INTO scenes (id, name, created, seq, document) VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM scenes), ?)",
+                [.text(id), name.map { .text($0) } ?? .null, .text(timestamp), .blob(document)])
         }
         return SceneSummary(id: id, name: name, created: timestamp)
     }
