@@ -46,10 +46,15 @@ extension ArenaRuntime {
         followRound()
         // The configuration this replica started with may be new to the others (--arena).
         try? coordination.notify(channel: Self.channel, payload: Self.configurationChanged)
+        state.withLock { $0.replicaLoopRunning = true }
         let thread = Thread { [weak self] in
+            defer { self?.replicaLoopDone.signal() }
             while let self, !self.state.withLock({ $0.stopping }) {
                 self.campaign(coordination)
-                Thread.sleep(forTimeInterval: Self.campaignInterval)
+                // Asleep in tenths, so that ``stop()`` waits a tenth at most.
+                for _ in 0..<Int(Self.campaignInterval * 10) where !self.state.withLock({ $0.stopping }) {
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
             }
         }
         thread.name = "choreo-replica"

@@ -39,6 +39,8 @@ public final class ArenaRuntime: Sendable {
         var probeSequence: Int64 = 0
         /// The replica loop should end (``stop()``).
         var stopping = false
+        /// Whether a replica loop was started (``stop()`` waits for it to end).
+        var replicaLoopRunning = false
     }
 
     public static let maxSubscribers = 64
@@ -46,6 +48,8 @@ public final class ArenaRuntime: Sendable {
     let store: any Storage
     let prober: Prober
     let state = Mutex(State())
+    /// Signalled when the replica loop has ended: nothing starts the prober after ``stop()``.
+    let replicaLoopDone = DispatchSemaphore(value: 0)
     private let timers = Mutex<[TimerBox]>([])
     private let roundTimer = Mutex<TimerBox?>(nil)
 
@@ -124,7 +128,12 @@ public final class ArenaRuntime: Sendable {
     }
 
     public func stop() {
-        state.withLock { $0.stopping = true }
+        let looping = state.withLock { state -> Bool in
+            state.stopping = true
+            return state.replicaLoopRunning
+        }
+        // The loop ends within a tenth of a second, or a campaign's statement timeout.
+        if looping { _ = replicaLoopDone.wait(timeout: .now() + 5) }
         roundTimer.withLock { $0 }?.timer.cancel()
         for box in timers.withLock({ $0 }) { box.timer.cancel() }
         prober.stop()

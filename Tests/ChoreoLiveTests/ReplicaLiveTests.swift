@@ -235,6 +235,17 @@ final class ReplicaLiveTests {
         #expect(eventually(10) { self.leads(follower) == true })
         let tookOver = Date().timeIntervalSince(killed)
         #expect(tookOver > 3 && tookOver < 7.5, "took over after \(tookOver) s")
+        // A leader stopped cleanly (SIGTERM) gives the lease up at once: a third replica leads
+        // within a campaign or two, long before the 5 s lease would have run out.
+        let third = try ServerProcess(data: scratch.file("lease-c"), arguments: ["--database", database.url] + lease)
+        #expect(eventually(5) { self.leads(third) == false })
+        follower.signal(SIGTERM)
+        #expect(follower.waitForExit() == 0)
+        let stopped = Date()
+        #expect(eventually(10) { self.leads(third) == true })
+        #expect(
+            Date().timeIntervalSince(stopped) < 3, "took over \(Date().timeIntervalSince(stopped)) s after a clean stop"
+        )
         // Without --database the option is a usage error, not silently ignored.
         let refused = try runChoreo(["serve", "--port", "0", "--leader-lease", "5", "--data", scratch.file("x")])
         #expect(refused.0 == 2 && refused.2.contains("--leader-lease needs --database"))
