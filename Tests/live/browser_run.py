@@ -22,29 +22,9 @@ import urllib.request
 
 import websocket
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "choreo")
+from choreo_process import ROOT, start
 CHROMIUM = "/usr/bin/chromium"
 DEADLINE = time.time() + 240
-
-
-def start(arguments):
-    """A choreo process on port 0; returns (process, port)."""
-    process = subprocess.Popen([BINARY] + arguments, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
-    limit = time.time() + 30
-    while time.time() < limit:
-        line = process.stderr.readline()
-        if not line:
-            break
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if "port" in event:
-            subprocess.Popen(["cat"], stdin=process.stderr, stdout=subprocess.DEVNULL)
-            return process, event["port"]
-    process.kill()
-    raise RuntimeError(f"{arguments[0]} did not start")
 
 
 def http(method, url, body=None, content_type="application/json"):

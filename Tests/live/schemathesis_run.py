@@ -6,46 +6,24 @@ openapi.yaml (no 5xx, every response conforming to the schema), then stops the s
 SIGTERM and checks it exits 0. Bounded: a fixed number of examples per operation and a
 wall-clock limit for the whole run.
 """
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "choreo")
+from choreo_process import ROOT, start
 
 
 def main() -> int:
     data = tempfile.mkdtemp(prefix="choreo-schemathesis-")
-    server = subprocess.Popen(
-        [BINARY, "serve", "--port", "0", "--data", data],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    port = None
-    deadline = time.time() + 30
-    while time.time() < deadline and port is None:
-        line = server.stderr.readline()
-        if not line:
-            break
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if event.get("event") == "listening":
-            port = event["port"]
-    if port is None:
-        server.kill()
+    try:
+        # Its log is kept in the scratch directory.
+        server, port = start(["serve", "--port", "0", "--data", data], log_path=os.path.join(data, "server.log"))
+    except RuntimeError:
         print("schemathesis: the server did not start", file=sys.stderr)
         return 1
-    # Keep draining the log so the server never blocks on a full pipe.
-    log_path = os.path.join(data, "server.log")
-    drain = subprocess.Popen(["cat"], stdin=server.stderr, stdout=open(log_path, "w"))
     try:
         command = [
             "schemathesis", "run", os.path.join(ROOT, "openapi.yaml"),
@@ -71,7 +49,7 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
             exit_code = -1
-        drain.wait(timeout=10)
+        server.drain.wait(timeout=10)
         shutil.rmtree(data, ignore_errors=True)
     if exit_code != 0:
         print(f"schemathesis: server exited with {exit_code} after SIGTERM", file=sys.stderr)
