@@ -55,7 +55,7 @@ let package = Package(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster",
+                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import ChoreoStorage
+import ChoreoTestSupport
 import Dispatch
 import Foundation
 
@@ -96,8 +97,7 @@ enum ScaleOutBenchmark {
         defer { replicas.forEach { $0.stop() } }
         var leaderTimes: [Double] = []
         var probeGaps: [Double] = []
-        var jitter = SplitMix(seed: 14)
-        for _ in 0..<kills {
+        for kill in 0..<kills {
             // Wait for one leader, and for its probes to flow.
             let deadline = Date().addingTimeInterval(20)
             var leaderIndex: Int?
@@ -108,8 +108,9 @@ enum ScaleOutBenchmark {
             guard let index = leaderIndex else { throw BenchError("no replica became the leader") }
             let other = replicas[1 - index]
             let servedBefore = try served(target.port)
-            // The kill falls anywhere in the follower's campaign interval, not always at one phase.
-            Thread.sleep(forTimeInterval: 0.5 + Double.random(in: 0..<1, using: &jitter))
+            // Kill k falls k/10 of the way through the follower's campaign interval (1 s), so
+            // the kills cover the whole interval rather than one phase of it.
+            Thread.sleep(forTimeInterval: 0.5 + Double(kill) / Double(kills))
             guard try served(target.port) > servedBefore else { throw BenchError("the leader does not probe") }
             // Kill it, then time the takeover and the first probe after the kill.
             let killedServed = try served(target.port)
@@ -193,9 +194,10 @@ enum ScaleOutBenchmark {
         let body = renderBody
         let (status, text) = try request(replicas[0].port, "POST", renderPath, body: body)
         guard status == 200 else { throw BenchError("the render answered \(status): \(text.prefix(300))") }
-        let one = try HAProxyChild(backends: [replicas[0].port], directory: scratch.path, name: "one")
+        let ready: (UInt16) -> Bool = { port in (try? request(port, "GET", "/healthz"))?.0 == 200 }
+        let one = try HAProxyProcess(backends: [replicas[0].port], directory: scratch.path, ready: ready)
         defer { one.stop() }
-        let two = try HAProxyChild(backends: replicas.map(\.port), directory: scratch.path, name: "two")
+        let two = try HAProxyProcess(backends: replicas.map(\.port), directory: scratch.path, ready: ready)
         defer { two.stop() }
         var rates: [String: [Double]] = [:]
         for _ in 0..<2 {
@@ -285,18 +287,5 @@ final class BenchCounter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return count
-    }
-}
-
-/// A small seeded generator, so the benchmark's kill times are the same from run to run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

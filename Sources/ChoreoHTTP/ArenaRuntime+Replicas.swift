@@ -111,8 +111,7 @@ extension ArenaRuntime {
     /// Takes up a round another replica started: its scene is run here (the engine is
     /// deterministic), and what remains of its events goes to this replica's streams.
     func followRound(now: Double = Date().timeIntervalSince1970) {
-        guard let stored = try? store.latestRound() else { return }
-        if let current = currentRound, current.id >= stored.id { return }
+        guard let stored = try? store.latestRound(after: currentRound?.id ?? 0) else { return }
         guard let (scene, _) = try? SceneDecoder.decode(bytes: stored.scene),
             let timeline = try? SceneRunner.run(scene)
         else { return }

@@ -94,11 +94,12 @@ extension PostgresStore {
         }
     }
 
-    public func latestRound() throws(StorageError) -> StoredRound? {
+    public func latestRound(after id: Int) throws(StorageError) -> StoredRound? {
         try withConnection(retry: true) { connection throws(StorageError) -> StoredRound? in
             guard
                 let row = try connection.run(
-                    "SELECT id, started, duration, scene, ranking, champion FROM arena_rounds ORDER BY id DESC LIMIT 1"
+                    "SELECT id, started, duration, scene, ranking, champion FROM arena_rounds WHERE id > $1 ORDER BY id DESC LIMIT 1",
+                    [.integer(Int64(id))]
                 ).rows.first
             else { return nil }
             return StoredRound(

@@ -168,8 +168,14 @@ public protocol ArenaRepository: Sendable {
     /// running at `round.started`; returns the round as stored, or nil when one is running.
     /// Of replicas racing to start a round, one succeeds.
     func claimRound(_ round: StoredRound) throws(StorageError) -> StoredRound?
+    /// The newest stored round if it is numbered after `id` (nil otherwise): a follower asks
+    /// every second without reading a round it has already taken up.
+    func latestRound(after id: Int) throws(StorageError) -> StoredRound?
+}
+
+extension ArenaRepository {
     /// The newest stored round.
-    func latestRound() throws(StorageError) -> StoredRound?
+    public func latestRound() throws(StorageError) -> StoredRound? { try latestRound(after: 0) }
 }
 
 /// Rounds kept; older ones are deleted as new ones are stored.

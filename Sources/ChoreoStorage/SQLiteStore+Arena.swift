@@ -114,11 +114,12 @@ extension SQLiteStore {
         }
     }
 
-    public func latestRound() throws(StorageError) -> StoredRound? {
+    public func latestRound(after id: Int) throws(StorageError) -> StoredRound? {
         try withDatabase { db throws(StorageError) in
             guard
                 let row = try db.query(
-                    "SELECT id, started, duration, scene, ranking, champion FROM arena_rounds ORDER BY id DESC LIMIT 1"
+                    "SELECT id, started, duration, scene, ranking, champion FROM arena_rounds WHERE id > ? ORDER BY id DESC LIMIT 1",
+                    [.integer(Int64(id))]
                 ).first
             else { return nil }
             return StoredRound(

@@ -51,7 +51,9 @@ final class ReplicaLiveTests {
         let database = try TestDatabase()
         let a = try replica(database)
         let b = try replica(database)
-        let proxy = try HAProxy(backends: [a.port, b.port], scratch: scratch)
+        let proxy = try HAProxyProcess(backends: [a.port, b.port], directory: scratch.path) { port in
+            (try? RawHTTP(port: port).request("GET", "/healthz"))?.status == 200
+        }
         let httpA = RawHTTP(port: a.port)
         let httpB = RawHTTP(port: b.port)
 
@@ -296,72 +298,5 @@ final class ReplicaLiveTests {
             throw LiveError("GET /control has no served count")
         }
         return Int(served)
-    }
-}
-
-/// A real HAProxy (Debian's) in front of replicas, round-robin, checking `/healthz`.
-final class HAProxy {
-    let process = Process()
-    let port: UInt16
-
-    init(backends: [UInt16], scratch: Scratch) throws {
-        port = try Self.freePort()
-        var config = """
-            global
-                maxconn 256
-            defaults
-                mode http
-                timeout connect 2s
-                timeout client 30s
-                timeout server 30s
-            frontend choreo
-                bind 127.0.0.1:\(port)
-                default_backend replicas
-            backend replicas
-                balance roundrobin
-                option httpchk GET /healthz
-                retry-on conn-failure empty-response
-                retries 2
-                option redispatch
-
-            """
-        for (index, backend) in backends.enumerated() {
-            config += "    server r\(index) 127.0.0.1:\(backend) check inter 500ms fall 2 rise 1\n"
-        }
-        let path = try scratch.write("haproxy-\(port).cfg", config)
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
-        process.arguments = ["-f", path, "-db", "-q"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if (try? RawHTTP(port: port).request("GET", "/healthz"))?.status == 200 { return }
-            usleep(50_000)
-        }
-        throw LiveError("HAProxy did not answer on \(port)")
-    }
-
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw LiveError("no free port") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
     }
 }
