@@ -26,9 +26,11 @@ extension ArenaRuntime {
     public var isLeader: Bool { state.withLock { $0.leading } }
 
     func startReplica(_ coordination: any ReplicaCoordination) {
+        // Read before the lock is taken: no database call waits under the runtime's mutex.
+        let latest = (try? store.latestProbeSequence()) ?? 0
         state.withLock {
             $0.leading = false
-            $0.probeSequence = (try? store.latestProbeSequence()) ?? 0
+            $0.probeSequence = latest
         }
         // Health as the stored history says, and the round that may be running.
         coordination.listen(channel: Self.channel) { [weak self] payload in
@@ -79,7 +81,7 @@ extension ArenaRuntime {
             prober.stop()
             flush()
             rescheduleRounds()
-            state.withLock { $0.probeSequence = (try? store.latestProbeSequence()) ?? $0.probeSequence }
+            if let latest = try? store.latestProbeSequence() { state.withLock { $0.probeSequence = latest } }
             log(RequestLog.event("follower", ["time": .number(Date().timeIntervalSince1970)]))
         } else if !leads {
             followProbes()
