@@ -247,10 +247,8 @@ enum ScaleOutBenchmark {
 
     /// One request on its own connection (`Connection: close`), read to its end.
     static func request(_ port: UInt16, _ method: String, _ path: String, body: [UInt8] = []) throws -> (Int, String) {
-        let fd = try loopbackConnection(port)
+        let fd = try loopbackConnection(port, receiveTimeout: 30)
         defer { close(fd) }
-        var tv = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if !body.isEmpty { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + body

@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoStorage
+import ChoreoTestSupport
 import Dispatch
 import Foundation
 

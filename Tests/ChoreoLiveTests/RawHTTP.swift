@@ -1,3 +1,4 @@
+import ChoreoTestSupport
 import Foundation
 
 /// A minimal HTTP/1.1 client over a POSIX socket, so tests control every byte (and can stall).
@@ -13,24 +14,7 @@ struct RawHTTP {
 
     /// Opens a connected socket to 127.0.0.1.
     func connect(timeout: Int = 20) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw LiveError("socket failed") }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw LiveError("connect failed")
-        }
-        return fd
+        try loopbackConnection(port, receiveTimeout: timeout)
     }
 
     static func send(_ fd: Int32, _ bytes: [UInt8]) {

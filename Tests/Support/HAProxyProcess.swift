@@ -63,20 +63,3 @@ public final class HAProxyProcess {
 public struct HAProxyError: Error, CustomStringConvertible {
     public let description: String
 }
-
-/// A loopback port free now (the kernel's choice for a socket bound to port 0).
-public func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-    }
-    guard bound else { throw HAProxyError(description: "no free loopback port") }
-    return UInt16(bigEndian: address.sin_port)
-}
