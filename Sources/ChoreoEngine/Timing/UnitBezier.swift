@@ -75,10 +75,7 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
     /// bisecting inside the bracket too).
     @inline(__always)
     public func solveCurveX(_ x: Double, epsilon: Double = 1e-9) -> Double {
-        var i = 1
-        while i < 10 && samples[i] <= x { i += 1 }
-        let lower = samples[i - 1]
-        let upper = samples[i]
+        let (i, lower, upper) = bracket(x)
         var t0 = 0.1 * Double(i - 1)
         var t1 = 0.1 * Double(i)
         var t = upper > lower ? t0 + 0.1 * (x - lower) / (upper - lower) : t0
@@ -94,6 +91,24 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
             t = next
         }
         return t
+    }
+
+    /// The first sample index i in 1…10 with x(0.1 i) > x (10 when none is), and the samples
+    /// at i − 1 and i: the scan `while i < 10 && samples[i] <= x { i += 1 }` written out, so
+    /// that every lane index is a constant (a variable index spills the vector to memory).
+    @inline(__always)
+    private func bracket(_ x: Double) -> (Int, Double, Double) {
+        let s = samples
+        if !(s[1] <= x) { return (1, s[0], s[1]) }
+        if !(s[2] <= x) { return (2, s[1], s[2]) }
+        if !(s[3] <= x) { return (3, s[2], s[3]) }
+        if !(s[4] <= x) { return (4, s[3], s[4]) }
+        if !(s[5] <= x) { return (5, s[4], s[5]) }
+        if !(s[6] <= x) { return (6, s[5], s[6]) }
+        if !(s[7] <= x) { return (7, s[6], s[7]) }
+        if !(s[8] <= x) { return (8, s[7], s[8]) }
+        if !(s[9] <= x) { return (9, s[8], s[9]) }
+        return (10, s[9], s[10])
     }
 
     /// y for a given x; outside 0…1 the end tangents extend the curve.
