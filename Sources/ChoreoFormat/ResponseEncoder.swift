@@ -11,6 +11,9 @@ import Synchronization
 public enum ResponseEncoder {
     /// Frames per parallel block.
     static let blockSize = 16
+    /// Tile memory per rendering thread (``FramePlan/tileFrames(within:)``): about a core's L2
+    /// cache, where a tile written track by track is still there when it is read frame by frame.
+    public static let tileBytes = 2 << 20
 
     /// The whole JSON response: `{"duration", "frames", "events", "diagnostics", "animations"}`.
     public static func json(_ plan: RenderPlan, threads: Int = defaultThreads) -> [UInt8] {
@@ -121,12 +124,22 @@ public enum ResponseEncoder {
             let lower = range.lowerBound + block * blockSize
             let upper = min(lower + blockSize, range.upperBound)
             var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
-            let cursor = plan.frames.makeCursor()
-            for index in lower..<upper {
-                let before = writer.bytes.count
-                if index > range.lowerBound { writer.byte(separator) }
-                writeFrame(plan, time: plan.times[index], cursor: cursor, into: &writer)
-                if let keepGoing, !keepGoing(writer.bytes.count - before) { break }
+            // Sampled a tile at a time (track by track), then written frame by frame; frames
+            // too large for a tile are sampled as they are written.
+            let tileFrames = min(upper - lower, plan.frames.tileFrames(within: Self.tileBytes))
+            let tiled = tileFrames > 1
+            let cursor = plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 1)
+            frames: for tileStart in stride(from: lower, to: upper, by: tileFrames) {
+                let tileEnd = min(tileStart + tileFrames, upper)
+                if tiled { plan.frames.sampleTile(plan.times[tileStart..<tileEnd], cursor: cursor) }
+                for index in tileStart..<tileEnd {
+                    let before = writer.bytes.count
+                    if index > range.lowerBound { writer.byte(separator) }
+                    writeFrame(
+                        plan, time: plan.times[index], tileFrame: tiled ? index - tileStart : nil, cursor: cursor,
+                        into: &writer)
+                    if let keepGoing, !keepGoing(writer.bytes.count - before) { break frames }
+                }
             }
             results.store(writer.bytes, at: block)
         }
@@ -138,7 +151,10 @@ public enum ResponseEncoder {
         return results.values
     }
 
-    static func writeFrame(_ plan: RenderPlan, time: Double, cursor: SamplingCursor, into writer: inout JSONWriter) {
+    /// Writes the frame at `time`: frame `tileFrame` of the cursor's tile, or sampled now.
+    static func writeFrame(
+        _ plan: RenderPlan, time: Double, tileFrame: Int?, cursor: SamplingCursor, into writer: inout JSONWriter
+    ) {
         let timeline = plan.timeline
         writer.raw("{\"time\":")
         writer.number(time)
@@ -148,7 +164,11 @@ public enum ResponseEncoder {
         // `precision` rounds the sampled values, not the times or the interactive states.
         swap(&visitor.writer, &writer)
         visitor.writer.significantDigits = plan.precision
-        plan.frames.visit(time, cursor: cursor, &visitor)
+        if let tileFrame {
+            plan.frames.visit(tileFrame: tileFrame, cursor: cursor, &visitor)
+        } else {
+            plan.frames.visit(time, cursor: cursor, &visitor)
+        }
         visitor.writer.significantDigits = nil
         swap(&visitor.writer, &writer)
         writer.byte(UInt8(ascii: "}"))
@@ -196,16 +216,17 @@ public enum ResponseEncoder {
         }
     }
 
-    /// A value held in lane form, written exactly as ``writeValue(_:into:)`` writes it.
+    /// A value held in lane form (`kind.laneCount` lanes), written exactly as
+    /// ``writeValue(_:into:)`` writes it.
     @inline(__always)
-    static func writeLanes(_ lanes: Lanes, kind: ValueKind, into writer: inout JSONWriter) {
+    static func writeLanes(_ lanes: UnsafePointer<Double>, kind: ValueKind, into writer: inout JSONWriter) {
         let count: Int
         switch kind {
         case .number:
             writer.number(lanes[0])
             return
         case .transform:
-            if lanes == .identityTransform {
+            if isIdentity(lanes) {
                 writer.raw("[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]")
                 return
             }
@@ -219,6 +240,12 @@ public enum ResponseEncoder {
             writer.number(lanes[lane])
         }
         writer.byte(UInt8(ascii: "]"))
+    }
+
+    /// Whether 16 transform lanes are the identity (as `==` compares: −0 equals 0).
+    @inline(__always)
+    private static func isIdentity(_ lanes: UnsafePointer<Double>) -> Bool {
+        UnsafeRawPointer(lanes).loadUnaligned(as: Lanes.self) == .identityTransform
     }
 
     /// A value in the scene format's output form.
@@ -521,7 +548,7 @@ struct JSONFrameWriter: FrameVisitor {
         firstColumn = true
     }
 
-    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes) {
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
         separate()
         writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
         ResponseEncoder.writeLanes(lanes, kind: keyPath.property.kind, into: &writer)

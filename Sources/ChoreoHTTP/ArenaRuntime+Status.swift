@@ -139,7 +139,7 @@ struct PresentationCollector: FrameVisitor {
 
     mutating func beginLayer(_ layer: Int) { current = [] }
 
-    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes) {
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
         current.append((keyPath.description, Self.json(Value(lanes: lanes, kind: keyPath.property.kind))))
     }
 

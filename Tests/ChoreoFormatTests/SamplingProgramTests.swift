@@ -260,6 +260,48 @@ struct SamplingProgramTests {
         #expect(generic > 0)
     }
 
+    /// Tiles (a track over several frames at once, ``FramePlan/sampleTile(_:cursor:)``) give
+    /// what frames sampled one at a time give, to the bit, whether a tile lies in one piece or
+    /// crosses boundaries, and whether layer time maps change within it.
+    @Test func tilesEqualFramesSampledOneAtATime() throws {
+        var scenes = 0
+        var compared = 0
+        var fromTiles = 0
+        for seed in 1...160 as ClosedRange<UInt64> {
+            guard let scene = try? SceneDecoder.decode(bytes: Array(Self.scene(seed: seed).utf8)).scene,
+                let timeline = try? SceneRunner.run(scene, horizon: 20)
+            else { continue }
+            scenes += 1
+            let members = Self.properties.map { FramePlan.Column.Member.keyPath(KeyPath($0)) }
+            let plan = FramePlan(
+                timeline: timeline, times: [], selected: timeline.layers.map { _ in true },
+                columns: timeline.layers.map { _ in members })
+            var times = stride(from: -0.5, through: 6, by: 1.0 / 60).map { SceneTime.quantize($0) }
+            times += timeline.events.map(\.time).filter(\.isFinite)
+            times = Array(Set(times)).sorted()
+            let direct = plan.makeCursor()
+            // 7 frames a tile: tiles that start and end anywhere relative to the pieces.
+            let tiled = plan.makeCursor(tileFrames: 7)
+            for start in stride(from: 0, to: times.count, by: 7) {
+                let tile = times[start..<min(start + 7, times.count)]
+                plan.sampleTile(tile, cursor: tiled)
+                for (frame, time) in tile.enumerated() {
+                    var expected = BitCollector()
+                    plan.visit(time, cursor: direct, &expected)
+                    var actual = BitCollector()
+                    plan.visit(tileFrame: frame, cursor: tiled, &actual)
+                    let same = actual.bits == expected.bits
+                    #expect(same, "seed \(seed): the tile differs at \(time)")
+                    if !same { return }
+                    compared += 1
+                    fromTiles += actual.lanes
+                }
+            }
+        }
+        #expect(scenes >= 100)
+        #expect(compared > 10_000 && fromTiles > 100_000, "\(compared) frames, \(fromTiles) compiled values")
+    }
+
     @Test func wholeTransformAnimationsAndPathsStayGeneric() throws {
         let text = """
             {"layers": [{"id": "a"}, {"id": "b"}],
@@ -282,4 +324,27 @@ struct SamplingProgramTests {
         #expect(program.sample(0, at: 2, map: .identity, cursor: cursor, into: &lanes))
         #expect(lanes == Value.transform(.identity).lanes)
     }
+}
+
+/// Every value a frame hands out, as bit patterns (NaN and −0 compared exactly).
+private struct BitCollector: FrameVisitor {
+    var bits: [UInt64] = []
+    var lanes = 0
+
+    mutating func beginLayer(_ layer: Int) { bits.append(UInt64(layer)) }
+
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
+        self.lanes += 1
+        bits.append(UInt64(column))
+        for lane in 0..<keyPath.property.kind.laneCount { bits.append(lanes[lane].bitPattern) }
+    }
+
+    mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) {
+        bits.append(UInt64(column))
+        for lane in 0..<keyPath.property.kind.laneCount { bits.append((value.lanes?[lane] ?? 0).bitPattern) }
+    }
+
+    mutating func transition(_ column: Int, _ state: TransitionState) {}
+    mutating func particles(_ column: Int, _ particles: [Particle]) {}
+    mutating func endLayer(_ layer: Int) {}
 }

@@ -80,16 +80,60 @@ public final class FramePlan: Sendable {
     /// The number of columns over all layers.
     public var columnCount: Int { columns.count }
 
-    /// A working cursor for one thread.
-    public func makeCursor() -> SamplingCursor { SamplingCursor(for: program) }
+    /// A working cursor for one thread, with a tile of up to `tileFrames` frames.
+    public func makeCursor(tileFrames: Int = 1) -> SamplingCursor {
+        SamplingCursor(for: program, tileFrames: tileFrames)
+    }
+
+    /// The frames a tile holds within `bytes` of tile memory (``SamplingProgram/tileFrames(within:)``):
+    /// 1 means a frame does not fit, and frames are best sampled one at a time.
+    public func tileFrames(within bytes: Int) -> Int { program.tileFrames(within: bytes) }
+
+    /// Samples the compiled columns at `times` (increasing; at most the cursor's tile) into
+    /// the cursor's tile, for ``visit(tileFrame:cursor:_:)``.
+    public func sampleTile(_ times: ArraySlice<Double>, cursor: SamplingCursor) {
+        if let staticMaps {
+            staticMaps.withUnsafeBufferPointer { maps in
+                program.sampleTile(times, maps: maps.baseAddress!, mapStride: 0, cursor: cursor)
+            }
+            return
+        }
+        cursor.tileShapes = times.map { timeline.shape(at: $0) }
+        cursor.tileMaps = zip(times, cursor.tileShapes).map { timeline.timeMaps(at: $0, shape: $1) }
+        let layerCount = timeline.layers.count
+        var flat: [TimeMap] = []
+        flat.reserveCapacity(times.count * layerCount)
+        for maps in cursor.tileMaps { flat += maps }
+        flat.withUnsafeBufferPointer { maps in
+            program.sampleTile(times, maps: maps.baseAddress!, mapStride: layerCount, cursor: cursor)
+        }
+    }
 
     /// Visits the frame at `time`: each selected layer in the tree, in drawing order, and its
     /// columns in order. A transition column is visited only while one is in effect, a
     /// particles column only on emitter layers.
-    @inline(__always)
     public func visit<Visitor: FrameVisitor>(_ time: Double, cursor: SamplingCursor, _ visitor: inout Visitor) {
         let shape = staticShape ?? timeline.shape(at: time)
         let maps = staticMaps ?? timeline.timeMaps(at: time, shape: shape)
+        visit(time, shape: shape, maps: maps, tileFrame: -1, cursor: cursor, &visitor)
+    }
+
+    /// Visits frame `tileFrame` of the cursor's tile (``sampleTile(_:cursor:)``), as
+    /// ``visit(_:cursor:_:)`` visits a time, reading the compiled columns from the tile.
+    public func visit<Visitor: FrameVisitor>(tileFrame: Int, cursor: SamplingCursor, _ visitor: inout Visitor) {
+        precondition(tileFrame >= 0 && tileFrame < cursor.tileCount, "frame outside the tile")
+        visit(
+            cursor.tileTimes[tileFrame], shape: staticShape ?? cursor.tileShapes[tileFrame],
+            maps: staticMaps ?? cursor.tileMaps[tileFrame], tileFrame: tileFrame, cursor: cursor, &visitor)
+    }
+
+    /// The frame's layers and columns; compiled columns come from tile frame `tileFrame`, or
+    /// are sampled now when it is −1.
+    @inline(__always)
+    private func visit<Visitor: FrameVisitor>(
+        _ time: Double, shape: Timeline.TreeShape, maps: [TimeMap], tileFrame: Int, cursor: SamplingCursor,
+        _ visitor: inout Visitor
+    ) {
         var lanes = Lanes()
         for layer in shape.order where selected[layer] {
             visitor.beginLayer(layer)
@@ -98,13 +142,19 @@ public final class FramePlan: Sendable {
                 switch columns[column].member {
                 case .keyPath(let keyPath):
                     let track = columns[column].track
-                    if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
-                        visitor.lanes(column, keyPath, lanes)
-                    } else {
-                        visitor.value(
-                            column, keyPath,
-                            timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map))
+                    if track >= 0 && tileFrame >= 0 {
+                        if let values = program.tileValues(track, frame: tileFrame, cursor: cursor) {
+                            visitor.lanes(column, keyPath, values)
+                            continue
+                        }
+                    } else if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
+                        withUnsafeBytes(of: &lanes) {
+                            visitor.lanes(column, keyPath, $0.assumingMemoryBound(to: Double.self).baseAddress!)
+                        }
+                        continue
                     }
+                    visitor.value(
+                        column, keyPath, timeline.presentationValue(layer: layer, keyPath: keyPath, at: time, map: map))
                 case .particles:
                     guard timeline.layers[layer].type == .emitter else { continue }
                     visitor.particles(column, timeline.particles(layer: layer, at: time, emissions: emissions))
@@ -121,8 +171,9 @@ public final class FramePlan: Sendable {
 /// What a frame of a ``FramePlan`` hands out, layer by layer in drawing order.
 public protocol FrameVisitor {
     mutating func beginLayer(_ layer: Int)
-    /// A whole property from the compiled program, in lane form (`Value(lanes:kind:)` reads it).
-    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: Lanes)
+    /// A whole property from the compiled program, in lane form: as many lanes as its kind has
+    /// (``ValueKind/laneCount``; `Value(lanes:kind:)` reads them). Valid during the call only.
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>)
     /// A value read from the timeline (sub-paths, and what the program leaves generic).
     mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value)
     mutating func transition(_ column: Int, _ state: TransitionState)

@@ -43,6 +43,13 @@ extension Value {
         return l
     }
 
+    /// The value of a kind held in lane form, from the `kind.laneCount` lanes at `lanes`.
+    public init(lanes: UnsafePointer<Double>, kind: ValueKind) {
+        var full = Lanes()
+        for lane in 0..<kind.laneCount { full[lane] = lanes[lane] }
+        self.init(lanes: full, kind: kind)
+    }
+
     /// The value of a kind held in lane form (the inverse of ``lanes``).
     public init(lanes l: Lanes, kind: ValueKind) {
         switch kind {

@@ -1,33 +1,75 @@
 /// One rendering thread's working memory for a ``SamplingProgram``: where each track was last
-/// found and the last local time of each clock.
+/// found, the last local times of the clocks, and a tile of sampled frames.
 ///
 /// Frames are sampled in increasing time, so a track's piece is usually the one it was in
 /// before; and animations with the same timing (the several animations one `UIView.animate`
 /// block adds, or one timing shared by many layers) map a layer time to the same local time,
 /// computed once per layer time. Both are exact: a hint is checked before use, and a clock's
-/// local time is reused only for the same layer time. Not shareable: one cursor per thread.
+/// local time is reused only for the same clock and layer time. Not shareable: one cursor per
+/// thread.
+///
+/// A tile holds up to ``tileCapacity`` frames: every track's lanes, frame after frame
+/// (``SamplingProgram/sampleTile(_:maps:mapStride:cursor:)`` fills it track by track, so
+/// a track's pieces and ops are read once per tile rather than once per frame).
 public final class SamplingCursor {
-    let pieceHint: UnsafeMutablePointer<Int>
-    /// The layer time each clock's local time was computed for (NaN: never).
-    let clockTime: UnsafeMutablePointer<Double>
-    let clockLocal: UnsafeMutablePointer<MediaTiming.Local?>
-    private let trackCount: Int
-    private let clockCount: Int
+    /// A clock's local time at one layer time, in a direct-mapped cache of ``clockSlots``
+    /// entries per tile frame.
+    struct ClockEntry {
+        var clock: Int
+        var time: Double
+        var local: MediaTiming.Local?
+    }
 
-    public init(for program: SamplingProgram) {
+    let pieceHint: UnsafeMutablePointer<Int>
+    let clockEntries: UnsafeMutablePointer<ClockEntry>
+    /// Entries per tile frame: a power of two (clocks are hashed by their low bits).
+    let clockSlots: Int
+    /// The most frames a tile holds.
+    public let tileCapacity: Int
+    /// The frames in the tile now.
+    public internal(set) var tileCount = 0
+    /// The tile's scene times.
+    let tileTimes: UnsafeMutablePointer<Double>
+    /// Lanes of every track, ``SamplingProgram/rowLanes`` a frame.
+    let tileValues: UnsafeMutablePointer<Double>
+    /// Whether a track was sampled (1) or falls in a generic piece (0), a byte per track a frame.
+    let tileSampled: UnsafeMutablePointer<UInt8>
+    /// Per tile frame, when layer time maps change with time: the tree and every layer's map.
+    var tileShapes: [Timeline.TreeShape] = []
+    var tileMaps: [[TimeMap]] = []
+    private let trackCount: Int
+    private let rowLanes: Int
+
+    /// A cursor whose tile holds up to `tileFrames` frames.
+    public init(for program: SamplingProgram, tileFrames: Int = 1) {
         trackCount = program.tracks.count
-        clockCount = program.clockCount
+        rowLanes = program.rowLanes
+        tileCapacity = max(tileFrames, 1)
+        var slots = 1
+        while slots < min(program.clockCount, 256) { slots *= 2 }
+        clockSlots = slots
         pieceHint = .allocate(capacity: max(trackCount, 1))
-        clockTime = .allocate(capacity: max(clockCount, 1))
-        clockLocal = .allocate(capacity: max(clockCount, 1))
+        clockEntries = .allocate(capacity: slots * tileCapacity)
         for track in 0..<trackCount { (pieceHint + track).initialize(to: program.tracks[track].firstPiece) }
-        clockTime.initialize(repeating: .nan, count: clockCount)
-        clockLocal.initialize(repeating: nil, count: clockCount)
+        clockEntries.initialize(repeating: ClockEntry(clock: -1, time: .nan, local: nil), count: slots * tileCapacity)
+        tileTimes = .allocate(capacity: tileCapacity)
+        tileTimes.initialize(repeating: 0, count: tileCapacity)
+        // Doubles, written before they are read (a track's lanes when its flag is set).
+        tileValues = .allocate(capacity: max(rowLanes * tileCapacity, 1))
+        tileSampled = .allocate(capacity: max(trackCount * tileCapacity, 1))
+        tileSampled.initialize(repeating: 0, count: max(trackCount * tileCapacity, 1))
+    }
+
+    /// The bytes a cursor with a tile of `tileFrames` frames holds for a program.
+    public static func tileBytes(for program: SamplingProgram, tileFrames: Int) -> Int {
+        tileFrames * (program.rowLanes * MemoryLayout<Double>.stride + program.tracks.count)
     }
 
     deinit {
         pieceHint.deallocate()
-        clockTime.deallocate()
-        clockLocal.deallocate()
+        clockEntries.deallocate()
+        tileTimes.deallocate()
+        tileValues.deallocate()
+        tileSampled.deallocate()
     }
 }

@@ -5,10 +5,12 @@ extension SamplingProgram {
         var builder = Builder(timeline: timeline)
         for request in requests { builder.addTrack(layer: request.layer, property: request.property) }
         self.init(
-            tracks: builder.tracks, pieceStarts: builder.pieceStarts, pieces: builder.pieces, ops: builder.ops,
+            tracks: builder.tracks, pieceStarts: builder.pieceStarts, pieces: builder.pieces, models: builder.models,
+            ops: builder.ops, timings: builder.timings,
             groups: builder.groups, keyframes: builder.keyframes, keyTimes: builder.keyTimes,
             keyValues: builder.keyValues, outTangents: builder.outTangents, inTangents: builder.inTangents,
             segmentFunctions: builder.segmentFunctions, transformBases: builder.transformBases,
+            easings: builder.easings, springs: builder.springs,
             clockCount: builder.clocks.count, timeSources: timeline.clocks)
     }
 
@@ -18,7 +20,9 @@ extension SamplingProgram {
         var tracks: [Track] = []
         var pieceStarts: [Double] = []
         var pieces: [Piece] = []
+        var models: [Lanes] = []
         var ops: [Op] = []
+        var timings: [MediaTiming] = []
         var groups: [GroupTiming] = []
         var keyframes: [Keyframes] = []
         /// Compiled keyframe tracks by identity, so leaves sharing one share its lanes.
@@ -29,6 +33,10 @@ extension SamplingProgram {
         var inTangents: [SmallLanes] = []
         var segmentFunctions: [Easing] = []
         var transformBases: [TransformBase] = []
+        var easings: [Easing] = []
+        var easingIndex: [TimingFunction: Int] = [:]
+        var springs: [Spring.Solved] = []
+        var springIndex: [Spring: Int] = [:]
         /// Clock numbers by timing and group timings.
         var clocks: [ClockKey: Int] = [:]
 
@@ -46,7 +54,7 @@ extension SamplingProgram {
             let leafIndices = layerTrack.leavesByProperty[property.ordinal]
             // A path animation with rotationMode turns the transform from outside its own leaves.
             if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation) {
-                tracks.append(Track(kind: kind, firstPiece: pieces.count, pieceCount: 0, generic: true))
+                tracks.append(Track(kind: kind, firstPiece: pieces.count, pieceCount: 0, generic: true, layer: layer))
                 return
             }
             // Piece boundaries: every model change and every attach and detach of a leaf.
@@ -80,14 +88,17 @@ extension SamplingProgram {
                     nextRemoved += 1
                 }
                 pieceStarts.append(start)
-                pieces.append(compilePiece(layer: layer, property: property, at: start, attached: attached))
+                let (piece, model) = compilePiece(layer: layer, property: property, at: start, attached: attached)
+                pieces.append(piece)
+                models.append(model)
             }
-            tracks.append(Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false))
+            tracks.append(
+                Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false, layer: layer))
         }
 
         /// The model value and attached leaves (in the order added) at the start of a piece, resolved.
         private mutating func compilePiece(layer: Int, property: LayerProperty, at start: Double, attached: [Int])
-            -> Piece
+            -> (Piece, Lanes)
         {
             let model = timeline.layers[layer].modelValue(property, at: start)
             let firstOp = ops.count
@@ -97,18 +108,20 @@ extension SamplingProgram {
                 let leaf = timeline.leaves[index]
                 guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
                     ops.removeSubrange(firstOp...)
+                    timings.removeSubrange(firstOp...)
                     return generic(model: modelLanes, firstOp: firstOp)
                 }
                 ops.append(op)
+                timings.append(leaf.body.timing)
                 valueIsModel = false
             }
-            return Piece(
-                model: modelLanes, smallModel: Self.small(modelLanes), firstOp: firstOp, opCount: ops.count - firstOp,
-                generic: false)
+            let piece = Piece(
+                smallModel: Self.small(modelLanes), firstOp: firstOp, opCount: ops.count - firstOp, generic: false)
+            return (piece, modelLanes)
         }
 
-        private func generic(model: Lanes, firstOp: Int) -> Piece {
-            Piece(model: model, smallModel: Self.small(model), firstOp: firstOp, opCount: 0, generic: true)
+        private func generic(model: Lanes, firstOp: Int) -> (Piece, Lanes) {
+            (Piece(smallModel: Self.small(model), firstOp: firstOp, opCount: 0, generic: true), model)
         }
 
         /// One leaf resolved against a constant model value; `nil` when it needs the generic path.
@@ -143,7 +156,7 @@ extension SamplingProgram {
             let partModel = keyPath.extract(from: model)
             var from = SmallLanes()
             var to = SmallLanes()
-            var spring: Spring.Solved?
+            var spring = -1
             var keyframeTrack = -1
             var step = SmallLanes()
             switch body.curve {
@@ -152,7 +165,13 @@ extension SamplingProgram {
                 guard let startLanes = start.lanes, let endLanes = end.lanes else { return nil }
                 from = Self.small(startLanes)
                 to = Self.small(endLanes)
-                spring = basicSpring.map(Spring.Solved.init)
+                if let basicSpring {
+                    spring = springIndex[basicSpring] ?? springs.count
+                    if spring == springs.count {
+                        springs.append(Spring.Solved(basicSpring))
+                        springIndex[basicSpring] = spring
+                    }
+                }
                 step = Self.small(endLanes)
             case .keyframes(let track):
                 guard let compiled = compileKeyframes(track), let end = track.value(at: 1).lanes else { return nil }
@@ -171,14 +190,24 @@ extension SamplingProgram {
                 cumulative: body.cumulative, laneOffset: laneRange.offset, laneCount: laneRange.count,
                 component: keyPath.component ?? .x, transformBase: transformBase, from: from, to: to,
                 cumulativeStep: body.cumulative ? step : SmallLanes(), spring: spring,
-                easing: Easing(body.timingFunction),
-                timing: body.timing, firstGroup: firstGroup, groupCount: body.groups.count)
+                easing: easing(body.timingFunction),
+                duration: body.timing.duration, firstGroup: firstGroup, groupCount: body.groups.count)
+        }
+
+        /// The shared easing of a timing function.
+        private mutating func easing(_ function: TimingFunction) -> Int {
+            if let known = easingIndex[function] { return known }
+            easings.append(Easing(function))
+            easingIndex[function] = easings.count - 1
+            return easings.count - 1
         }
 
         /// A value keyframe track in lane form (shared between leaves); `nil` for paths.
         private mutating func compileKeyframes(_ track: KeyframeTrack) -> Int? {
             if let known = keyframeIndex[ObjectIdentifier(track)] { return known }
             guard case .values(let values) = track.source, !values.isEmpty else { return nil }
+            // Interpolation reads a time for every value (the timeline's track pairs them up).
+            guard track.mode == .discrete || track.keyTimes.count >= values.count else { return nil }
             let lanes = values.compactMap(\.lanes).map(Self.small)
             guard lanes.count == values.count else { return nil }
             let cubic = track.mode == .cubic && values.count >= 2

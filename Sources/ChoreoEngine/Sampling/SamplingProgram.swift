@@ -27,12 +27,16 @@ public final class SamplingProgram: Sendable {
         let firstPiece: Int
         let pieceCount: Int
         let generic: Bool
+        /// The layer whose time map the track's ops run on.
+        let layer: Int
+        /// Where the track's lanes start in a tile row (``SamplingCursor``).
+        var laneOffset = 0
     }
 
     /// A stretch of scene time over which a property's model value and attached animations stay.
     struct Piece: Sendable {
-        let model: Lanes
-        /// The first four lanes of `model`, where ops on non-transform properties work.
+        /// The first four lanes of the model value (`models` holds all of it), where ops on
+        /// non-transform properties work.
         let smallModel: SmallLanes
         let firstOp: Int
         let opCount: Int
@@ -81,9 +85,13 @@ public final class SamplingProgram: Sendable {
         let to: SmallLanes
         /// What one completed iteration adds when `cumulative` (the end value).
         let cumulativeStep: SmallLanes
-        let spring: Spring.Solved?
-        let easing: Easing
-        let timing: MediaTiming
+        /// Index into `springs`, or −1: springs and easings are shared tables (ops of many
+        /// layers use a few curves), which keeps an op small and the curves in cache.
+        let spring: Int
+        /// Index into `easings`.
+        let easing: Int
+        /// `timing.duration` (the whole timing is in `timings`, read when a clock is computed).
+        let duration: Double
         let firstGroup: Int
         let groupCount: Int
     }
@@ -114,7 +122,11 @@ public final class SamplingProgram: Sendable {
     let tracks: FrozenBuffer<Track>
     let pieceStarts: FrozenBuffer<Double>
     let pieces: FrozenBuffer<Piece>
+    /// Each piece's model value, in full.
+    let models: FrozenBuffer<Lanes>
     let ops: FrozenBuffer<Op>
+    /// Each op's timing.
+    let timings: FrozenBuffer<MediaTiming>
     let groups: FrozenBuffer<GroupTiming>
     let keyframes: FrozenBuffer<Keyframes>
     let keyTimes: FrozenBuffer<Double>
@@ -123,13 +135,17 @@ public final class SamplingProgram: Sendable {
     let inTangents: FrozenBuffer<SmallLanes>
     let segmentFunctions: FrozenBuffer<Easing>
     let transformBases: FrozenBuffer<TransformBase>
+    let easings: FrozenBuffer<Easing>
+    let springs: FrozenBuffer<Spring.Solved>
     /// Distinct (timing, groups, time source) among the ops.
     let clockCount: Int
     /// The timeline's clocks (``ClockSegment``), for ops driven by an animator or a transition.
     let timeSources: [History<ClockSegment>]
+    /// Lanes of one frame of every track: a tile row.
+    public let rowLanes: Int
 
     /// The kind of value a track produces.
-    public func kind(of track: Int) -> ValueKind { tracks[track].kind }
+    public func kind(of track: Int) -> ValueKind { tracks[unchecked: track].kind }
 
     /// The number of compiled tracks, in request order.
     public var trackCount: Int { tracks.count }
@@ -142,38 +158,194 @@ public final class SamplingProgram: Sendable {
     public func sample(
         _ trackIndex: Int, at time: Double, map: TimeMap, cursor: SamplingCursor, into out: inout Lanes
     ) -> Bool {
-        if tracks[trackIndex].generic { return false }
+        sample(trackIndex, at: time, map: map, cursor: cursor, clocks: cursor.clockEntries, into: &out)
+    }
+
+    /// Samples every track at `times` (in increasing order, at most the cursor's
+    /// ``SamplingCursor/tileCapacity``) into the cursor's tile: for each frame and track what
+    /// ``sample(_:at:map:cursor:into:)`` gives, to the bit, and whether it was sampled.
+    ///
+    /// Track after track, each over all of the tile's frames: a track's pieces and ops are read
+    /// once per tile while they are in cache, where frame after frame reads every track's once
+    /// per frame. Layer `l`'s map at tile frame `i` is `maps[i * mapStride + l]` (a stride of 0
+    /// when the maps do not change).
+    public func sampleTile(
+        _ times: ArraySlice<Double>, maps: UnsafePointer<TimeMap>, mapStride: Int, cursor: SamplingCursor
+    ) {
+        let count = times.count
+        precondition(count <= cursor.tileCapacity, "tile larger than the cursor's")
+        for (frame, time) in times.enumerated() { cursor.tileTimes[frame] = time }
+        cursor.tileCount = count
+        let trackCount = tracks.count
+        let slots = cursor.clockSlots
+        var lanes = Lanes()
+        for track in 0..<trackCount {
+            let layer = tracks[unchecked: track].layer
+            let laneCount = tracks[unchecked: track].kind.laneCount
+            var values = cursor.tileValues + tracks[unchecked: track].laneOffset
+            var sampled = cursor.tileSampled + track
+            if mapStride == 0, count > 0,
+                let piece = piece(track, from: cursor.tileTimes[0], to: cursor.tileTimes[count - 1], cursor: cursor)
+            {
+                samplePiece(piece, of: track, count: count, map: maps[layer], cursor: cursor, values: values)
+                for _ in 0..<count {
+                    sampled.pointee = 1
+                    sampled += trackCount
+                }
+                continue
+            }
+            for frame in 0..<count {
+                let map = maps[frame * mapStride + layer]
+                let clocks = cursor.clockEntries + frame * slots
+                if sample(track, at: cursor.tileTimes[frame], map: map, cursor: cursor, clocks: clocks, into: &lanes) {
+                    sampled.pointee = 1
+                    Self.store(lanes, count: laneCount, to: values)
+                } else {
+                    sampled.pointee = 0
+                }
+                values += rowLanes
+                sampled += trackCount
+            }
+        }
+    }
+
+    /// The piece a (non-generic) track is in from `start` to `end`, when it is one compiled
+    /// piece throughout; nil otherwise. Moves the track's hint to it.
+    @inline(__always)
+    private func piece(_ track: Int, from start: Double, to end: Double, cursor: SamplingCursor) -> Int? {
+        if tracks[unchecked: track].generic { return nil }
+        let first = tracks[unchecked: track].firstPiece
+        let stop = first + tracks[unchecked: track].pieceCount
+        var low = cursor.pieceHint[track]
+        if !(pieceStarts[unchecked: low] <= start && (low + 1 == stop || start < pieceStarts[unchecked: low + 1])) {
+            low = first
+            var high = stop
+            while high - low > 1 {
+                let mid = (low + high) / 2
+                if pieceStarts[unchecked: mid] <= start { low = mid } else { high = mid }
+            }
+            cursor.pieceHint[track] = low
+        }
+        guard low + 1 == stop || end < pieceStarts[unchecked: low + 1], !pieces[unchecked: low].generic else {
+            return nil
+        }
+        return low
+    }
+
+    /// A track over a whole tile inside one compiled piece: ``sample(_:at:map:cursor:into:)``'s
+    /// arithmetic frame after frame, with the piece found and its ops read once.
+    @inline(__always)
+    private func samplePiece(
+        _ piece: Int, of track: Int, count: Int, map: TimeMap, cursor: SamplingCursor,
+        values: UnsafeMutablePointer<Double>
+    ) {
+        let firstOp = pieces[unchecked: piece].firstOp
+        let ops = firstOp..<(firstOp + pieces[unchecked: piece].opCount)
+        let laneCount = tracks[unchecked: track].kind.laneCount
+        let slots = cursor.clockSlots
+        let mask = slots - 1
+        var values = values
+        if ops.isEmpty {
+            for _ in 0..<count {
+                Self.store(models[unchecked: piece], count: laneCount, to: values)
+                values += rowLanes
+            }
+        } else if tracks[unchecked: track].kind == .transform {
+            for frame in 0..<count {
+                let time = cursor.tileTimes[frame]
+                var out = models[unchecked: piece]
+                transformPart(
+                    firstOp, layerTime: input(firstOp, map.local(time), time),
+                    clocks: cursor.clockEntries + frame * slots,
+                    mask: mask, into: &out)
+                Self.store(out, count: 16, to: values)
+                values += rowLanes
+            }
+        } else {
+            for frame in 0..<count {
+                let time = cursor.tileTimes[frame]
+                let layerTime = map.local(time)
+                let clocks = cursor.clockEntries + frame * slots
+                var value = pieces[unchecked: piece].smallModel
+                for index in ops {
+                    apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
+                }
+                let raw = UnsafeMutableRawPointer(values)
+                switch laneCount {
+                case 1: values.pointee = value[0]
+                case 2: raw.storeBytes(of: value.lowHalf, as: SIMD2<Double>.self)
+                default: raw.storeBytes(of: value, as: SmallLanes.self)
+                }
+                values += rowLanes
+            }
+        }
+    }
+
+    /// The frames a tile holds within `bytes` of tile memory (at least one, at most 16): a
+    /// tile of 16 frames keeps a track's pieces and ops in cache; more gains nothing.
+    public func tileFrames(within bytes: Int) -> Int {
+        let perFrame = max(SamplingCursor.tileBytes(for: self, tileFrames: 1), 1)
+        return min(16, max(1, bytes / perFrame))
+    }
+
+    /// The lanes of track `track` at tile frame `frame` (as many as its kind has), or nil when
+    /// it was not sampled there.
+    @inline(__always)
+    public func tileValues(_ track: Int, frame: Int, cursor: SamplingCursor) -> UnsafePointer<Double>? {
+        guard cursor.tileSampled[frame &* tracks.count &+ track] != 0 else { return nil }
+        return UnsafePointer(cursor.tileValues + (frame &* rowLanes &+ tracks[unchecked: track].laneOffset))
+    }
+
+    @inline(__always)
+    private static func store(_ lanes: Lanes, count: Int, to values: UnsafeMutablePointer<Double>) {
+        let raw = UnsafeMutableRawPointer(values)
+        switch count {
+        case 1: values.pointee = lanes[0]
+        case 2: raw.storeBytes(of: lanes.lowHalf.lowHalf.lowHalf, as: SIMD2<Double>.self)
+        case 4: raw.storeBytes(of: lanes.lowHalf.lowHalf, as: SIMD4<Double>.self)
+        default: raw.storeBytes(of: lanes, as: Lanes.self)
+        }
+    }
+
+    /// ``sample(_:at:map:cursor:into:)`` with the clock cache entries of one tile frame.
+    @inline(__always)
+    private func sample(
+        _ trackIndex: Int, at time: Double, map: TimeMap, cursor: SamplingCursor,
+        clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, into out: inout Lanes
+    ) -> Bool {
+        if tracks[unchecked: trackIndex].generic { return false }
         // The last piece starting at or before `time` (the first starts at −∞): the hint if it
         // still holds, else a binary search.
-        let first = tracks[trackIndex].firstPiece
-        let end = first + tracks[trackIndex].pieceCount
+        let first = tracks[unchecked: trackIndex].firstPiece
+        let end = first + tracks[unchecked: trackIndex].pieceCount
         var low = cursor.pieceHint[trackIndex]
-        if !(pieceStarts[low] <= time && (low + 1 == end || time < pieceStarts[low + 1])) {
+        if !(pieceStarts[unchecked: low] <= time && (low + 1 == end || time < pieceStarts[unchecked: low + 1])) {
             low = first
             var high = end
             while high - low > 1 {
                 let mid = (low + high) / 2
-                if pieceStarts[mid] <= time { low = mid } else { high = mid }
+                if pieceStarts[unchecked: mid] <= time { low = mid } else { high = mid }
             }
             cursor.pieceHint[trackIndex] = low
         }
-        if pieces[low].generic { return false }
-        let firstOp = pieces[low].firstOp
-        let opCount = pieces[low].opCount
+        if pieces[unchecked: low].generic { return false }
+        let firstOp = pieces[unchecked: low].firstOp
+        let opCount = pieces[unchecked: low].opCount
         if opCount == 0 {
-            out = pieces[low].model
+            out = models[unchecked: low]
             return true
         }
         let layerTime = map.local(time)
-        if tracks[trackIndex].kind == .transform {
+        let mask = cursor.clockSlots - 1
+        if tracks[unchecked: trackIndex].kind == .transform {
             // Only a single `transform.*` part over the model transform compiles (see the builder).
-            out = pieces[low].model
-            transformPart(firstOp, layerTime: input(firstOp, layerTime, time), cursor: cursor, into: &out)
+            out = models[unchecked: low]
+            transformPart(firstOp, layerTime: input(firstOp, layerTime, time), clocks: clocks, mask: mask, into: &out)
             return true
         }
-        var value = pieces[low].smallModel
+        var value = pieces[unchecked: low].smallModel
         for index in firstOp..<(firstOp + opCount) {
-            apply(index, layerTime: input(index, layerTime, time), cursor: cursor, to: &value)
+            apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
         }
         out = Lanes(lowHalf: SIMD8(lowHalf: value, highHalf: .zero), highHalf: .zero)
         return true
@@ -182,96 +354,132 @@ public final class SamplingProgram: Sendable {
     /// The time an op runs on at a scene time: its layer's, or its clock's.
     @inline(__always)
     private func input(_ index: Int, _ layerTime: Double, _ time: Double) -> Double {
-        let source = ops[index].timeSource
+        let source = ops[unchecked: index].timeSource
         return source < 0 ? layerTime : timeSources[source].local(at: time)
     }
 
     /// Applies one op at a layer-local time (``AnimationLeafBody/applying(_:to:model:)``).
     @inline(__always)
-    private func apply(_ index: Int, layerTime: Double, cursor: SamplingCursor, to value: inout SmallLanes) {
-        guard let local = localTime(index, layerTime: layerTime, cursor: cursor) else { return }
+    private func apply(
+        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int,
+        to value: inout SmallLanes
+    ) {
+        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else { return }
         let own = ownValue(index, local: local)
-        if ops[index].target == .whole {
-            value = ops[index].additive ? value + own : own
+        if ops[unchecked: index].target == .whole {
+            value = ops[unchecked: index].additive ? value + own : own
             return
         }
-        let offset = ops[index].laneOffset
-        for lane in 0..<ops[index].laneCount {
-            value[offset + lane] = ops[index].additive ? value[offset + lane] + own[lane] : own[lane]
+        let offset = ops[unchecked: index].laneOffset
+        for lane in 0..<ops[unchecked: index].laneCount {
+            value[offset + lane] = ops[unchecked: index].additive ? value[offset + lane] + own[lane] : own[lane]
         }
     }
 
     /// Applies a `transform.*` op over the piece's model transform.
     @inline(__always)
-    private func transformPart(_ index: Int, layerTime: Double, cursor: SamplingCursor, into value: inout Lanes) {
-        guard let local = localTime(index, layerTime: layerTime, cursor: cursor) else { return }
+    private func transformPart(
+        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int,
+        into value: inout Lanes
+    ) {
+        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else { return }
         let own = ownValue(index, local: local)
-        let base = ops[index].transformBase
-        let part = ops[index].additive ? transformBases[base].modelPart + own : own
+        let base = ops[unchecked: index].transformBase
+        let part = ops[unchecked: index].additive ? transformBases[unchecked: base].modelPart + own : own
+        let component = ops[unchecked: index].component
+        if transformBases[unchecked: base].isIdentity && transformBases[unchecked: base].partKind == .number,
+            let matrix = Self.identityWithPart(part[0], component)
+        {
+            value = matrix
+            return
+        }
         let partValue: Value =
-            transformBases[base].partKind == .size ? .size(Point(part[0], part[1])) : .number(part[0])
-        let component = ops[index].component
-        if transformBases[base].isIdentity, let matrix = KeyPath.insertTransformIntoIdentity(partValue, component) {
+            transformBases[unchecked: base].partKind == .size ? .size(Point(part[0], part[1])) : .number(part[0])
+        if transformBases[unchecked: base].isIdentity,
+            let matrix = KeyPath.insertTransformIntoIdentity(partValue, component)
+        {
             value = Lanes(transform: matrix)
         } else {
             value = Lanes(
                 transform: KeyPath.insertTransform(
-                    partValue, component, baseIsIdentity: false, base: transformBases[base].components))
+                    partValue, component, baseIsIdentity: false, base: transformBases[unchecked: base].components))
+        }
+    }
+
+    /// The lanes of ``KeyPath/insertTransformIntoIdentity(_:_:)`` for the scales and
+    /// translations (`CATransform3DMakeScale`, `CATransform3DMakeTranslation`), written
+    /// directly; nil for the other parts.
+    @inline(__always)
+    private static func identityWithPart(_ n: Double, _ component: KeyPath.Component) -> Lanes? {
+        switch component {
+        case .scale: Lanes(n, 0, 0, 0, 0, n, 0, 0, 0, 0, n, 0, 0, 0, 0, 1)
+        case .scaleX: Lanes(n, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+        case .scaleY: Lanes(1, 0, 0, 0, 0, n, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+        case .scaleZ: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, n, 0, 0, 0, 0, 1)
+        case .translationX: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, n, 0, 0, 1)
+        case .translationY: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, n, 0, 1)
+        case .translationZ: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, n, 1)
+        default: nil
         }
     }
 
     /// ``AnimationLeafBody/localTime(layerTime:)``, once per clock and layer time.
     @inline(__always)
-    private func localTime(_ index: Int, layerTime: Double, cursor: SamplingCursor) -> MediaTiming.Local? {
-        let clock = ops[index].clock
-        if cursor.clockTime[clock] == layerTime { return cursor.clockLocal[clock] }
+    private func localTime(
+        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int
+    ) -> MediaTiming.Local? {
+        let clock = ops[unchecked: index].clock
+        let entry = clocks + (clock & mask)
+        if entry.pointee.clock == clock && entry.pointee.time == layerTime { return entry.pointee.local }
         let local = computeLocalTime(index, layerTime: layerTime)
-        cursor.clockTime[clock] = layerTime
-        cursor.clockLocal[clock] = local
+        entry.pointee = SamplingCursor.ClockEntry(clock: clock, time: layerTime, local: local)
         return local
     }
 
     private func computeLocalTime(_ index: Int, layerTime: Double) -> MediaTiming.Local? {
         var t = layerTime
-        let firstGroup = ops[index].firstGroup
-        for position in firstGroup..<(firstGroup + ops[index].groupCount) {
-            guard let local = groups[position].timing.localTime(atParentTime: t) else { return nil }
-            let duration = groups[position].timing.duration
+        let firstGroup = ops[unchecked: index].firstGroup
+        for position in firstGroup..<(firstGroup + ops[unchecked: index].groupCount) {
+            guard let local = groups[unchecked: position].timing.localTime(atParentTime: t) else { return nil }
+            let duration = groups[unchecked: position].timing.duration
             t =
-                groups[position].easing.kind == .linear || duration <= 0
+                groups[unchecked: position].easing.kind == .linear || duration <= 0
                 ? local.time
                 : duration
-                    * groups[position].easing.evaluate(
+                    * groups[unchecked: position].easing.evaluate(
                         local.time / duration, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
         }
-        return ops[index].timing.localTime(atParentTime: t)
+        return timings[unchecked: index].localTime(atParentTime: t)
     }
 
     /// ``AnimationLeafBody/value(at:model:)`` in lane form.
     @inline(__always)
     private func ownValue(_ index: Int, local: MediaTiming.Local) -> SmallLanes {
-        let duration = ops[index].timing.duration
+        let duration = ops[unchecked: index].duration
         var result: SmallLanes
-        let track = ops[index].keyframes
+        let track = ops[unchecked: index].keyframes
         if track < 0 {
             let progress: Double
-            if let spring = ops[index].spring {
-                progress = 1 - spring.displacement(at: local.time)
+            let spring = ops[unchecked: index].spring
+            if spring >= 0 {
+                progress = 1 - springs[unchecked: spring].displacement(at: local.time)
             } else {
                 let linear = duration > 0 ? local.time / duration : 1
-                progress = ops[index].easing.evaluate(
+                progress = easings[unchecked: ops[unchecked: index].easing].evaluate(
                     linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
             }
-            let from = ops[index].from
-            result = from + (ops[index].to - from) * progress
+            let from = ops[unchecked: index].from
+            result = from + (ops[unchecked: index].to - from) * progress
         } else {
             let linear = duration > 0 ? local.time / duration : 1
             result = keyframeValue(
-                track, at: ops[index].easing.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
+                track,
+                at: easings[unchecked: ops[unchecked: index].easing].evaluate(
+                    linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
                 tolerance: local.tolerance)
         }
-        if ops[index].cumulative && local.iteration > 0 {
-            result = result + ops[index].cumulativeStep * local.iteration
+        if ops[unchecked: index].cumulative && local.iteration > 0 {
+            result = result + ops[unchecked: index].cumulativeStep * local.iteration
         }
         return result
     }
@@ -279,64 +487,82 @@ public final class SamplingProgram: Sendable {
     /// ``KeyframeTrack/value(at:)`` for value keyframes, in lane form.
     @inline(__always)
     private func keyframeValue(_ index: Int, at u: Double, tolerance: Double) -> SmallLanes {
-        let n = keyframes[index].valueCount
-        let v = keyframes[index].firstValue
-        guard n > 1 else { return keyValues[v] }
-        let k = keyframes[index].firstTime
-        let mode = keyframes[index].mode
+        let n = keyframes[unchecked: index].valueCount
+        let v = keyframes[unchecked: index].firstValue
+        guard n > 1 else { return keyValues[unchecked: v] }
+        let k = keyframes[unchecked: index].firstTime
+        let mode = keyframes[unchecked: index].mode
         if mode == .discrete {
-            let timeCount = keyframes[index].timeCount
+            let timeCount = keyframes[unchecked: index].timeCount
             var position = 0
-            while position + 1 < timeCount && keyTimes[k + position + 1] <= u { position += 1 }
-            return keyValues[v + min(position, n - 1)]
+            while position + 1 < timeCount && keyTimes[unchecked: k + position + 1] <= u { position += 1 }
+            return keyValues[unchecked: v + min(position, n - 1)]
         }
-        let before = u < 0 && keyTimes[k] == 0
-        let beyond = u > 1 && keyTimes[k + n - 1] == 1
-        if u < keyTimes[k] && !before { return keyValues[v] }
-        if u >= keyTimes[k + n - 1] && !beyond { return keyValues[v + n - 1] }
+        let before = u < 0 && keyTimes[unchecked: k] == 0
+        let beyond = u > 1 && keyTimes[unchecked: k + n - 1] == 1
+        if u < keyTimes[unchecked: k] && !before { return keyValues[unchecked: v] }
+        if u >= keyTimes[unchecked: k + n - 1] && !beyond { return keyValues[unchecked: v + n - 1] }
         var i = 0
-        while i + 1 < n && keyTimes[k + i + 1] <= u { i += 1 }
+        while i + 1 < n && keyTimes[unchecked: k + i + 1] <= u { i += 1 }
         i = min(i, n - 2)
-        let t0 = keyTimes[k + i]
-        let t1 = keyTimes[k + i + 1]
+        let t0 = keyTimes[unchecked: k + i]
+        let t1 = keyTimes[unchecked: k + i + 1]
         var s = t1 > t0 ? (u - t0) / (t1 - t0) : 1
         if !(before || beyond) { s = min(max(s, 0), 1) }
-        if i < keyframes[index].functionCount {
-            s = segmentFunctions[keyframes[index].firstFunction + i].evaluate(
+        if i < keyframes[unchecked: index].functionCount {
+            s = segmentFunctions[unchecked: keyframes[unchecked: index].firstFunction + i].evaluate(
                 s, beforeFlag: false, tolerance: t1 > t0 ? tolerance / (t1 - t0) : tolerance)
         }
-        let a = keyValues[v + i]
-        let b = keyValues[v + i + 1]
+        let a = keyValues[unchecked: v + i]
+        let b = keyValues[unchecked: v + i + 1]
         if mode == .cubic {
-            if s > 1 { return b + inTangents[v + i + 1] * (s - 1) }
-            if s < 0 { return a + outTangents[v + i] * s }
+            if s > 1 { return b + inTangents[unchecked: v + i + 1] * (s - 1) }
+            if s < 0 { return a + outTangents[unchecked: v + i] * s }
             let s2 = s * s
             let s3 = s2 * s
             let h00 = 2 * s3 - 3 * s2 + 1
             let h10 = s3 - 2 * s2 + s
             let h01 = -2 * s3 + 3 * s2
             let h11 = s3 - s2
-            let ma = outTangents[v + i]
-            let mb = inTangents[v + i + 1]
-            if keyframes[index].pairwiseHermite { return (a * h00 + ma * h10) + (b * h01 + mb * h11) }
+            let ma = outTangents[unchecked: v + i]
+            let mb = inTangents[unchecked: v + i + 1]
+            if keyframes[unchecked: index].pairwiseHermite { return (a * h00 + ma * h10) + (b * h01 + mb * h11) }
             return a * h00 + ma * h10 + b * h01 + mb * h11
         }
         return a + (b - a) * s
     }
 
     init(
-        tracks: [Track], pieceStarts: [Double], pieces: [Piece], ops: [Op], groups: [GroupTiming],
+        tracks: [Track], pieceStarts: [Double], pieces: [Piece], models: [Lanes], ops: [Op], timings: [MediaTiming],
+        groups: [GroupTiming],
         keyframes: [Keyframes], keyTimes: [Double], keyValues: [SmallLanes], outTangents: [SmallLanes],
         inTangents: [SmallLanes],
-        segmentFunctions: [Easing], transformBases: [TransformBase], clockCount: Int,
+        segmentFunctions: [Easing], transformBases: [TransformBase], easings: [Easing], springs: [Spring.Solved],
+        clockCount: Int,
         timeSources: [History<ClockSegment>]
     ) {
         self.clockCount = clockCount
         self.timeSources = timeSources
-        self.tracks = FrozenBuffer(tracks)
+        var offset = 0
+        var placed = tracks
+        for index in placed.indices {
+            placed[index].laneOffset = offset
+            offset += placed[index].kind.laneCount
+        }
+        rowLanes = offset
+        Self.checkReferences(
+            tracks: placed, pieceCount: pieces.count, pieces: pieces, models: models, ops: ops, timings: timings,
+            groupCount: groups.count,
+            keyframes: keyframes, keyTimeCount: keyTimes.count, keyValueCount: keyValues.count,
+            tangentCounts: (outTangents.count, inTangents.count), functionCount: segmentFunctions.count,
+            transformBaseCount: transformBases.count, timeSourceCount: timeSources.count, easingCount: easings.count,
+            springCount: springs.count)
+        self.tracks = FrozenBuffer(placed)
         self.pieceStarts = FrozenBuffer(pieceStarts)
         self.pieces = FrozenBuffer(pieces)
+        self.models = FrozenBuffer(models)
         self.ops = FrozenBuffer(ops)
+        self.timings = FrozenBuffer(timings)
         self.groups = FrozenBuffer(groups)
         self.keyframes = FrozenBuffer(keyframes)
         self.keyTimes = FrozenBuffer(keyTimes)
@@ -345,13 +571,53 @@ public final class SamplingProgram: Sendable {
         self.inTangents = FrozenBuffer(inTangents)
         self.segmentFunctions = FrozenBuffer(segmentFunctions)
         self.transformBases = FrozenBuffer(transformBases)
+        self.easings = FrozenBuffer(easings)
+        self.springs = FrozenBuffer(springs)
+    }
+
+    /// Every index one part of the program holds into another is in range, so sampling reads
+    /// them unchecked (``FrozenBuffer/subscript(unchecked:)``).
+    private static func checkReferences(
+        tracks: [Track], pieceCount: Int, pieces: [Piece], models: [Lanes], ops: [Op], timings: [MediaTiming],
+        groupCount: Int, keyframes: [Keyframes],
+        keyTimeCount: Int, keyValueCount: Int, tangentCounts: (Int, Int), functionCount: Int,
+        transformBaseCount: Int, timeSourceCount: Int, easingCount: Int, springCount: Int
+    ) {
+        func within(_ first: Int, _ count: Int, _ total: Int) -> Bool {
+            first >= 0 && count >= 0 && first + count <= total
+        }
+        for track in tracks {
+            precondition(within(track.firstPiece, track.pieceCount, pieceCount), "track outside the pieces")
+            precondition(track.generic || track.pieceCount > 0, "track without pieces")
+        }
+        precondition(models.count == pieces.count && timings.count == ops.count, "parallel arrays differ")
+        for piece in pieces { precondition(within(piece.firstOp, piece.opCount, ops.count), "piece outside the ops") }
+        for op in ops {
+            precondition(op.clock >= 0, "op without a clock")
+            precondition(op.timeSource < timeSourceCount, "op outside the clocks")
+            precondition(op.keyframes < keyframes.count, "op outside the keyframes")
+            precondition(op.spring < springCount && (0..<easingCount).contains(op.easing), "op outside the curves")
+            precondition(op.target != .transformPart || (0..<transformBaseCount).contains(op.transformBase))
+            precondition(within(op.firstGroup, op.groupCount, groupCount), "op outside the groups")
+            precondition(op.target != .lanes || (op.laneOffset >= 0 && op.laneOffset + op.laneCount <= 4))
+        }
+        for track in keyframes {
+            precondition(within(track.firstTime, track.timeCount, keyTimeCount), "keyframes outside the times")
+            precondition(within(track.firstValue, track.valueCount, keyValueCount), "keyframes outside the values")
+            precondition(track.firstValue + track.valueCount <= min(tangentCounts.0, tangentCounts.1))
+            precondition(track.valueCount > 0 && (track.mode == .discrete || track.timeCount >= track.valueCount))
+            precondition(
+                within(track.firstFunction, track.functionCount, functionCount), "keyframes outside the functions")
+        }
     }
 
     deinit {
         tracks.free()
         pieceStarts.free()
         pieces.free()
+        models.free()
         ops.free()
+        timings.free()
         groups.free()
         keyframes.free()
         keyTimes.free()
@@ -360,5 +626,7 @@ public final class SamplingProgram: Sendable {
         inTangents.free()
         segmentFunctions.free()
         transformBases.free()
+        easings.free()
+        springs.free()
     }
 }
