@@ -21,16 +21,33 @@ public final class SamplingProgram: Sendable {
     /// Values of every kind but transforms fit four lanes; ops compute in these.
     typealias SmallLanes = SIMD4<Double>
 
-    /// One compiled (layer, property).
+    /// One compiled (layer, property). Indices are stored in 32 bits (a program's arrays are
+    /// far smaller), so that a sweep over many tracks reads less memory.
     struct Track: Sendable {
-        let kind: ValueKind
-        let firstPiece: Int
-        let pieceCount: Int
-        let generic: Bool
-        /// The layer whose time map the track's ops run on.
-        let layer: Int
+        private let storedFirstPiece: Int32
+        private let storedPieceCount: Int32
+        private let storedLayer: Int32
         /// Where the track's lanes start in a tile row (``SamplingCursor``).
-        var laneOffset = 0
+        private var storedLaneOffset: Int32 = 0
+        let kind: ValueKind
+        let generic: Bool
+
+        init(kind: ValueKind, firstPiece: Int, pieceCount: Int, generic: Bool, layer: Int) {
+            self.kind = kind
+            self.generic = generic
+            storedFirstPiece = Int32(firstPiece)
+            storedPieceCount = Int32(pieceCount)
+            storedLayer = Int32(layer)
+        }
+
+        var firstPiece: Int { Int(storedFirstPiece) }
+        var pieceCount: Int { Int(storedPieceCount) }
+        /// The layer whose time map the track's ops run on.
+        var layer: Int { Int(storedLayer) }
+        var laneOffset: Int {
+            get { Int(storedLaneOffset) }
+            set { storedLaneOffset = Int32(newValue) }
+        }
     }
 
     /// A stretch of scene time over which a property's model value and attached animations stay.
@@ -38,9 +55,19 @@ public final class SamplingProgram: Sendable {
         /// The first four lanes of the model value (`models` holds all of it), where ops on
         /// non-transform properties work.
         let smallModel: SmallLanes
-        let firstOp: Int
-        let opCount: Int
+        private let storedFirstOp: Int32
+        private let storedOpCount: Int32
         let generic: Bool
+
+        init(smallModel: SmallLanes, firstOp: Int, opCount: Int, generic: Bool) {
+            self.smallModel = smallModel
+            storedFirstOp = Int32(firstOp)
+            storedOpCount = Int32(opCount)
+            self.generic = generic
+        }
+
+        var firstOp: Int { Int(storedFirstOp) }
+        var opCount: Int { Int(storedOpCount) }
     }
 
     /// Where an animation writes its value in the property.
@@ -61,39 +88,77 @@ public final class SamplingProgram: Sendable {
 
     /// One attached property animation, resolved for a piece.
     ///
-    /// Fields are ordered by use: what every sample reads first, then the curve, and last the
-    /// timing, read only when the op's clock has not been computed for this layer time yet.
+    /// Fields are ordered by use: what every sample reads first (the endpoints, the duration,
+    /// the indices of its clock and curves), then what only some ops read. Indices are 32-bit.
     struct Op: Sendable {
-        /// Ops with the same timing, groups and time source share a cache slot (their local
-        /// times are equal).
-        let clock: Int
-        /// The timeline clock the op's time comes from (an animator's), or −1 for the layer's.
-        let timeSource: Int
-        /// Index into `keyframes`, or −1 for a basic animation.
-        let keyframes: Int
-        let target: Target
-        let additive: Bool
-        let cumulative: Bool
-        /// The lanes written, for ``Target/lanes``.
-        let laneOffset: Int
-        let laneCount: Int
-        /// The `transform.*` part and its model transform, for ``Target/transformPart``.
-        let component: KeyPath.Component
-        let transformBase: Int
         /// Resolved endpoints of a basic animation.
         let from: SmallLanes
         let to: SmallLanes
-        /// What one completed iteration adds when `cumulative` (the end value).
-        let cumulativeStep: SmallLanes
-        /// Index into `springs`, or −1: springs and easings are shared tables (ops of many
-        /// layers use a few curves), which keeps an op small and the curves in cache.
-        let spring: Int
-        /// Index into `easings`.
-        let easing: Int
         /// `timing.duration` (the whole timing is in `timings`, read when a clock is computed).
         let duration: Double
-        let firstGroup: Int
-        let groupCount: Int
+        private let storedClock: Int32
+        private let storedTimeSource: Int32
+        private let storedKeyframes: Int32
+        private let storedSpring: Int32
+        private let storedEasing: Int32
+        let target: Target
+        let additive: Bool
+        let cumulative: Bool
+        /// The `transform.*` part, for ``Target/transformPart``.
+        let component: KeyPath.Component
+        /// What one completed iteration adds when `cumulative` (the end value).
+        let cumulativeStep: SmallLanes
+        private let storedLaneOffset: Int32
+        private let storedLaneCount: Int32
+        private let storedTransformBase: Int32
+        private let storedFirstGroup: Int32
+        private let storedGroupCount: Int32
+
+        init(
+            clock: Int, timeSource: Int, keyframes: Int, target: Target, additive: Bool, cumulative: Bool,
+            laneOffset: Int, laneCount: Int, component: KeyPath.Component, transformBase: Int, from: SmallLanes,
+            to: SmallLanes, cumulativeStep: SmallLanes, spring: Int, easing: Int, duration: Double, firstGroup: Int,
+            groupCount: Int
+        ) {
+            self.from = from
+            self.to = to
+            self.duration = duration
+            storedClock = Int32(clock)
+            storedTimeSource = Int32(timeSource)
+            storedKeyframes = Int32(keyframes)
+            storedSpring = Int32(spring)
+            storedEasing = Int32(easing)
+            self.target = target
+            self.additive = additive
+            self.cumulative = cumulative
+            self.component = component
+            self.cumulativeStep = cumulativeStep
+            storedLaneOffset = Int32(laneOffset)
+            storedLaneCount = Int32(laneCount)
+            storedTransformBase = Int32(transformBase)
+            storedFirstGroup = Int32(firstGroup)
+            storedGroupCount = Int32(groupCount)
+        }
+
+        /// Ops with the same timing, groups and time source share a cache slot (their local
+        /// times are equal).
+        var clock: Int { Int(storedClock) }
+        /// The timeline clock the op's time comes from (an animator's), or −1 for the layer's.
+        var timeSource: Int { Int(storedTimeSource) }
+        /// Index into `keyframes`, or −1 for a basic animation.
+        var keyframes: Int { Int(storedKeyframes) }
+        /// Index into `springs`, or −1: springs and easings are shared tables (ops of many
+        /// layers use a few curves), which keeps an op small and the curves in cache.
+        var spring: Int { Int(storedSpring) }
+        /// Index into `easings`.
+        var easing: Int { Int(storedEasing) }
+        /// The lanes written, for ``Target/lanes``.
+        var laneOffset: Int { Int(storedLaneOffset) }
+        var laneCount: Int { Int(storedLaneCount) }
+        /// The model transform of a ``Target/transformPart`` op, in `transformBases`.
+        var transformBase: Int { Int(storedTransformBase) }
+        var firstGroup: Int { Int(storedFirstGroup) }
+        var groupCount: Int { Int(storedGroupCount) }
     }
 
     /// A keyframe animation's values in lane form.
@@ -253,11 +318,10 @@ public final class SamplingProgram: Sendable {
         } else if tracks[unchecked: track].kind == .transform {
             for frame in 0..<count {
                 let time = cursor.tileTimes[frame]
-                var out = models[unchecked: piece]
+                var out = Lanes()
                 transformPart(
                     firstOp, layerTime: input(firstOp, map.local(time), time),
-                    clocks: cursor.clockEntries + frame * slots,
-                    mask: mask, into: &out)
+                    clocks: cursor.clockEntries + frame * slots, mask: mask, piece: piece, into: &out)
                 Self.store(out, count: 16, to: values)
                 values += rowLanes
             }
@@ -339,8 +403,8 @@ public final class SamplingProgram: Sendable {
         let mask = cursor.clockSlots - 1
         if tracks[unchecked: trackIndex].kind == .transform {
             // Only a single `transform.*` part over the model transform compiles (see the builder).
-            out = models[unchecked: low]
-            transformPart(firstOp, layerTime: input(firstOp, layerTime, time), clocks: clocks, mask: mask, into: &out)
+            transformPart(
+                firstOp, layerTime: input(firstOp, layerTime, time), clocks: clocks, mask: mask, piece: low, into: &out)
             return true
         }
         var value = pieces[unchecked: low].smallModel
@@ -376,13 +440,17 @@ public final class SamplingProgram: Sendable {
         }
     }
 
-    /// Applies a `transform.*` op over the piece's model transform.
+    /// Applies a `transform.*` op over the piece's model transform (the model itself, read
+    /// only then, while the op is not in effect).
     @inline(__always)
     private func transformPart(
         _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int,
-        into value: inout Lanes
+        piece: Int, into value: inout Lanes
     ) {
-        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else { return }
+        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else {
+            value = models[unchecked: piece]
+            return
+        }
         let own = ownValue(index, local: local)
         let base = ops[unchecked: index].transformBase
         let part = ops[unchecked: index].additive ? transformBases[unchecked: base].modelPart + own : own
