@@ -35,6 +35,19 @@ public struct FrozenBuffer<Element>: @unchecked Sendable {
         }
     }
 
+    /// A copy of `elements`, which are released (the array left empty) once copied.
+    public init(taking elements: inout [Element]) {
+        self.init(elements)
+        elements = []
+    }
+
+    /// The address of an element its owner has already checked, to read several in a row.
+    @inline(__always)
+    public func pointer(_ index: Int) -> UnsafePointer<Element> {
+        assert(index >= 0 && index < count, "FrozenBuffer index out of range")
+        return UnsafePointer(base + index)
+    }
+
     /// Releases the storage; the buffer must not be read afterwards.
     public func free() {
         base.deinitialize(count: count)

@@ -4,23 +4,17 @@ extension SamplingProgram {
     public convenience init(timeline: Timeline, requests: [(layer: Int, property: LayerProperty)]) {
         var builder = Builder(timeline: timeline)
         for request in requests { builder.addTrack(layer: request.layer, property: request.property) }
-        self.init(
-            tracks: builder.tracks, pieceStarts: builder.pieceStarts, pieces: builder.pieces, models: builder.models,
-            ops: builder.ops, timings: builder.timings,
-            groups: builder.groups, keyframes: builder.keyframes, keyTimes: builder.keyTimes,
-            keyValues: builder.keyValues, outTangents: builder.outTangents, inTangents: builder.inTangents,
-            segmentFunctions: builder.segmentFunctions, transformBases: builder.transformBases,
-            easings: builder.easings, springs: builder.springs,
-            clockCount: builder.clocks.count, timeSources: timeline.clocks)
+        self.init(from: &builder, timeSources: timeline.clocks)
     }
 
     /// Accumulates the flat arrays while tracks are compiled.
-    private struct Builder {
+    struct Builder {
         let timeline: Timeline
         var tracks: [Track] = []
         var pieceStarts: [Double] = []
         var pieces: [Piece] = []
-        var models: [Lanes] = []
+        /// Each non-generic piece's model value, in as many lanes as its kind has.
+        var modelLanes: [Double] = []
         var ops: [Op] = []
         var timings: [MediaTiming] = []
         var groups: [GroupTiming] = []
@@ -88,40 +82,37 @@ extension SamplingProgram {
                     nextRemoved += 1
                 }
                 pieceStarts.append(start)
-                let (piece, model) = compilePiece(layer: layer, property: property, at: start, attached: attached)
-                pieces.append(piece)
-                models.append(model)
+                let (firstOp, opCount, model) = compilePiece(
+                    layer: layer, property: property, at: start, attached: attached)
+                pieces.append(
+                    Piece(firstOp: firstOp, opCount: opCount, modelOffset: modelLanes.count, generic: model == nil))
+                if let model { for lane in 0..<kind.laneCount { modelLanes.append(model[lane]) } }
             }
             tracks.append(
                 Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false, layer: layer))
         }
 
-        /// The model value and attached leaves (in the order added) at the start of a piece, resolved.
+        /// The model value and attached leaves (in the order added) at the start of a piece,
+        /// resolved: its ops, and its model value (nil when the piece is generic).
         private mutating func compilePiece(layer: Int, property: LayerProperty, at start: Double, attached: [Int])
-            -> (Piece, Lanes)
+            -> (firstOp: Int, opCount: Int, model: Lanes?)
         {
             let model = timeline.layers[layer].modelValue(property, at: start)
             let firstOp = ops.count
-            guard let modelLanes = model.lanes else { return generic(model: Lanes(), firstOp: firstOp) }
+            guard let modelLanes = model.lanes else { return (firstOp, 0, nil) }
             var valueIsModel = true
             for index in attached {
                 let leaf = timeline.leaves[index]
                 guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
                     ops.removeSubrange(firstOp...)
                     timings.removeSubrange(firstOp...)
-                    return generic(model: modelLanes, firstOp: firstOp)
+                    return (firstOp, 0, nil)
                 }
                 ops.append(op)
                 timings.append(leaf.body.timing)
                 valueIsModel = false
             }
-            let piece = Piece(
-                smallModel: Self.small(modelLanes), firstOp: firstOp, opCount: ops.count - firstOp, generic: false)
-            return (piece, modelLanes)
-        }
-
-        private func generic(model: Lanes, firstOp: Int) -> (Piece, Lanes) {
-            (Piece(smallModel: Self.small(model), firstOp: firstOp, opCount: 0, generic: true), model)
+            return (firstOp, ops.count - firstOp, modelLanes)
         }
 
         /// One leaf resolved against a constant model value; `nil` when it needs the generic path.

@@ -52,22 +52,22 @@ public final class SamplingProgram: Sendable {
 
     /// A stretch of scene time over which a property's model value and attached animations stay.
     struct Piece: Sendable {
-        /// The first four lanes of the model value (`models` holds all of it), where ops on
-        /// non-transform properties work.
-        let smallModel: SmallLanes
         private let storedFirstOp: Int32
         private let storedOpCount: Int32
+        /// Where the model value's lanes (as many as the track's kind has) start in `modelLanes`.
+        private let storedModelOffset: Int32
         let generic: Bool
 
-        init(smallModel: SmallLanes, firstOp: Int, opCount: Int, generic: Bool) {
-            self.smallModel = smallModel
+        init(firstOp: Int, opCount: Int, modelOffset: Int, generic: Bool) {
             storedFirstOp = Int32(firstOp)
             storedOpCount = Int32(opCount)
+            storedModelOffset = Int32(modelOffset)
             self.generic = generic
         }
 
         var firstOp: Int { Int(storedFirstOp) }
         var opCount: Int { Int(storedOpCount) }
+        var modelOffset: Int { Int(storedModelOffset) }
     }
 
     /// Where an animation writes its value in the property.
@@ -187,8 +187,8 @@ public final class SamplingProgram: Sendable {
     let tracks: FrozenBuffer<Track>
     let pieceStarts: FrozenBuffer<Double>
     let pieces: FrozenBuffer<Piece>
-    /// Each piece's model value, in full.
-    let models: FrozenBuffer<Lanes>
+    /// The pieces' model values, each in as many lanes as its kind has.
+    let modelLanes: FrozenBuffer<Double>
     let ops: FrozenBuffer<Op>
     /// Each op's timing.
     let timings: FrozenBuffer<MediaTiming>
@@ -312,7 +312,7 @@ public final class SamplingProgram: Sendable {
         var values = values
         if ops.isEmpty {
             for _ in 0..<count {
-                Self.store(models[unchecked: piece], count: laneCount, to: values)
+                values.update(from: modelLanes.pointer(pieces[unchecked: piece].modelOffset), count: laneCount)
                 values += rowLanes
             }
         } else if tracks[unchecked: track].kind == .transform {
@@ -330,7 +330,7 @@ public final class SamplingProgram: Sendable {
                 let time = cursor.tileTimes[frame]
                 let layerTime = map.local(time)
                 let clocks = cursor.clockEntries + frame * slots
-                var value = pieces[unchecked: piece].smallModel
+                var value = smallModel(piece, laneCount: laneCount)
                 for index in ops {
                     apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
                 }
@@ -396,7 +396,7 @@ public final class SamplingProgram: Sendable {
         let firstOp = pieces[unchecked: low].firstOp
         let opCount = pieces[unchecked: low].opCount
         if opCount == 0 {
-            out = models[unchecked: low]
+            out = model(low, laneCount: tracks[unchecked: trackIndex].kind.laneCount)
             return true
         }
         let layerTime = map.local(time)
@@ -407,12 +407,33 @@ public final class SamplingProgram: Sendable {
                 firstOp, layerTime: input(firstOp, layerTime, time), clocks: clocks, mask: mask, piece: low, into: &out)
             return true
         }
-        var value = pieces[unchecked: low].smallModel
+        var value = smallModel(low, laneCount: tracks[unchecked: trackIndex].kind.laneCount)
         for index in firstOp..<(firstOp + opCount) {
             apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
         }
         out = Lanes(lowHalf: SIMD8(lowHalf: value, highHalf: .zero), highHalf: .zero)
         return true
+    }
+
+    /// A piece's model value in ``SmallLanes`` (kinds of at most four lanes; the rest zero).
+    @inline(__always)
+    private func smallModel(_ piece: Int, laneCount: Int) -> SmallLanes {
+        let lanes = modelLanes.pointer(pieces[unchecked: piece].modelOffset)
+        switch laneCount {
+        case 1: return SmallLanes(lanes[0], 0, 0, 0)
+        case 2: return SmallLanes(lanes[0], lanes[1], 0, 0)
+        default: return UnsafeRawPointer(lanes).loadUnaligned(as: SmallLanes.self)
+        }
+    }
+
+    /// A piece's model value in ``Lanes``.
+    @inline(__always)
+    private func model(_ piece: Int, laneCount: Int) -> Lanes {
+        if laneCount == 16 {
+            return UnsafeRawPointer(modelLanes.pointer(pieces[unchecked: piece].modelOffset)).loadUnaligned(
+                as: Lanes.self)
+        }
+        return Lanes(lowHalf: SIMD8(lowHalf: smallModel(piece, laneCount: laneCount), highHalf: .zero), highHalf: .zero)
     }
 
     /// The time an op runs on at a scene time: its layer's, or its clock's.
@@ -448,7 +469,7 @@ public final class SamplingProgram: Sendable {
         piece: Int, into value: inout Lanes
     ) {
         guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else {
-            value = models[unchecked: piece]
+            value = model(piece, laneCount: 16)
             return
         }
         let own = ownValue(index, local: local)
@@ -600,82 +621,79 @@ public final class SamplingProgram: Sendable {
         return a + (b - a) * s
     }
 
-    init(
-        tracks: [Track], pieceStarts: [Double], pieces: [Piece], models: [Lanes], ops: [Op], timings: [MediaTiming],
-        groups: [GroupTiming],
-        keyframes: [Keyframes], keyTimes: [Double], keyValues: [SmallLanes], outTangents: [SmallLanes],
-        inTangents: [SmallLanes],
-        segmentFunctions: [Easing], transformBases: [TransformBase], easings: [Easing], springs: [Spring.Solved],
-        clockCount: Int,
-        timeSources: [History<ClockSegment>]
-    ) {
-        self.clockCount = clockCount
+    /// The program a builder compiled; the builder's arrays are moved into the program's
+    /// buffers one at a time and emptied, so a large program is not held twice while it is built.
+    init(from builder: inout Builder, timeSources: [History<ClockSegment>]) {
+        clockCount = builder.clocks.count
         self.timeSources = timeSources
         var offset = 0
-        var placed = tracks
-        for index in placed.indices {
-            placed[index].laneOffset = offset
-            offset += placed[index].kind.laneCount
+        for index in builder.tracks.indices {
+            builder.tracks[index].laneOffset = offset
+            offset += builder.tracks[index].kind.laneCount
         }
         rowLanes = offset
-        Self.checkReferences(
-            tracks: placed, pieceCount: pieces.count, pieces: pieces, models: models, ops: ops, timings: timings,
-            groupCount: groups.count,
-            keyframes: keyframes, keyTimeCount: keyTimes.count, keyValueCount: keyValues.count,
-            tangentCounts: (outTangents.count, inTangents.count), functionCount: segmentFunctions.count,
-            transformBaseCount: transformBases.count, timeSourceCount: timeSources.count, easingCount: easings.count,
-            springCount: springs.count)
-        self.tracks = FrozenBuffer(placed)
-        self.pieceStarts = FrozenBuffer(pieceStarts)
-        self.pieces = FrozenBuffer(pieces)
-        self.models = FrozenBuffer(models)
-        self.ops = FrozenBuffer(ops)
-        self.timings = FrozenBuffer(timings)
-        self.groups = FrozenBuffer(groups)
-        self.keyframes = FrozenBuffer(keyframes)
-        self.keyTimes = FrozenBuffer(keyTimes)
-        self.keyValues = FrozenBuffer(keyValues)
-        self.outTangents = FrozenBuffer(outTangents)
-        self.inTangents = FrozenBuffer(inTangents)
-        self.segmentFunctions = FrozenBuffer(segmentFunctions)
-        self.transformBases = FrozenBuffer(transformBases)
-        self.easings = FrozenBuffer(easings)
-        self.springs = FrozenBuffer(springs)
+        Self.checkReferences(builder, timeSourceCount: timeSources.count)
+        tracks = FrozenBuffer(taking: &builder.tracks)
+        pieceStarts = FrozenBuffer(taking: &builder.pieceStarts)
+        pieces = FrozenBuffer(taking: &builder.pieces)
+        modelLanes = FrozenBuffer(taking: &builder.modelLanes)
+        ops = FrozenBuffer(taking: &builder.ops)
+        timings = FrozenBuffer(taking: &builder.timings)
+        groups = FrozenBuffer(taking: &builder.groups)
+        keyframes = FrozenBuffer(taking: &builder.keyframes)
+        keyTimes = FrozenBuffer(taking: &builder.keyTimes)
+        keyValues = FrozenBuffer(taking: &builder.keyValues)
+        outTangents = FrozenBuffer(taking: &builder.outTangents)
+        inTangents = FrozenBuffer(taking: &builder.inTangents)
+        segmentFunctions = FrozenBuffer(taking: &builder.segmentFunctions)
+        transformBases = FrozenBuffer(taking: &builder.transformBases)
+        easings = FrozenBuffer(taking: &builder.easings)
+        springs = FrozenBuffer(taking: &builder.springs)
     }
 
     /// Every index one part of the program holds into another is in range, so sampling reads
     /// them unchecked (``FrozenBuffer/subscript(unchecked:)``).
-    private static func checkReferences(
-        tracks: [Track], pieceCount: Int, pieces: [Piece], models: [Lanes], ops: [Op], timings: [MediaTiming],
-        groupCount: Int, keyframes: [Keyframes],
-        keyTimeCount: Int, keyValueCount: Int, tangentCounts: (Int, Int), functionCount: Int,
-        transformBaseCount: Int, timeSourceCount: Int, easingCount: Int, springCount: Int
-    ) {
+    private static func checkReferences(_ builder: Builder, timeSourceCount: Int) {
         func within(_ first: Int, _ count: Int, _ total: Int) -> Bool {
             first >= 0 && count >= 0 && first + count <= total
         }
-        for track in tracks {
-            precondition(within(track.firstPiece, track.pieceCount, pieceCount), "track outside the pieces")
+        let ops = builder.ops
+        let keyframes = builder.keyframes
+        for track in builder.tracks {
+            precondition(within(track.firstPiece, track.pieceCount, builder.pieces.count), "track outside the pieces")
             precondition(track.generic || track.pieceCount > 0, "track without pieces")
+            for piece in track.firstPiece..<(track.firstPiece + track.pieceCount) where !builder.pieces[piece].generic {
+                precondition(
+                    within(builder.pieces[piece].modelOffset, track.kind.laneCount, builder.modelLanes.count),
+                    "piece outside the model values")
+            }
         }
-        precondition(models.count == pieces.count && timings.count == ops.count, "parallel arrays differ")
-        for piece in pieces { precondition(within(piece.firstOp, piece.opCount, ops.count), "piece outside the ops") }
+        precondition(builder.timings.count == ops.count, "an op without its timing")
+        for piece in builder.pieces {
+            precondition(within(piece.firstOp, piece.opCount, ops.count), "piece outside the ops")
+        }
         for op in ops {
             precondition(op.clock >= 0, "op without a clock")
             precondition(op.timeSource < timeSourceCount, "op outside the clocks")
             precondition(op.keyframes < keyframes.count, "op outside the keyframes")
-            precondition(op.spring < springCount && (0..<easingCount).contains(op.easing), "op outside the curves")
-            precondition(op.target != .transformPart || (0..<transformBaseCount).contains(op.transformBase))
-            precondition(within(op.firstGroup, op.groupCount, groupCount), "op outside the groups")
+            precondition(
+                op.spring < builder.springs.count && (0..<builder.easings.count).contains(op.easing),
+                "op outside the curves")
+            precondition(op.target != .transformPart || (0..<builder.transformBases.count).contains(op.transformBase))
+            precondition(within(op.firstGroup, op.groupCount, builder.groups.count), "op outside the groups")
             precondition(op.target != .lanes || (op.laneOffset >= 0 && op.laneOffset + op.laneCount <= 4))
         }
         for track in keyframes {
-            precondition(within(track.firstTime, track.timeCount, keyTimeCount), "keyframes outside the times")
-            precondition(within(track.firstValue, track.valueCount, keyValueCount), "keyframes outside the values")
-            precondition(track.firstValue + track.valueCount <= min(tangentCounts.0, tangentCounts.1))
+            precondition(
+                within(track.firstTime, track.timeCount, builder.keyTimes.count), "keyframes outside the times")
+            precondition(
+                within(track.firstValue, track.valueCount, builder.keyValues.count), "keyframes outside the values")
+            precondition(
+                track.firstValue + track.valueCount <= min(builder.outTangents.count, builder.inTangents.count))
             precondition(track.valueCount > 0 && (track.mode == .discrete || track.timeCount >= track.valueCount))
             precondition(
-                within(track.firstFunction, track.functionCount, functionCount), "keyframes outside the functions")
+                within(track.firstFunction, track.functionCount, builder.segmentFunctions.count),
+                "keyframes outside the functions")
         }
     }
 
@@ -683,7 +701,7 @@ public final class SamplingProgram: Sendable {
         tracks.free()
         pieceStarts.free()
         pieces.free()
-        models.free()
+        modelLanes.free()
         ops.free()
         timings.free()
         groups.free()
