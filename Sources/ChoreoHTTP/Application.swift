@@ -3,6 +3,7 @@ import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
 import Foundation
+import Synchronization
 
 /// The choreo HTTP API, with no sockets: a request in, a response out.
 ///
@@ -201,8 +202,9 @@ public final class Application: Sendable {
         case ("POST", "/v1/render"):
             try requireJSON(request)
             let query = try RenderService.query(request.query)
+            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
             let (scene, _) = try RenderService.scene(from: request.body)
-            return render(scene, query, request.cancellation)
+            return render(scene, query, request.cancellation, run: run)
         case ("POST", "/v1/arena/preview"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -214,11 +216,23 @@ public final class Application: Sendable {
         case ("POST", "/v1/scenes"):
             try requireJSON(request)
             try rejectQuery(request)
+            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
             let (scene, name) = try RenderService.scene(from: request.body)
             // Run before it is kept: a stored scene can always be rendered.
+            let memoryShort = Atomic<Bool>(false)
             do {
-                _ = try SceneRunner.run(scene, shouldStop: { request.cancellation?.isCancelled == true })
+                _ = try SceneRunner.run(
+                    scene,
+                    shouldStop: {
+                        if request.cancellation?.isCancelled == true { return true }
+                        guard run.grow(RenderService.runBytesPerEventBatch) else {
+                            memoryShort.store(true, ordering: .relaxed)
+                            return true
+                        }
+                        return false
+                    })
             } catch {
+                if memoryShort.load(ordering: .relaxed) { throw RenderService.busyProblem(renderMemory) }
                 throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
             }
             let summary = try storage { () throws(StorageError) in
@@ -242,8 +256,9 @@ public final class Application: Sendable {
         case ("GET", "/v1/scenes/{id}/frames"):
             let query = try RenderService.query(request.query)
             let record = try fetch(match.parameters["id"]!)
+            let run = try RenderService.reserveRun(record.document, memory: renderMemory)
             let (scene, _) = try RenderService.scene(from: record.document)
-            return render(scene, query, request.cancellation)
+            return render(scene, query, request.cancellation, run: run)
         case ("POST", "/v1/sessions"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -337,13 +352,18 @@ public final class Application: Sendable {
                 request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
     }
 
-    private func render(_ scene: Scene, _ query: SamplingQuery, _ cancellation: Cancellation?) -> HTTPResponse {
+    /// Renders a scene whose run memory `run` holds; the response holds it until it is sent.
+    private func render(
+        _ scene: Scene, _ query: SamplingQuery, _ cancellation: Cancellation?, run: RenderMemory.Reservation
+    ) -> HTTPResponse {
         do {
-            let plan = try RenderService.plan(scene, query, cancellation: cancellation)
+            let plan = try RenderService.plan(scene, query, cancellation: cancellation, run: run, memory: renderMemory)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            return RenderService.response(
+            var response = RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
                 byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query)
+            if let held = response.reservation { held.absorb(run) } else { response.reservation = run }
+            return response
         } catch {
             // The client left while the scene ran: nobody reads the answer.
             if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }

@@ -50,6 +50,13 @@ public final class RenderMemory: Sendable {
             return true
         }
 
+        /// Takes over `other`'s bytes, which then holds none: one reservation for everything a
+        /// response holds (its scene's run and its own bytes).
+        public func absorb(_ other: Reservation) {
+            precondition(other.memory === memory, "reservations of different budgets")
+            held.add(other.held.exchange(0, ordering: .relaxed), ordering: .relaxed)
+        }
+
         /// Bytes held.
         public var bytes: Int { held.load(ordering: .relaxed) }
 

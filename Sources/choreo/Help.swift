@@ -59,9 +59,10 @@ enum Help {
         scene (render, validate, store, frames, preview) run on --render-workers threads
         (default: the cores, at least 2) with at most --render-queue waiting; beyond, 503 with
         Retry-After. Request bodies in flight hold at most --max-body-memory bytes together
-        (announced lengths count at once); beyond, 503 with Retry-After. JSON render responses
-        in flight hold at most --max-render-memory bytes together (each reserves its estimated
-        size before it starts, and what it writes beyond); beyond, 503 with Retry-After.
+        (announced lengths count at once); beyond, 503 with Retry-After. Renders in flight hold
+        at most --max-render-memory bytes together (each reserves its scene's estimated run and
+        its response's size before it starts, and what it takes beyond); beyond, 503 with
+        Retry-After.
         --cors-origin lets pages of that origin (repeatable; * for any) call the API from a
         browser (CORS); off by default. The player (/) and wallboard (/arena) need none.
         --host takes an IPv4 or IPv6 address or a host name (localhost).

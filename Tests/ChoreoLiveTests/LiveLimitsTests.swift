@@ -164,6 +164,55 @@ import Testing
         #expect(held == "0")
     }
 
+    /// A scene's own run (its parsed document, timeline and compiled program) is held against
+    /// `--max-render-memory` too, from before it is parsed until its response is sent: a
+    /// document that could never run within it is a 422 naming the body, and one that does
+    /// not fit beside a render in flight is a 503 with Retry-After until that render ends.
+    @Test func sceneRunsAreHeldAgainstRenderMemory() throws {
+        // 1,500 layers with three animations each: an estimate of about 16 MB to parse, and
+        // 3 MB more for every 4,096 events as it runs.
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<1_500 {
+            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 10}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}}"#
+            )
+        }
+        let scene =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let server = try ServerProcess(arguments: ["--max-render-memory", "30000000"])
+        let http = RawHTTP(port: server.port)
+        let tooSmall = try ServerProcess(arguments: ["--max-render-memory", "10000000"])
+        let never = try RawHTTP(port: tooSmall.port).request("POST", "/v1/render?times=0", body: scene)
+        #expect(never.status == 422 && Self.errorPaths(never) == ["body"], "\(never.text)")
+        #expect(never.text.contains("--max-render-memory"))
+
+        // A stream whose client reads nothing holds the scene's run while it waits.
+        let holder = try http.start("/v1/render?format=ndjson&fps=60&end=100", body: scene)
+        var first = [UInt8](repeating: 0, count: 1024)
+        let received = recv(holder, &first, first.count, 0)
+        #expect(
+            received > 0 && String(decoding: first.prefix(max(received, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let busy = try http.request("POST", "/v1/render?times=0", body: scene)
+        #expect(busy.status == 503 && busy.headers["retry-after"] == "1", "\(busy.status) \(busy.text)")
+        // A small scene still fits beside it.
+        #expect(try http.request("POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
+        close(holder)
+        var after = 0
+        for _ in 0..<100 where after != 200 {
+            after = try http.request("POST", "/v1/render?times=0", body: scene).status
+            if after != 200 { usleep(50_000) }
+        }
+        #expect(after == 200)
+    }
+
     /// Finding 12: no document lists more than 100 errors, whichever decoder found them.
     @Test func errorListsAreCapped() throws {
         let server = try ServerProcess()

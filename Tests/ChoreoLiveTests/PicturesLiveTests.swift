@@ -85,7 +85,7 @@ import Testing
     /// A picture's cost is decided before it is drawn: path elements and particles per frame
     /// times the frames; and its working memory is held against `--max-render-memory`.
     @Test func pictureCostAndMemoryAreBounded() throws {
-        let server = try ServerProcess(arguments: ["--max-render-memory", "1048576"])
+        let server = try ServerProcess(arguments: ["--max-render-memory", "8388608"])
         let http = RawHTTP(port: server.port)
         let segments = (0..<60_000).map { "L\($0 % 500) \($0 / 500)" }.joined(separator: " ")
         let path =
@@ -94,8 +94,9 @@ import Testing
         #expect(refused.status == 422)
         #expect(refused.text.contains("\"query.fps\"") && refused.text.contains("drawing steps"), "\(refused.text)")
         #expect(try http.request("POST", "/v1/render?format=png&time=0", body: path).status == 200)
-        // 400 × 240 pixels need about 1.5 MB to draw: more than this server ever draws at once.
-        let never = try http.request("POST", "/v1/render?format=png&time=0.5&scale=2", body: Self.card)
+        // 1,600 × 960 pixels need about 25 MB to draw: more than this server ever draws at once.
+        let never = try http.request(
+            "POST", "/v1/render?format=png&time=0.5&scale=4&width=400&height=240", body: Self.card)
         #expect(never.status == 422 && never.text.contains("--max-render-memory"), "\(never.text)")
         #expect(try http.request("POST", "/v1/render?format=png&time=0.5", body: Self.card).status == 200)
     }
