@@ -12,6 +12,11 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Members and elements of the objects and arrays being parsed, innermost last: each is
+    /// copied out at its end into an array of exactly its size (arrays grown by appending keep
+    /// up to twice the room they need).
+    private var memberStack: [JSONObject.Member] = []
+    private var elementStack: [JSONValue] = []
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -97,13 +102,15 @@ public struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var object = JSONObject()
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        let base = memberStack.count
+        // Keys seen, once the object is too large to search its members for a duplicate.
+        var seen: Set<String>?
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -111,14 +118,22 @@ public struct JSONParser {
             }
             let keyStart = index
             let key = try parseString()
-            if object[key] != nil { throw error("duplicate key \"\(key)\"", at: keyStart) }
+            let duplicate: Bool
+            if memberStack.count - base < JSONObject.indexedAbove {
+                duplicate = memberStack[base...].contains { $0.key == key }
+            } else {
+                if seen == nil { seen = Set(memberStack[base...].map(\.key)) }
+                duplicate = !seen!.insert(key).inserted
+            }
+            if duplicate { throw error("duplicate key \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("expected ':' after a key")
             }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            let value = try parseValue()
+            memberStack.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -128,6 +143,8 @@ public struct JSONParser {
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
+                let object = JSONObject(distinct: Array(memberStack[base...]))
+                memberStack.removeSubrange(base...)
                 return .object(object)
             }
             throw error("expected ',' or '}' in an object")
@@ -137,16 +154,17 @@ public struct JSONParser {
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            let element = try parseValue()
+            elementStack.append(element)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in an array") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -156,6 +174,8 @@ public struct JSONParser {
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 depth -= 1
+                let elements = Array(elementStack[base...])
+                elementStack.removeSubrange(base...)
                 return .array(elements)
             }
             throw error("expected ',' or ']' in an array")

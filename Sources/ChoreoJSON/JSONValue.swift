@@ -25,10 +25,18 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON object: its members in document order, with lookup by key.
+///
+/// The members are one array, searched in order: scene objects have a handful of members, and a
+/// dictionary per object cost several times their size (a 10,000-layer scene's parsed document
+/// took 77 MB). Objects of more than ``indexedAbove`` members also keep an index by key.
 public struct JSONObject: Sendable, Equatable {
-    /// The member names in the order the document gave them.
-    public private(set) var keys: [String] = []
-    private var storage: [String: JSONValue] = [:]
+    public typealias Member = (key: String, value: JSONValue)
+
+    private var entries: [Member] = []
+    private var index: [String: Int]?
+
+    /// Objects with more members than this are looked up through an index.
+    static let indexedAbove = 16
 
     public init() {}
 
@@ -37,25 +45,55 @@ public struct JSONObject: Sendable, Equatable {
         for (key, value) in members { self[key] = value }
     }
 
+    /// An object of members whose keys are known to differ (the parser checks them), kept as given.
+    init(distinct members: [Member]) {
+        entries = members
+        if entries.count > Self.indexedAbove { buildIndex() }
+    }
+
+    private mutating func buildIndex() {
+        var built: [String: Int] = [:]
+        built.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() { built[entry.key] = position }
+        index = built
+    }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return entries.firstIndex { $0.key == key }
+    }
+
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get { position(of: key).map { entries[$0].value } }
         set {
-            if let newValue {
-                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if storage.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+            let existing = position(of: key)
+            switch (existing, newValue) {
+            case (let position?, let value?): entries[position].value = value
+            case (nil, let value?):
+                entries.append((key, value))
+                if index != nil {
+                    index![key] = entries.count - 1
+                } else if entries.count > Self.indexedAbove {
+                    buildIndex()
+                }
+            case (let position?, nil):
+                entries.remove(at: position)
+                if index != nil { buildIndex() }
+            case (nil, nil): break
             }
         }
     }
 
-    /// The members in document order.
-    public var members: [(key: String, value: JSONValue)] {
-        keys.map { ($0, storage[$0]!) }
-    }
+    /// The member names in the order the document gave them.
+    public var keys: [String] { entries.map(\.key) }
 
-    public var count: Int { keys.count }
+    /// The members in document order.
+    public var members: [(key: String, value: JSONValue)] { entries }
+
+    public var count: Int { entries.count }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.keys == rhs.keys && lhs.storage == rhs.storage
+        lhs.entries.count == rhs.entries.count
+            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }

@@ -27,6 +27,36 @@ import Testing
         }
     }
 
+    /// Objects past ``JSONObject/indexedAbove`` members are looked up through an index: every
+    /// member is found, order is kept, a late duplicate is found where it is, and members set
+    /// and removed afterwards stay consistent.
+    @Test func largeObjectsKeepOrderAndFindDuplicates() throws {
+        let members = (0..<40).map { #""k\#($0)": \#($0)"# }
+        guard case .object(var object) = try JSONParser.parse("{" + members.joined(separator: ", ") + "}") else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.keys == (0..<40).map { "k\($0)" })
+        #expect((0..<40).allSatisfy { object["k\($0)"] == .number(Double($0)) })
+        #expect(object["k40"] == nil)
+        object["k3"] = nil
+        object["new"] = .bool(true)
+        #expect(
+            object.count == 40 && object["k39"] == .number(39) && object["new"] == .bool(true) && object["k3"] == nil)
+        #expect(object.keys.last == "new" && !object.keys.contains("k3"))
+        let duplicated = "{" + members.joined(separator: ", ") + #", "k30": 1}"#
+        do {
+            _ = try JSONParser.parse(duplicated)
+            Issue.record("a duplicate key parsed")
+        } catch {
+            #expect(error.column == duplicated.count - 8 && error.reason.contains("duplicate key \"k30\""), "\(error)")
+        }
+        let small = try JSONParser.parse(#"{"a": 1, "b": 2}"#)
+        let same = try JSONParser.parse(#"{"a": 1, "b": 2}"#)
+        let reordered = try JSONParser.parse(#"{"b": 2, "a": 1}"#)
+        #expect(small == same && small != reordered)
+    }
+
     @Test func hugeNumbersReadAsInfinity() throws {
         #expect(try JSONParser.parse("[1e999, -1e999]") == .array([.number(.infinity), .number(-.infinity)]))
     }
