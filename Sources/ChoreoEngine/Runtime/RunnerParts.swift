@@ -20,8 +20,20 @@ struct LiveAnimations {
     /// Leaves removed at the current instant (they still show just before it), by layer and ordinal.
     var removedThisInstant: [Int: [Int]] = [:]
     var removedThisInstantTime = -Double.infinity
-    /// The animation last added under each key of each layer, for `addAgain`.
-    var lastAdded: [LayerKey: (Animation, String)] = [:]
+    /// The animation last added under each key of each layer, and the path of the action that
+    /// added it, for `addAgain`. Boxed: an `Animation` is several hundred bytes, and a
+    /// dictionary keeps room for a third more slots than it holds.
+    var lastAdded: [LayerKey: AddedAnimation] = [:]
+
+    final class AddedAnimation {
+        let animation: Animation
+        let path: String
+
+        init(_ animation: Animation, path: String) {
+            self.animation = animation
+            self.path = path
+        }
+    }
 
     struct LayerKey: Hashable {
         let layer: Int

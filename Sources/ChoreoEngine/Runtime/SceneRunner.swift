@@ -307,17 +307,17 @@ final class RunnerState {
         case .add(let animation, let layerID):
             let index = try layer(layerID, path: path + ".layer")
             if let key = animation.key {
-                live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] = (animation, path + ".add")
+                live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] = .init(animation, path: path + ".add")
             }
             try attach(animation, to: index, path: path + ".add")
         case .addAgain(let key, let layerID):
             let index = try layer(layerID, path: path + ".layer")
-            guard let (animation, origin) = live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] else {
+            guard let added = live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] else {
                 throw RuntimeError(
                     path: path + ".addAgain",
                     message: "no animation has been added to \"\(layerID)\" under the key \"\(key)\" yet")
             }
-            try attach(animation, to: index, path: origin)
+            try attach(added.animation, to: index, path: added.path)
         case .remove(let key, let layerID):
             let index = try layer(layerID, path: path + ".layer")
             for animation in live.animations[index] where timeline.animations[animation].key == key {
