@@ -27,6 +27,10 @@ func residentMiB() -> Double {
     return -1
 }
 
+/// `--distinct-curves`: every layer gets a Bézier curve and a spring of its own (control points
+/// and damping a little apart), so no two layers' curves give the same value at a frame.
+let distinctCurves = CommandLine.arguments.contains("--distinct-curves")
+
 func benchmarkScene(layers: Int) -> Scene {
     var nodes: [LayerNode] = []
     var actions: [ScriptAction] = []
@@ -42,7 +46,8 @@ func benchmarkScene(layers: Int) -> Scene {
                 PropertyAnimation(keyPath: KeyPath("position")!),
                 BasicValues(from: .point(Point(Double(index), 0)), to: .point(Point(Double(index), 300))), spring: nil))
         move.timing.duration = 10
-        move.timingFunction = .easeInEaseOut
+        move.timingFunction =
+            distinctCurves ? .bezier(UnitBezier(0.42 + Double(index) * 1e-6, 0, 0.58, 1)) : .easeInEaseOut
         move.key = "move"
         var keyframes = Keyframes()
         keyframes.values = [.number(0), .number(1), .number(0.3), .number(1)]
@@ -54,7 +59,7 @@ func benchmarkScene(layers: Int) -> Scene {
             content: .basic(
                 PropertyAnimation(keyPath: KeyPath("transform.scale")!),
                 BasicValues(from: .number(0.5), to: .number(1)),
-                spring: Spring(damping: 5)))
+                spring: Spring(damping: distinctCurves ? 5 + Double(index) * 1e-6 : 5)))
         pop.timing.duration = 10
         pop.key = "pop"
         actions += [.add(move, layer: id), .add(fade, layer: id), .add(pop, layer: id)]

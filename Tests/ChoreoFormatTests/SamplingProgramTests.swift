@@ -1,6 +1,7 @@
-import ChoreoEngine
 import ChoreoFormat
 import Testing
+
+@testable import ChoreoEngine
 
 /// The compiled sampler must give the generic path's values to the last bit, for every kind of
 /// animation and timing it compiles, and leave to the generic path only what it says it does.
@@ -258,6 +259,54 @@ struct SamplingProgramTests {
         #expect(clocked > 100)
         #expect(compiled > 20 * generic)
         #expect(generic > 0)
+    }
+
+    /// Layers animated alike share their curves' values within a frame (the curve cache): the
+    /// values stay those of the generic path to the bit, whether two layers' inputs are equal
+    /// (the same duration and start) or differ (other durations, later starts, other curves).
+    @Test func sharedCurvesGiveTheGenericValues() throws {
+        let curves = [#""easeInEaseOut""#, #""easeIn""#, #"[0.3, 0.1, 0.2, 1]"#]
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<48 {
+            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
+            let duration = [1, 1, 2, 0.75][index % 4]
+            let curve = curves[index % 3]
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": \#(duration), "timingFunction": \#(curve), "beginTime": \#(Double(index % 5) / 10)}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "damping": \#(index % 2 == 0 ? 5 : 9), "duration": \#(duration)}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.5], "duration": \#(duration), "timingFunction": \#(curve)}}"#
+            )
+        }
+        let text =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
+        let properties: [LayerProperty] = [.position, .transform, .opacity]
+        let requests = timeline.layers.indices.flatMap { layer in properties.map { (layer: layer, property: $0) } }
+        let program = SamplingProgram(timeline: timeline, requests: requests)
+        #expect(program.cachesCurves)
+        let cursor = SamplingCursor(for: program)
+        var compared = 0
+        for frame in 0..<180 {
+            let time = SceneTime.quantize(Double(frame) / 60)
+            let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+            for (track, request) in requests.enumerated() {
+                var lanes = Lanes()
+                #expect(program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes))
+                let expected = timeline.presentationValue(
+                    layer: request.layer, keyPath: KeyPath(request.property), at: time, map: maps[request.layer])
+                let width = request.property.kind.laneCount
+                let same = expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } ?? false
+                #expect(same, "layer \(request.layer), \(request.property) at \(time)")
+                if !same { return }
+                compared += 1
+            }
+        }
+        #expect(compared == 180 * 48 * 3)
     }
 
     /// Tiles (a track over several frames at once, ``FramePlan/sampleTile(_:cursor:)``) give

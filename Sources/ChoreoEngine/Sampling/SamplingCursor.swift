@@ -20,10 +20,32 @@ public final class SamplingCursor {
         var local: MediaTiming.Local?
     }
 
+    /// A curve's value (an easing's, or a spring's, numbered after the easings) at one input,
+    /// in a direct-mapped cache of ``curveSlots`` entries per tile frame (id −1: empty).
+    struct CurveEntry {
+        var id: Int
+        var input: Double
+        var output: Double
+    }
+
+    /// One tile frame's caches.
+    struct FrameCache {
+        let clocks: UnsafeMutablePointer<ClockEntry>
+        let clockMask: Int
+        let curves: UnsafeMutablePointer<CurveEntry>
+        let curveMask: Int
+
+        @inline(__always)
+        func curve(_ id: Int) -> UnsafeMutablePointer<CurveEntry> { curves + (id & curveMask) }
+    }
+
     let pieceHint: UnsafeMutablePointer<Int>
     let clockEntries: UnsafeMutablePointer<ClockEntry>
     /// Entries per tile frame: a power of two (clocks are hashed by their low bits).
     let clockSlots: Int
+    let curveEntries: UnsafeMutablePointer<CurveEntry>
+    /// Curve entries per tile frame, a power of two.
+    let curveSlots: Int
     /// The most frames a tile holds.
     public let tileCapacity: Int
     /// The frames in the tile now.
@@ -48,6 +70,11 @@ public final class SamplingCursor {
         var slots = 1
         while slots < min(program.clockCount, 256) { slots *= 2 }
         clockSlots = slots
+        var curves = 1
+        while curves < min(program.easings.count + program.springs.count, 64) { curves *= 2 }
+        curveSlots = curves
+        curveEntries = .allocate(capacity: curves * tileCapacity)
+        curveEntries.initialize(repeating: CurveEntry(id: -1, input: .nan, output: 0), count: curves * tileCapacity)
         pieceHint = .allocate(capacity: max(trackCount, 1))
         clockEntries = .allocate(capacity: slots * tileCapacity)
         for track in 0..<trackCount { (pieceHint + track).initialize(to: program.tracks[track].firstPiece) }
@@ -60,6 +87,14 @@ public final class SamplingCursor {
         tileSampled.initialize(repeating: 0, count: max(trackCount * tileCapacity, 1))
     }
 
+    /// The caches of tile frame `frame`.
+    @inline(__always)
+    func cache(frame: Int) -> FrameCache {
+        FrameCache(
+            clocks: clockEntries + frame * clockSlots, clockMask: clockSlots - 1,
+            curves: curveEntries + frame * curveSlots, curveMask: curveSlots - 1)
+    }
+
     /// The bytes a cursor with a tile of `tileFrames` frames holds for a program.
     public static func tileBytes(for program: SamplingProgram, tileFrames: Int) -> Int {
         tileFrames * (program.rowLanes * MemoryLayout<Double>.stride + program.tracks.count)
@@ -68,6 +103,7 @@ public final class SamplingCursor {
     deinit {
         pieceHint.deallocate()
         clockEntries.deallocate()
+        curveEntries.deallocate()
         tileTimes.deallocate()
         tileValues.deallocate()
         tileSampled.deallocate()

@@ -208,6 +208,10 @@ public final class SamplingProgram: Sendable {
     let timeSources: [History<ClockSegment>]
     /// Lanes of one frame of every track: a tile row.
     public let rowLanes: Int
+    /// Whether curve values are remembered per frame (``SamplingCursor/CurveEntry``): when ops
+    /// share curves, four ops a curve or more on average; when most ops have a curve of their
+    /// own the cache would only miss.
+    let cachesCurves: Bool
 
     /// The kind of value a track produces.
     public func kind(of track: Int) -> ValueKind { tracks[unchecked: track].kind }
@@ -223,7 +227,7 @@ public final class SamplingProgram: Sendable {
     public func sample(
         _ trackIndex: Int, at time: Double, map: TimeMap, cursor: SamplingCursor, into out: inout Lanes
     ) -> Bool {
-        sample(trackIndex, at: time, map: map, cursor: cursor, clocks: cursor.clockEntries, into: &out)
+        sample(trackIndex, at: time, map: map, cursor: cursor, cache: cursor.cache(frame: 0), into: &out)
     }
 
     /// Samples every track at `times` (in increasing order, at most the cursor's
@@ -242,7 +246,6 @@ public final class SamplingProgram: Sendable {
         for (frame, time) in times.enumerated() { cursor.tileTimes[frame] = time }
         cursor.tileCount = count
         let trackCount = tracks.count
-        let slots = cursor.clockSlots
         var lanes = Lanes()
         for track in 0..<trackCount {
             let layer = tracks[unchecked: track].layer
@@ -261,8 +264,8 @@ public final class SamplingProgram: Sendable {
             }
             for frame in 0..<count {
                 let map = maps[frame * mapStride + layer]
-                let clocks = cursor.clockEntries + frame * slots
-                if sample(track, at: cursor.tileTimes[frame], map: map, cursor: cursor, clocks: clocks, into: &lanes) {
+                let cache = cursor.cache(frame: frame)
+                if sample(track, at: cursor.tileTimes[frame], map: map, cursor: cursor, cache: cache, into: &lanes) {
                     sampled.pointee = 1
                     Self.store(lanes, count: laneCount, to: values)
                 } else {
@@ -307,8 +310,6 @@ public final class SamplingProgram: Sendable {
         let firstOp = pieces[unchecked: piece].firstOp
         let ops = firstOp..<(firstOp + pieces[unchecked: piece].opCount)
         let laneCount = tracks[unchecked: track].kind.laneCount
-        let slots = cursor.clockSlots
-        let mask = slots - 1
         var values = values
         if ops.isEmpty {
             for _ in 0..<count {
@@ -321,7 +322,7 @@ public final class SamplingProgram: Sendable {
                 var out = Lanes()
                 transformPart(
                     firstOp, layerTime: input(firstOp, map.local(time), time),
-                    clocks: cursor.clockEntries + frame * slots, mask: mask, piece: piece, into: &out)
+                    cache: cursor.cache(frame: frame), piece: piece, into: &out)
                 Self.store(out, count: 16, to: values)
                 values += rowLanes
             }
@@ -329,10 +330,10 @@ public final class SamplingProgram: Sendable {
             for frame in 0..<count {
                 let time = cursor.tileTimes[frame]
                 let layerTime = map.local(time)
-                let clocks = cursor.clockEntries + frame * slots
+                let cache = cursor.cache(frame: frame)
                 var value = smallModel(piece, laneCount: laneCount)
                 for index in ops {
-                    apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
+                    apply(index, layerTime: input(index, layerTime, time), cache: cache, to: &value)
                 }
                 let raw = UnsafeMutableRawPointer(values)
                 switch laneCount {
@@ -375,7 +376,7 @@ public final class SamplingProgram: Sendable {
     @inline(__always)
     private func sample(
         _ trackIndex: Int, at time: Double, map: TimeMap, cursor: SamplingCursor,
-        clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, into out: inout Lanes
+        cache: SamplingCursor.FrameCache, into out: inout Lanes
     ) -> Bool {
         if tracks[unchecked: trackIndex].generic { return false }
         // The last piece starting at or before `time` (the first starts at −∞): the hint if it
@@ -400,16 +401,15 @@ public final class SamplingProgram: Sendable {
             return true
         }
         let layerTime = map.local(time)
-        let mask = cursor.clockSlots - 1
         if tracks[unchecked: trackIndex].kind == .transform {
             // Only a single `transform.*` part over the model transform compiles (see the builder).
             transformPart(
-                firstOp, layerTime: input(firstOp, layerTime, time), clocks: clocks, mask: mask, piece: low, into: &out)
+                firstOp, layerTime: input(firstOp, layerTime, time), cache: cache, piece: low, into: &out)
             return true
         }
         var value = smallModel(low, laneCount: tracks[unchecked: trackIndex].kind.laneCount)
         for index in firstOp..<(firstOp + opCount) {
-            apply(index, layerTime: input(index, layerTime, time), clocks: clocks, mask: mask, to: &value)
+            apply(index, layerTime: input(index, layerTime, time), cache: cache, to: &value)
         }
         out = Lanes(lowHalf: SIMD8(lowHalf: value, highHalf: .zero), highHalf: .zero)
         return true
@@ -446,11 +446,11 @@ public final class SamplingProgram: Sendable {
     /// Applies one op at a layer-local time (``AnimationLeafBody/applying(_:to:model:)``).
     @inline(__always)
     private func apply(
-        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int,
+        _ index: Int, layerTime: Double, cache: SamplingCursor.FrameCache,
         to value: inout SmallLanes
     ) {
-        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else { return }
-        let own = ownValue(index, local: local)
+        guard let local = localTime(index, layerTime: layerTime, cache: cache) else { return }
+        let own = ownValue(index, local: local, cache: cache)
         if ops[unchecked: index].target == .whole {
             value = ops[unchecked: index].additive ? value + own : own
             return
@@ -465,14 +465,14 @@ public final class SamplingProgram: Sendable {
     /// only then, while the op is not in effect).
     @inline(__always)
     private func transformPart(
-        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int,
+        _ index: Int, layerTime: Double, cache: SamplingCursor.FrameCache,
         piece: Int, into value: inout Lanes
     ) {
-        guard let local = localTime(index, layerTime: layerTime, clocks: clocks, mask: mask) else {
+        guard let local = localTime(index, layerTime: layerTime, cache: cache) else {
             value = model(piece, laneCount: 16)
             return
         }
-        let own = ownValue(index, local: local)
+        let own = ownValue(index, local: local, cache: cache)
         let base = ops[unchecked: index].transformBase
         let part = ops[unchecked: index].additive ? transformBases[unchecked: base].modelPart + own : own
         let component = ops[unchecked: index].component
@@ -515,10 +515,10 @@ public final class SamplingProgram: Sendable {
     /// ``AnimationLeafBody/localTime(layerTime:)``, once per clock and layer time.
     @inline(__always)
     private func localTime(
-        _ index: Int, layerTime: Double, clocks: UnsafeMutablePointer<SamplingCursor.ClockEntry>, mask: Int
+        _ index: Int, layerTime: Double, cache: SamplingCursor.FrameCache
     ) -> MediaTiming.Local? {
         let clock = ops[unchecked: index].clock
-        let entry = clocks + (clock & mask)
+        let entry = cache.clocks + (clock & cache.clockMask)
         if entry.pointee.clock == clock && entry.pointee.time == layerTime { return entry.pointee.local }
         let local = computeLocalTime(index, layerTime: layerTime)
         entry.pointee = SamplingCursor.ClockEntry(clock: clock, time: layerTime, local: local)
@@ -543,34 +543,59 @@ public final class SamplingProgram: Sendable {
 
     /// ``AnimationLeafBody/value(at:model:)`` in lane form.
     @inline(__always)
-    private func ownValue(_ index: Int, local: MediaTiming.Local) -> SmallLanes {
+    private func ownValue(_ index: Int, local: MediaTiming.Local, cache: SamplingCursor.FrameCache) -> SmallLanes {
         let duration = ops[unchecked: index].duration
         var result: SmallLanes
         let track = ops[unchecked: index].keyframes
         if track < 0 {
             let progress: Double
             let spring = ops[unchecked: index].spring
-            if spring >= 0 {
+            if spring >= 0 && !cachesCurves {
                 progress = 1 - springs[unchecked: spring].displacement(at: local.time)
+            } else if spring >= 0 {
+                // Springs and Bézier curves are remembered per frame by their input: layers
+                // animated alike (one `UIView.animate` over many views) evaluate each once.
+                let entry = cache.curve(easings.count + spring)
+                if entry.pointee.id == easings.count + spring && entry.pointee.input == local.time {
+                    progress = entry.pointee.output
+                } else {
+                    progress = 1 - springs[unchecked: spring].displacement(at: local.time)
+                    entry.pointee = SamplingCursor.CurveEntry(
+                        id: easings.count + spring, input: local.time, output: progress)
+                }
             } else {
                 let linear = duration > 0 ? local.time / duration : 1
-                progress = easings[unchecked: ops[unchecked: index].easing].evaluate(
-                    linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
+                progress = ease(ops[unchecked: index].easing, linear, local: local, cache: cache)
             }
             let from = ops[unchecked: index].from
             result = from + (ops[unchecked: index].to - from) * progress
         } else {
             let linear = duration > 0 ? local.time / duration : 1
             result = keyframeValue(
-                track,
-                at: easings[unchecked: ops[unchecked: index].easing].evaluate(
-                    linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
+                track, at: ease(ops[unchecked: index].easing, linear, local: local, cache: cache),
                 tolerance: local.tolerance)
         }
         if ops[unchecked: index].cumulative && local.iteration > 0 {
             result = result + ops[unchecked: index].cumulativeStep * local.iteration
         }
         return result
+    }
+
+    /// An easing's value at a linear progress (``Easing/evaluate(_:beforeFlag:tolerance:)``),
+    /// remembered for the frame when it is a Bézier curve (the flag and tolerance only matter
+    /// to steps).
+    @inline(__always)
+    private func ease(_ easing: Int, _ linear: Double, local: MediaTiming.Local, cache: SamplingCursor.FrameCache)
+        -> Double
+    {
+        guard cachesCurves && easings[unchecked: easing].kind == .bezier else {
+            return easings[unchecked: easing].evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
+        }
+        let entry = cache.curve(easing)
+        if entry.pointee.id == easing && entry.pointee.input == linear { return entry.pointee.output }
+        let output = easings[unchecked: easing].bezier.solve(linear)
+        entry.pointee = SamplingCursor.CurveEntry(id: easing, input: linear, output: output)
+        return output
     }
 
     /// ``KeyframeTrack/value(at:)`` for value keyframes, in lane form.
@@ -632,6 +657,7 @@ public final class SamplingProgram: Sendable {
             offset += builder.tracks[index].kind.laneCount
         }
         rowLanes = offset
+        cachesCurves = (builder.easings.count + builder.springs.count) * 4 <= builder.ops.count
         Self.checkReferences(builder, timeSourceCount: timeSources.count)
         tracks = FrozenBuffer(taking: &builder.tracks)
         pieceStarts = FrozenBuffer(taking: &builder.pieceStarts)
