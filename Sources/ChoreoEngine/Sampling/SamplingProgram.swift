@@ -282,20 +282,29 @@ public final class SamplingProgram: Sendable {
     @inline(__always)
     private func piece(_ track: Int, from start: Double, to end: Double, cursor: SamplingCursor) -> Int? {
         if tracks[unchecked: track].generic { return nil }
-        let first = tracks[unchecked: track].firstPiece
-        let stop = first + tracks[unchecked: track].pieceCount
-        var low = cursor.pieceHint[track]
-        if !(pieceStarts[unchecked: low] <= start && (low + 1 == stop || start < pieceStarts[unchecked: low + 1])) {
-            low = first
-            var high = stop
-            while high - low > 1 {
-                let mid = (low + high) / 2
-                if pieceStarts[unchecked: mid] <= start { low = mid } else { high = mid }
-            }
-            cursor.pieceHint[track] = low
-        }
+        let low = piece(track, at: start, cursor: cursor)
+        let stop = tracks[unchecked: track].firstPiece + tracks[unchecked: track].pieceCount
         guard low + 1 == stop || end < pieceStarts[unchecked: low + 1], !pieces[unchecked: low].generic else {
             return nil
+        }
+        return low
+    }
+
+    /// The last piece of a (non-generic) track starting at or before `time` (the first starts
+    /// at −∞): the cursor's hint if it still holds, else a binary search, which moves the hint.
+    @inline(__always)
+    private func piece(_ track: Int, at time: Double, cursor: SamplingCursor) -> Int {
+        let first = tracks[unchecked: track].firstPiece
+        let end = first + tracks[unchecked: track].pieceCount
+        var low = cursor.pieceHint[track]
+        if !(pieceStarts[unchecked: low] <= time && (low + 1 == end || time < pieceStarts[unchecked: low + 1])) {
+            low = first
+            var high = end
+            while high - low > 1 {
+                let mid = (low + high) / 2
+                if pieceStarts[unchecked: mid] <= time { low = mid } else { high = mid }
+            }
+            cursor.pieceHint[track] = low
         }
         return low
     }
@@ -379,20 +388,7 @@ public final class SamplingProgram: Sendable {
         cache: SamplingCursor.FrameCache, into out: inout Lanes
     ) -> Bool {
         if tracks[unchecked: trackIndex].generic { return false }
-        // The last piece starting at or before `time` (the first starts at −∞): the hint if it
-        // still holds, else a binary search.
-        let first = tracks[unchecked: trackIndex].firstPiece
-        let end = first + tracks[unchecked: trackIndex].pieceCount
-        var low = cursor.pieceHint[trackIndex]
-        if !(pieceStarts[unchecked: low] <= time && (low + 1 == end || time < pieceStarts[unchecked: low + 1])) {
-            low = first
-            var high = end
-            while high - low > 1 {
-                let mid = (low + high) / 2
-                if pieceStarts[unchecked: mid] <= time { low = mid } else { high = mid }
-            }
-            cursor.pieceHint[trackIndex] = low
-        }
+        let low = piece(trackIndex, at: time, cursor: cursor)
         if pieces[unchecked: low].generic { return false }
         let firstOp = pieces[unchecked: low].firstOp
         let opCount = pieces[unchecked: low].opCount
