@@ -212,27 +212,20 @@ public final class Application: Sendable {
         case ("POST", "/v1/validate"):
             try requireJSON(request)
             try rejectQuery(request)
-            return .json(200, try RenderService.validation(request.body))
+            return .json(
+                200,
+                try RenderService.validation(request.body, cancellation: request.cancellation, memory: renderMemory))
         case ("POST", "/v1/scenes"):
             try requireJSON(request)
             try rejectQuery(request)
             let run = try RenderService.reserveRun(request.body, memory: renderMemory)
             let (scene, name) = try RenderService.scene(from: request.body)
             // Run before it is kept: a stored scene can always be rendered.
-            let memoryShort = Atomic<Bool>(false)
+            let guarded = RenderService.RunGuard(cancellation: request.cancellation, run: run)
             do {
-                _ = try SceneRunner.run(
-                    scene,
-                    shouldStop: {
-                        if request.cancellation?.isCancelled == true { return true }
-                        guard run.grow(RenderService.runBytesPerEventBatch) else {
-                            memoryShort.store(true, ordering: .relaxed)
-                            return true
-                        }
-                        return false
-                    })
+                _ = try SceneRunner.run(scene, shouldStop: guarded.shouldStop)
             } catch {
-                if memoryShort.load(ordering: .relaxed) { throw RenderService.busyProblem(renderMemory) }
+                if guarded.outOfMemory { throw RenderService.busyProblem(renderMemory) }
                 throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
             }
             let summary = try storage { () throws(StorageError) in

@@ -89,24 +89,42 @@ public enum RenderService {
         _ scene: Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil,
         run: RenderMemory.Reservation? = nil, memory: RenderMemory? = nil
     ) throws(Problem) -> RenderPlan {
-        var shouldStop: (@Sendable () -> Bool)?
-        let memoryShort = Atomic<Bool>(false)
-        if cancellation != nil || run != nil {
-            shouldStop = {
+        let guarded = RunGuard(cancellation: cancellation, run: run)
+        do {
+            return try RenderPlan.make(scene: scene, query: query, shouldStop: guarded.shouldStop)
+        } catch {
+            if guarded.outOfMemory, let memory { throw busyProblem(memory) }
+            throw Problem.invalidScene(error)
+        }
+    }
+
+    /// What stops a scene's run early (the runner asks every 4,096 events): its client gone,
+    /// or its render memory, grown by ``runBytesPerEventBatch`` each time, not available.
+    final class RunGuard: Sendable {
+        private let cancellation: Cancellation?
+        private let run: RenderMemory.Reservation?
+        private let short = Atomic<Bool>(false)
+
+        init(cancellation: Cancellation?, run: RenderMemory.Reservation?) {
+            self.cancellation = cancellation
+            self.run = run
+        }
+
+        /// The runner's `shouldStop`, nil when nothing can stop the run.
+        var shouldStop: (@Sendable () -> Bool)? {
+            guard cancellation != nil || run != nil else { return nil }
+            return { [self] in
                 if cancellation?.isCancelled == true { return true }
-                if let run, !run.grow(runBytesPerEventBatch) {
-                    memoryShort.store(true, ordering: .relaxed)
+                if let run, !run.grow(RenderService.runBytesPerEventBatch) {
+                    short.store(true, ordering: .relaxed)
                     return true
                 }
                 return false
             }
         }
-        do {
-            return try RenderPlan.make(scene: scene, query: query, shouldStop: shouldStop)
-        } catch {
-            if memoryShort.load(ordering: .relaxed), let memory { throw busyProblem(memory) }
-            throw Problem.invalidScene(error)
-        }
+
+        /// Whether the run stopped because its render memory was not available.
+        var outOfMemory: Bool { short.load(ordering: .relaxed) }
     }
 
     /// The response for a plan: one JSON document, or an NDJSON stream produced piece by piece.
@@ -237,30 +255,38 @@ public enum RenderService {
     }
 
     /// `POST /v1/validate`: errors and diagnostics, no frames.
-    public static func validation(_ body: [UInt8]) throws(Problem) -> [UInt8] {
+    public static func validation(
+        _ body: [UInt8], cancellation: Cancellation? = nil, memory: RenderMemory? = nil
+    ) throws(Problem) -> [UInt8] {
         var writer = JSONWriter()
+        let run = try memory.map { (memory) throws(Problem) in try reserveRun(body, memory: memory) }
+        let scene: Scene
         do {
-            let (scene, _) = try SceneDecoder.decode(bytes: body)
-            let timeline: Timeline
-            do {
-                timeline = try SceneRunner.run(scene)
-            } catch {
-                writeInvalid([FieldError(path: error.path, message: error.message)], into: &writer)
-                return writer.bytes
-            }
-            writer.raw("{\"valid\":true,\"errors\":[],\"duration\":")
-            writer.number(SceneTime.quantize(timeline.naturalEnd))
-            writer.raw(",\"diagnostics\":")
-            ResponseEncoder.writeDiagnostics(timeline.diagnostics, into: &writer)
-            writer.raw(",\"events\":")
-            ResponseEncoder.writeEvents(timeline.events, into: &writer)
-            writer.raw("}")
+            scene = try SceneDecoder.decode(bytes: body).scene
         } catch {
             switch error {
             case .malformed(let parse): throw Problem.malformedJSON(parse)
-            case .invalid(let failure): writeInvalid(failure.errors, into: &writer)
+            case .invalid(let failure):
+                writeInvalid(failure.errors, into: &writer)
+                return writer.bytes
             }
         }
+        let guarded = RunGuard(cancellation: cancellation, run: run)
+        let timeline: Timeline
+        do {
+            timeline = try SceneRunner.run(scene, shouldStop: guarded.shouldStop)
+        } catch {
+            if guarded.outOfMemory, let memory { throw busyProblem(memory) }
+            writeInvalid([FieldError(path: error.path, message: error.message)], into: &writer)
+            return writer.bytes
+        }
+        writer.raw("{\"valid\":true,\"errors\":[],\"duration\":")
+        writer.number(SceneTime.quantize(timeline.naturalEnd))
+        writer.raw(",\"diagnostics\":")
+        ResponseEncoder.writeDiagnostics(timeline.diagnostics, into: &writer)
+        writer.raw(",\"events\":")
+        ResponseEncoder.writeEvents(timeline.events, into: &writer)
+        writer.raw("}")
         return writer.bytes
     }
 

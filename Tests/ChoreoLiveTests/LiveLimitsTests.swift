@@ -200,8 +200,10 @@ import Testing
         let received = recv(holder, &first, first.count, 0)
         #expect(
             received > 0 && String(decoding: first.prefix(max(received, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
-        let busy = try http.request("POST", "/v1/render?times=0", body: scene)
-        #expect(busy.status == 503 && busy.headers["retry-after"] == "1", "\(busy.status) \(busy.text)")
+        for path in ["/v1/render?times=0", "/v1/validate", "/v1/scenes"] {
+            let busy = try http.request("POST", path, body: scene)
+            #expect(busy.status == 503 && busy.headers["retry-after"] == "1", "\(path): \(busy.status) \(busy.text)")
+        }
         // A small scene still fits beside it.
         #expect(try http.request("POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
         close(holder)
