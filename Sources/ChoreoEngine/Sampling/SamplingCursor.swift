@@ -1,12 +1,14 @@
 /// One rendering thread's working memory for a ``SamplingProgram``: where each track was last
-/// found, the last local times of the clocks, and a tile of sampled frames.
+/// found, the last local times of the clocks and values of the curves, and a tile of sampled
+/// frames.
 ///
 /// Frames are sampled in increasing time, so a track's piece is usually the one it was in
 /// before; and animations with the same timing (the several animations one `UIView.animate`
 /// block adds, or one timing shared by many layers) map a layer time to the same local time,
-/// computed once per layer time. Both are exact: a hint is checked before use, and a clock's
-/// local time is reused only for the same clock and layer time. Not shareable: one cursor per
-/// thread.
+/// computed once per layer time, and give their shared curve the same input. All of it is
+/// exact: a hint is checked before use, a clock's local time is reused only for the same clock
+/// and layer time, a curve's value only for the same curve and input. Not shareable: one
+/// cursor per thread.
 ///
 /// A tile holds up to ``tileCapacity`` frames: every track's lanes, frame after frame
 /// (``SamplingProgram/sampleTile(_:maps:mapStride:cursor:)`` fills it track by track, so
