@@ -48,7 +48,7 @@ extension SamplingProgram {
             let leafIndices = layerTrack.leavesByProperty[property.ordinal]
             // A path animation with rotationMode turns the transform from outside its own leaves.
             if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation) {
-                tracks.append(Track(kind: kind, firstPiece: pieces.count, pieceCount: 0, generic: true, layer: layer))
+                tracks.append(Track(firstPiece: pieces.count, pieceCount: 0, layer: layer, kind: kind, generic: true))
                 return
             }
             // Piece boundaries: every model change and every attach and detach of a leaf.
@@ -89,7 +89,7 @@ extension SamplingProgram {
                 if let model { for lane in 0..<kind.laneCount { modelLanes.append(model[lane]) } }
             }
             tracks.append(
-                Track(kind: kind, firstPiece: firstPiece, pieceCount: starts.count, generic: false, layer: layer))
+                Track(firstPiece: firstPiece, pieceCount: starts.count, layer: layer, kind: kind, generic: false))
         }
 
         /// The model value and attached leaves (in the order added) at the start of a piece,
@@ -177,12 +177,12 @@ extension SamplingProgram {
             let firstGroup = groups.count
             groups += body.groups.map { GroupTiming(timing: $0.timing, easing: Easing($0.timingFunction)) }
             return Op(
-                clock: clock, timeSource: body.clock, keyframes: keyframeTrack, target: target, additive: body.additive,
-                cumulative: body.cumulative, laneOffset: laneRange.offset, laneCount: laneRange.count,
-                component: keyPath.component ?? .x, transformBase: transformBase, from: from, to: to,
-                cumulativeStep: body.cumulative ? step : SmallLanes(), spring: spring,
-                easing: easing(body.timingFunction),
-                duration: body.timing.duration, firstGroup: firstGroup, groupCount: body.groups.count)
+                from: from, to: to, duration: body.timing.duration, clock: clock, timeSource: body.clock,
+                keyframes: keyframeTrack, spring: spring, easing: easing(body.timingFunction), target: target,
+                additive: body.additive, cumulative: body.cumulative, component: keyPath.component ?? .x,
+                cumulativeStep: body.cumulative ? step : SmallLanes(), laneOffset: laneRange.offset,
+                laneCount: laneRange.count, transformBase: transformBase, firstGroup: firstGroup,
+                groupCount: body.groups.count)
         }
 
         /// The shared easing of a timing function.

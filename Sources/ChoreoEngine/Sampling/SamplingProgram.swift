@@ -21,53 +21,39 @@ public final class SamplingProgram: Sendable {
     /// Values of every kind but transforms fit four lanes; ops compute in these.
     typealias SmallLanes = SIMD4<Double>
 
-    /// One compiled (layer, property). Indices are stored in 32 bits (a program's arrays are
-    /// far smaller), so that a sweep over many tracks reads less memory.
+    /// An index into one of a program's arrays, stored in 32 bits (they are far smaller), so
+    /// that a sweep over many tracks and ops reads less memory.
+    @propertyWrapper
+    struct Index32: Sendable {
+        private var stored: Int32
+
+        init(wrappedValue: Int) { stored = Int32(wrappedValue) }
+
+        var wrappedValue: Int {
+            get { Int(stored) }
+            set { stored = Int32(newValue) }
+        }
+    }
+
+    /// One compiled (layer, property).
     struct Track: Sendable {
-        private let storedFirstPiece: Int32
-        private let storedPieceCount: Int32
-        private let storedLayer: Int32
+        @Index32 var firstPiece: Int
+        @Index32 var pieceCount: Int
+        /// The layer whose time map the track's ops run on.
+        @Index32 var layer: Int
         /// Where the track's lanes start in a tile row (``SamplingCursor``).
-        private var storedLaneOffset: Int32 = 0
+        @Index32 var laneOffset = 0
         let kind: ValueKind
         let generic: Bool
-
-        init(kind: ValueKind, firstPiece: Int, pieceCount: Int, generic: Bool, layer: Int) {
-            self.kind = kind
-            self.generic = generic
-            storedFirstPiece = Int32(firstPiece)
-            storedPieceCount = Int32(pieceCount)
-            storedLayer = Int32(layer)
-        }
-
-        var firstPiece: Int { Int(storedFirstPiece) }
-        var pieceCount: Int { Int(storedPieceCount) }
-        /// The layer whose time map the track's ops run on.
-        var layer: Int { Int(storedLayer) }
-        var laneOffset: Int {
-            get { Int(storedLaneOffset) }
-            set { storedLaneOffset = Int32(newValue) }
-        }
     }
 
     /// A stretch of scene time over which a property's model value and attached animations stay.
     struct Piece: Sendable {
-        private let storedFirstOp: Int32
-        private let storedOpCount: Int32
+        @Index32 var firstOp: Int
+        @Index32 var opCount: Int
         /// Where the model value's lanes (as many as the track's kind has) start in `modelLanes`.
-        private let storedModelOffset: Int32
+        @Index32 var modelOffset: Int
         let generic: Bool
-
-        init(firstOp: Int, opCount: Int, modelOffset: Int, generic: Bool) {
-            storedFirstOp = Int32(firstOp)
-            storedOpCount = Int32(opCount)
-            storedModelOffset = Int32(modelOffset)
-            self.generic = generic
-        }
-
-        var firstOp: Int { Int(storedFirstOp) }
-        var opCount: Int { Int(storedOpCount) }
-        var modelOffset: Int { Int(storedModelOffset) }
     }
 
     /// Where an animation writes its value in the property.
@@ -89,18 +75,25 @@ public final class SamplingProgram: Sendable {
     /// One attached property animation, resolved for a piece.
     ///
     /// Fields are ordered by use: what every sample reads first (the endpoints, the duration,
-    /// the indices of its clock and curves), then what only some ops read. Indices are 32-bit.
+    /// the indices of its clock and curves), then what only some ops read.
     struct Op: Sendable {
         /// Resolved endpoints of a basic animation.
         let from: SmallLanes
         let to: SmallLanes
         /// `timing.duration` (the whole timing is in `timings`, read when a clock is computed).
         let duration: Double
-        private let storedClock: Int32
-        private let storedTimeSource: Int32
-        private let storedKeyframes: Int32
-        private let storedSpring: Int32
-        private let storedEasing: Int32
+        /// Ops with the same timing, groups and time source share a cache slot (their local
+        /// times are equal).
+        @Index32 var clock: Int
+        /// The timeline clock the op's time comes from (an animator's), or −1 for the layer's.
+        @Index32 var timeSource: Int
+        /// Index into `keyframes`, or −1 for a basic animation.
+        @Index32 var keyframes: Int
+        /// Index into `springs`, or −1: springs and easings are shared tables (ops of many
+        /// layers use a few curves), which keeps an op small and the curves in cache.
+        @Index32 var spring: Int
+        /// Index into `easings`.
+        @Index32 var easing: Int
         let target: Target
         let additive: Bool
         let cumulative: Bool
@@ -108,57 +101,13 @@ public final class SamplingProgram: Sendable {
         let component: KeyPath.Component
         /// What one completed iteration adds when `cumulative` (the end value).
         let cumulativeStep: SmallLanes
-        private let storedLaneOffset: Int32
-        private let storedLaneCount: Int32
-        private let storedTransformBase: Int32
-        private let storedFirstGroup: Int32
-        private let storedGroupCount: Int32
-
-        init(
-            clock: Int, timeSource: Int, keyframes: Int, target: Target, additive: Bool, cumulative: Bool,
-            laneOffset: Int, laneCount: Int, component: KeyPath.Component, transformBase: Int, from: SmallLanes,
-            to: SmallLanes, cumulativeStep: SmallLanes, spring: Int, easing: Int, duration: Double, firstGroup: Int,
-            groupCount: Int
-        ) {
-            self.from = from
-            self.to = to
-            self.duration = duration
-            storedClock = Int32(clock)
-            storedTimeSource = Int32(timeSource)
-            storedKeyframes = Int32(keyframes)
-            storedSpring = Int32(spring)
-            storedEasing = Int32(easing)
-            self.target = target
-            self.additive = additive
-            self.cumulative = cumulative
-            self.component = component
-            self.cumulativeStep = cumulativeStep
-            storedLaneOffset = Int32(laneOffset)
-            storedLaneCount = Int32(laneCount)
-            storedTransformBase = Int32(transformBase)
-            storedFirstGroup = Int32(firstGroup)
-            storedGroupCount = Int32(groupCount)
-        }
-
-        /// Ops with the same timing, groups and time source share a cache slot (their local
-        /// times are equal).
-        var clock: Int { Int(storedClock) }
-        /// The timeline clock the op's time comes from (an animator's), or −1 for the layer's.
-        var timeSource: Int { Int(storedTimeSource) }
-        /// Index into `keyframes`, or −1 for a basic animation.
-        var keyframes: Int { Int(storedKeyframes) }
-        /// Index into `springs`, or −1: springs and easings are shared tables (ops of many
-        /// layers use a few curves), which keeps an op small and the curves in cache.
-        var spring: Int { Int(storedSpring) }
-        /// Index into `easings`.
-        var easing: Int { Int(storedEasing) }
         /// The lanes written, for ``Target/lanes``.
-        var laneOffset: Int { Int(storedLaneOffset) }
-        var laneCount: Int { Int(storedLaneCount) }
+        @Index32 var laneOffset: Int
+        @Index32 var laneCount: Int
         /// The model transform of a ``Target/transformPart`` op, in `transformBases`.
-        var transformBase: Int { Int(storedTransformBase) }
-        var firstGroup: Int { Int(storedFirstGroup) }
-        var groupCount: Int { Int(storedGroupCount) }
+        @Index32 var transformBase: Int
+        @Index32 var firstGroup: Int
+        @Index32 var groupCount: Int
     }
 
     /// A keyframe animation's values in lane form.
