@@ -32,14 +32,18 @@ public struct RenderPlan: Sendable {
     /// Runs the scene and plans the sampling; errors name the query field at fault.
     /// `shouldStop` is the runner's (``SceneRunner/run(_:horizon:shouldStop:)``): once it says
     /// yes the run ends with an error on `$`.
+    ///
+    /// The scene is consumed: a caller that passes it with `consume` frees it once it has run,
+    /// before the sampling is planned and compiled.
     public static func make(
-        scene: Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil
+        scene: consuming Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil
     ) throws(ValidationFailure) -> RenderPlan {
         // The scene runs to its natural end, whatever is sampled; a scene that never settles is
         // followed to the sampling end (10 s at least), so an explicit `end` looks further.
         let timeline: Timeline
         do {
-            timeline = try SceneRunner.run(scene, horizon: query.times?.max() ?? query.end, shouldStop: shouldStop)
+            timeline = try SceneRunner.run(
+                consume scene, horizon: query.times?.max() ?? query.end, shouldStop: shouldStop)
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }

@@ -204,7 +204,7 @@ public final class Application: Sendable {
             let query = try RenderService.query(request.query)
             let run = try RenderService.reserveRun(request.body, memory: renderMemory)
             let (scene, _) = try RenderService.scene(from: request.body)
-            return render(scene, query, request.cancellation, run: run)
+            return render(consume scene, query, request.cancellation, run: run)
         case ("POST", "/v1/arena/preview"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -251,7 +251,7 @@ public final class Application: Sendable {
             let record = try fetch(match.parameters["id"]!)
             let run = try RenderService.reserveRun(record.document, memory: renderMemory)
             let (scene, _) = try RenderService.scene(from: record.document)
-            return render(scene, query, request.cancellation, run: run)
+            return render(consume scene, query, request.cancellation, run: run)
         case ("POST", "/v1/sessions"):
             try requireJSON(request)
             try rejectQuery(request)
@@ -347,10 +347,12 @@ public final class Application: Sendable {
 
     /// Renders a scene whose run memory `run` holds; the response holds it until it is sent.
     private func render(
-        _ scene: Scene, _ query: SamplingQuery, _ cancellation: Cancellation?, run: RenderMemory.Reservation
+        _ scene: consuming Scene, _ query: SamplingQuery, _ cancellation: Cancellation?,
+        run: RenderMemory.Reservation
     ) -> HTTPResponse {
         do {
-            let plan = try RenderService.plan(scene, query, cancellation: cancellation, run: run, memory: renderMemory)
+            let plan = try RenderService.plan(
+                consume scene, query, cancellation: cancellation, run: run, memory: renderMemory)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             var response = RenderService.response(
                 plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,

@@ -86,12 +86,12 @@ public enum RenderService {
     /// ``runBytesPerEventBatch`` more of it every 4,096 events, and stops with a 503 when the
     /// render memory is all held.
     public static func plan(
-        _ scene: Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil,
+        _ scene: consuming Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil,
         run: RenderMemory.Reservation? = nil, memory: RenderMemory? = nil
     ) throws(Problem) -> RenderPlan {
         let guarded = RunGuard(cancellation: cancellation, run: run)
         do {
-            return try RenderPlan.make(scene: scene, query: query, shouldStop: guarded.shouldStop)
+            return try RenderPlan.make(scene: consume scene, query: query, shouldStop: guarded.shouldStop)
         } catch {
             if guarded.outOfMemory, let memory { throw busyProblem(memory) }
             throw Problem.invalidScene(error)

@@ -35,8 +35,9 @@ enum RenderCommand {
         var picture: PicturePieces?
         do throws(Problem) {
             let query = try RenderService.query(parameters)
-            let (scene, _) = try RenderService.scene(from: body)
-            plan = try RenderService.plan(scene, query)
+            // The document and then the scene are let go as soon as they are used.
+            let (scene, _) = try RenderService.scene(from: consume body)
+            plan = try RenderService.plan(consume scene, query)
             format = query.format
             if format.isPicture { picture = try PicturePieces(plan, query) }
         } catch {
