@@ -117,15 +117,7 @@ import Testing
         #expect(round["order"] == .array([.string("beta"), .string("alpha")]))
         #expect(round["champion"] == .string("alpha"))
         #expect(try http.request("POST", "/v1/arena/rounds").status == 409)
-        var stream: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains("battleAnimation") {
-            let n = recv(events, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            stream += buffer[0..<n]
-        }
-        let received = String(decoding: stream, as: UTF8.self)
+        let received = RawHTTP.read(events, until: "battleAnimation", seconds: 5)
         #expect(received.contains("text/event-stream"))
         #expect(received.contains("event: round"))
         #expect(received.contains("\"battleAnimation\""))
@@ -173,15 +165,7 @@ import Testing
         // matters is what each shows once the round is over.
         _ = try RawHTTP(port: beta.port).request("POST", "/control", body: #"{"status": 503}"#)
         _ = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
-        var stream: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains(#""phase":"finished""#) {
-            let n = recv(events, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            stream += buffer[0..<n]
-        }
-        let received = String(decoding: stream, as: UTF8.self)
+        let received = RawHTTP.read(events, until: #""phase":"finished""#, seconds: 20)
         let snapshot = received.range(of: "event: snapshot\ndata: {\"nodes\":")
         let started = received.range(of: #""phase":"started""#)
         #expect(snapshot != nil && started != nil && snapshot!.lowerBound < started!.lowerBound)

@@ -40,6 +40,20 @@ struct RawHTTP {
         return result
     }
 
+    /// Reads an open stream (an event stream, say) until what has come contains `marker`, the
+    /// peer closes, or `seconds` pass; returns all that came.
+    static func read(_ fd: Int32, until marker: String, seconds: Double) -> String {
+        var stream: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains(marker) {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            stream += buffer[0..<n]
+        }
+        return String(decoding: stream, as: UTF8.self)
+    }
+
     /// A scene whose render at fps 10 runs for tens of seconds or more (an emitter over an hour
     /// of scene, 36,000 frames of 30 particles, about 128 MB of JSON): a request that is still running when a test
     /// needs one.

@@ -155,15 +155,8 @@ final class ReplicaLiveTests {
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let control = RawHTTP(port: target.port)
         #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
-        var stream: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && !String(decoding: stream, as: UTF8.self).contains(#""to":"down""#) {
-            let n = recv(events, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            stream += buffer[0..<n]
-        }
-        #expect(String(decoding: stream, as: UTF8.self).contains(#""to":"down""#))
+        let stream = RawHTTP.read(events, until: #""to":"down""#, seconds: 10)
+        #expect(stream.contains(#""to":"down""#))
         #expect(
             eventually(5) {
                 (try? RawHTTP(port: follower.port).request("GET", "/metrics"))?.text.contains(
