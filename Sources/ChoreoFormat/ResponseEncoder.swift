@@ -120,33 +120,38 @@ public enum ResponseEncoder {
         // About 24 bytes per sample; the buffer grows if a block needs more.
         let bytesPerFrameEstimate = 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
         let results = BlockResults(count: blockCount)
-        let work: @Sendable (Int) -> Void = { block in
-            let lower = range.lowerBound + block * blockSize
-            let upper = min(lower + blockSize, range.upperBound)
-            var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
-            // Sampled a tile at a time (track by track), then written frame by frame; frames
-            // too large for a tile are sampled as they are written.
-            let tileFrames = min(upper - lower, plan.frames.tileFrames(within: Self.tileBytes))
-            let tiled = tileFrames > 1
-            let cursor = plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 1)
-            frames: for tileStart in stride(from: lower, to: upper, by: tileFrames) {
-                let tileEnd = min(tileStart + tileFrames, upper)
-                if tiled { plan.frames.sampleTile(plan.times[tileStart..<tileEnd], cursor: cursor) }
-                for index in tileStart..<tileEnd {
-                    let before = writer.bytes.count
-                    if index > range.lowerBound { writer.byte(separator) }
-                    writeFrame(
-                        plan, time: plan.times[index], tileFrame: tiled ? index - tileStart : nil, cursor: cursor,
-                        into: &writer)
-                    if let keepGoing, !keepGoing(writer.bytes.count - before) { break frames }
+        // Sampled a tile at a time (track by track), then written frame by frame; frames too
+        // large for a tile of two are sampled as they are written.
+        let tileFrames = min(blockSize, plan.frames.tileFrames(within: Self.tileBytes))
+        let tiled = tileFrames > 1
+        // Each thread takes the next block until none is left, with one cursor (its tile) for all.
+        let blocks = BlockCounter()
+        let worker: @Sendable (Int) -> Void = { _ in
+            let cursor = plan.frames.makeCursor(tileFrames: tileFrames)
+            while let block = blocks.take(below: blockCount) {
+                let lower = range.lowerBound + block * blockSize
+                let upper = min(lower + blockSize, range.upperBound)
+                var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
+                frames: for tileStart in stride(from: lower, to: upper, by: tileFrames) {
+                    let tileEnd = min(tileStart + tileFrames, upper)
+                    if tiled { plan.frames.sampleTile(plan.times[tileStart..<tileEnd], cursor: cursor) }
+                    for index in tileStart..<tileEnd {
+                        let before = writer.bytes.count
+                        if index > range.lowerBound { writer.byte(separator) }
+                        writeFrame(
+                            plan, time: plan.times[index], tileFrame: tiled ? index - tileStart : nil, cursor: cursor,
+                            into: &writer)
+                        if let keepGoing, !keepGoing(writer.bytes.count - before) { break frames }
+                    }
                 }
+                results.store(writer.bytes, at: block)
             }
-            results.store(writer.bytes, at: block)
         }
-        if threads <= 1 || blockCount == 1 {
-            for block in 0..<blockCount { work(block) }
+        let workers = max(1, min(threads, blockCount))
+        if workers == 1 {
+            worker(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: blockCount, execute: work)
+            DispatchQueue.concurrentPerform(iterations: workers, execute: worker)
         }
         return results.values
     }
@@ -523,6 +528,17 @@ private final class BlockResults: @unchecked Sendable {
     }
 
     var values: [[UInt8]] { slots }
+}
+
+/// The next block of frames to write, for the threads that share them.
+private final class BlockCounter: Sendable {
+    private let next = Atomic<Int>(0)
+
+    /// The next block number, or nil once all `count` are taken.
+    func take(below count: Int) -> Int? {
+        let block = next.add(1, ordering: .relaxed).oldValue
+        return block < count ? block : nil
+    }
 }
 
 /// A frame as JSON: `"id": {"name": value, …}` for each layer the plan visits.
