@@ -1,7 +1,11 @@
 /// How an animation's progress is paced: `CAMediaTimingFunction`, plus CSS-style steps.
 public enum TimingFunction: Sendable, Equatable, Hashable {
     /// `CAMediaTimingFunction(controlPoints:)`, and the named curves as their control points.
-    case bezier(UnitBezier)
+    ///
+    /// Indirect: the solver's precomputed curve is 224 bytes, and every animation, attached
+    /// animation and timeline leaf carries a timing function; boxed, copies share one curve
+    /// (the named curves one each for the process) and a timing function is 16 bytes.
+    indirect case bezier(UnitBezier)
     /// `steps(n, start|end)`: a staircase of n equal steps, jumping at the start or end of each.
     case steps(Int, StepPosition)
 
