@@ -234,7 +234,7 @@ struct EmissionCurve {
         self.end = end
         let property = LayerProperty.birthRate
         let track = timeline.layers[layer]
-        let animated = !track.leavesByProperty[property.ordinal].isEmpty
+        let animated = !(track.leavesByProperty[property.ordinal] ?? []).isEmpty
         let history = track.model[property.ordinal]
         if !animated && (history?.isConstant ?? true) {
             rate = cellRate * timeline.number(layer, property, at: start)

@@ -16,7 +16,7 @@ struct LiveAnimations {
     /// Per layer: animations attached and not yet removed, in the order added.
     var animations: [[Int]] = []
     /// Per layer and property ordinal: leaves attached and not yet removed, in the order added.
-    var leaves: [[[Int]]] = []
+    var leaves: [PropertySlots<[Int]>] = []
     /// Leaves removed at the current instant (they still show just before it), by layer and ordinal.
     var removedThisInstant: [Int: [Int]] = [:]
     var removedThisInstantTime = -Double.infinity

@@ -154,8 +154,8 @@ extension RunnerState {
             clock: interactive.clockContext?.clock ?? -1)
         let index = timeline.leaves.count
         timeline.leaves.append(leaf)
-        timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal].append(index)
-        live.leaves[layer][property.keyPath.property.ordinal].append(index)
+        timeline.layers[layer].leavesByProperty[property.keyPath.property.ordinal, default: []].append(index)
+        live.leaves[layer][property.keyPath.property.ordinal, default: []].append(index)
         timeline.layers[layer].animatedProperties.insert(property.keyPath.property)
         return index
     }
@@ -165,7 +165,7 @@ extension RunnerState {
         for index in leafIndices {
             let leaf = timeline.leaves[index]
             guard !leaf.additive else { continue }
-            for other in live.leaves[layer][leaf.keyPath.property.ordinal] where other != index {
+            for other in live.leaves[layer][leaf.keyPath.property.ordinal] ?? [] where other != index {
                 let previous = timeline.leaves[other]
                 guard previous.owner != leaf.owner, !previous.additive, previous.keyPath == leaf.keyPath,
                     timeline.animations[previous.owner].stoppedAt == nil
@@ -298,7 +298,7 @@ extension RunnerState {
         for leaf in animation.leaves {
             timeline.leaves[leaf].removedAt = now
             let ordinal = timeline.leaves[leaf].keyPath.property.ordinal
-            live.leaves[animation.layer][ordinal].removeAll { $0 == leaf }
+            live.leaves[animation.layer][ordinal, default: []].removeAll { $0 == leaf }
             live.removedThisInstant[animation.layer * 1024 + ordinal, default: []].append(leaf)
         }
         reportSnapBacks(shownBefore, layer: animation.layer, animation: index)

@@ -4,7 +4,7 @@ import Foundation
 extension RunnerState {
     func register(_ node: LayerNode) -> Int {
         let index = timeline.layers.count
-        var model = [History<Value>?](repeating: nil, count: LayerProperty.allCases.count)
+        var model = PropertySlots<History<Value>>()
         for (property, value) in node.values {
             model[property.ordinal] = History(initial: value)
         }
@@ -12,11 +12,11 @@ extension RunnerState {
             id: node.id, type: node.type, actions: node.actions, states: node.states, emitter: node.emitter,
             joinedAt: now, model: model,
             timing: History(initial: node.timing),
-            leavesByProperty: [[Int]](repeating: [], count: LayerProperty.allCases.count), transitions: [])
+            leavesByProperty: PropertySlots(), transitions: [])
         timeline.layers.append(track)
         timeline.layerIndex[node.id] = index
         live.animations.append([])
-        live.leaves.append([[Int]](repeating: [], count: LayerProperty.allCases.count))
+        live.leaves.append(PropertySlots())
         tree.children.append([])
         tree.parent.append(-1)
         tree.present.append(false)

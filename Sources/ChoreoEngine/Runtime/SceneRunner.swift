@@ -475,10 +475,8 @@ final class RunnerState {
 
     func setModel(_ property: LayerProperty, _ value: Value, on index: Int) {
         noteTransitionChange(property, on: index)
-        if timeline.layers[index].model[property.ordinal] == nil {
-            timeline.layers[index].model[property.ordinal] = History(initial: property.defaultValue)
-        }
-        timeline.layers[index].model[property.ordinal]!.set(value, at: now)
+        timeline.layers[index].model[property.ordinal, default: History(initial: property.defaultValue)]
+            .set(value, at: now)
     }
 
     func setTiming(_ index: Int, _ change: (inout LayerTiming) -> Void) {
@@ -497,7 +495,7 @@ final class RunnerState {
     /// The presentation value at `now` (or just before it), from the live leaves only.
     func presentation(_ index: Int, _ keyPath: KeyPath, at time: Double) -> Value {
         let ordinal = keyPath.property.ordinal
-        var leaves = live.leaves[index][ordinal]
+        var leaves = live.leaves[index][ordinal] ?? []
         if time < now && live.removedThisInstantTime == now,
             let removed = live.removedThisInstant[index * 1024 + ordinal]
         {

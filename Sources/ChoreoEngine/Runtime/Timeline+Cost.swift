@@ -47,7 +47,7 @@ extension Timeline {
         let ordinal = property.ordinal
         var values = layers[layer].model[ordinal]?.values ?? [property.defaultValue]
         let models = values
-        for index in layers[layer].leavesByProperty[ordinal] {
+        for index in layers[layer].leavesByProperty[ordinal] ?? [] {
             switch leaves[index].body.curve {
             case .basic(let basic, _):
                 for value in [basic.from, basic.to].compactMap({ $0 }) { values.append(value) }

@@ -44,7 +44,7 @@ extension Timeline {
     public func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap) -> Value {
         presentationValue(
             layer: layer, keyPath: keyPath, at: time, map: map,
-            leaves: layers[layer].leavesByProperty[keyPath.property.ordinal])
+            leaves: layers[layer].leavesByProperty[keyPath.property.ordinal] ?? [])
     }
 
     /// The same, considering only the given leaves of the property (in the order added): the
@@ -76,7 +76,7 @@ extension Timeline {
 
     /// `rotationMode`: a path keyframe animation on `position` also turns the layer along the path.
     private func applyPathRotation(layer: Int, to value: Value, at time: Double, map: TimeMap) -> Value {
-        let indices = layers[layer].leavesByProperty[LayerProperty.position.ordinal]
+        let indices = layers[layer].leavesByProperty[LayerProperty.position.ordinal] ?? []
         guard !indices.isEmpty, case .transform(let matrix) = value else { return value }
         var result = matrix
         for index in indices {

@@ -20,11 +20,11 @@ public struct Timeline: Sendable {
         public let emitter: EmitterConfiguration?
         /// When the layer joined the scene (0 for the initial tree): emitters start there.
         public let joinedAt: Double
-        /// Model values by property ordinal; nil where the property never left its default.
-        var model: [History<Value>?]
+        /// Model values by property ordinal; none where the property never left its default.
+        var model: PropertySlots<History<Value>>
         var timing: History<LayerTiming>
         /// Indices of leaves by property ordinal, in the order they were added.
-        var leavesByProperty: [[Int]]
+        var leavesByProperty: PropertySlots<[Int]>
         /// Indices of attached `CATransition`s.
         var transitions: [Int]
         /// Whether a path keyframe animation with `rotationMode` was ever added (it turns `transform`).

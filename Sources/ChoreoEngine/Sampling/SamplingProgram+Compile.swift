@@ -45,7 +45,7 @@ extension SamplingProgram {
         mutating func addTrack(layer: Int, property: LayerProperty) {
             let kind = property.kind
             let layerTrack = timeline.layers[layer]
-            let leafIndices = layerTrack.leavesByProperty[property.ordinal]
+            let leafIndices = layerTrack.leavesByProperty[property.ordinal] ?? []
             // A path animation with rotationMode turns the transform from outside its own leaves.
             if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation) {
                 tracks.append(Track(firstPiece: pieces.count, pieceCount: 0, layer: layer, kind: kind, generic: true))
