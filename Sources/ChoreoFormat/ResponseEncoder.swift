@@ -69,11 +69,8 @@ public enum ResponseEncoder {
 
     /// The JSON response after its last frame: `], "events", "diagnostics", "animations"}`.
     public static func jsonTrailer(_ plan: RenderPlan) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("],")
-        writeTrailerMembers(plan.timeline, into: &writer)
-        writer.raw("}")
-        return writer.bytes
+        var pieces = TrailerPieces(plan.timeline, format: .json, pieceBytes: .max)
+        return pieces.next() ?? []
     }
 
     /// The first NDJSON line: `{"duration": D, "frames": N}`.
@@ -96,11 +93,8 @@ public enum ResponseEncoder {
 
     /// The last NDJSON line: `{"events", "diagnostics", "animations"}`.
     public static func ndjsonTrailer(_ plan: RenderPlan) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{")
-        writeTrailerMembers(plan.timeline, into: &writer)
-        writer.raw("}\n")
-        return writer.bytes
+        var pieces = TrailerPieces(plan.timeline, format: .ndjson, pieceBytes: .max)
+        return pieces.next() ?? []
     }
 
     public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -356,88 +350,82 @@ public enum ResponseEncoder {
 
     // MARK: Events, diagnostics, animations
 
-    static func writeTrailerMembers(_ timeline: Timeline, into writer: inout JSONWriter) {
-        writer.raw("\"events\":")
-        writeEvents(timeline.events, into: &writer)
-        writer.raw(",\"diagnostics\":")
-        writeDiagnostics(timeline.diagnostics, into: &writer)
-        writer.raw(",\"animations\":")
-        writeAnimations(timeline, into: &writer)
+    public static func writeEvents(_ events: [Event], into writer: inout JSONWriter) {
+        writer.array(events) { writer, event in writeEvent(event, into: &writer) }
     }
 
-    public static func writeEvents(_ events: [Event], into writer: inout JSONWriter) {
-        writer.array(events) { writer, event in
-            writer.raw("{\"time\":")
-            writer.number(event.time)
-            writer.raw(",\"type\":")
-            writer.string(event.typeName)
-            func optionalKey(_ key: String?) {
-                writer.raw(",\"key\":")
-                if let key { writer.string(key) } else { writer.raw("null") }
-            }
-            switch event.kind {
-            case .animationDidStart(let layer, let key):
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-                optionalKey(key)
-            case .animationDidStop(let layer, let key, let finished):
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-                optionalKey(key)
-                writer.raw(",\"finished\":")
-                writer.bool(finished)
-            case .transactionCompleted(let name, let finished):
-                writer.raw(",\"finished\":")
-                writer.bool(finished)
-                if let name {
-                    writer.raw(",\"name\":")
-                    writer.string(name)
-                }
-            case .animateCompleted(let name, let finished):
-                writer.raw(",\"finished\":")
-                writer.bool(finished)
-                if let name {
-                    writer.raw(",\"name\":")
-                    writer.string(name)
-                }
-            case .layerAdded(let layer), .layerRemoved(let layer):
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-            case .stateChanged(let layer, let state):
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-                writer.raw(",\"state\":")
-                writer.string(state)
-            case .marker(let name):
+    /// One event: `{"time", "type", …}`.
+    static func writeEvent(_ event: Event, into writer: inout JSONWriter) {
+        writer.raw("{\"time\":")
+        writer.number(event.time)
+        writer.raw(",\"type\":")
+        writer.string(event.typeName)
+        func optionalKey(_ key: String?) {
+            writer.raw(",\"key\":")
+            if let key { writer.string(key) } else { writer.raw("null") }
+        }
+        switch event.kind {
+        case .animationDidStart(let layer, let key):
+            writer.raw(",\"layer\":")
+            writer.string(layer)
+            optionalKey(key)
+        case .animationDidStop(let layer, let key, let finished):
+            writer.raw(",\"layer\":")
+            writer.string(layer)
+            optionalKey(key)
+            writer.raw(",\"finished\":")
+            writer.bool(finished)
+        case .transactionCompleted(let name, let finished):
+            writer.raw(",\"finished\":")
+            writer.bool(finished)
+            if let name {
                 writer.raw(",\"name\":")
                 writer.string(name)
-            case .animatorStateChanged(let animator, let state, let running):
-                writer.raw(",\"animator\":")
-                writer.string(animator)
-                writer.raw(",\"state\":")
-                writer.string(state)
-                writer.raw(",\"running\":")
-                writer.bool(running)
-            case .animatorCompleted(let animator, let position):
-                writer.raw(",\"animator\":")
-                writer.string(animator)
-                writer.raw(",\"position\":")
-                writer.string(position.rawValue)
-            case .appearance(_, let layer, let transition):
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-                writer.raw(",\"transition\":")
-                writer.string(transition)
-            case .transitionCompleted(let transition, let didComplete, let wasCancelled):
-                writer.raw(",\"transition\":")
-                writer.string(transition)
-                writer.raw(",\"didComplete\":")
-                writer.bool(didComplete)
-                writer.raw(",\"wasCancelled\":")
-                writer.bool(wasCancelled)
             }
-            writer.byte(UInt8(ascii: "}"))
+        case .animateCompleted(let name, let finished):
+            writer.raw(",\"finished\":")
+            writer.bool(finished)
+            if let name {
+                writer.raw(",\"name\":")
+                writer.string(name)
+            }
+        case .layerAdded(let layer), .layerRemoved(let layer):
+            writer.raw(",\"layer\":")
+            writer.string(layer)
+        case .stateChanged(let layer, let state):
+            writer.raw(",\"layer\":")
+            writer.string(layer)
+            writer.raw(",\"state\":")
+            writer.string(state)
+        case .marker(let name):
+            writer.raw(",\"name\":")
+            writer.string(name)
+        case .animatorStateChanged(let animator, let state, let running):
+            writer.raw(",\"animator\":")
+            writer.string(animator)
+            writer.raw(",\"state\":")
+            writer.string(state)
+            writer.raw(",\"running\":")
+            writer.bool(running)
+        case .animatorCompleted(let animator, let position):
+            writer.raw(",\"animator\":")
+            writer.string(animator)
+            writer.raw(",\"position\":")
+            writer.string(position.rawValue)
+        case .appearance(_, let layer, let transition):
+            writer.raw(",\"layer\":")
+            writer.string(layer)
+            writer.raw(",\"transition\":")
+            writer.string(transition)
+        case .transitionCompleted(let transition, let didComplete, let wasCancelled):
+            writer.raw(",\"transition\":")
+            writer.string(transition)
+            writer.raw(",\"didComplete\":")
+            writer.bool(didComplete)
+            writer.raw(",\"wasCancelled\":")
+            writer.bool(wasCancelled)
         }
+        writer.byte(UInt8(ascii: "}"))
     }
 
     /// `[{"path", "message"}, ...]`: validation errors as problem documents and /v1/validate list them.
@@ -456,61 +444,65 @@ public enum ResponseEncoder {
     }
 
     public static func writeDiagnostics(_ diagnostics: [Diagnostic], into writer: inout JSONWriter) {
-        writer.array(diagnostics) { writer, diagnostic in
-            writer.raw("{\"severity\":")
-            writer.string(diagnostic.severity.rawValue)
-            writer.raw(",\"code\":")
-            writer.string(diagnostic.code.rawValue)
-            writer.raw(",\"time\":")
-            writer.number(diagnostic.time)
-            if let layer = diagnostic.layer {
-                writer.raw(",\"layer\":")
-                writer.string(layer)
-            }
-            if let keyPath = diagnostic.keyPath {
-                writer.raw(",\"keyPath\":")
-                writer.string(keyPath)
-            }
-            if let path = diagnostic.path {
-                writer.raw(",\"path\":")
-                writer.string(path)
-            }
-            writer.raw(",\"message\":")
-            writer.string(diagnostic.message)
-            writer.raw(",\"fix\":")
-            writer.string(diagnostic.fix)
-            writer.byte(UInt8(ascii: "}"))
-        }
+        writer.array(diagnostics) { writer, diagnostic in writeDiagnostic(diagnostic, into: &writer) }
     }
 
-    static func writeAnimations(_ timeline: Timeline, into writer: inout JSONWriter) {
-        writer.array(timeline.animations) { writer, animation in
-            writer.raw("{\"layer\":")
-            writer.string(timeline.layers[animation.layer].id)
-            writer.raw(",\"key\":")
-            if let key = animation.key { writer.string(key) } else { writer.raw("null") }
-            writer.raw(",\"type\":")
-            writer.string(animation.typeName)
-            if let keyPath = animation.keyPath {
-                writer.raw(",\"keyPath\":")
-                writer.string(keyPath.description)
-            }
-            writer.raw(",\"addedAt\":")
-            writer.number(animation.addedAt)
-            writer.raw(",\"startedAt\":")
-            if let value = animation.startedAt { writer.number(value) } else { writer.raw("null") }
-            writer.raw(",\"stoppedAt\":")
-            if let value = animation.stoppedAt { writer.number(value) } else { writer.raw("null") }
-            if let finished = animation.finished {
-                writer.raw(",\"finished\":")
-                writer.bool(finished)
-            }
-            if let settling = animation.settlingDuration {
-                writer.raw(",\"settlingDuration\":")
-                writer.number(settling)
-            }
-            writer.byte(UInt8(ascii: "}"))
+    /// One diagnostic: `{"severity", "code", "time", …, "message", "fix"}`.
+    static func writeDiagnostic(_ diagnostic: Diagnostic, into writer: inout JSONWriter) {
+        writer.raw("{\"severity\":")
+        writer.string(diagnostic.severity.rawValue)
+        writer.raw(",\"code\":")
+        writer.string(diagnostic.code.rawValue)
+        writer.raw(",\"time\":")
+        writer.number(diagnostic.time)
+        if let layer = diagnostic.layer {
+            writer.raw(",\"layer\":")
+            writer.string(layer)
         }
+        if let keyPath = diagnostic.keyPath {
+            writer.raw(",\"keyPath\":")
+            writer.string(keyPath)
+        }
+        if let path = diagnostic.path {
+            writer.raw(",\"path\":")
+            writer.string(path)
+        }
+        writer.raw(",\"message\":")
+        writer.string(diagnostic.message)
+        writer.raw(",\"fix\":")
+        writer.string(diagnostic.fix)
+        writer.byte(UInt8(ascii: "}"))
+    }
+
+    /// One attached animation: `{"layer", "key", "type", …}`.
+    static func writeAnimation(
+        _ animation: Timeline.AttachedAnimation, of timeline: Timeline, into writer: inout JSONWriter
+    ) {
+        writer.raw("{\"layer\":")
+        writer.string(timeline.layers[animation.layer].id)
+        writer.raw(",\"key\":")
+        if let key = animation.key { writer.string(key) } else { writer.raw("null") }
+        writer.raw(",\"type\":")
+        writer.string(animation.typeName)
+        if let keyPath = animation.keyPath {
+            writer.raw(",\"keyPath\":")
+            writer.string(keyPath.description)
+        }
+        writer.raw(",\"addedAt\":")
+        writer.number(animation.addedAt)
+        writer.raw(",\"startedAt\":")
+        if let value = animation.startedAt { writer.number(value) } else { writer.raw("null") }
+        writer.raw(",\"stoppedAt\":")
+        if let value = animation.stoppedAt { writer.number(value) } else { writer.raw("null") }
+        if let finished = animation.finished {
+            writer.raw(",\"finished\":")
+            writer.bool(finished)
+        }
+        if let settling = animation.settlingDuration {
+            writer.raw(",\"settlingDuration\":")
+            writer.number(settling)
+        }
+        writer.byte(UInt8(ascii: "}"))
     }
 }
 

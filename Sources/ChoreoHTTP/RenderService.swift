@@ -243,7 +243,9 @@ public enum RenderService {
                 largest = max(largest, ResponseEncoder.jsonFrames(plan, range: index..<index + 1, threads: 1).count)
             }
         }
-        let ends = ResponseEncoder.jsonHeader(plan).count + ResponseEncoder.jsonTrailer(plan).count
+        let ends =
+            ResponseEncoder.jsonHeader(plan).count
+            + TrailerPieces.size(plan.timeline, format: .json, pieceBytes: RenderService.pieceBytes)
         let (frames, overflow) = largest.multipliedReportingOverflow(by: count)
         return overflow ? Int.max : frames &+ ends
     }
@@ -304,7 +306,7 @@ public struct RenderPieces {
     enum Stage {
         case header
         case frames(from: Int)
-        case trailer
+        case trailer(TrailerPieces)
         case done
     }
 
@@ -336,11 +338,11 @@ public struct RenderPieces {
     public mutating func next() -> [UInt8]? {
         switch stage {
         case .header:
-            stage = total > 0 ? .frames(from: 0) : .trailer
+            stage = total > 0 ? .frames(from: 0) : trailer
             return format == .json ? ResponseEncoder.jsonHeader(plan) : ResponseEncoder.ndjsonHeader(plan)
         case .frames(let lower):
             let upper = min(lower + nextFrames, total)
-            stage = upper < total ? .frames(from: upper) : .trailer
+            stage = upper < total ? .frames(from: upper) : trailer
             framesDone = upper
             let piece =
                 format == .json
@@ -350,12 +352,21 @@ public struct RenderPieces {
             let perFrame = max(1, piece.count / (upper - lower))
             nextFrames = min(framesPerPiece, max(threads, RenderService.pieceBytes / perFrame))
             return piece
-        case .trailer:
-            stage = .done
-            return format == .json ? ResponseEncoder.jsonTrailer(plan) : ResponseEncoder.ndjsonTrailer(plan)
+        case .trailer(var pieces):
+            guard let piece = pieces.next() else {
+                stage = .done
+                return nil
+            }
+            stage = .trailer(pieces)
+            return piece
         case .done:
             return nil
         }
+    }
+
+    /// The trailer's stage: its pieces of about ``RenderService/pieceBytes``.
+    private var trailer: Stage {
+        .trailer(TrailerPieces(plan.timeline, format: format, pieceBytes: RenderService.pieceBytes))
     }
 }
 

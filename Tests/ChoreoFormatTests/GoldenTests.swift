@@ -61,3 +61,39 @@ import Testing
         #expect(text.components(separatedBy: "\"group-clipped\"").count == 3)
     }
 }
+
+/// The trailer streams in pieces whose joined bytes are the trailer's, whatever the piece size.
+@Suite struct TrailerPiecesTests {
+    @Test(arguments: [1, 64, 4096])
+    func piecesJoinedAreTheTrailer(pieceBytes: Int) throws {
+        for name in GoldenTests.names(in: GoldenTests.goldens) {
+            let url = GoldenTests.root.appendingPathComponent("examples/\(name).json")
+            let (scene, _) = try SceneDecoder.decode(bytes: Array(try Data(contentsOf: url)))
+            var query = SamplingQuery()
+            query.times = [0]
+            let plan = try RenderPlan.make(scene: scene, query: query)
+            for format in [SamplingQuery.Format.json, .ndjson] {
+                var pieces = TrailerPieces(plan.timeline, format: format, pieceBytes: pieceBytes)
+                var joined: [UInt8] = []
+                var count = 0
+                while let piece = pieces.next() {
+                    #expect(!piece.isEmpty)
+                    joined += piece
+                    count += 1
+                }
+                let whole = format == .json ? ResponseEncoder.jsonTrailer(plan) : ResponseEncoder.ndjsonTrailer(plan)
+                #expect(joined == whole, "\(name) \(format)")
+                #expect(
+                    TrailerPieces.size(plan.timeline, format: format, pieceBytes: pieceBytes) == whole.count)
+                let elements =
+                    plan.timeline.events.count + plan.timeline.diagnostics.count
+                    + plan.timeline.animations.count
+                // At most a piece per element and one per section's end (a piece ends once it
+                // passes its size), and the whole trailer in one when pieces are large.
+                #expect(count <= elements + 4, "\(name)")
+                if pieceBytes == 1 { #expect(count >= elements, "a piece of one byte holds one element") }
+                if pieceBytes >= whole.count { #expect(count == 1, "\(name)") }
+            }
+        }
+    }
+}
