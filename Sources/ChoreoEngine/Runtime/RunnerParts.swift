@@ -21,17 +21,23 @@ struct LiveAnimations {
     var removedThisInstant: [Int: [Int]] = [:]
     var removedThisInstantTime = -Double.infinity
     /// The animation last added under each key of each layer, and the path of the action that
-    /// added it, for `addAgain`. Boxed: an `Animation` is several hundred bytes, and a
-    /// dictionary keeps room for a third more slots than it holds.
+    /// added it, for `addAgain`.
     var lastAdded: [LayerKey: AddedAnimation] = [:]
 
-    final class AddedAnimation {
-        let animation: Animation
+    /// The `add` action itself, not a copy of its animation: the action's box is shared with
+    /// the script, and the path with the attached animation.
+    struct AddedAnimation {
+        private let action: ScriptAction
         let path: String
 
-        init(_ animation: Animation, path: String) {
-            self.animation = animation
+        init(_ action: ScriptAction, path: String) {
+            self.action = action
             self.path = path
+        }
+
+        var animation: Animation {
+            guard case .add(let animation, _) = action else { preconditionFailure("an add action") }
+            return animation
         }
     }
 

@@ -306,10 +306,11 @@ final class RunnerState {
         switch action {
         case .add(let animation, let layerID):
             let index = try layer(layerID, path: path + ".layer")
+            let addPath = path + ".add"
             if let key = animation.key {
-                live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] = .init(animation, path: path + ".add")
+                live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] = .init(action, path: addPath)
             }
-            try attach(animation, to: index, path: path + ".add")
+            try attach(animation, to: index, path: addPath)
         case .addAgain(let key, let layerID):
             let index = try layer(layerID, path: path + ".layer")
             guard let added = live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] else {
