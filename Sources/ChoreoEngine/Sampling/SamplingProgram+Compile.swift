@@ -3,6 +3,7 @@ extension SamplingProgram {
     /// Compiles the given (layer, property) pairs of a timeline; tracks keep the request order.
     public convenience init(timeline: Timeline, requests: [(layer: Int, property: LayerProperty)]) {
         var builder = Builder(timeline: timeline)
+        builder.reserve(for: requests)
         for request in requests { builder.addTrack(layer: request.layer, property: request.property) }
         self.init(from: &builder, timeSources: timeline.clocks)
     }
@@ -41,6 +42,54 @@ extension SamplingProgram {
         }
 
         init(timeline: Timeline) { self.timeline = timeline }
+
+        /// Reserves the flat arrays from bounds read off the timeline: a track has at most one
+        /// piece per model change and per attach and detach of its leaves, plus the one before
+        /// them all; a leaf usually makes one op, a keyframe leaf one keyframe track, a
+        /// transform sub-path leaf one transform base. Grown by doubling instead, a
+        /// 10,000-layer program's arrays held up to three times their size while it was built.
+        mutating func reserve(for requests: [(layer: Int, property: LayerProperty)]) {
+            var pieceBound = 0
+            var laneBound = 0
+            var leafCount = 0
+            var keyframeTracks = 0
+            var keyTimeBound = 0
+            var keyValueBound = 0
+            var functionBound = 0
+            var transformParts = 0
+            for (layer, property) in requests {
+                let track = timeline.layers[layer]
+                let leaves = track.leavesByProperty[property.ordinal] ?? []
+                let bound = 1 + 2 * leaves.count + (track.model[property.ordinal]?.times.count ?? 0)
+                pieceBound += bound
+                laneBound += bound * property.kind.laneCount
+                leafCount += leaves.count
+                for index in leaves {
+                    let body = timeline.leaves[index].body
+                    if property.kind == .transform && body.keyPath.component != nil { transformParts += 1 }
+                    guard case .keyframes(let keyframes) = body.curve,
+                        case .values(let values) = keyframes.source
+                    else { continue }
+                    keyframeTracks += 1
+                    keyTimeBound += keyframes.keyTimes.count
+                    keyValueBound += values.count
+                    functionBound += keyframes.segmentFunctions?.count ?? 0
+                }
+            }
+            tracks.reserveCapacity(requests.count)
+            pieceStarts.reserveCapacity(pieceBound)
+            pieces.reserveCapacity(pieceBound)
+            modelLanes.reserveCapacity(laneBound)
+            ops.reserveCapacity(leafCount)
+            timings.reserveCapacity(leafCount)
+            transformBases.reserveCapacity(transformParts)
+            keyframes.reserveCapacity(keyframeTracks)
+            keyTimes.reserveCapacity(keyTimeBound)
+            keyValues.reserveCapacity(keyValueBound)
+            outTangents.reserveCapacity(keyValueBound)
+            inTangents.reserveCapacity(keyValueBound)
+            segmentFunctions.reserveCapacity(functionBound)
+        }
 
         mutating func addTrack(layer: Int, property: LayerProperty) {
             let kind = property.kind
