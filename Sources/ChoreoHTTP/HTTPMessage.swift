@@ -43,27 +43,41 @@ public final class BodyStream: @unchecked Sendable {
         case end
     }
 
-    private let produce: () -> Piece
     private let hooks = Mutex<Hooks>(Hooks())
 
     private struct Hooks {
+        /// The producer, and what it holds (a render's plan): dropped on ``close()``.
+        var produce: Producer?
         var wake: (@Sendable () -> Void)?
         var onClose: (@Sendable () -> Void)?
     }
 
+    /// The producer's closure. `@unchecked Sendable`: it is called from one thread at a time
+    /// (see the type's comment); the mutex only hands it out and lets it go.
+    private struct Producer: @unchecked Sendable {
+        let call: () -> Piece
+    }
+
     /// A pull stream: `produce` returns the next piece, or nil at the end.
     public init(_ produce: @escaping () -> [UInt8]?) {
-        self.produce = { produce().map(Piece.bytes) ?? .end }
+        let producer = Producer { produce().map(Piece.bytes) ?? .end }
+        hooks.withLock { $0.produce = producer }
     }
 
     /// A push stream; `onClose` runs once when the connection ends, however it ends.
     public init(pushing produce: @escaping () -> Piece, onClose: @escaping @Sendable () -> Void) {
-        self.produce = produce
-        hooks.withLock { $0.onClose = onClose }
+        let producer = Producer(call: produce)
+        hooks.withLock {
+            $0.produce = producer
+            $0.onClose = onClose
+        }
     }
 
-    /// The next piece.
-    public func next() -> Piece { produce() }
+    /// The next piece; the end once the stream is closed.
+    public func next() -> Piece {
+        guard let producer = hooks.withLock({ $0.produce }) else { return .end }
+        return producer.call()
+    }
 
     /// The server's way to be told that a push stream has more (set once, before the first read).
     public func whenReady(_ wake: @escaping @Sendable () -> Void) {
@@ -75,15 +89,18 @@ public final class BodyStream: @unchecked Sendable {
         hooks.withLock { $0.wake }?()
     }
 
-    /// The connection has ended (the server calls this once).
+    /// The connection has ended (the server calls this once). The producer is let go here,
+    /// with what it holds, not when the last reference to the stream goes.
     public func close() {
-        let onClose = hooks.withLock { hooks -> (@Sendable () -> Void)? in
+        let (onClose, producer) = hooks.withLock { hooks -> ((@Sendable () -> Void)?, Producer?) in
             defer {
                 hooks.onClose = nil
                 hooks.wake = nil
+                hooks.produce = nil
             }
-            return hooks.onClose
+            return (hooks.onClose, hooks.produce)
         }
+        _ = consume producer
         onClose?()
     }
 }

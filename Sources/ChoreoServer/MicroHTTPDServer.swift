@@ -345,6 +345,10 @@ final class StreamState: @unchecked Sendable {
         var cancelled = false
         /// The stream said it has more since the worker last asked (no wake-up is lost).
         var woken = false
+        /// Its source has been closed, and the producer (a render's plan) let go.
+        var closed = false
+        /// The request held a large reservation: trim the heap once the source is closed.
+        var trimWhenClosed = false
     }
 
     let lock = Mutex(Buffer())
@@ -695,6 +699,11 @@ private let streamFree: MHD_ContentReaderFreeCallback = { cls in
     let stream = Unmanaged<StreamState>.fromOpaque(cls).takeRetainedValue()
     stream.lock.withLock { $0.cancelled = true }
     stream.source.close()
+    let trim = stream.lock.withLock { buffer in
+        buffer.closed = true
+        return buffer.trimWhenClosed
+    }
+    if trim { trimHeap() }
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
@@ -716,12 +725,25 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     if state.reserved > 0 { server.bodyBytes.subtract(state.reserved, ordering: .relaxed) }
     // A large response's memory goes back to the system, not only to the allocator: glibc
     // keeps freed heap in its arenas, and a server that drew one 200 MB document would hold
-    // it for good. Trimmed off the I/O thread.
+    // it for good. A stream's plan is let go when its source is closed, which libmicrohttpd
+    // may do after this callback: then the trim waits for it.
     if let held = state.renderMemory?.bytes, held >= MicroHTTPDServer.trimAfterBytes {
         state.renderMemory = nil
-        DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
+        let now =
+            state.stream.map { stream in
+                stream.lock.withLock { buffer in
+                    buffer.trimWhenClosed = !buffer.closed
+                    return buffer.closed
+                }
+            } ?? true
+        if now { trimHeap() }
     }
     server.inFlight.subtract(1, ordering: .releasing)
+}
+
+/// Hands the heap's free memory back to the system, off the I/O thread.
+private func trimHeap() {
+    DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
 }
 
 /// glibc's `malloc_trim(3)` (declared in <malloc.h>, which the Glibc module does not export).

@@ -8,10 +8,15 @@ import Testing
 /// render memory shared by requests in flight (10) and error lists (12).
 @Suite(.serialized) struct LiveLimitsTests {
     /// The server's peak resident memory so far, in KiB (`VmHWM`).
-    static func peakKiB(_ server: ServerProcess) -> Int {
+    static func peakKiB(_ server: ServerProcess) -> Int { status(server, "VmHWM:") }
+
+    /// The server's resident anonymous memory (its heap, not its mapped files), in KiB.
+    static func anonymousKiB(_ server: ServerProcess) -> Int { status(server, "RssAnon:") }
+
+    static func status(_ server: ServerProcess, _ field: String) -> Int {
         let status =
             (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
         return 0
@@ -138,6 +143,41 @@ import Testing
         let cli = try runChoreo(["render", file, "--fps", "60", "--end", "10"])
         #expect(cli.0 == 0)
         #expect(Array(cli.1.utf8) == response.body + [UInt8(ascii: "\n")])
+    }
+
+    /// A render that held 32 MiB or more of render memory hands the heap it freed back to the
+    /// system once its response is sent (`malloc_trim`), a streamed one too: its plan is let
+    /// go when the stream closes, which libmicrohttpd may do after the request completes.
+    @Test func aLargeRenderHandsItsMemoryBack() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<3_000 {
+            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.3, 1], "calculationMode": "cubic", "duration": 10}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}}"#
+            )
+        }
+        let scene =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        #expect(try http.request("POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
+        let before = Self.anonymousKiB(server)
+        let response = try http.request("POST", "/v1/render?fps=60&end=1", body: scene)
+        #expect(response.status == 200 && response.headers["transfer-encoding"]?.lowercased() == "chunked")
+        let peak = Self.peakKiB(server)
+        var after = Self.anonymousKiB(server)
+        for _ in 0..<40 where after > before + 8 * 1024 {
+            usleep(50_000)
+            after = Self.anonymousKiB(server)
+        }
+        #expect(after < before + 8 * 1024, "heap \(before) KiB before, \(after) KiB after (peak \(peak) KiB)")
     }
 
     /// Finding 10: the JSON responses in flight share `--max-render-memory`: one that could
