@@ -13,6 +13,19 @@ import Testing
     /// The server's resident anonymous memory (its heap, not its mapped files), in KiB.
     static func anonymousKiB(_ server: ServerProcess) -> Int { status(server, "RssAnon:") }
 
+    /// A scene of `count` layers in a row, each given the animations `adds` makes for it (the
+    /// objects of its `add` actions), all added at 0.
+    static func rowOfLayers(_ count: Int, _ adds: (Int) -> [String]) -> String {
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<count {
+            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
+            actions += adds(index).map { #"{"layer": "l\#(index)", "add": \#($0)}"# }
+        }
+        return
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+    }
+
     static func status(_ server: ServerProcess, _ field: String) -> Int {
         let status =
             (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
@@ -151,22 +164,13 @@ import Testing
     @Test func aLargeRenderHandsItsMemoryBack() throws {
         let server = try ServerProcess()
         let http = RawHTTP(port: server.port)
-        var layers: [String] = []
-        var actions: [String] = []
-        for index in 0..<3_000 {
-            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}}"#
-            )
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.3, 1], "calculationMode": "cubic", "duration": 10}}"#
-            )
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}}"#
-            )
+        let scene = Self.rowOfLayers(3_000) { _ in
+            [
+                #"{"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}"#,
+                #"{"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.3, 1], "calculationMode": "cubic", "duration": 10}"#,
+                #"{"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}"#,
+            ]
         }
-        let scene =
-            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
         #expect(try http.request("POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
         let before = Self.anonymousKiB(server)
         let response = try http.request("POST", "/v1/render?fps=60&end=1", body: scene)
@@ -211,22 +215,13 @@ import Testing
     @Test func sceneRunsAreHeldAgainstRenderMemory() throws {
         // 1,500 layers with three animations each: an estimate of about 16 MB to parse, and
         // 3 MB more for every 4,096 events as it runs.
-        var layers: [String] = []
-        var actions: [String] = []
-        for index in 0..<1_500 {
-            layers.append(#"{"id": "l\#(index)", "position": [\#(index), 0]}"#)
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}}"#
-            )
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 10}}"#
-            )
-            actions.append(
-                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}}"#
-            )
+        let scene = Self.rowOfLayers(1_500) { _ in
+            [
+                #"{"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": 10}"#,
+                #"{"type": "basic", "keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 10}"#,
+                #"{"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 10}"#,
+            ]
         }
-        let scene =
-            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
         let server = try ServerProcess(arguments: ["--max-render-memory", "30000000"])
         let http = RawHTTP(port: server.port)
         let tooSmall = try ServerProcess(arguments: ["--max-render-memory", "10000000"])
