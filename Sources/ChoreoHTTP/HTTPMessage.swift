@@ -100,6 +100,7 @@ public final class BodyStream: @unchecked Sendable {
             }
             return (hooks.onClose, hooks.produce)
         }
+        // Released here, outside the lock (a render plan takes a while to free).
         _ = consume producer
         onClose?()
     }
