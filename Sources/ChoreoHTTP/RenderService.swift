@@ -41,8 +41,9 @@ public enum RenderService {
     /// The render memory a scene document is held to while it is parsed, decoded, run and
     /// sampled, decided from its bytes before it is parsed: ``runBytesPerByte`` for each byte
     /// (strings and paths) and ``runBytesPerValue`` for each value in it (each `,`, `{` and
-    /// `[`, counted without parsing). Measured heaps: 26–27 bytes per document byte for
-    /// scenes of many small layers (321 per value), 6 for long keyframe lists (85 per value).
+    /// `[`, counted without parsing). Measured heap peaks (massif): 13.5 bytes per document
+    /// byte (about 120 per value) for 10,000 layers × 3 animations, 13.4 (about 100 per value)
+    /// for 20,000 layers without animations, about 160 per value for one long keyframe list.
     public static func runEstimate(_ document: [UInt8]) -> Int {
         var values = 0
         document.withUnsafeBufferPointer { bytes in
