@@ -37,8 +37,9 @@ struct PostgresStoreTests {
         defer { store.close() }
         let id = try store.insert(name: "kept", document: [4]).id
         #expect(store.healthProblem() == nil)
+        // With a timeout, pg_terminate_backend waits until the sessions have ended.
         try database.psql(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         #expect(try store.get(id)?.document == [4])
         #expect(store.healthProblem() == nil)
@@ -59,9 +60,12 @@ struct PostgresStoreTests {
         #expect(first.campaign() && first.isLeader)
         #expect(!second.campaign())
         // The leader's session is killed, as when its process dies: it notices, the other leads.
-        try database.psql(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(PostgresStore.LockKey.leader.rawValue & 0xFFFF_FFFF)"
+        // Without a timeout pg_terminate_backend only signals the session, which may still hold
+        // the lock at the next campaign; with one it waits until the session has ended.
+        let ended = try database.psql(
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(PostgresStore.LockKey.leader.rawValue & 0xFFFF_FFFF)"
         )
+        #expect(ended == "t")
         #expect(second.campaign())
         #expect(!first.campaign())
         // A clean shutdown resigns at once.
