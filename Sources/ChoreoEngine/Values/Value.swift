@@ -3,13 +3,13 @@ public enum Value: Sendable, Equatable {
     case number(Double)
     case point(Point)
     case size(Point)
-    case rect(Rect)
-    case color(Color)
+    indirect case rect(Rect)
+    indirect case color(Color)
     /// Boxed: a 4×4 matrix would make every value 129 bytes to copy.
     indirect case transform(Transform3D)
     case bool(Bool)
     case string(String)
-    case path(BezierPath)
+    indirect case path(BezierPath)
 
     /// The kind of the value, used to check that animation values fit their key path.
     public var kind: ValueKind {

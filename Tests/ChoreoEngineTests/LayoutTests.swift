@@ -1,0 +1,31 @@
+import Testing
+
+@testable import ChoreoEngine
+
+/// The sizes of the values a large scene holds by the ten thousand: a scene of 10,000 layers
+/// keeps about 30,000 of each, so a field made inline instead of boxed costs megabytes
+/// (docs/benchmarks.md, "A large scene's memory").
+@Suite struct LayoutTests {
+    /// A value keeps a number, point or size inline; rects, colors, paths and transforms are
+    /// boxed, so a `Value` is 17 bytes instead of 41 and every keyframe list, model history
+    /// and from/to/by triple is half the size.
+    @Test func valuesKeepOnlyPointsInline() {
+        #expect(MemoryLayout<Value>.size == 17)
+        #expect(MemoryLayout<Value>.stride == 24)
+        #expect(MemoryLayout<Value?>.stride == 24)
+        #expect(MemoryLayout<BasicValues>.stride == 72)
+    }
+
+    /// A timing function boxes its Bézier solver; animations and attached animations share it.
+    @Test func animationsShareTheirCurves() {
+        #expect(MemoryLayout<TimingFunction>.stride == 16)
+        #expect(MemoryLayout<Animation>.stride == 120)
+        #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 256)
+    }
+
+    /// A compiled op and the sampling program's small records.
+    @Test func programRecordsKeepTheirSizes() {
+        #expect(MemoryLayout<SamplingProgram.Op>.stride == 160)
+        #expect(MemoryLayout<Event>.stride == 56)
+    }
+}
