@@ -309,6 +309,49 @@ struct SamplingProgramTests {
         #expect(compared == 180 * 48 * 3)
     }
 
+    /// Pieces with equal model values share one copy of their lanes, and ops on equal model
+    /// transforms one transform base; values that differ only in a zero's sign stay apart, and
+    /// every sample is still the generic path's to the bit.
+    @Test func equalModelValuesShareTheirLanes() throws {
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<40 {
+            let x = index % 2 == 0 ? "0" : "-0"
+            layers.append(#"{"id": "l\#(index)", "position": [\#(x), 5], "opacity": 0.5}"#)
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "basic", "keyPath": "position.y", "fromValue": 0, "toValue": 300, "duration": \#(1 + index % 3)}}"#
+            )
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "damping": 5, "duration": 2}}"#
+            )
+        }
+        let text =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
+        let properties: [LayerProperty] = [.position, .transform, .opacity]
+        let requests = timeline.layers.indices.flatMap { layer in properties.map { (layer: layer, property: $0) } }
+        let program = SamplingProgram(timeline: timeline, requests: requests)
+        // Distinct model values: two positions, (0, 5) and (−0, 5), an opacity and the identity.
+        #expect(program.modelLanes.count == 2 + 2 + 1 + 16)
+        #expect(program.pieces.count > 100)
+        #expect(program.transformBases.count == 1)
+        let cursor = SamplingCursor(for: program)
+        for time in [0, 0.5, 1.5, 2.5] {
+            let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+            for (track, request) in requests.enumerated() {
+                var lanes = Lanes()
+                #expect(program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes))
+                let expected = timeline.presentationValue(
+                    layer: request.layer, keyPath: KeyPath(request.property), at: time, map: maps[request.layer])
+                let width = request.property.kind.laneCount
+                #expect(expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } == true)
+                if request.property == .position {
+                    #expect(lanes[0].sign == (request.layer % 2 == 0 ? .plus : .minus))
+                }
+            }
+        }
+    }
+
     /// Tiles (a track over several frames at once, ``FramePlan/sampleTile(_:cursor:)``) give
     /// what frames sampled one at a time give, to the bit, whether a tile lies in one piece or
     /// crosses boundaries, and whether layer time maps change within it.

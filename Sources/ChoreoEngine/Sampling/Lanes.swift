@@ -83,3 +83,21 @@ extension SIMD16 where Scalar == Double {
     /// The identity transform's lanes, for the encoder's shortcut.
     public static let identityTransform = Lanes(transform: .identity)
 }
+
+extension SIMD16 where Scalar == Double {
+    /// The lanes' bit patterns, to compare values exactly (−0 and 0 apart).
+    var bitPatterns: SIMD16<UInt64> {
+        var patterns = SIMD16<UInt64>()
+        for lane in 0..<16 { patterns[lane] = self[lane].bitPattern }
+        return patterns
+    }
+}
+
+extension SIMD4 where Scalar == Double {
+    /// The lanes' bit patterns, to compare values exactly (−0 and 0 apart).
+    var bitPatterns: SIMD4<UInt64> {
+        var patterns = SIMD4<UInt64>()
+        for lane in 0..<4 { patterns[lane] = self[lane].bitPattern }
+        return patterns
+    }
+}

@@ -14,8 +14,11 @@ extension SamplingProgram {
         var tracks: [Track] = []
         var pieceStarts: [Double] = []
         var pieces: [Piece] = []
-        /// Each non-generic piece's model value, in as many lanes as its kind has.
+        /// The non-generic pieces' model values, each in as many lanes as its kind has, each
+        /// distinct value once.
         var modelLanes: [Double] = []
+        /// Offsets in `modelLanes` by the hash of the lanes' bit patterns (see ``modelOffset``).
+        var modelOffsets: [Int: Int] = [:]
         var ops: [Op] = []
         var timings: [MediaTiming] = []
         var groups: [GroupTiming] = []
@@ -28,12 +31,20 @@ extension SamplingProgram {
         var inTangents: [SmallLanes] = []
         var segmentFunctions: [Easing] = []
         var transformBases: [TransformBase] = []
+        var transformBaseIndex: [TransformBaseKey: Int] = [:]
         var easings: [Easing] = []
         var easingIndex: [TimingFunction: Int] = [:]
         var springs: [Spring.Solved] = []
         var springIndex: [Spring: Int] = [:]
         /// Clock numbers by timing and group timings.
         var clocks: [ClockKey: Int] = [:]
+
+        /// A transform base's inputs as bit patterns: equal keys make identical bases.
+        struct TransformBaseKey: Hashable {
+            let matrix: SIMD16<UInt64>
+            let part: SIMD4<UInt64>
+            let partKind: ValueKind
+        }
 
         struct ClockKey: Hashable {
             let timings: [MediaTiming]
@@ -45,28 +56,25 @@ extension SamplingProgram {
 
         /// Reserves the flat arrays from bounds read off the timeline: a track has at most one
         /// piece per model change and per attach and detach of its leaves, plus the one before
-        /// them all; a leaf usually makes one op, a keyframe leaf one keyframe track, a
-        /// transform sub-path leaf one transform base. Grown by doubling instead, a
-        /// 10,000-layer program's arrays held up to three times their size while it was built.
+        /// them all; a leaf usually makes one op, a keyframe leaf one keyframe track. Grown by
+        /// doubling instead, a 10,000-layer program's arrays held up to three times their size
+        /// while it was built. Model lanes and transform bases are not reserved: pieces and ops
+        /// with equal values share them, so a bound would mostly go unused.
         mutating func reserve(for requests: [(layer: Int, property: LayerProperty)]) {
             var pieceBound = 0
-            var laneBound = 0
             var leafCount = 0
             var keyframeTracks = 0
             var keyTimeBound = 0
             var keyValueBound = 0
             var functionBound = 0
-            var transformParts = 0
             for (layer, property) in requests {
                 let track = timeline.layers[layer]
                 let leaves = track.leavesByProperty[property.ordinal] ?? []
                 let bound = 1 + 2 * leaves.count + (track.model[property.ordinal]?.times.count ?? 0)
                 pieceBound += bound
-                laneBound += bound * property.kind.laneCount
                 leafCount += leaves.count
                 for index in leaves {
                     let body = timeline.leaves[index].body
-                    if property.kind == .transform && body.keyPath.component != nil { transformParts += 1 }
                     guard case .keyframes(let keyframes) = body.curve,
                         case .values(let values) = keyframes.source
                     else { continue }
@@ -79,10 +87,8 @@ extension SamplingProgram {
             tracks.reserveCapacity(requests.count)
             pieceStarts.reserveCapacity(pieceBound)
             pieces.reserveCapacity(pieceBound)
-            modelLanes.reserveCapacity(laneBound)
             ops.reserveCapacity(leafCount)
             timings.reserveCapacity(leafCount)
-            transformBases.reserveCapacity(transformParts)
             keyframes.reserveCapacity(keyframeTracks)
             keyTimes.reserveCapacity(keyTimeBound)
             keyValues.reserveCapacity(keyValueBound)
@@ -134,11 +140,33 @@ extension SamplingProgram {
                 let (firstOp, opCount, model) = compilePiece(
                     layer: layer, property: property, at: start, attached: attached)
                 pieces.append(
-                    Piece(firstOp: firstOp, opCount: opCount, modelOffset: modelLanes.count, generic: model == nil))
-                if let model { for lane in 0..<kind.laneCount { modelLanes.append(model[lane]) } }
+                    Piece(
+                        firstOp: firstOp, opCount: opCount,
+                        modelOffset: model.map { modelOffset($0, laneCount: kind.laneCount) } ?? 0,
+                        generic: model == nil))
             }
             tracks.append(
                 Track(firstPiece: firstPiece, pieceCount: starts.count, layer: layer, kind: kind, generic: false))
+        }
+
+        /// Where a piece's model value lies in `modelLanes`: pieces with the same value (an
+        /// identity transform, the default bounds, an opacity of 1: most of a large scene's
+        /// pieces) share one copy, compared bit for bit. Two values whose hashes collide keep a
+        /// copy each.
+        private mutating func modelOffset(_ model: Lanes, laneCount: Int) -> Int {
+            var hasher = Hasher()
+            hasher.combine(laneCount)
+            for lane in 0..<laneCount { hasher.combine(model[lane].bitPattern) }
+            let hash = hasher.finalize()
+            if let offset = modelOffsets[hash], offset + laneCount <= modelLanes.count,
+                (0..<laneCount).allSatisfy({ modelLanes[offset + $0].bitPattern == model[$0].bitPattern })
+            {
+                return offset
+            }
+            let offset = modelLanes.count
+            for lane in 0..<laneCount { modelLanes.append(model[lane]) }
+            if modelOffsets[hash] == nil { modelOffsets[hash] = offset }
+            return offset
         }
 
         /// The model value and attached leaves (in the order added) at the start of a piece,
@@ -179,12 +207,22 @@ extension SamplingProgram {
                 guard valueIsModel, case .transform(let matrix) = model,
                     let modelPart = keyPath.extract(from: model).lanes
                 else { return nil }
-                transformBases.append(
-                    TransformBase(
-                        isIdentity: matrix.isIdentity, components: TransformComponents(matrix),
-                        modelPart: Self.small(modelPart),
-                        partKind: component.kind))
-                transformBase = transformBases.count - 1
+                // One base per distinct model transform and part (compared bit for bit): a
+                // scene's layers mostly share the identity.
+                let baseKey = TransformBaseKey(
+                    matrix: Lanes(transform: matrix).bitPatterns, part: Self.small(modelPart).bitPatterns,
+                    partKind: component.kind)
+                if let known = transformBaseIndex[baseKey] {
+                    transformBase = known
+                } else {
+                    transformBases.append(
+                        TransformBase(
+                            isIdentity: matrix.isIdentity, components: TransformComponents(matrix),
+                            modelPart: Self.small(modelPart),
+                            partKind: component.kind))
+                    transformBase = transformBases.count - 1
+                    transformBaseIndex[baseKey] = transformBase
+                }
                 target = .transformPart
             case (_, nil):
                 target = .whole
