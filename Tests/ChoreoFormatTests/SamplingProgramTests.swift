@@ -352,6 +352,53 @@ struct SamplingProgramTests {
         }
     }
 
+    /// Keyframe animations with identical inputs, compared bit for bit, share one track in the
+    /// timeline and one compiled track; a list that differs in a zero's sign, a key time or a
+    /// timing function has its own, and every sample is still the generic path's to the bit.
+    @Test func identicalKeyframeListsShareOneTrack() throws {
+        let variants = [
+            #""values": [0, 1, 0.3, 1], "calculationMode": "cubic""#,
+            #""values": [-0, 1, 0.3, 1], "calculationMode": "cubic""#,
+            #""values": [0, 1, 0.3, 1], "keyTimes": [0, 0.2, 0.5, 1]"#,
+            #""values": [0, 1, 0.3, 1], "timingFunctions": ["easeIn", "easeOut", "linear"]"#,
+        ]
+        var layers: [String] = []
+        var actions: [String] = []
+        for index in 0..<40 {
+            layers.append(#"{"id": "l\#(index)"}"#)
+            actions.append(
+                #"{"layer": "l\#(index)", "add": {"type": "keyframe", "keyPath": "opacity", \#(variants[index % 4]), "duration": 2}}"#
+            )
+        }
+        let text =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
+        var tracks: [ObjectIdentifier] = []
+        for leaf in timeline.leaves {
+            guard case .keyframes(let track) = leaf.body.curve else {
+                Issue.record("not a keyframe leaf")
+                return
+            }
+            tracks.append(ObjectIdentifier(track))
+        }
+        #expect(Set(tracks).count == 4)
+        #expect(tracks[0] == tracks[4] && tracks[1] == tracks[5] && tracks[0] != tracks[1])
+        let requests = timeline.layers.indices.map { (layer: $0, property: LayerProperty.opacity) }
+        let program = SamplingProgram(timeline: timeline, requests: requests)
+        #expect(program.keyframes.count == 4)
+        let cursor = SamplingCursor(for: program)
+        for time in [0, 0.05, 0.5, 1.2, 1.999] {
+            let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+            for (track, request) in requests.enumerated() {
+                var lanes = Lanes()
+                #expect(program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes))
+                let expected = timeline.presentationValue(
+                    layer: request.layer, keyPath: KeyPath(.opacity), at: time, map: maps[request.layer])
+                #expect(expected.lanes.map { lanes.bitPatterns(1) == $0.bitPatterns(1) } == true)
+            }
+        }
+    }
+
     /// Tiles (a track over several frames at once, ``FramePlan/sampleTile(_:cursor:)``) give
     /// what frames sampled one at a time give, to the bit, whether a tile lies in one piece or
     /// crosses boundaries, and whether layer time maps change within it.

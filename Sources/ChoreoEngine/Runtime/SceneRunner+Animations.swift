@@ -142,7 +142,7 @@ extension RunnerState {
             }
         case .keyframe(let p, let keyframes):
             property = p
-            curve = .keyframes(KeyframeTrack(keyframes))
+            curve = .keyframes(keyframeTracks.track(for: keyframes))
             if keyframes.rotationMode != nil && keyframes.path != nil { timeline.layers[layer].hasPathRotation = true }
         default:
             fatalError("only property animations become leaves")

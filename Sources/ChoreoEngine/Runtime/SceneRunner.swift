@@ -99,6 +99,8 @@ final class RunnerState {
     /// Asked every 4,096 events: whether to give up (``RuntimeError/stopped``).
     var shouldStop: (@Sendable () -> Bool)?
     var interactive = InteractiveState()
+    /// Keyframe tracks shared by identical keyframe animations.
+    var keyframeTracks = KeyframeTracks()
 
     /// The current instant of the run loop.
     var now: Double {
@@ -120,6 +122,7 @@ final class RunnerState {
         other.live = live
         other.loop = loop
         other.interactive = interactive
+        other.keyframeTracks = keyframeTracks
         return other
     }
 
