@@ -36,8 +36,7 @@ public enum ResponseEncoder {
                 return false
             }
         }
-        let blocks = frameBlocks(
-            plan, range: 0..<plan.times.count, threads: threads, separator: UInt8(ascii: ","), keepGoing: guarded)
+        let blocks = frameBlocks(plan, range: 0..<plan.times.count, format: .json, threads: threads, keepGoing: guarded)
         if stopped.isSet { return nil }
         let header = jsonHeader(plan)
         let trailer = jsonTrailer(plan)
@@ -60,11 +59,7 @@ public enum ResponseEncoder {
 
     /// A range of the JSON response's frames, with the comma before them unless they are the first.
     public static func jsonFrames(_ plan: RenderPlan, range: Range<Int>, threads: Int = defaultThreads) -> [UInt8] {
-        let blocks = frameBlocks(plan, range: range, threads: threads, separator: UInt8(ascii: ","))
-        var bytes: [UInt8] = range.lowerBound > 0 && !range.isEmpty ? [UInt8(ascii: ",")] : []
-        bytes.reserveCapacity(blocks.reduce(1) { $0 + $1.count })
-        for block in blocks { bytes.append(contentsOf: block) }
-        return bytes
+        joined(frameBlocks(plan, range: range, format: .json, threads: threads))
     }
 
     /// The JSON response after its last frame: `], "events", "diagnostics", "animations"}`.
@@ -86,9 +81,15 @@ public enum ResponseEncoder {
 
     /// NDJSON lines for a range of frames, one frame per line.
     public static func ndjsonFrames(_ plan: RenderPlan, range: Range<Int>, threads: Int = defaultThreads) -> [UInt8] {
-        frameBlocks(plan, range: range, threads: threads, separator: UInt8(ascii: "\n")).reduce(into: []) {
-            $0.append(contentsOf: $1)
-        } + (range.isEmpty ? [] : [UInt8(ascii: "\n")])
+        joined(frameBlocks(plan, range: range, format: .ndjson, threads: threads))
+    }
+
+    /// Blocks of frames (``frameBlocks(_:range:format:threads:bytesPerFrame:keepGoing:)``) as one buffer.
+    package static func joined(_ blocks: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.count })
+        for block in blocks { bytes.append(contentsOf: block) }
+        return bytes
     }
 
     /// The last NDJSON line: `{"events", "diagnostics", "animations"}`.
@@ -101,18 +102,28 @@ public enum ResponseEncoder {
 
     // MARK: Frames
 
-    private static func frameBlocks(
-        _ plan: RenderPlan, range: Range<Int>, threads: Int, separator: UInt8,
-        keepGoing: (@Sendable (Int) -> Bool)? = nil
+    /// A range of frames as the blocks the threads wrote them in, in order: joined, they are
+    /// ``jsonFrames(_:range:threads:)`` (JSON: a comma before every frame but the response's
+    /// first) or ``ndjsonFrames(_:range:threads:)`` (NDJSON: a newline after every frame). A
+    /// stream sends the blocks as they are, without copying large frames into one piece.
+    ///
+    /// `bytesPerFrame` is the size the frames are expected to have (those written last): each
+    /// block's buffer is sized for it once instead of growing by doubling.
+    public static func frameBlocks(
+        _ plan: RenderPlan, range: Range<Int>, format: SamplingQuery.Format, threads: Int = defaultThreads,
+        bytesPerFrame: Int? = nil, keepGoing: (@Sendable (Int) -> Bool)? = nil
     ) -> [[UInt8]] {
+        let json = format == .json
         let count = range.count
         guard count > 0 else { return [] }
         // Blocks of up to 16 frames, smaller when there are fewer frames than threads × 16, so
         // that a few large frames are still written on every thread.
         let blockSize = max(1, min(Self.blockSize, (count + max(threads, 1) - 1) / max(threads, 1)))
         let blockCount = (count + blockSize - 1) / blockSize
-        // About 24 bytes per sample; the buffer grows if a block needs more.
-        let bytesPerFrameEstimate = 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
+        // The frames written last plus an eighth, else about 24 bytes per sample; the buffer
+        // grows if a block needs more.
+        let bytesPerFrameEstimate =
+            bytesPerFrame.map { $0 + $0 / 8 + 64 } ?? 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
         let results = BlockResults(count: blockCount)
         // Sampled a tile at a time (track by track), then written frame by frame; frames too
         // large for a tile of two are sampled as they are written.
@@ -131,10 +142,11 @@ public enum ResponseEncoder {
                     if tiled { plan.frames.sampleTile(plan.times[tileStart..<tileEnd], cursor: cursor) }
                     for index in tileStart..<tileEnd {
                         let before = writer.bytes.count
-                        if index > range.lowerBound { writer.byte(separator) }
+                        if json && index > 0 { writer.byte(UInt8(ascii: ",")) }
                         writeFrame(
                             plan, time: plan.times[index], tileFrame: tiled ? index - tileStart : nil, cursor: cursor,
                             into: &writer)
+                        if !json { writer.byte(UInt8(ascii: "\n")) }
                         if let keepGoing, !keepGoing(writer.bytes.count - before) { break frames }
                     }
                 }

@@ -317,8 +317,15 @@ public struct RenderPieces {
     let framesPerPiece: Int
     /// Frames the next piece takes: the first piece is one frame, which sizes the others:
     /// as many as make about ``RenderService/pieceBytes``, at least one per thread, at most
-    /// ``framesPerPiece``. So a piece holds about a megabyte whatever the frames' size.
+    /// ``framesPerPiece``. So a piece holds about a megabyte, or a block of frames per thread
+    /// when one frame is larger than that.
     var nextFrames = 1
+    /// The size of the frames written last, which sizes the next blocks' buffers.
+    var bytesPerFrame: Int?
+    /// Blocks of frames written and not yet returned, each returned as a piece of its own:
+    /// large frames are not copied into one buffer.
+    var blocks: [[UInt8]] = []
+    var nextBlock = 0
     var stage = Stage.header
     /// Frames in the response.
     public var total: Int { plan.times.count }
@@ -337,6 +344,11 @@ public struct RenderPieces {
 
     /// The next piece, nil after the trailer.
     public mutating func next() -> [UInt8]? {
+        if nextBlock < blocks.count {
+            defer { nextBlock += 1 }
+            return blocks[nextBlock]
+        }
+        blocks = []
         switch stage {
         case .header:
             stage = total > 0 ? .frames(from: 0) : trailer
@@ -345,14 +357,18 @@ public struct RenderPieces {
             let upper = min(lower + nextFrames, total)
             stage = upper < total ? .frames(from: upper) : trailer
             framesDone = upper
-            let piece =
-                format == .json
-                ? ResponseEncoder.jsonFrames(plan, range: lower..<upper, threads: threads)
-                : ResponseEncoder.ndjsonFrames(plan, range: lower..<upper, threads: threads)
+            let written = ResponseEncoder.frameBlocks(
+                plan, range: lower..<upper, format: format, threads: threads, bytesPerFrame: bytesPerFrame)
+            let size = written.reduce(0) { $0 + $1.count }
             // Sized by the frames just written: large frames make small pieces.
-            let perFrame = max(1, piece.count / (upper - lower))
+            let perFrame = max(1, size / (upper - lower))
+            bytesPerFrame = perFrame
             nextFrames = min(framesPerPiece, max(threads, RenderService.pieceBytes / perFrame))
-            return piece
+            // Small blocks make one piece; large ones go as they are, not copied once more.
+            if size <= RenderService.pieceBytes || written.count == 1 { return ResponseEncoder.joined(written) }
+            blocks = written
+            nextBlock = 1
+            return blocks[0]
         case .trailer(var pieces):
             guard let piece = pieces.next() else {
                 stage = .done
