@@ -81,7 +81,8 @@ struct RunLoop {
         let at: Double
         /// The entry's index in the script (appended entries continue the numbering).
         let offset: Int
-        let actions: [ScriptAction]
+        /// Emptied once the entry has run.
+        var actions: [ScriptAction]
     }
 }
 

@@ -15,10 +15,13 @@ public struct SceneRunner {
     ///
     /// `shouldStop` is asked every few thousand events (a server passes its client's
     /// cancellation): once it says yes the run ends with ``RuntimeError/stopped``.
+    ///
+    /// The scene is consumed: passed with `consume`, its layers are freed once the initial tree
+    /// is built and each script entry once it has run.
     public static func run(
-        _ scene: Scene, horizon: Double? = nil, shouldStop: (@Sendable () -> Bool)? = nil
+        _ scene: consuming Scene, horizon: Double? = nil, shouldStop: (@Sendable () -> Bool)? = nil
     ) throws(RuntimeError) -> Timeline {
-        try SceneSession(scene).finish(horizon: horizon, shouldStop: shouldStop)
+        try SceneSession(consume scene).finish(horizon: horizon, shouldStop: shouldStop)
     }
 }
 
@@ -35,9 +38,13 @@ public final class SceneSession {
     /// The latest instant run to (the last appended entry's time).
     public private(set) var time = 0.0
 
-    public init(_ scene: Scene) {
-        state = RunnerState(scene: scene, horizon: Limits.maxSceneTime)
-        state.start()
+    /// Builds the scene's initial tree and queues its script. The session keeps no reference
+    /// to the scene itself (see ``RunnerState/start(_:)``).
+    public init(_ scene: consuming Scene) {
+        state = RunnerState(
+            scriptCount: scene.script.count, lastScriptTime: scene.script.map(\.at).max() ?? 0,
+            horizon: Limits.maxSceneTime)
+        state.start(scene)
     }
 
     /// Runs `entry` at its time, after everything before it and the callbacks due at that
@@ -45,7 +52,7 @@ public final class SceneSession {
     /// is undefined: rebuild it from its scene and the entries accepted before.
     public func append(_ entry: ScriptEntry) throws(RuntimeError) {
         precondition(entry.at >= time, "entries arrive in time order")
-        state.enqueue(entry, offset: state.scene.script.count + appended)
+        state.enqueue(entry, offset: state.scriptCount + appended)
         appended += 1
         time = entry.at
         try state.advance(through: SceneTime.quantize(entry.at))
@@ -58,7 +65,7 @@ public final class SceneSession {
     public var recorded: Timeline { state.timeline }
 
     /// The index the next appended entry takes in the script (`$.script[n]` in its paths).
-    public var nextOffset: Int { state.scene.script.count + appended }
+    public var nextOffset: Int { state.scriptCount + appended }
 
     /// Ids an input may name: every layer, animator and transition that exists so far.
     public var knownLayers: [String] { Array(state.timeline.layerIndex.keys) }
@@ -79,7 +86,7 @@ public final class SceneSession {
 
     /// The later of 10 s, the last script entry and the sampled end: how far the run looks.
     private func lookAhead(_ horizon: Double?) -> Double {
-        let lastEntry = max(state.scene.script.map(\.at).max() ?? 0, appended > 0 ? time : 0)
+        let lastEntry = max(state.lastScriptTime, appended > 0 ? time : 0)
         return SceneTime.quantize(
             min(max(Limits.neverSettlesHorizon, lastEntry, horizon ?? 0), Limits.maxSceneTime))
     }
@@ -91,7 +98,10 @@ public final class SceneSession {
 /// (``copy()``) and the copy run on without touching the original.
 final class RunnerState {
     var timeline = Timeline()
-    let scene: Scene
+    /// The number of the scene's own script entries (appended ones are numbered after them)
+    /// and the latest time among them.
+    let scriptCount: Int
+    let lastScriptTime: Double
     var horizon: Double
     var tree = RunnerTree()
     var live = LiveAnimations()
@@ -108,15 +118,15 @@ final class RunnerState {
         set { loop.now = newValue }
     }
 
-    init(scene: Scene, horizon: Double) {
-        self.scene = scene
+    init(scriptCount: Int, lastScriptTime: Double, horizon: Double) {
+        self.scriptCount = scriptCount
+        self.lastScriptTime = lastScriptTime
         self.horizon = horizon
-        timeline.canvas = scene.canvas
     }
 
     /// An independent copy: running it on leaves this state as it was.
     func copy() -> RunnerState {
-        let other = RunnerState(scene: scene, horizon: horizon)
+        let other = RunnerState(scriptCount: scriptCount, lastScriptTime: lastScriptTime, horizon: horizon)
         other.timeline = timeline
         other.tree = tree
         other.live = live
@@ -128,8 +138,11 @@ final class RunnerState {
 
     // MARK: The event loop
 
-    /// The initial tree at time 0, and the scene's own script waiting to run.
-    func start() {
+    /// The initial tree at time 0, and the scene's own script waiting to run. Nothing keeps
+    /// the scene afterwards: its layers live on as the runner's tree, and each script entry
+    /// is held by the run loop's queue until it has run, then freed.
+    func start(_ scene: borrowing Scene) {
+        timeline.canvas = scene.canvas
         timeline.diagnostics = scene.warnings
         for node in scene.layers {
             let index = register(node)
@@ -166,6 +179,9 @@ final class RunnerState {
             try handle(entry)
         } else {
             let entry = loop.entries[loop.nextEntry]
+            // An entry runs once: the queue lets go of its actions (callbacks and `addAgain`
+            // keep what they need of them).
+            loop.entries[loop.nextEntry].actions = []
             loop.nextEntry += 1
             try countEvent(path: "$.script[\(entry.offset)]")
             try runTurn(entry.actions, path: "$.script[\(entry.offset)].do")
