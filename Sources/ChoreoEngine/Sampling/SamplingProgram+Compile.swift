@@ -56,10 +56,10 @@ extension SamplingProgram {
 
         /// Reserves the flat arrays from bounds read off the timeline: a track has at most one
         /// piece per model change and per attach and detach of its leaves, plus the one before
-        /// them all; a leaf usually makes one op, a keyframe leaf one keyframe track. Grown by
-        /// doubling instead, a 10,000-layer program's arrays held up to three times their size
-        /// while it was built. Model lanes and transform bases are not reserved: pieces and ops
-        /// with equal values share them, so a bound would mostly go unused.
+        /// them all; a leaf usually makes one op, a distinct keyframe track one compiled track.
+        /// Grown by doubling instead, a 10,000-layer program's arrays held up to three times
+        /// their size while it was built. Model lanes and transform bases are not reserved:
+        /// pieces and ops with equal values share them, so a bound would mostly go unused.
         mutating func reserve(for requests: [(layer: Int, property: LayerProperty)]) {
             var pieceBound = 0
             var leafCount = 0
@@ -67,6 +67,8 @@ extension SamplingProgram {
             var keyTimeBound = 0
             var keyValueBound = 0
             var functionBound = 0
+            // A track shared by several leaves is compiled once (``compileKeyframes(_:)``).
+            var seenTracks = Set<ObjectIdentifier>()
             for (layer, property) in requests {
                 let track = timeline.layers[layer]
                 let leaves = track.leavesByProperty[property.ordinal] ?? []
@@ -76,7 +78,8 @@ extension SamplingProgram {
                 for index in leaves {
                     let body = timeline.leaves[index].body
                     guard case .keyframes(let keyframes) = body.curve,
-                        case .values(let values) = keyframes.source
+                        case .values(let values) = keyframes.source,
+                        seenTracks.insert(ObjectIdentifier(keyframes)).inserted
                     else { continue }
                     keyframeTracks += 1
                     keyTimeBound += keyframes.keyTimes.count
