@@ -60,6 +60,8 @@ public struct SceneDecoder {
     }
 
     var reader = JSONReader()
+    /// Whether an `addAgain` was decoded anywhere (``Scene/mayAddAgain``).
+    private var decodedAddAgain = false
     private var layerIDs: [String: String] = [:]
     private var pendingReferences: [(id: String, path: String)] = []
     /// Animators and transitions declared anywhere in the document, and the references to them.
@@ -102,6 +104,7 @@ public struct SceneDecoder {
         }
         checkReferences()
         var scene = Scene(layers: layers, script: script, warnings: reader.warnings)
+        scene.mayAddAgain = decodedAddAgain
         if let value = object["canvas"] { scene.canvas = decodeCanvas(value) }
         return (scene, name)
     }
@@ -351,6 +354,7 @@ public struct SceneDecoder {
                 return nil
             }
             reference(layer, "\(path).layer")
+            decodedAddAgain = true
             return .addAgain(key: key, layer: layer)
         case "remove":
             reader.rejectUnknown(object, path, allowed: ["remove", "layer"])

@@ -391,6 +391,28 @@ struct ScriptTests {
         }
     }
 
+    /// The decoder tells the runner whether an `addAgain` can run, wherever it sits (a batch
+    /// run keeps each keyed `add` only then); a scene built in code says it can.
+    @Test func addAgainIsFoundWhereverItIs() throws {
+        let add =
+            #"{"add": {"type": "basic", "keyPath": "opacity", "toValue": 0, "duration": 1, "key": "k"}, "layer": "a"}"#
+        let again = #"{"addAgain": "k", "layer": "a"}"#
+        let plain = #"{"layers": [{"id": "a"}], "script": [{"at": 0, "do": [\#(add)]}]}"#
+        #expect(try !SceneDecoder.decode(bytes: Array(plain.utf8)).scene.mayAddAgain)
+        for actions in [
+            "\(add), {\"after\": 2, \"do\": [\(again)]}",
+            "{\"transaction\": {\"do\": [\(add)], \"completion\": [{\"after\": 1, \"do\": [\(again)]}]}}",
+        ] {
+            let text = #"{"layers": [{"id": "a"}], "script": [{"at": 0, "do": [\#(actions)]}]}"#
+            let (scene, _) = try SceneDecoder.decode(bytes: Array(text.utf8))
+            #expect(scene.mayAddAgain)
+            let timeline = try SceneRunner.run(scene)
+            #expect(timeline.animations.count == 2, "\(actions)")
+            #expect(timeline.animations.last?.addedAt == 2)
+        }
+        #expect(Scene(layers: []).mayAddAgain)
+    }
+
     @Test func runawayLoopHitsTheEventBudget() throws {
         let text = """
             {"layers": [{"id": "a"}],

@@ -21,7 +21,7 @@ public struct SceneRunner {
     public static func run(
         _ scene: consuming Scene, horizon: Double? = nil, shouldStop: (@Sendable () -> Bool)? = nil
     ) throws(RuntimeError) -> Timeline {
-        try SceneSession(consume scene).finish(horizon: horizon, shouldStop: shouldStop)
+        try SceneSession(consume scene, appendable: false).finish(horizon: horizon, shouldStop: shouldStop)
     }
 }
 
@@ -40,10 +40,17 @@ public final class SceneSession {
 
     /// Builds the scene's initial tree and queues its script. The session keeps no reference
     /// to the scene itself (see ``RunnerState/start(_:)``).
-    public init(_ scene: consuming Scene) {
+    public convenience init(_ scene: consuming Scene) {
+        self.init(scene, appendable: true)
+    }
+
+    /// `appendable`: whether entries may be appended (a live session's inputs, which may
+    /// `addAgain`); a batch run is not, and keeps the keyed `add`s only if its scene
+    /// ``Scene/mayAddAgain``.
+    init(_ scene: consuming Scene, appendable: Bool) {
         state = RunnerState(
             scriptCount: scene.script.count, lastScriptTime: scene.script.map(\.at).max() ?? 0,
-            horizon: Limits.maxSceneTime)
+            horizon: Limits.maxSceneTime, keepsAddedAnimations: appendable || scene.mayAddAgain)
         state.start(scene)
     }
 
@@ -102,6 +109,8 @@ final class RunnerState {
     /// and the latest time among them.
     let scriptCount: Int
     let lastScriptTime: Double
+    /// Whether each keyed `add` is kept for a later `addAgain` (``LiveAnimations/lastAdded``).
+    let keepsAddedAnimations: Bool
     var horizon: Double
     var tree = RunnerTree()
     var live = LiveAnimations()
@@ -118,15 +127,18 @@ final class RunnerState {
         set { loop.now = newValue }
     }
 
-    init(scriptCount: Int, lastScriptTime: Double, horizon: Double) {
+    init(scriptCount: Int, lastScriptTime: Double, horizon: Double, keepsAddedAnimations: Bool) {
         self.scriptCount = scriptCount
         self.lastScriptTime = lastScriptTime
         self.horizon = horizon
+        self.keepsAddedAnimations = keepsAddedAnimations
     }
 
     /// An independent copy: running it on leaves this state as it was.
     func copy() -> RunnerState {
-        let other = RunnerState(scriptCount: scriptCount, lastScriptTime: lastScriptTime, horizon: horizon)
+        let other = RunnerState(
+            scriptCount: scriptCount, lastScriptTime: lastScriptTime, horizon: horizon,
+            keepsAddedAnimations: keepsAddedAnimations)
         other.timeline = timeline
         other.tree = tree
         other.live = live
@@ -326,7 +338,7 @@ final class RunnerState {
         case .add(let animation, let layerID):
             let index = try layer(layerID, path: path + ".layer")
             let addPath = path + ".add"
-            if let key = animation.key {
+            if keepsAddedAnimations, let key = animation.key {
                 live.lastAdded[LiveAnimations.LayerKey(layer: index, key: key)] = .init(action, path: addPath)
             }
             try attach(animation, to: index, path: addPath)

@@ -10,11 +10,20 @@ public struct Scene: Sendable, Equatable {
     /// The picture's size and background (`"canvas"`): what a window's bounds are to its
     /// layers. Nil: the root layers' frames at time 0, on a transparent background.
     public var canvas: Canvas?
+    /// Whether an `addAgain` may run (anywhere in the script, callbacks and completions
+    /// included). When it cannot, a batch run does not keep each keyed `add` for it. The
+    /// decoder knows; a scene built otherwise says yes. Not part of the scene's content
+    /// (equality ignores it).
+    public var mayAddAgain = true
 
     public init(layers: [LayerNode], script: [ScriptEntry] = [], warnings: [Diagnostic] = []) {
         self.layers = layers
         self.script = script
         self.warnings = warnings
+    }
+
+    public static func == (a: Scene, b: Scene) -> Bool {
+        a.layers == b.layers && a.script == b.script && a.warnings == b.warnings && a.canvas == b.canvas
     }
 }
 
