@@ -10,6 +10,33 @@ extension SIMD16 where Scalar == Double {
 }
 
 struct SamplingProgramTests {
+    /// Layers and actions at 0 run and compiled for their position, transform and opacity.
+    static func compiled(layers: [String], actions: [String]) throws -> (
+        Timeline, [(layer: Int, property: LayerProperty)], SamplingProgram
+    ) {
+        let text =
+            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
+        let properties: [LayerProperty] = [.position, .transform, .opacity]
+        let requests = timeline.layers.indices.flatMap { layer in properties.map { (layer: layer, property: $0) } }
+        return (timeline, requests, SamplingProgram(timeline: timeline, requests: requests))
+    }
+
+    /// A track sampled by the program at `time`, and whether it equals the generic path's value
+    /// to the bit.
+    static func sampled(
+        _ program: SamplingProgram, _ timeline: Timeline, track: Int, layer: Int, property: LayerProperty,
+        at time: Double, maps: [TimeMap], cursor: SamplingCursor
+    ) -> (lanes: Lanes, same: Bool) {
+        var lanes = Lanes()
+        guard program.sample(track, at: time, map: maps[layer], cursor: cursor, into: &lanes) else {
+            return (lanes, false)
+        }
+        let expected = timeline.presentationValue(layer: layer, keyPath: KeyPath(property), at: time, map: maps[layer])
+        let width = property.kind.laneCount
+        return (lanes, expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } ?? false)
+    }
+
     /// SplitMix64: the same scenes on every run.
     struct Generator {
         var state: UInt64
@@ -282,12 +309,7 @@ struct SamplingProgramTests {
                 #"{"layer": "l\#(index)", "add": {"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.5], "duration": \#(duration), "timingFunction": \#(curve)}}"#
             )
         }
-        let text =
-            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
-        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
-        let properties: [LayerProperty] = [.position, .transform, .opacity]
-        let requests = timeline.layers.indices.flatMap { layer in properties.map { (layer: layer, property: $0) } }
-        let program = SamplingProgram(timeline: timeline, requests: requests)
+        let (timeline, requests, program) = try Self.compiled(layers: layers, actions: actions)
         #expect(program.cachesCurves)
         let cursor = SamplingCursor(for: program)
         var compared = 0
@@ -325,12 +347,7 @@ struct SamplingProgramTests {
                 #"{"layer": "l\#(index)", "add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "damping": 5, "duration": 2}}"#
             )
         }
-        let text =
-            #"{"layers": [\#(layers.joined(separator: ","))], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
-        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
-        let properties: [LayerProperty] = [.position, .transform, .opacity]
-        let requests = timeline.layers.indices.flatMap { layer in properties.map { (layer: layer, property: $0) } }
-        let program = SamplingProgram(timeline: timeline, requests: requests)
+        let (timeline, requests, program) = try Self.compiled(layers: layers, actions: actions)
         // Distinct model values: two positions, (0, 5) and (−0, 5), an opacity and the identity.
         #expect(program.modelLanes.count == 2 + 2 + 1 + 16)
         #expect(program.pieces.count > 100)
@@ -339,12 +356,10 @@ struct SamplingProgramTests {
         for time in [0, 0.5, 1.5, 2.5] {
             let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
             for (track, request) in requests.enumerated() {
-                var lanes = Lanes()
-                #expect(program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes))
-                let expected = timeline.presentationValue(
-                    layer: request.layer, keyPath: KeyPath(request.property), at: time, map: maps[request.layer])
-                let width = request.property.kind.laneCount
-                #expect(expected.lanes.map { lanes.bitPatterns(width) == $0.bitPatterns(width) } == true)
+                let (lanes, same) = Self.sampled(
+                    program, timeline, track: track, layer: request.layer, property: request.property, at: time,
+                    maps: maps, cursor: cursor)
+                #expect(same)
                 if request.property == .position {
                     #expect(lanes[0].sign == (request.layer % 2 == 0 ? .plus : .minus))
                 }
@@ -390,11 +405,11 @@ struct SamplingProgramTests {
         for time in [0, 0.05, 0.5, 1.2, 1.999] {
             let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
             for (track, request) in requests.enumerated() {
-                var lanes = Lanes()
-                #expect(program.sample(track, at: time, map: maps[request.layer], cursor: cursor, into: &lanes))
-                let expected = timeline.presentationValue(
-                    layer: request.layer, keyPath: KeyPath(.opacity), at: time, map: maps[request.layer])
-                #expect(expected.lanes.map { lanes.bitPatterns(1) == $0.bitPatterns(1) } == true)
+                #expect(
+                    Self.sampled(
+                        program, timeline, track: track, layer: request.layer, property: .opacity, at: time,
+                        maps: maps, cursor: cursor
+                    ).same)
             }
         }
     }

@@ -5,6 +5,14 @@ import Testing
 @testable import ChoreoHTTP
 
 @Suite struct RenderPiecesTests {
+    /// The response written at once.
+    static func whole(_ plan: RenderPlan, _ format: SamplingQuery.Format) -> [UInt8] {
+        format == .json
+            ? ResponseEncoder.json(plan, threads: 1)
+            : ResponseEncoder.ndjsonHeader(plan) + ResponseEncoder.ndjsonFrames(plan, range: 0..<plan.times.count)
+                + ResponseEncoder.ndjsonTrailer(plan)
+    }
+
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples")
 
@@ -24,12 +32,7 @@ import Testing
                 joined += piece
                 count += 1
             }
-            let whole =
-                format == .json
-                ? ResponseEncoder.json(plan, threads: 1)
-                : ResponseEncoder.ndjsonHeader(plan) + ResponseEncoder.ndjsonFrames(plan, range: 0..<plan.times.count)
-                    + ResponseEncoder.ndjsonTrailer(plan)
-            #expect(joined == whole, "\(format)")
+            #expect(joined == Self.whole(plan, format), "\(format)")
             #expect(count > 3, "a header, several pieces of frames and a trailer")
         }
     }
@@ -57,12 +60,7 @@ import Testing
                 sizes.append(piece.count)
                 capacities.append(piece.capacity)
             }
-            let whole =
-                format == .json
-                ? ResponseEncoder.json(plan, threads: 1)
-                : ResponseEncoder.ndjsonHeader(plan) + ResponseEncoder.ndjsonFrames(plan, range: 0..<plan.times.count)
-                    + ResponseEncoder.ndjsonTrailer(plan)
-            #expect(joined == whole, "\(format)")
+            #expect(joined == Self.whole(plan, format), "\(format)")
             // The header, five frames of a piece each, the trailer.
             #expect(sizes.count == 7, "\(format): pieces of \(sizes) bytes")
             #expect(sizes.dropFirst().dropLast().allSatisfy { $0 > frame - 16 && $0 < frame + 16 }, "\(sizes)")
