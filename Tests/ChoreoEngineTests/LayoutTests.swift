@@ -23,6 +23,29 @@ import Testing
         #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 256)
     }
 
+    /// A program's ops are frozen in the storage they were built in: no second copy of the
+    /// largest array at the moment a large program is made. Storage mostly unused (appends
+    /// past what was reserved) is cut to size first.
+    @Test func aGrowableBufferFreezesInPlace() {
+        let ops = GrowableBuffer<Int>()
+        ops.reserveCapacity(100)
+        for value in 0..<100 { ops.append(value) }
+        ops.removeLast(from: 98)
+        let address = ops.baseAddress
+        let frozen = ops.freeze()
+        defer { frozen.free() }
+        #expect(UnsafeRawPointer(frozen.pointer(0)) == address)
+        #expect(frozen.count == 98 && frozen[97] == 97 && ops.count == 0)
+
+        let grown = GrowableBuffer<Int>()
+        for value in 0..<33 { grown.append(value) }  // capacity 64 by doubling
+        let wasteful = grown.baseAddress
+        let cut = grown.freeze()
+        defer { cut.free() }
+        #expect(UnsafeRawPointer(cut.pointer(0)) != wasteful)
+        #expect((0..<33).allSatisfy { cut[$0] == $0 })
+    }
+
     /// A compiled op and the sampling program's small records.
     @Test func programRecordsKeepTheirSizes() {
         #expect(MemoryLayout<SamplingProgram.Op>.stride == 160)

@@ -63,3 +63,78 @@ extension FrozenBuffer where Element == UInt8 {
         return UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 }
+
+extension FrozenBuffer {
+    /// Takes storage that `elements` initialized, to be freed by ``free()``.
+    fileprivate init(adopting base: UnsafeMutablePointer<Element>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+}
+
+/// An array a builder appends to and then hands whole to a ``FrozenBuffer``, which takes its
+/// storage instead of a copy: a large program's ops (4.8 MB at 10,000 layers) are not held
+/// twice at the moment it is frozen. A class, so the storage has one owner; what was never
+/// frozen is freed with it.
+final class GrowableBuffer<Element> {
+    private var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private(set) var capacity: Int
+
+    init() {
+        capacity = 1
+        base = .allocate(capacity: 1)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Room for at least `minimum` elements, so appends up to it do not move them.
+    func reserveCapacity(_ minimum: Int) {
+        guard minimum > capacity else { return }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: minimum)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = minimum
+    }
+
+    /// Where the elements are now (moved by growth and by ``freeze()``'s cut to size).
+    var baseAddress: UnsafeRawPointer { UnsafeRawPointer(base) }
+
+    func append(_ element: Element) {
+        if count == capacity { reserveCapacity(capacity * 2) }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Drops the elements from `index` on.
+    func removeLast(from index: Int) {
+        precondition(index >= 0 && index <= count, "GrowableBuffer index out of range")
+        (base + index).deinitialize(count: count - index)
+        count = index
+    }
+
+    subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "GrowableBuffer index out of range")
+        return base[index]
+    }
+
+    /// The elements as a frozen buffer, in this storage; this buffer is left empty. Storage more
+    /// than a quarter unused (appends went past the reserved capacity) is first cut to size.
+    func freeze() -> FrozenBuffer<Element> {
+        if capacity - count > count / 4 {
+            let exact = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(count, 1))
+            exact.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = exact
+        }
+        let frozen = FrozenBuffer(adopting: base, count: count)
+        base = .allocate(capacity: 1)
+        capacity = 1
+        count = 0
+        return frozen
+    }
+}

@@ -19,7 +19,8 @@ extension SamplingProgram {
         var modelLanes: [Double] = []
         /// Offsets in `modelLanes` by the hash of the lanes' bit patterns (see ``modelOffset``).
         var modelOffsets: [Int: Int] = [:]
-        var ops: [Op] = []
+        /// Frozen in place (``GrowableBuffer``): the largest array of a large program.
+        let ops = GrowableBuffer<Op>()
         var timings: [MediaTiming] = []
         var groups: [GroupTiming] = []
         var keyframes: [Keyframes] = []
@@ -184,7 +185,7 @@ extension SamplingProgram {
             for index in attached {
                 let leaf = timeline.leaves[index]
                 guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
-                    ops.removeSubrange(firstOp...)
+                    ops.removeLast(from: firstOp)
                     timings.removeSubrange(firstOp...)
                     return (firstOp, 0, nil)
                 }

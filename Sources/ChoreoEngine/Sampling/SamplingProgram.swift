@@ -592,7 +592,8 @@ public final class SamplingProgram: Sendable {
     }
 
     /// The program a builder compiled; the builder's arrays are moved into the program's
-    /// buffers one at a time and emptied, so a large program is not held twice while it is built.
+    /// buffers one at a time and emptied, and its ops (the largest) are frozen where they were
+    /// built, so a large program is not held twice while it is built.
     init(from builder: inout Builder, timeSources: [History<ClockSegment>]) {
         clockCount = builder.clocks.count
         self.timeSources = timeSources
@@ -608,7 +609,7 @@ public final class SamplingProgram: Sendable {
         pieceStarts = FrozenBuffer(taking: &builder.pieceStarts)
         pieces = FrozenBuffer(taking: &builder.pieces)
         modelLanes = FrozenBuffer(taking: &builder.modelLanes)
-        ops = FrozenBuffer(taking: &builder.ops)
+        ops = builder.ops.freeze()
         timings = FrozenBuffer(taking: &builder.timings)
         groups = FrozenBuffer(taking: &builder.groups)
         keyframes = FrozenBuffer(taking: &builder.keyframes)
@@ -643,7 +644,8 @@ public final class SamplingProgram: Sendable {
         for piece in builder.pieces {
             precondition(within(piece.firstOp, piece.opCount, ops.count), "piece outside the ops")
         }
-        for op in ops {
+        for index in 0..<ops.count {
+            let op = ops[index]
             precondition(op.clock >= 0, "op without a clock")
             precondition(op.timeSource < timeSourceCount, "op outside the clocks")
             precondition(op.keyframes < keyframes.count, "op outside the keyframes")
