@@ -45,6 +45,29 @@ import Testing
             ])
     }
 
+    /// The same pitfall on many layers: the diagnostics share their texts (one string each,
+    /// not one per layer), and each still names its own layer.
+    @Test func repeatedDiagnosticsShareTheirTexts() throws {
+        let ids = ["a", "b", "c"]
+        let scene = Scene(
+            layers: ids.map { Self.layer($0) },
+            script: [
+                ScriptEntry(
+                    at: 0,
+                    actions: ids.map { .add(Self.basic("opacity", from: .number(1), to: .number(0)), layer: $0) })
+            ])
+        let timeline = try SceneRunner.run(scene)
+        #expect(timeline.diagnostics.map(\.code) == [.snapBack, .snapBack, .snapBack])
+        #expect(timeline.diagnostics.compactMap(\.layer) == ids)
+        func storage(_ text: String) -> UnsafePointer<UInt8>? {
+            var text = text
+            return text.withUTF8 { $0.baseAddress }
+        }
+        let messages = Set(timeline.diagnostics.map { storage($0.message) })
+        let fixes = Set(timeline.diagnostics.map { storage($0.fix) })
+        #expect(messages.count == 1 && fixes.count == 1)
+    }
+
     /// Semantics rule 9.4: missing ends read the model value live.
     @Test func missingEndReadsModelLive() throws {
         let scene = Scene(

@@ -28,7 +28,7 @@ extension RunnerState {
                 // One that reached its end at this very instant completed: it is not cut short.
                 let completed = hasEnded(other)
                 if timeline.animations[other].stoppedAt == nil && !completed {
-                    timeline.diagnostics.append(
+                    diagnose(
                         .keyReplaced(
                             time: now, layer: layerID, keyPath: timeline.animations[other].keyPath?.description,
                             key: key))
@@ -64,13 +64,13 @@ extension RunnerState {
         if !byUIKit && animation.timing.fillMode != .removed && animation.removedOnCompletion
             && (animation.timing.fillMode == .forwards || animation.timing.fillMode == .both)
         {
-            timeline.diagnostics.append(
+            diagnose(
                 .fillWithoutRetain(
                     time: now, layer: layerID, keyPath: keyPath?.description, fillMode: animation.timing.fillMode))
         }
         checkOverride(leafIndices, layer: index)
         if !tree.present[index] {
-            timeline.diagnostics.append(
+            diagnose(
                 .animatesOffscreenLayer(time: now, layer: layerID, keyPath: keyPath?.description))
         }
 
@@ -105,7 +105,7 @@ extension RunnerState {
                     default: nil
                     }
                 let childEnd = timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12)
-                timeline.diagnostics.append(
+                diagnose(
                     .groupClipped(
                         time: now, layer: timeline.layers[layer].id, keyPath: keyPath, child: offset,
                         childEnd: childEnd, groupDuration: group.timing.duration))
@@ -170,7 +170,7 @@ extension RunnerState {
                 guard previous.owner != leaf.owner, !previous.additive, previous.keyPath == leaf.keyPath,
                     timeline.animations[previous.owner].stoppedAt == nil
                 else { continue }
-                timeline.diagnostics.append(
+                diagnose(
                     .overridden(time: now, layer: timeline.layers[layer].id, keyPath: leaf.keyPath.description))
                 break
             }

@@ -76,7 +76,7 @@ extension RunnerState {
         let entry = loop.completionGroups[group]
         if entry.added == 0 && !entry.actions.isEmpty {
             let what = entry.kind == .transaction ? "transaction" : "UIView animation block"
-            timeline.diagnostics.append(
+            diagnose(
                 .completionImmediate(time: now, what: what))
         }
         fireIfDone(group)

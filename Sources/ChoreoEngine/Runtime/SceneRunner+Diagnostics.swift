@@ -3,6 +3,21 @@ import Foundation
 /// The pitfalls found while running: each check decides when, the catalogue says what
 /// (DiagnosticCatalogue.swift).
 extension RunnerState {
+    /// Records a diagnostic; equal texts share one string. A scene of 10,000 layers can raise
+    /// one warning 10,000 times, and each message and fix held apart cost about 300 bytes.
+    func diagnose(_ diagnostic: Diagnostic) {
+        var diagnostic = diagnostic
+        diagnostic.message = sharedText(diagnostic.message)
+        diagnostic.fix = sharedText(diagnostic.fix)
+        timeline.diagnostics.append(diagnostic)
+    }
+
+    private func sharedText(_ text: String) -> String {
+        if let existing = diagnosticTexts[text] { return existing }
+        diagnosticTexts[text] = text
+        return text
+    }
+
     /// `emitter-not-removed`: an emitter layer still in the tree and still emitting at the end.
     func checkEmitters() {
         let end = timeline.naturalEnd
@@ -14,7 +29,7 @@ extension RunnerState {
             }
             let rate = presentation(index, KeyPath(.birthRate), at: end)
             guard emitting, case .number(let n) = rate, n > 0 else { continue }
-            timeline.diagnostics.append(
+            diagnose(
                 .emitterNotRemoved(time: end, layer: timeline.layers[index].id))
         }
     }
@@ -36,7 +51,7 @@ extension RunnerState {
     /// `snap-back`: after the removal, the presentation shows a visibly different value.
     func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int, animation: Int) {
         for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
-            timeline.diagnostics.append(
+            diagnose(
                 .snapBack(
                     time: now, layer: timeline.layers[layer].id, keyPath: keyPath.description,
                     springCut: springCut(animation, keyPath: keyPath)))
@@ -88,7 +103,7 @@ extension RunnerState {
             let shown = presentation(animation.layer, keyPath, at: now)
             let model = keyPath.extract(from: timeline.layers[animation.layer].modelValue(keyPath.property, at: now))
             if Self.differs(shown, model) {
-                timeline.diagnostics.append(
+                diagnose(
                     .retainedDivergence(
                         time: now, layer: timeline.layers[animation.layer].id, keyPath: keyPath.description))
             }

@@ -176,7 +176,7 @@ extension RunnerState {
         let from = try layer(record.spec.from, path: path)
         let to = try layer(record.spec.to, path: path)
         if didComplete && record.wasCancelled {
-            timeline.diagnostics.append(.completionIgnoresCancel(time: now, transition: record.spec.id))
+            diagnose(.completionIgnoresCancel(time: now, transition: record.spec.id))
         }
         if didComplete {
             checkToViewAdded(index)
@@ -236,7 +236,7 @@ extension RunnerState {
         for (key, before) in changes where !leaving.contains(key.layer) && key.property.isAnimatable {
             let now = timeline.layers[key.layer].modelValue(key.property, at: self.now)
             if Self.differs(before, now) {
-                timeline.diagnostics.append(
+                diagnose(
                     .cancelNotRestored(
                         time: self.now, layer: timeline.layers[key.layer].id, keyPath: key.property.rawValue,
                         transition: interactive.transitions[index].spec.id))
@@ -254,7 +254,7 @@ extension RunnerState {
         while current >= 0 && current != container { current = tree.parent[current] }
         guard current != container else { return }
         interactive.transitions[index].reportedToViewMissing = true
-        timeline.diagnostics.append(
+        diagnose(
             .toViewNotAdded(
                 time: now, layer: record.spec.to, container: record.spec.container, transition: record.spec.id))
     }
@@ -262,7 +262,7 @@ extension RunnerState {
     /// `transition-never-completed`, at the end of the run.
     func checkTransitionsCompleted() {
         for record in interactive.transitions where !record.completed {
-            timeline.diagnostics.append(
+            diagnose(
                 .transitionNeverCompleted(time: timeline.naturalEnd, transition: record.spec.id))
         }
     }

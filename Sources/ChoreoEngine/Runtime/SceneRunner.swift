@@ -120,6 +120,8 @@ final class RunnerState {
     var interactive = InteractiveState()
     /// Keyframe tracks shared by identical keyframe animations.
     var keyframeTracks = KeyframeTracks()
+    /// The diagnostics' texts so far, each once (``diagnose(_:)``).
+    var diagnosticTexts: [String: String] = [:]
 
     /// The current instant of the run loop.
     var now: Double {
@@ -304,7 +306,7 @@ final class RunnerState {
         }
         if let stillRunning = loop.stillRunning {
             timeline.neverSettles = true
-            timeline.diagnostics.append(
+            diagnose(
                 .neverSettles(horizon: horizon, stillRunning: stillRunning))
             return
         }
@@ -318,7 +320,7 @@ final class RunnerState {
         }
         if timeline.neverSettles {
             let first = timeline.animations.first { !$0.timing.activeDuration.isFinite && $0.removedAt == .infinity }
-            timeline.diagnostics.append(
+            diagnose(
                 .neverSettles(
                     time: first?.addedAt ?? 0, layer: first.map { timeline.layers[$0.layer].id },
                     keyPath: first?.keyPath?.description))
