@@ -38,6 +38,7 @@ extension RunnerState {
         }
 
         let owner = timeline.animations.count
+        let firstLeaf = timeline.leaves.count
         var leafIndices: [Int] = []
         var transition: Transition?
         var keyPath: KeyPath?
@@ -74,10 +75,13 @@ extension RunnerState {
                 .animatesOffscreenLayer(time: now, layer: layerID, keyPath: keyPath?.description))
         }
 
+        let leaves = firstLeaf..<timeline.leaves.count
+        assert(leafIndices.elementsEqual(leaves), "an animation's leaves are made one after another")
         let attached = Timeline.AttachedAnimation(
             layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
             removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
-            keyPath: keyPath, leaves: leafIndices, transition: transition, timingFunction: timingFunction,
+            keyPath: keyPath, firstLeaf: leaves.lowerBound, leafCount: leaves.count, transition: transition,
+            timingFunction: timingFunction,
             onStart: animation.onStart, onStop: animation.onStop, path: path)
         timeline.animations.append(attached)
         timeline.animations[owner].clock = clock

@@ -63,7 +63,10 @@ public struct Timeline: Sendable {
         public let settlingDuration: Double?
         /// The keyPath of a property animation (nil for groups and transitions).
         public let keyPath: KeyPath?
-        let leaves: [Int]
+        /// Its leaves in ``Timeline/leaves`` are made one after another when it is added: a
+        /// first and a count (an array per animation cost 48 bytes more each).
+        @Index32 var firstLeaf: Int
+        @Index32 var leafCount: Int
         let transition: Transition?
         let timingFunction: TimingFunction
         let onStart: [ScriptAction]
@@ -73,6 +76,9 @@ public struct Timeline: Sendable {
         var generation = 0
         /// The clock it runs on (an animator's, an interactive transition's), or −1.
         public internal(set) var clock = -1
+
+        /// Its leaves, indices into ``Timeline/leaves``.
+        var leaves: Range<Int> { firstLeaf..<(firstLeaf + leafCount) }
     }
 
     public internal(set) var layers: [LayerTrack] = []

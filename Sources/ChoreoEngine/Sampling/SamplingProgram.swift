@@ -21,20 +21,6 @@ public final class SamplingProgram: Sendable {
     /// Values of every kind but transforms fit four lanes; ops compute in these.
     typealias SmallLanes = SIMD4<Double>
 
-    /// An index into one of a program's arrays, stored in 32 bits (they are far smaller), so
-    /// that a sweep over many tracks and ops reads less memory.
-    @propertyWrapper
-    struct Index32: Sendable {
-        private var stored: Int32
-
-        init(wrappedValue: Int) { stored = Int32(wrappedValue) }
-
-        var wrappedValue: Int {
-            get { Int(stored) }
-            set { stored = Int32(newValue) }
-        }
-    }
-
     /// One compiled (layer, property).
     struct Track: Sendable {
         @Index32 var firstPiece: Int
