@@ -132,7 +132,7 @@ public enum ResponseEncoder {
         // Each thread takes the next block until none is left, with one cursor (its tile) for all.
         let blocks = BlockCounter()
         let worker: @Sendable (Int) -> Void = { _ in
-            let cursor = plan.frames.makeCursor(tileFrames: tileFrames)
+            let cursor = plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 0)
             while let block = blocks.take(below: blockCount) {
                 let lower = range.lowerBound + block * blockSize
                 let upper = min(lower + blockSize, range.upperBound)

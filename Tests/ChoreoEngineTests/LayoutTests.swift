@@ -46,6 +46,17 @@ import Testing
         #expect((0..<33).allSatisfy { cut[$0] == $0 })
     }
 
+    /// A cursor that samples frame by frame holds no tile (a tile frame of a 10,000-layer
+    /// program is 1.8 MB); one made for tiles holds the frames asked for.
+    @Test func onlyATilingCursorHoldsATile() throws {
+        let scene = Scene(layers: [LayerNode(id: "a")], script: [])
+        let plan = FramePlan(
+            timeline: try SceneRunner.run(scene), times: [0], selected: [true], columns: [[.keyPath(KeyPath(.opacity))]]
+        )
+        #expect(plan.makeCursor().tileCapacity == 0)
+        #expect(plan.makeCursor(tileFrames: 7).tileCapacity == 7)
+    }
+
     /// A compiled op and the sampling program's small records.
     @Test func programRecordsKeepTheirSizes() {
         #expect(MemoryLayout<SamplingProgram.Op>.stride == 160)

@@ -80,8 +80,9 @@ public final class FramePlan: Sendable {
     /// The number of columns over all layers.
     public var columnCount: Int { columns.count }
 
-    /// A working cursor for one thread, with a tile of up to `tileFrames` frames.
-    public func makeCursor(tileFrames: Int = 1) -> SamplingCursor {
+    /// A working cursor for one thread, with a tile of up to `tileFrames` frames (none with 0:
+    /// frames sampled one at a time).
+    public func makeCursor(tileFrames: Int = 0) -> SamplingCursor {
         SamplingCursor(for: program, tileFrames: tileFrames)
     }
 

@@ -64,25 +64,28 @@ public final class SamplingCursor {
     private let trackCount: Int
     private let rowLanes: Int
 
-    /// A cursor whose tile holds up to `tileFrames` frames.
-    public init(for program: SamplingProgram, tileFrames: Int = 1) {
+    /// A cursor whose tile holds up to `tileFrames` frames; with 0 it has no tile, only the
+    /// caches of the one frame it samples at a time (a tile frame of a 10,000-layer program is
+    /// 1.8 MB, which a thread sampling frame by frame does not hold).
+    public init(for program: SamplingProgram, tileFrames: Int = 0) {
         trackCount = program.tracks.count
         rowLanes = program.rowLanes
-        tileCapacity = max(tileFrames, 1)
+        tileCapacity = max(tileFrames, 0)
+        let cacheFrames = max(tileFrames, 1)
         var slots = 1
         while slots < min(program.clockCount, 256) { slots *= 2 }
         clockSlots = slots
         var curves = 1
         while curves < min(program.easings.count + program.springs.count, 64) { curves *= 2 }
         curveSlots = curves
-        curveEntries = .allocate(capacity: curves * tileCapacity)
-        curveEntries.initialize(repeating: CurveEntry(id: -1, input: .nan, output: 0), count: curves * tileCapacity)
+        curveEntries = .allocate(capacity: curves * cacheFrames)
+        curveEntries.initialize(repeating: CurveEntry(id: -1, input: .nan, output: 0), count: curves * cacheFrames)
         pieceHint = .allocate(capacity: max(trackCount, 1))
-        clockEntries = .allocate(capacity: slots * tileCapacity)
+        clockEntries = .allocate(capacity: slots * cacheFrames)
         for track in 0..<trackCount { (pieceHint + track).initialize(to: program.tracks[track].firstPiece) }
-        clockEntries.initialize(repeating: ClockEntry(clock: -1, time: .nan, local: nil), count: slots * tileCapacity)
-        tileTimes = .allocate(capacity: tileCapacity)
-        tileTimes.initialize(repeating: 0, count: tileCapacity)
+        clockEntries.initialize(repeating: ClockEntry(clock: -1, time: .nan, local: nil), count: slots * cacheFrames)
+        tileTimes = .allocate(capacity: cacheFrames)
+        tileTimes.initialize(repeating: 0, count: cacheFrames)
         // Doubles, written before they are read (a track's lanes when its flag is set).
         tileValues = .allocate(capacity: max(rowLanes * tileCapacity, 1))
         tileSampled = .allocate(capacity: max(trackCount * tileCapacity, 1))
