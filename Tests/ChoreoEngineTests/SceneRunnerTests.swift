@@ -164,6 +164,31 @@ import Testing
         let clipped = timeline.diagnostics.filter { $0.code == .groupClipped }
         #expect(clipped.count == 2)
         #expect(timeline.lastChange == 0.5)
+        // The group's leaves, one per child, made one after another.
+        #expect(timeline.animations.map(\.leaves) == [0..<2])
+        #expect(timeline.leaves.map(\.keyPath.description) == ["opacity", "position.x"])
+    }
+
+    /// Animations added one after another keep their own leaves, a group's as one range.
+    @Test func eachAnimationKeepsItsOwnLeaves() throws {
+        let group = Animation(
+            content: .group([
+                Self.basic("opacity", from: .number(0), to: .number(1)),
+                Self.basic("position.y", from: .number(0), to: .number(9)),
+            ]))
+        let scene = Scene(
+            layers: [Self.layer("a"), Self.layer("b")],
+            script: [
+                ScriptEntry(
+                    at: 0,
+                    actions: [
+                        .add(Self.basic("position.x", from: .number(0), to: .number(5)), layer: "a"),
+                        .add(group, layer: "b"), .add(Self.basic("opacity", to: .number(0)), layer: "a"),
+                    ])
+            ])
+        let timeline = try SceneRunner.run(scene)
+        #expect(timeline.animations.map(\.leaves) == [0..<1, 1..<3, 3..<4])
+        #expect(timeline.animations.map(\.layer) == [0, 1, 0])
     }
 
     @Test func groupWithAForeverChildIsClippedNotACrash() throws {
