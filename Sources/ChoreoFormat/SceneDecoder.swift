@@ -8,7 +8,12 @@ import ChoreoJSON
 /// references to layers that do not exist are all errors.
 public struct SceneDecoder {
     /// Decodes and validates a scene; the document's optional `name` is returned with it.
-    public static func decode(_ document: JSONValue) throws(ValidationFailure) -> (scene: Scene, name: String?) {
+    ///
+    /// The document is consumed: passed with `consume` (or as a temporary), its parts are freed
+    /// as they are decoded, so a large document and its scene are not both held whole.
+    public static func decode(_ document: consuming JSONValue) throws(ValidationFailure) -> (
+        scene: Scene, name: String?
+    ) {
         var decoder = SceneDecoder()
         let result = decoder.decodeScene(document)
         if !decoder.reader.errors.isEmpty || result == nil {
@@ -19,16 +24,18 @@ public struct SceneDecoder {
         return result!
     }
 
-    /// Parses bytes and decodes them; syntax errors are thrown as ``JSONParseError``.
-    public static func decode(bytes: [UInt8]) throws(SceneDocumentError) -> (scene: Scene, name: String?) {
+    /// Parses bytes and decodes them; syntax errors are thrown as ``JSONParseError``. Bytes
+    /// passed with `consume` are freed once parsed, before the decoding.
+    public static func decode(bytes: consuming [UInt8]) throws(SceneDocumentError) -> (scene: Scene, name: String?) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
             throw .malformed(error)
         }
+        _ = consume bytes
         do {
-            return try decode(document)
+            return try decode(consume document)
         } catch {
             throw .invalid(error)
         }
@@ -75,8 +82,8 @@ public struct SceneDecoder {
     private static let sceneFields: Set<String> = ["name", "version", "description", "canvas", "layers", "script"]
     private static let canvasFields: Set<String> = ["width", "height", "background"]
 
-    private mutating func decodeScene(_ document: JSONValue) -> (Scene, String?)? {
-        guard let object = reader.object(document, "$") else { return nil }
+    private mutating func decodeScene(_ document: consuming JSONValue) -> (Scene, String?)? {
+        guard var object = reader.takeObject(&document, "$") else { return nil }
         reader.rejectUnknown(object, "$", allowed: Self.sceneFields)
         var name: String?
         if let value = object["name"], let text = reader.string(value, "$.name") {
@@ -86,20 +93,23 @@ public struct SceneDecoder {
             if reader.number(version, "$.version") != 1 { reader.fail("$.version", "only version 1 exists") }
         }
         if let description = object["description"] { _ = reader.string(description, "$.description") }
-        guard let layersJSON = object["layers"] else {
+        // Layers and script entries are taken out of the document one by one as they are
+        // decoded, so each is freed once it is decoded.
+        guard var layersJSON = object.take("layers") else {
             reader.fail("$.layers", "is required")
             return nil
         }
         var layers: [LayerNode] = []
-        if let array = reader.array(layersJSON, "$.layers") {
-            for (index, element) in array.enumerated() {
-                if let layer = decodeLayer(element, "$.layers[\(index)]") { layers.append(layer) }
+        if var array = reader.takeArray(&layersJSON, "$.layers") {
+            layers.reserveCapacity(array.count)
+            for index in array.indices {
+                if let layer = decodeLayer(array.take(index), "$.layers[\(index)]") { layers.append(layer) }
             }
         }
         var script: [ScriptEntry] = []
-        if let scriptJSON = object["script"], let array = reader.array(scriptJSON, "$.script") {
-            for (index, element) in array.enumerated() {
-                if let entry = decodeEntry(element, "$.script[\(index)]") { script.append(entry) }
+        if var scriptJSON = object.take("script"), var array = reader.takeArray(&scriptJSON, "$.script") {
+            for index in array.indices {
+                if let entry = decodeEntry(array.take(index), "$.script[\(index)]") { script.append(entry) }
             }
         }
         checkReferences()
@@ -267,8 +277,8 @@ public struct SceneDecoder {
 
     // MARK: Script
 
-    mutating func decodeEntry(_ json: JSONValue, _ path: String) -> ScriptEntry? {
-        guard let object = reader.object(json, path) else { return nil }
+    mutating func decodeEntry(_ json: consuming JSONValue, _ path: String) -> ScriptEntry? {
+        guard var object = reader.takeObject(&json, path) else { return nil }
         reader.rejectUnknown(object, path, allowed: ["at", "do"])
         guard let atJSON = object["at"] else {
             reader.fail("\(path).at", "is required")
@@ -276,7 +286,7 @@ public struct SceneDecoder {
         }
         guard let at = reader.number(atJSON, "\(path).at", min: 0, max: Limits.maxSceneTime) else { return nil }
         reader.entryTime = at
-        guard let doJSON = object["do"] else {
+        guard let doJSON = object.take("do") else {
             reader.fail("\(path).do", "is required")
             return nil
         }
@@ -284,11 +294,13 @@ public struct SceneDecoder {
         return ScriptEntry(at: at, actions: actions)
     }
 
-    mutating func decodeActions(_ json: JSONValue, _ path: String) -> [ScriptAction] {
-        guard let array = reader.array(json, path) else { return [] }
+    /// A list of actions; each is taken out of the list as it is decoded (``Swift/Array/take(_:)``).
+    mutating func decodeActions(_ json: consuming JSONValue, _ path: String) -> [ScriptAction] {
+        guard var array = reader.takeArray(&json, path) else { return [] }
         var actions: [ScriptAction] = []
-        for (index, element) in array.enumerated() {
-            if let action = decodeAction(element, "\(path)[\(index)]") { actions.append(action) }
+        actions.reserveCapacity(array.count)
+        for index in array.indices {
+            if let action = decodeAction(array.take(index), "\(path)[\(index)]") { actions.append(action) }
         }
         return actions
     }

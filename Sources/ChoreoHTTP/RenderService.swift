@@ -18,9 +18,9 @@ public enum RenderService {
     public static let pieceBytes = 1 << 20
 
     /// Parses and validates a scene document.
-    public static func scene(from body: [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
+    public static func scene(from body: consuming [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
         do {
-            return try SceneDecoder.decode(bytes: body)
+            return try SceneDecoder.decode(bytes: consume body)
         } catch {
             switch error {
             case .malformed(let parse): throw Problem.malformedJSON(parse)

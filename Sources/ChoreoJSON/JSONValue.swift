@@ -84,6 +84,14 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
+    /// Removes the member `key` and returns its value: taken from an object it alone owns, the
+    /// value is then owned by the caller alone.
+    public mutating func take(_ key: String) -> JSONValue? {
+        guard let value = self[key] else { return nil }
+        self[key] = nil
+        return value
+    }
+
     /// The member names in the order the document gave them.
     public var keys: [String] { entries.map(\.key) }
 

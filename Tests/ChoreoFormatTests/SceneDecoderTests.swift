@@ -16,6 +16,26 @@ import Testing
         }
     }
 
+    /// The decoder takes layers and actions out of the document one at a time, so a large
+    /// document is freed as it is decoded: a taken element is left `null`, and a document the
+    /// caller still holds decodes to the same scene and stays whole.
+    @Test func theDocumentIsTakenApartAsItIsDecoded() throws {
+        var elements: [JSONValue] = [.string("a"), .number(1)]
+        #expect(elements.take(0) == .string("a"))
+        #expect(elements == [.null, .number(1)])
+
+        let text =
+            ##"{"layers":[{"id":"a"},{"id":"b"}],"script":[{"at":0,"do":[{"layer":"a","add":{"type":"basic","keyPath":"opacity","toValue":0,"key":"f"}},{"after":1,"do":[{"layer":"b","add":{"type":"basic","keyPath":"opacity","toValue":0}}]}]}]}"##
+        let document = try JSONParser.parse(text)
+        let copy = document
+        let fromDocument = try SceneDecoder.decode(document).scene
+        let fromBytes = try SceneDecoder.decode(bytes: Array(text.utf8)).scene
+        #expect(fromDocument == fromBytes)
+        #expect(fromDocument.layers.map(\.id) == ["a", "b"] && fromDocument.script[0].actions.count == 2)
+        let reparsed = try JSONParser.parse(text)
+        #expect(document == copy && document == reparsed)
+    }
+
     @Test func valuesInEveryForm() throws {
         let (scene, name) = try SceneDecoder.decode(
             bytes: Array(

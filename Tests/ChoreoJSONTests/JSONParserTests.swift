@@ -30,6 +30,17 @@ import Testing
     /// Objects past ``JSONObject/indexedAbove`` members are looked up through an index: every
     /// member is found, order is kept, a late duplicate is found where it is, and members set
     /// and removed afterwards stay consistent.
+    /// `take` removes a member and returns it; the others keep their order and lookups, in
+    /// small objects and in indexed ones.
+    @Test(arguments: [3, 40]) func takingAMemberLeavesTheOthersInOrder(count: Int) throws {
+        let keys = (0..<count).map { "k\($0)" }
+        var object = JSONObject(keys.enumerated().map { ($1, JSONValue.number(Double($0))) })
+        #expect(object.take("k1") == .number(1))
+        #expect(object.take("k1") == nil)
+        #expect(object.keys == keys.filter { $0 != "k1" })
+        #expect(object["k2"] == .number(2) && object["k0"] == .number(0))
+    }
+
     @Test func largeObjectsKeepOrderAndFindDuplicates() throws {
         let members = (0..<40).map { #""k\#($0)": \#($0)"# }
         guard case .object(var object) = try JSONParser.parse("{" + members.joined(separator: ", ") + "}") else {
