@@ -17,10 +17,12 @@ import Testing
     }
 
     /// A timing function boxes its Bézier solver; animations and attached animations share it.
+    /// An attached animation keeps its leaves as a first index and a count, and leaves its
+    /// callbacks and the path of its action to the runner (``LiveAnimations/scripts``).
     @Test func animationsShareTheirCurves() {
         #expect(MemoryLayout<TimingFunction>.stride == 16)
         #expect(MemoryLayout<Animation>.stride == 120)
-        #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 256)
+        #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 224)
     }
 
     /// A program's ops are frozen in the storage they were built in: no second copy of the

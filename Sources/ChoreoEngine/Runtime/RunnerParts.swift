@@ -23,9 +23,22 @@ struct LiveAnimations {
     /// The animation last added under each key of each layer, and the path of the action that
     /// added it, for `addAgain`.
     var lastAdded: [LayerKey: AddedAnimation] = [:]
+    /// Per attached animation (as numbered in ``Timeline/animations``): its callbacks and the
+    /// path of the action that added it. Only the run needs them, so the timeline does not
+    /// keep them (a path is a string of its own per animation).
+    var scripts: [AnimationScript] = []
+
+    /// An attached animation's `onStart` and `onStop` (`animationDidStart(_:)`,
+    /// `animationDidStop(_:finished:)`) and the JSON path of the action that added it, for the
+    /// errors its callbacks raise.
+    struct AnimationScript {
+        let path: String
+        let onStart: [ScriptAction]
+        let onStop: [ScriptAction]
+    }
 
     /// The `add` action itself, not a copy of its animation: the action's box is shared with
-    /// the script, and the path with the attached animation.
+    /// the script, and the path with the animation's ``AnimationScript``.
     struct AddedAnimation {
         private let action: ScriptAction
         let path: String

@@ -82,8 +82,9 @@ extension RunnerState {
             removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
             keyPath: keyPath, firstLeaf: leaves.lowerBound, leafCount: leaves.count, transition: transition,
             timingFunction: timingFunction,
-            onStart: animation.onStart, onStop: animation.onStop, path: path)
+        )
         timeline.animations.append(attached)
+        live.scripts.append(.init(path: path, onStart: animation.onStart, onStop: animation.onStop))
         timeline.animations[owner].clock = clock
         live.animations[index].append(owner)
         if transition != nil { timeline.layers[index].transitions.append(owner) }
@@ -258,7 +259,8 @@ extension RunnerState {
         }
         let animation = timeline.animations[entry.animation]
         guard entry.generation == animation.generation, animation.removedAt == .infinity else { return }
-        try countEvent(path: animation.path)
+        let script = live.scripts[entry.animation]
+        try countEvent(path: script.path)
         let layerID = timeline.layers[animation.layer].id
         switch entry.kind {
         case .start:
@@ -266,7 +268,7 @@ extension RunnerState {
             timeline.animations[entry.animation].startedAt = now
             timeline.events.append(Event(time: now, kind: .animationDidStart(layer: layerID, key: animation.key)))
             noteChange(now)
-            if !animation.onStart.isEmpty { try runTurn(animation.onStart, path: onStartPath(entry.animation)) }
+            if !script.onStart.isEmpty { try runTurn(script.onStart, path: onStartPath(entry.animation)) }
         case .stop:
             guard animation.stoppedAt == nil else { return }
             if animation.removedOnCompletion {
@@ -280,8 +282,8 @@ extension RunnerState {
                 noteStopped(entry.animation, finished: true)
             }
             noteChange(now)
-            if !animation.onStop.isEmpty {
-                try runTurn(animation.onStop, path: onStopPath(entry.animation), finished: true)
+            if !script.onStop.isEmpty {
+                try runTurn(script.onStop, path: onStopPath(entry.animation), finished: true)
             }
         case .completion, .deferred, .clockEnd:
             return
@@ -317,9 +319,10 @@ extension RunnerState {
                         layer: timeline.layers[animation.layer].id, key: animation.key, finished: finished)))
             // A removed animation's delegate hears animationDidStop(finished: false) in a turn of
             // its own (a natural end runs onStop from the stop callback itself).
-            if !finished && !animation.onStop.isEmpty {
+            let onStop = live.scripts[index].onStop
+            if !finished && !onStop.isEmpty {
                 schedule(
-                    deferred: DeferredTurn(actions: animation.onStop, finished: false, path: onStopPath(index)), at: now
+                    deferred: DeferredTurn(actions: onStop, finished: false, path: onStopPath(index)), at: now
                 )
             }
             noteStopped(index, finished: finished)

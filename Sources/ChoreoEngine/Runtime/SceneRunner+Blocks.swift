@@ -41,8 +41,8 @@ extension RunnerState {
         var position: AnimatingPosition? = nil
     }
 
-    func onStartPath(_ animation: Int) -> String { timeline.animations[animation].path + ".onStart" }
-    func onStopPath(_ animation: Int) -> String { timeline.animations[animation].path + ".onStop" }
+    func onStartPath(_ animation: Int) -> String { live.scripts[animation].path + ".onStart" }
+    func onStopPath(_ animation: Int) -> String { live.scripts[animation].path + ".onStop" }
 
     // MARK: Completion groups
 

@@ -292,7 +292,8 @@ final class RunnerState {
         case .start, .stop:
             let animation = timeline.animations[entry.subject]
             guard entry.generation == animation.generation, animation.removedAt == .infinity else { return nil }
-            let actions = entry.kind == .start ? animation.onStart : animation.onStop
+            let script = live.scripts[entry.subject]
+            let actions = entry.kind == .start ? script.onStart : script.onStop
             guard !actions.isEmpty else { return nil }
             return entry.kind == .start ? onStartPath(entry.subject) : onStopPath(entry.subject)
         }

@@ -69,10 +69,6 @@ public struct Timeline: Sendable {
         @Index32 var leafCount: Int
         let transition: Transition?
         let timingFunction: TimingFunction
-        let onStart: [ScriptAction]
-        let onStop: [ScriptAction]
-        /// The JSON path of the action that added it, for errors raised by its callbacks.
-        let path: String
         var generation = 0
         /// The clock it runs on (an animator's, an interactive transition's), or −1.
         public internal(set) var clock = -1
