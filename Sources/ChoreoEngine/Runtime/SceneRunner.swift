@@ -192,13 +192,17 @@ final class RunnerState {
         if eventTime <= scriptTime, let entry = loop.queue.pop() {
             try handle(entry)
         } else {
-            let entry = loop.entries[loop.nextEntry]
-            // An entry runs once: the queue lets go of its actions (callbacks and `addAgain`
-            // keep what they need of them).
-            loop.entries[loop.nextEntry].actions = []
+            // An entry runs once: its actions are taken from the queue and each is let go once
+            // performed (callbacks and `addAgain` keep what they need of them), so a large
+            // entry's actions are not all held until the last has run.
+            var actions: [ScriptAction] = []
+            swap(&actions, &loop.entries[loop.nextEntry].actions)
+            let offset = loop.entries[loop.nextEntry].offset
             loop.nextEntry += 1
-            try countEvent(path: "$.script[\(entry.offset)]")
-            try runTurn(entry.actions, path: "$.script[\(entry.offset)].do")
+            try countEvent(path: "$.script[\(offset)]")
+            beginTurn()
+            try performAll(taking: consume actions, path: "$.script[\(offset)].do")
+            endTurn()
             noteChange(now)
         }
     }
@@ -265,10 +269,18 @@ final class RunnerState {
     func runTurn(
         _ actions: [ScriptAction], path: String, finished: Bool? = nil, position: AnimatingPosition? = nil
     ) throws(RuntimeError) {
+        beginTurn(finished: finished, position: position)
+        try performAll(actions, path: path)
+        endTurn()
+    }
+
+    private func beginTurn(finished: Bool? = nil, position: AnimatingPosition? = nil) {
         loop.transactions = [.implicit]
         loop.currentFinished = finished
         interactive.currentPosition = position
-        try performAll(actions, path: path)
+    }
+
+    private func endTurn() {
         loop.currentFinished = nil
         interactive.currentPosition = nil
         if tree.structureChanged {
@@ -333,6 +345,16 @@ final class RunnerState {
     func performAll(_ actions: [ScriptAction], path: String) throws(RuntimeError) {
         for (index, action) in actions.enumerated() {
             try perform(action, path: "\(path)[\(index)]")
+        }
+    }
+
+    /// ``performAll(_:path:)`` for actions it owns alone: each is let go once performed.
+    private func performAll(taking actions: consuming [ScriptAction], path: String) throws(RuntimeError) {
+        actions.reverse()
+        var index = 0
+        while let action = actions.popLast() {
+            try perform(action, path: "\(path)[\(index)]")
+            index += 1
         }
     }
 
