@@ -15,7 +15,7 @@ public struct SceneDecoder {
         scene: Scene, name: String?
     ) {
         var decoder = SceneDecoder()
-        let result = decoder.decodeScene(document)
+        let result = decoder.decodeScene(consume document)
         if !decoder.reader.errors.isEmpty || result == nil {
             throw ValidationFailure(
                 decoder.reader.errors.isEmpty
@@ -290,7 +290,7 @@ public struct SceneDecoder {
             reader.fail("\(path).do", "is required")
             return nil
         }
-        let actions = decodeActions(doJSON, "\(path).do")
+        let actions = decodeActions(consume doJSON, "\(path).do")
         return ScriptEntry(at: at, actions: actions)
     }
 
