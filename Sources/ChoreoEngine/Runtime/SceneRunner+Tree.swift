@@ -2,6 +2,18 @@ import Foundation
 
 /// The layer tree: registering layers, adding and removing them, the shape recorded over time.
 extension RunnerState {
+    /// Reserves room for `count` more layers in the timeline and the tree.
+    func reserveLayers(_ count: Int) {
+        let total = timeline.layers.count + count
+        timeline.layers.reserveCapacity(total)
+        timeline.layerIndex.reserveCapacity(total)
+        live.animations.reserveCapacity(total)
+        live.leaves.reserveCapacity(total)
+        tree.children.reserveCapacity(total)
+        tree.parent.reserveCapacity(total)
+        tree.present.reserveCapacity(total)
+    }
+
     func register(_ node: LayerNode) -> Int {
         let index = timeline.layers.count
         var model = PropertySlots<History<Value>>()
