@@ -203,7 +203,9 @@ public final class Application: Sendable {
             try requireJSON(request)
             let query = try RenderService.query(request.query)
             let run = try RenderService.reserveRun(request.body, memory: renderMemory)
-            let (scene, _) = try RenderService.scene(from: request.body)
+            // The document is taken from the request (which the server holds until the
+            // response is made), so it is freed once parsed.
+            let (scene, _) = try RenderService.scene(from: request.takeBody())
             return render(consume scene, query, request.cancellation, run: run)
         case ("POST", "/v1/arena/preview"):
             try requireJSON(request)

@@ -9,7 +9,13 @@ public struct HTTPRequest: Sendable {
     public var query: [(String, String)]
     /// Header fields with lower-cased names.
     public var headers: [String: String]
-    public var body: [UInt8]
+    /// The body. Copies of a request share it until one of them sets it (``takeBody()`` empties
+    /// it in every copy).
+    public var body: [UInt8] {
+        get { bodyStorage.bytes }
+        set { bodyStorage = BodyStorage(newValue) }
+    }
+    private var bodyStorage: BodyStorage
     /// Set by the server when the client disconnects while the request runs.
     public var cancellation: Cancellation?
 
@@ -21,7 +27,30 @@ public struct HTTPRequest: Sendable {
         self.path = path
         self.query = query
         self.headers = headers
-        self.body = body
+        self.bodyStorage = BodyStorage(body)
+    }
+
+    /// Hands the body over, leaving it empty in this request and every copy of it. The server
+    /// holds a request until its response is made; a render takes its document this way, so a
+    /// large one is freed once decoded, not when the run, the compile and the first frames are
+    /// done too.
+    public func takeBody() -> [UInt8] { bodyStorage.take() }
+}
+
+/// A request body shared by the copies of its request, until taken.
+private final class BodyStorage: Sendable {
+    private let storage: Mutex<[UInt8]>
+
+    init(_ bytes: [UInt8]) { storage = Mutex(bytes) }
+
+    var bytes: [UInt8] { storage.withLock { $0 } }
+
+    func take() -> [UInt8] {
+        storage.withLock { bytes in
+            let taken = bytes
+            bytes = []
+            return taken
+        }
     }
 }
 

@@ -47,6 +47,26 @@ import Testing
         #expect(body["duration"] == .number(1))
     }
 
+    /// A render takes its document from the request: the server's copy of the request no
+    /// longer holds it while the scene runs and its frames are made. A request that does not
+    /// render keeps its body.
+    @Test func aRenderTakesItsDocument() throws {
+        let app = try app()
+        let request = Self.request("POST", "/v1/render", query: [("times", "0")], body: Self.scene)
+        let held = request
+        #expect(app.handle(request).status == 200)
+        #expect(request.body.isEmpty && held.body.isEmpty)
+
+        let validation = Self.request("POST", "/v1/validate", body: Self.scene)
+        #expect(app.handle(validation).status == 200)
+        #expect(validation.body == Array(Self.scene.utf8))
+
+        var replaced = Self.request("POST", "/v1/render", body: Self.scene)
+        let original = replaced
+        replaced.body = Array("{}".utf8)
+        #expect(original.body == Array(Self.scene.utf8) && replaced.body == Array("{}".utf8))
+    }
+
     /// `precision` rounds the sampled values to significant digits; times stay exact, and
     /// without it the bytes are the exact shortest ones.
     @Test func precisionRoundsSampledValues() throws {
