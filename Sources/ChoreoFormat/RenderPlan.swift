@@ -35,8 +35,13 @@ public struct RenderPlan: Sendable {
     ///
     /// The scene is consumed: a caller that passes it with `consume` frees it once it has run,
     /// before the sampling is planned and compiled.
+    ///
+    /// `releasingLeaves`: the plan is read only through its frames and the trailer (a JSON or
+    /// NDJSON response), so one whose columns all compiled may let go of the timeline's leaves
+    /// (``make(timeline:query:releasingLeaves:)``).
     public static func make(
-        scene: consuming Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil
+        scene: consuming Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil,
+        releasingLeaves: Bool = false
     ) throws(ValidationFailure) -> RenderPlan {
         // The scene runs to its natural end, whatever is sampled; a scene that never settles is
         // followed to the sampling end (10 s at least), so an explicit `end` looks further.
@@ -47,11 +52,17 @@ public struct RenderPlan: Sendable {
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }
-        return try make(timeline: timeline, query: query)
+        return try make(timeline: timeline, query: query, releasingLeaves: releasingLeaves)
     }
 
-    /// Plans the sampling of a scene already run.
-    public static func make(timeline: Timeline, query: SamplingQuery) throws(ValidationFailure) -> RenderPlan {
+    /// Plans the sampling of a scene already run. `releasingLeaves`: nobody else keeps the
+    /// timeline and nothing reads it but through the frames and the trailer, so a JSON or NDJSON
+    /// plan whose columns all compiled lets go of its leaves
+    /// (``FramePlan/init(timeline:times:selected:columns:releasingLeaves:)``; about 10 MB for
+    /// 10,000 layers). Pictures read the timeline: theirs are kept.
+    public static func make(
+        timeline: Timeline, query: SamplingQuery, releasingLeaves: Bool = false
+    ) throws(ValidationFailure) -> RenderPlan {
         var errors: [FieldError] = []
         let duration = SceneTime.quantize(timeline.naturalEnd)
         var times: [Double] = []
@@ -153,7 +164,7 @@ public struct RenderPlan: Sendable {
                 layer.map { column in
                     column.keyPath.map { .keyPath($0) } ?? (column.name == "particles" ? .particles : .transition)
                 }
-            })
+            }, releasingLeaves: releasingLeaves && !query.format.isPicture)
         // Keys are escaped once, in the plan's column order.
         var keyBytes: [UInt8] = []
         var columnKeys: [Range<Int>] = []
@@ -170,7 +181,7 @@ public struct RenderPlan: Sendable {
             }
         }
         return RenderPlan(
-            timeline: timeline, duration: duration, times: times,
+            timeline: frames.timeline, duration: duration, times: times,
             tables: FrameTables(keyBytes: keyBytes, columnKeys: columnKeys, layerKeys: layerKeys),
             sampleCount: samples, frames: frames, precision: query.precision)
     }

@@ -92,7 +92,10 @@ public enum RenderService {
     ) throws(Problem) -> RenderPlan {
         let guarded = RunGuard(cancellation: cancellation, run: run)
         do {
-            return try RenderPlan.make(scene: consume scene, query: query, shouldStop: guarded.shouldStop)
+            // The plan is read only to make the response: a JSON or NDJSON one lets go of the
+            // leaves its compiled program does not need.
+            return try RenderPlan.make(
+                scene: consume scene, query: query, shouldStop: guarded.shouldStop, releasingLeaves: true)
         } catch {
             if guarded.outOfMemory, let memory { throw busyProblem(memory) }
             throw Problem.invalidScene(error)

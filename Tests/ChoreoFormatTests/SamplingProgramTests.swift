@@ -1,4 +1,5 @@
 import ChoreoFormat
+import Foundation
 import Testing
 
 @testable import ChoreoEngine
@@ -454,6 +455,53 @@ struct SamplingProgramTests {
         }
         #expect(scenes >= 100)
         #expect(compared > 10_000 && fromTiles > 100_000, "\(compared) frames, \(fromTiles) compiled values")
+    }
+
+    /// A render's plan that the program samples whole lets go of the timeline's leaves (about
+    /// 10 MB for 10,000 layers) when asked (`RenderService.plan` asks) and writes the same
+    /// bytes. Sub-paths, generic pieces and pictures read the timeline, so theirs are kept, and
+    /// a plan not asked keeps them (the fuzzer draws pictures from a JSON plan's timeline).
+    @Test func aPlanSampledWholeLetsGoOfItsLeaves() throws {
+        let plain = """
+            {"layers": [{"id": "a"}, {"id": "b"}],
+             "script": [{"at": 0, "do": [
+               {"add": {"type": "basic", "keyPath": "position", "toValue": [10, 20], "duration": 1}, "layer": "a"},
+               {"add": {"type": "spring", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1}, "layer": "b"},
+               {"add": {"type": "keyframe", "keyPath": "opacity", "values": [0, 1, 0.5], "duration": 2}, "layer": "b"}]}]}
+            """
+        let generic = plain.replacingOccurrences(
+            of: #"{"type": "basic", "keyPath": "position", "toValue": [10, 20], "duration": 1}"#,
+            with: #"{"type": "basic", "keyPath": "transform", "toValue": {"scale": [2, 2, 1]}, "duration": 1}"#)
+        func scene(_ text: String) throws -> Scene { try SceneDecoder.decode(bytes: Array(text.utf8)).scene }
+        func query(_ configure: (inout SamplingQuery) -> Void = { _ in }) -> SamplingQuery {
+            var query = SamplingQuery()
+            query.fps = 10
+            configure(&query)
+            return query
+        }
+
+        let whole = try RenderPlan.make(scene: try scene(plain), query: query(), releasingLeaves: true)
+        #expect(whole.timeline.leavesReleased && whole.timeline.leaves.isEmpty)
+        let kept = try RenderPlan.make(scene: try scene(plain), query: query())
+        #expect(!kept.timeline.leavesReleased && kept.timeline.leaves.count == 3)
+        #expect(ResponseEncoder.json(whole) == ResponseEncoder.json(kept))
+        let ndjson = try RenderPlan.make(
+            scene: try scene(plain), query: query { $0.format = .ndjson }, releasingLeaves: true)
+        #expect(ndjson.timeline.leavesReleased)
+
+        let subPaths = query { $0.properties = ["position.x", "opacity"] }
+        let picture = query {
+            $0.format = .png
+            $0.times = [0.5]
+        }
+        for (text, query) in [(plain, subPaths), (generic, query()), (plain, picture)] {
+            let plan = try RenderPlan.make(scene: try scene(text), query: query, releasingLeaves: true)
+            #expect(!plan.timeline.leavesReleased && plan.timeline.leaves.count == 3)
+            if query.format == .json {
+                let reference = try RenderPlan.make(timeline: try SceneRunner.run(try scene(text)), query: query)
+                #expect(ResponseEncoder.json(plan) == ResponseEncoder.json(reference))
+            }
+        }
     }
 
     @Test func wholeTransformAnimationsAndPathsStayGeneric() throws {

@@ -234,6 +234,7 @@ struct EmissionCurve {
         self.end = end
         let property = LayerProperty.birthRate
         let track = timeline.layers[layer]
+        precondition(!timeline.leavesReleased, "particles read through a timeline whose leaves were released")
         let animated = !(track.leavesByProperty[property.ordinal] ?? []).isEmpty
         let history = track.model[property.ordinal]
         if !animated && (history?.isConstant ?? true) {

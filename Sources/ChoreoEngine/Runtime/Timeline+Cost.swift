@@ -44,6 +44,7 @@ extension Timeline {
     /// (`fromValue`, `toValue`, `byValue`, keyframes; a `byValue` also added to each model
     /// value): what bounds its size at any time, whatever the interpolation in between.
     func valuesTaken(layer: Int, property: LayerProperty) -> [Value] {
+        precondition(!leavesReleased, "values read through a timeline whose leaves were released")
         let ordinal = property.ordinal
         var values = layers[layer].model[ordinal]?.values ?? [property.defaultValue]
         let models = values

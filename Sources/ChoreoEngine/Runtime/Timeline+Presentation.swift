@@ -51,6 +51,7 @@ extension Timeline {
     /// runner passes the ones still attached.
     func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap, leaves indices: [Int]) -> Value
     {
+        precondition(!leavesReleased, "a value read through a timeline whose leaves were released")
         let property = keyPath.property
         let ordinal = property.ordinal
         let model = layers[layer].model[ordinal]?.value(at: time) ?? property.defaultValue

@@ -81,6 +81,9 @@ public struct Timeline: Sendable {
     public internal(set) var layerIndex: [String: Int] = [:]
     public internal(set) var shape: History<TreeShape>
     public internal(set) var leaves: [AnimationLeaf] = []
+    /// Whether the leaves were let go (``releaseLeaves()``): nothing may read a value through
+    /// the timeline any more.
+    public private(set) var leavesReleased = false
     /// Clocks of animators and interactive transitions (``ClockSegment``): leaves that name one
     /// take their local time from it instead of their layer's time.
     public internal(set) var clocks: [History<ClockSegment>] = []
@@ -141,4 +144,17 @@ public struct Timeline: Sendable {
 
     /// The scene's natural end: the last change, or the run's horizon for scenes that never settle.
     public var naturalEnd: Double { neverSettles ? max(horizon, lastChange) : lastChange }
+}
+
+extension Timeline {
+    /// Lets go of the leaves (each animation as ``presentationValue(layer:keyPath:at:map:)``
+    /// samples it) of a timeline whose frames a compiled program samples whole: a JSON or
+    /// NDJSON render whose columns all compiled (``FramePlan``). Nothing reads them afterwards,
+    /// and a 10,000-layer scene's are about 10 MB. Reading a value through the timeline after
+    /// this is a programming error, stopped by a precondition, never a wrong value.
+    mutating func releaseLeaves() {
+        leaves = []
+        for index in layers.indices { layers[index].leavesByProperty = PropertySlots() }
+        leavesReleased = true
+    }
 }

@@ -37,9 +37,14 @@ public final class FramePlan: Sendable {
     /// Animated birth-rate integrals, shared by every frame of this plan.
     let emissions = EmissionCache()
 
-    /// Plans the frames: `columns[layer]` for each selected layer.
-    public init(timeline: Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]]) {
-        self.timeline = timeline
+    /// Plans the frames: `columns[layer]` for each selected layer. With `releasingLeaves`, a
+    /// plan whose columns are all compiled whole (no sub-path, no particles, no generic piece)
+    /// keeps its timeline without leaves (``Timeline/releaseLeaves()``): for a render's plan,
+    /// which owns its timeline and whose frames are read only through ``visit(_:cursor:_:)``.
+    public init(
+        timeline: Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]],
+        releasingLeaves: Bool = false
+    ) {
         self.times = times
         var requests: [(layer: Int, property: LayerProperty)] = []
         var flat: [Column] = []
@@ -62,6 +67,22 @@ public final class FramePlan: Sendable {
         layerColumns = FrozenBuffer(ranges)
         self.selected = FrozenBuffer(selected)
         program = SamplingProgram(timeline: timeline, requests: requests)
+        let sampledWhole =
+            program.isComplete
+            && flat.allSatisfy { column in
+                switch column.member {
+                case .keyPath: column.track >= 0
+                case .transition: true
+                case .particles: false
+                }
+            }
+        if releasingLeaves && sampledWhole {
+            var kept = timeline
+            kept.releaseLeaves()
+            self.timeline = kept
+        } else {
+            self.timeline = timeline
+        }
         let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
         let shape = isStatic ? timeline.shape(at: 0) : nil
         staticShape = shape

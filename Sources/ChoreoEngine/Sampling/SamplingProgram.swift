@@ -147,6 +147,9 @@ public final class SamplingProgram: Sendable {
     /// share curves, four ops a curve or more on average; when most ops have a curve of their
     /// own the cache would only miss.
     let cachesCurves: Bool
+    /// Whether every track samples every time itself: no track or piece is generic, so its
+    /// frames never read the timeline's leaves.
+    public let isComplete: Bool
 
     /// The kind of value a track produces.
     public func kind(of track: Int) -> ValueKind { tracks[unchecked: track].kind }
@@ -590,6 +593,7 @@ public final class SamplingProgram: Sendable {
         }
         rowLanes = offset
         cachesCurves = (builder.easings.count + builder.springs.count) * 4 <= builder.ops.count
+        isComplete = !builder.tracks.contains { $0.generic } && !builder.pieces.contains { $0.generic }
         Self.checkReferences(builder, timeSourceCount: timeSources.count)
         tracks = FrozenBuffer(taking: &builder.tracks)
         pieceStarts = FrozenBuffer(taking: &builder.pieceStarts)
