@@ -81,8 +81,7 @@ extension RunnerState {
             layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
             removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
             keyPath: keyPath, firstLeaf: leaves.lowerBound, leafCount: leaves.count, transition: transition,
-            timingFunction: timingFunction,
-        )
+            timingFunction: timingFunction)
         timeline.animations.append(attached)
         live.scripts.append(.init(path: path, onStart: animation.onStart, onStop: animation.onStop))
         timeline.animations[owner].clock = clock
