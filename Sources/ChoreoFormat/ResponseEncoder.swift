@@ -84,8 +84,10 @@ public enum ResponseEncoder {
         joined(frameBlocks(plan, range: range, format: .ndjson, threads: threads))
     }
 
-    /// Blocks of frames (``frameBlocks(_:range:format:threads:bytesPerFrame:keepGoing:)``) as one buffer.
+    /// Blocks of frames (``frameBlocks(_:range:format:threads:bytesPerFrame:keepGoing:)``) as one
+    /// buffer; a single block is that buffer already.
     package static func joined(_ blocks: [[UInt8]]) -> [UInt8] {
+        if blocks.count == 1 { return blocks[0] }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.count })
         for block in blocks { bytes.append(contentsOf: block) }

@@ -290,17 +290,30 @@ public struct SceneDecoder {
             reader.fail("\(path).do", "is required")
             return nil
         }
-        let actions = decodeActions(consume doJSON, "\(path).do")
+        let actions = decodeActions(taking: consume doJSON, "\(path).do")
         return ScriptEntry(at: at, actions: actions)
     }
 
-    /// A list of actions; each is taken out of the list as it is decoded (``Swift/Array/take(_:)``).
-    mutating func decodeActions(_ json: consuming JSONValue, _ path: String) -> [ScriptAction] {
+    /// A list of actions inside another (a block's `do`, a callback): whoever holds that one
+    /// holds this list too, so nothing would be freed by taking its actions out.
+    mutating func decodeActions(_ json: JSONValue, _ path: String) -> [ScriptAction] {
+        guard var array = reader.array(json, path) else { return [] }
+        return decodeActions(&array, path, taking: false)
+    }
+
+    /// A script entry's actions, which the entry alone holds: each is taken out of the list as
+    /// it is decoded (``Swift/Array/take(_:)``), and so freed.
+    private mutating func decodeActions(taking json: consuming JSONValue, _ path: String) -> [ScriptAction] {
         guard var array = reader.takeArray(&json, path) else { return [] }
+        return decodeActions(&array, path, taking: true)
+    }
+
+    private mutating func decodeActions(_ elements: inout [JSONValue], _ path: String, taking: Bool) -> [ScriptAction] {
         var actions: [ScriptAction] = []
-        actions.reserveCapacity(array.count)
-        for index in array.indices {
-            if let action = decodeAction(array.take(index), "\(path)[\(index)]") { actions.append(action) }
+        actions.reserveCapacity(elements.count)
+        for index in elements.indices {
+            let element = taking ? elements.take(index) : elements[index]
+            if let action = decodeAction(element, "\(path)[\(index)]") { actions.append(action) }
         }
         return actions
     }
