@@ -71,7 +71,9 @@ func benchmarkScene(layers: Int) -> Scene {
 // process: `choreo render --format ndjson` streamed to /dev/null; its peak resident memory is
 // the child's ru_maxrss. It runs first, while this process is still small: Linux carries the
 // parent's resident size at fork into the child's ru_maxrss.
-func benchmarkSceneJSON(layers: Int) -> String {
+/// The benchmark's scene as a document. `distinctKeyframes`: layer i's opacity keyframes are
+/// `[0, 1, 0.3 + i × 0.00001, 1]` (distinct for up to 10,000 layers), so no two share a track.
+func benchmarkSceneJSON(layers: Int, distinctKeyframes: Bool = false) -> String {
     var layerItems: [String] = []
     var actions: [String] = []
     for index in 0..<layers {
@@ -80,7 +82,8 @@ func benchmarkSceneJSON(layers: Int) -> String {
         actions += [
             "{\"layer\": \"\(id)\", \"add\": {\"type\": \"basic\", \"keyPath\": \"position\", \"fromValue\": [\(index), 0], "
                 + "\"toValue\": [\(index), 300], \"duration\": 10, \"timingFunction\": \"easeInEaseOut\", \"key\": \"move\"}}",
-            "{\"layer\": \"\(id)\", \"add\": {\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1, 0.3, 1], "
+            "{\"layer\": \"\(id)\", \"add\": {\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1, "
+                + (distinctKeyframes ? "0.3" + String(format: "%04d", index % 10000) : "0.3") + ", 1], "
                 + "\"calculationMode\": \"cubic\", \"duration\": 10, \"key\": \"fade\"}}",
             "{\"layer\": \"\(id)\", \"add\": {\"type\": \"spring\", \"keyPath\": \"transform.scale\", \"fromValue\": 0.5, "
                 + "\"toValue\": 1, \"damping\": 5, \"duration\": 10, \"key\": \"pop\"}}",
@@ -88,6 +91,17 @@ func benchmarkSceneJSON(layers: Int) -> String {
     }
     return
         "{\"layers\": [\(layerItems.joined(separator: ", "))], \"script\": [{\"at\": 0, \"do\": [\(actions.joined(separator: ", "))]}]}"
+}
+
+// `--scene-json N [--distinct-keyframes]`: prints the scene with N layers as a document and
+// stops (the large-scene memory measurements in docs/benchmarks.md render it).
+if let flag = CommandLine.arguments.firstIndex(of: "--scene-json") {
+    guard flag + 1 < CommandLine.arguments.count, let count = Int(CommandLine.arguments[flag + 1]), count > 0 else {
+        FileHandle.standardError.write(Data("usage: choreo-bench --scene-json N [--distinct-keyframes]\n".utf8))
+        exit(2)
+    }
+    print(benchmarkSceneJSON(layers: count, distinctKeyframes: CommandLine.arguments.contains("--distinct-keyframes")))
+    exit(0)
 }
 
 let sceneFile = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-ndjson.json")
