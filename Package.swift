@@ -1,9 +1,27 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    .unsafeFlags(headerFlags(["pangocairo", "libpq", "libmicrohttpd", "libcurl"])),
 ]
+
+/// The compiler flags of the libraries choreo loads when first used (`SharedLibrary` in
+/// ChoreoLibraries), from pkg-config: their system-library targets name no pkg-config package,
+/// because SwiftPM would then link them (and every command would map them at start).
+func headerFlags(_ packages: [String]) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/pkg-config")
+    process.arguments = ["--cflags"] + packages
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        .filter { $0.hasPrefix("-I") }.flatMap { ["-Xcc", String($0)] }
+}
 
 let package = Package(
     name: "choreo",
@@ -12,20 +30,21 @@ let package = Package(
         .library(name: "ChoreoEngine", targets: ["ChoreoEngine"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Loaded when first used (ChoreoLibraries' SharedLibrary): headers only, no link.
+        .systemLibrary(name: "CMicroHTTPD"),
+        .systemLibrary(name: "CCurl"),
+        .systemLibrary(name: "CCairo"),
+        .systemLibrary(name: "CPostgres"),
+        // Linked: small, and SQLite is the default storage.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(
-            name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "ChoreoLibraries", swiftSettings: strictSettings),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(
-            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoEngine"], swiftSettings: strictSettings),
-        .target(name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres"], swiftSettings: strictSettings),
+            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoLibraries", "ChoreoEngine"], swiftSettings: strictSettings),
+        .target(name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres", "ChoreoLibraries"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
@@ -33,7 +52,7 @@ let package = Package(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
             swiftSettings: strictSettings),
         .target(
-            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
+            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
             dependencies: [
@@ -46,7 +65,7 @@ let package = Package(
                 .embedInCode("Pages/wallboard.css"),
             ],
             swiftSettings: strictSettings),
-        .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoHTTP"], swiftSettings: strictSettings),
+        .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP"], swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",
             dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],

@@ -3,35 +3,62 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#include <dlfcn.h>
+
+/* The libmicrohttpd functions choreo calls, loaded when the server starts rather than linked
+   (ChoreoLibraries' SharedLibrary), so that the other commands never map it nor GnuTLS: a
+   table of pointers typed from microhttpd.h, bound by name. */
+#define CMHD_FUNCTIONS(X) \
+    X(MHD_start_daemon) X(MHD_stop_daemon) X(MHD_quiesce_daemon) X(MHD_get_daemon_info) \
+    X(MHD_get_connection_info) X(MHD_get_connection_values) X(MHD_lookup_connection_value) \
+    X(MHD_http_unescape) X(MHD_suspend_connection) X(MHD_resume_connection) \
+    X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback) \
+    X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
+
+typedef struct cmhd_functions {
+#define CMHD_FIELD(name) __typeof__(name) *_Nonnull name;
+    CMHD_FUNCTIONS(CMHD_FIELD)
+#undef CMHD_FIELD
+} cmhd_functions;
+
+/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
+   or NULL when all are bound. */
+static inline const char *cmhd_bind(cmhd_functions *functions, void *library) {
+#define CMHD_BIND(name) \
+    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
+    CMHD_FUNCTIONS(CMHD_BIND)
+#undef CMHD_BIND
+    return 0;
+}
 
 /* MHD_start_daemon is C-variadic, which Swift cannot call: every option goes through one MHD_OPTION_ARRAY. */
 static inline struct MHD_Daemon *
-cmhd_start_daemon(unsigned int flags, uint16_t port, MHD_AccessHandlerCallback handler,
+cmhd_start_daemon(const cmhd_functions *mhd, unsigned int flags, uint16_t port, MHD_AccessHandlerCallback handler,
                   void *handler_cls, const struct MHD_OptionItem *options)
 {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return mhd->MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 /* MHD_get_daemon_info is variadic too; a daemon bound to port 0 reports its real port here. */
-static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon)
+static inline uint16_t cmhd_bound_port(const cmhd_functions *mhd, struct MHD_Daemon *daemon)
 {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
 
 /* The connection's socket (MHD_get_connection_info is C-variadic). */
-static inline int cmhd_connection_fd(struct MHD_Connection *connection)
+static inline int cmhd_connection_fd(const cmhd_functions *mhd, struct MHD_Connection *connection)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
 }
 
 /* Whether the client has closed its end: a read that would not block returns 0. A suspended
  * connection is not polled, so an idle stream checks this before it suspends. */
-static inline int cmhd_peer_closed(struct MHD_Connection *connection)
+static inline int cmhd_peer_closed(const cmhd_functions *mhd, struct MHD_Connection *connection)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info == NULL) return 0;
     char byte;
     return recv(info->connect_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;

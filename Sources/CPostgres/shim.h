@@ -1,6 +1,33 @@
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <poll.h>
 
 /* PG_DIAG_SQLSTATE is a character constant ('C') that Swift imports as an Int32 already, but
    named here so the one Swift file that calls libpq reads as the manual does. */
 static inline int cpostgres_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }
+
+/* The libpq functions choreo calls, loaded with the first PostgreSQL connection rather than
+   linked (ChoreoLibraries' SharedLibrary): a table of pointers typed from libpq-fe.h, bound
+   by name. */
+#define CPOSTGRES_FUNCTIONS(X) \
+    X(PQclear) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput) X(PQerrorMessage) \
+    X(PQescapeIdentifier) X(PQexec) X(PQexecParams) X(PQfinish) X(PQfreemem) X(PQftype) \
+    X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQnfields) X(PQnotifies) X(PQntuples) \
+    X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) \
+    X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
+
+typedef struct cpostgres_functions {
+#define CPOSTGRES_FIELD(name) __typeof__(name) *_Nonnull name;
+    CPOSTGRES_FUNCTIONS(CPOSTGRES_FIELD)
+#undef CPOSTGRES_FIELD
+} cpostgres_functions;
+
+/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
+   or NULL when all are bound. */
+static inline const char *cpostgres_bind(cpostgres_functions *functions, void *library) {
+#define CPOSTGRES_BIND(name) \
+    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
+    CPOSTGRES_FUNCTIONS(CPOSTGRES_BIND)
+#undef CPOSTGRES_BIND
+    return 0;
+}

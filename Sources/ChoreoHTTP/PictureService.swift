@@ -9,6 +9,10 @@ public enum PictureService {
     /// The renderer for a plan, its size checked: one picture at most 64 megapixels, and all
     /// the frames of a response together at most 2^31 pixels; over, 422 naming the field.
     public static func renderer(_ plan: RenderPlan, _ query: SamplingQuery) throws(Problem) -> FrameRenderer {
+        // Cairo and Pango are loaded with the first picture; without them, a 500 that says so.
+        if case .failure(let unavailable) = CairoCanvas.library {
+            throw Problem(.internalError, detail: "pictures cannot be drawn here: \(unavailable)")
+        }
         var canvas = plan.timeline.canvas
         if query.width != nil || query.height != nil {
             let natural = FrameRenderer(timeline: plan.timeline)

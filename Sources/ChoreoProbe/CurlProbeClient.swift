@@ -1,11 +1,14 @@
 import CCurl
 import ChoreoArena
+import ChoreoLibraries
 import Foundation
 import Synchronization
 
 /// Health probes over HTTP with libcurl's multi interface, all on one thread.
 ///
-/// The only file with libcurl calls. Every target is probed once per interval with at most one
+/// The only file with libcurl calls. libcurl is loaded with the first client, not when choreo
+/// starts (``SharedLibrary``); where it cannot be loaded, every probe fails with the reason and
+/// the package to install. Every target is probed once per interval with at most one
 /// request in flight: a target that hangs holds only its own transfer until the timeout and
 /// never delays another; a failing one costs one request per interval whatever it answers.
 /// Each transfer follows at most 3 redirects, over `http` and `https` only, reads at most
@@ -36,6 +39,8 @@ public final class CurlProbeClient: @unchecked Sendable {
 
     private let plan = Mutex(Plan())
     private let onResult: @Sendable (Int, ProbeResult) -> Void
+    /// libcurl's functions, or why it could not be loaded.
+    private let curl: Result<ccurl_functions, LibraryUnavailable>
     /// Created with the client and freed with it: any thread may wake it at any time.
     private let multi: UnsafeMutableRawPointer?
     /// Set and cleared by `start` and `stop`, which the owner calls from one thread.
@@ -43,17 +48,36 @@ public final class CurlProbeClient: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// `onResult(targetID, result)` runs on the probe thread: keep it short.
-    public init(onResult: @escaping @Sendable (Int, ProbeResult) -> Void) {
+    public convenience init(onResult: @escaping @Sendable (Int, ProbeResult) -> Void) {
+        self.init(library: Self.library, onResult: onResult)
+    }
+
+    /// A client on the given library (another than libcurl's only in tests, to see what
+    /// probes report when it cannot be loaded).
+    package init(
+        library: Result<ccurl_functions, LibraryUnavailable>,
+        onResult: @escaping @Sendable (Int, ProbeResult) -> Void
+    ) {
         self.onResult = onResult
-        Self.initializeLibrary
-        multi = curl_multi_init()
+        curl = library
+        if case .success(let curl) = library {
+            Self.initializeLibrary
+            multi = curl.curl_multi_init()
+        } else {
+            multi = nil
+        }
     }
 
     deinit {
-        curl_multi_cleanup(multi)
+        if case .success(let curl) = curl, let multi { _ = curl.curl_multi_cleanup(multi) }
     }
 
-    private static let initializeLibrary: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl, loaded once, with the first client.
+    package static let library = SharedLibrary.load("libcurl.so.4", package: "libcurl4", bind: ccurl_bind)
+
+    private static let initializeLibrary: Void = {
+        if case .success(let curl) = library { _ = curl.curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }
+    }()
 
     /// Replaces the targets and timing; transfers in flight finish under the old settings.
     public func configure(targets: [Target], interval: Double, timeout: Double) {
@@ -88,7 +112,7 @@ public final class CurlProbeClient: @unchecked Sendable {
     }
 
     private func wake() {
-        if let multi { curl_multi_wakeup(multi) }
+        if case .success(let curl) = curl, let multi { _ = curl.curl_multi_wakeup(multi) }
     }
 
     // MARK: The loop (probe thread only)
@@ -109,6 +133,13 @@ public final class CurlProbeClient: @unchecked Sendable {
     }
 
     private func runLoop() {
+        let curl: ccurl_functions
+        switch self.curl {
+        case .success(let functions): curl = functions
+        case .failure(let unavailable):
+            reportUnavailable(unavailable)
+            return
+        }
         guard let multi else { return }
         var inFlight: Set<Int> = []
         var handles: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -135,26 +166,26 @@ public final class CurlProbeClient: @unchecked Sendable {
             while let (when, id) = schedule.first, when <= now {
                 schedule.pop()
                 guard let target = targets[id] else { continue }
-                if !inFlight.contains(id), let transfer = begin(target, timeout: current.timeout, at: now) {
+                if !inFlight.contains(id), let transfer = begin(target, curl, timeout: current.timeout, at: now) {
                     inFlight.insert(id)
                     handles[transfer.handle] = transfer
-                    curl_multi_add_handle(multi, transfer.handle)
+                    _ = curl.curl_multi_add_handle(multi, transfer.handle)
                 }
                 // Keep the cadence; a target that fell behind waits a whole interval, no bursts.
                 let next = when + intervalNanos
                 schedule.push(next > now ? next : now + intervalNanos, id)
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            _ = curl.curl_multi_perform(multi, &running)
             var remaining: Int32 = 0
-            while let message = curl_multi_info_read(multi, &remaining) {
+            while let message = curl.curl_multi_info_read(multi, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                     let transfer = handles.removeValue(forKey: handle)
                 else { continue }
                 let code = message.pointee.data.result
-                curl_multi_remove_handle(multi, handle)
-                let result = Self.result(code, transfer, finishedAt: DispatchTime.now().uptimeNanoseconds)
-                curl_easy_cleanup(handle)
+                _ = curl.curl_multi_remove_handle(multi, handle)
+                let result = Self.result(code, transfer, curl, finishedAt: DispatchTime.now().uptimeNanoseconds)
+                curl.curl_easy_cleanup(handle)
                 Unmanaged.passUnretained(transfer).release()
                 inFlight.remove(transfer.target)
                 if targets[transfer.target] != nil { onResult(transfer.target, result) }
@@ -162,12 +193,31 @@ public final class CurlProbeClient: @unchecked Sendable {
             let after = DispatchTime.now().uptimeNanoseconds
             let nextWake = min(schedule.first?.0 ?? after + 100_000_000, after + 100_000_000)
             let waitMs = nextWake > after ? Int32(min((nextWake - after) / 1_000_000 + 1, 100)) : 0
-            curl_multi_poll(multi, nil, 0, waitMs, nil)
+            _ = curl.curl_multi_poll(multi, nil, 0, waitMs, nil)
         }
         for transfer in handles.values {
-            curl_multi_remove_handle(multi, transfer.handle)
-            curl_easy_cleanup(transfer.handle)
+            _ = curl.curl_multi_remove_handle(multi, transfer.handle)
+            curl.curl_easy_cleanup(transfer.handle)
             Unmanaged.passUnretained(transfer).release()
+        }
+    }
+
+    /// Without libcurl, every target fails once per interval with the reason, until the client
+    /// stops: the arena shows why, instead of probes that never answer.
+    private func reportUnavailable(_ unavailable: LibraryUnavailable) {
+        var due: [Int: UInt64] = [:]
+        while true {
+            let current = plan.withLock { $0 }
+            if current.stopping { return }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let interval = UInt64(max(current.interval, 0.05) * 1e9)
+            for target in current.targets where due[target.id, default: 0] <= now {
+                due[target.id] = now + interval
+                onResult(
+                    target.id,
+                    ProbeResult(failure: .other(unavailable.description), status: 0, body: [], latencyMs: 0))
+            }
+            usleep(20_000)
         }
     }
 
@@ -206,27 +256,28 @@ public final class CurlProbeClient: @unchecked Sendable {
         }
     }
 
-    private func begin(_ target: Target, timeout: Double, at now: UInt64) -> Transfer? {
-        guard let handle = curl_easy_init() else { return nil }
+    private func begin(_ target: Target, _ curl: ccurl_functions, timeout: Double, at now: UInt64) -> Transfer? {
+        guard let handle = curl.curl_easy_init() else { return nil }
+        var curl = curl
         let transfer = Transfer(target: target.id, handle: handle, started: now)
         let context = Unmanaged.passRetained(transfer).toOpaque()
         let timeoutMs = max(1, Int(timeout * 1000))
-        _ = ccurl_set_string(handle, CURLOPT_URL, target.url)
-        _ = ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_set_string(&curl, handle, CURLOPT_URL, target.url)
+        _ = ccurl_set_long(&curl, handle, CURLOPT_NOSIGNAL, 1)
         // A fresh connection per probe, closed by the target once it has answered: each probe
         // tests the whole path (a refused connect shows), and no idle connections pile up on
         // either side.
-        _ = ccurl_set_long(handle, CURLOPT_FORBID_REUSE, 1)
-        _ = ccurl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(ccurl_probe_headers()))
-        _ = ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMs)
-        _ = ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs)
-        _ = ccurl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        _ = ccurl_set_long(handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
-        _ = ccurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = ccurl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = ccurl_set_string(handle, CURLOPT_USERAGENT, "choreo-prober")
-        _ = ccurl_set_write_function(handle, Self.receive)
-        _ = ccurl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        _ = ccurl_set_long(&curl, handle, CURLOPT_FORBID_REUSE, 1)
+        _ = ccurl_set_pointer(&curl, handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(ccurl_probe_headers(&curl)))
+        _ = ccurl_set_long(&curl, handle, CURLOPT_TIMEOUT_MS, timeoutMs)
+        _ = ccurl_set_long(&curl, handle, CURLOPT_CONNECTTIMEOUT_MS, timeoutMs)
+        _ = ccurl_set_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 1)
+        _ = ccurl_set_long(&curl, handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
+        _ = ccurl_set_string(&curl, handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ccurl_set_string(&curl, handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        _ = ccurl_set_string(&curl, handle, CURLOPT_USERAGENT, "choreo-prober")
+        _ = ccurl_set_write_function(&curl, handle, Self.receive)
+        _ = ccurl_set_pointer(&curl, handle, CURLOPT_WRITEDATA, context)
         return transfer
     }
 
@@ -245,10 +296,13 @@ public final class CurlProbeClient: @unchecked Sendable {
         return length
     }
 
-    private static func result(_ code: CURLcode, _ transfer: Transfer, finishedAt: UInt64) -> ProbeResult {
+    private static func result(
+        _ code: CURLcode, _ transfer: Transfer, _ curl: ccurl_functions, finishedAt: UInt64
+    ) -> ProbeResult {
         let latency = Double(finishedAt - transfer.started) / 1e6
         var status = 0
-        ccurl_get_long(transfer.handle, CURLINFO_RESPONSE_CODE, &status)
+        var curl = curl
+        ccurl_get_long(&curl, transfer.handle, CURLINFO_RESPONSE_CODE, &status)
         let failure: ProbeResult.Failure?
         switch code {
         case CURLE_OK: failure = nil
@@ -257,8 +311,11 @@ public final class CurlProbeClient: @unchecked Sendable {
         case CURLE_COULDNT_RESOLVE_HOST: failure = .cannotResolve
         case CURLE_TOO_MANY_REDIRECTS: failure = .tooManyRedirects
         case CURLE_WRITE_ERROR where transfer.tooLarge: failure = .bodyTooLarge
-        default: failure = .other(String(cString: curl_easy_strerror(code)))
+        default: failure = .other(curl.curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)")
         }
         return ProbeResult(failure: failure, status: status, body: transfer.body, latencyMs: latency)
     }
 }
+
+/// The table of libcurl functions: pointers bound once and never changed.
+extension ccurl_functions: @retroactive @unchecked Sendable {}

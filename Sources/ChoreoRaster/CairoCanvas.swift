@@ -1,5 +1,6 @@
 import CCairo
 import ChoreoEngine
+import ChoreoLibraries
 
 /// A 2-D affine map in Core Graphics' order (`CGAffineTransform`: x' = a·x + c·y + tx,
 /// y' = b·x + d·y + ty), as Cairo's `cairo_matrix_t` takes it.
@@ -20,7 +21,14 @@ public struct Affine: Sendable, Equatable {
 /// filled and stroked, groups composited with an alpha, clips, text laid out by Pango.
 ///
 /// Not thread-safe: one frame is drawn by one thread.
+///
+/// Cairo and Pango are loaded with the first canvas, not when choreo starts (``SharedLibrary``):
+/// what draws pictures checks ``library`` first, as `PictureService` does.
 public final class CairoCanvas {
+    /// Cairo and Pango (through libpangocairo, which brings both), loaded once.
+    package static let library = SharedLibrary.load(
+        "libpangocairo-1.0.so.0", package: "libpangocairo-1.0-0", bind: ccairo_bind)
+
     public let width: Int
     public let height: Int
     private let surface: OpaquePointer
@@ -30,25 +38,26 @@ public final class CairoCanvas {
     public init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
-        cr = cairo_create(surface)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        // Neither returns NULL: a failure is an object in an error state, which draws nothing.
+        surface = C.cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))!
+        cr = C.cairo_create(surface)!
+        C.cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     }
 
     deinit {
-        cairo_destroy(cr)
-        cairo_surface_destroy(surface)
+        C.cairo_destroy(cr)
+        C.cairo_surface_destroy(surface)
     }
 
     // MARK: state
 
-    public func save() { cairo_save(cr) }
-    public func restore() { cairo_restore(cr) }
+    public func save() { C.cairo_save(cr) }
+    public func restore() { C.cairo_restore(cr) }
 
     /// Replaces the current transform (user space → pixels).
     public func setTransform(_ m: Affine) {
         var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_set_matrix(cr, &matrix)
+        C.cairo_set_matrix(cr, &matrix)
         deviceScale = max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
     }
 
@@ -60,7 +69,7 @@ public final class CairoCanvas {
     /// the same few hundred segments as any other (its curves lie far outside any canvas).
     private func tolerate(_ extent: Double) {
         let pixels = extent * deviceScale
-        cairo_set_tolerance(cr, pixels.isFinite ? max(0.1, pixels * 1e-6) : 1e300)
+        C.cairo_set_tolerance(cr, pixels.isFinite ? max(0.1, pixels * 1e-6) : 1e300)
     }
 
     /// Whether an affine map can be drawn with (Cairo refuses singular matrices).
@@ -71,7 +80,7 @@ public final class CairoCanvas {
 
     // MARK: paths
 
-    public func newPath() { cairo_new_path(cr) }
+    public func newPath() { C.cairo_new_path(cr) }
 
     /// A rectangle with corners rounded by `radius` (clamped to half the shorter side), as
     /// `CALayer.cornerRadius` draws it (circular corners).
@@ -83,23 +92,23 @@ public final class CairoCanvas {
         let y = r.origin.y
         tolerate(max(abs(x), abs(y), abs(x + w), abs(y + h)))
         if radius <= 0 {
-            cairo_rectangle(cr, x, y, w, h)
+            C.cairo_rectangle(cr, x, y, w, h)
             return
         }
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
-        cairo_arc(cr, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
-        cairo_arc(cr, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
-        cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
+        C.cairo_new_sub_path(cr)
+        C.cairo_arc(cr, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
+        C.cairo_arc(cr, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
+        C.cairo_arc(cr, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
+        C.cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+        C.cairo_close_path(cr)
     }
 
     /// A polygon through the given points, closed.
     public func polygon(_ points: [Point]) {
         guard let first = points.first else { return }
-        cairo_move_to(cr, first.x, first.y)
-        for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
-        cairo_close_path(cr)
+        C.cairo_move_to(cr, first.x, first.y)
+        for p in points.dropFirst() { C.cairo_line_to(cr, p.x, p.y) }
+        C.cairo_close_path(cr)
     }
 
     /// A `CGPath` (quadratic segments raised to cubics).
@@ -120,23 +129,23 @@ public final class CairoCanvas {
         for element in path.elements {
             switch element {
             case .move(let p):
-                cairo_move_to(cr, p.x, p.y)
+                C.cairo_move_to(cr, p.x, p.y)
                 current = p
                 start = p
             case .line(let p):
-                cairo_line_to(cr, p.x, p.y)
+                C.cairo_line_to(cr, p.x, p.y)
                 current = p
             // The engine keeps control points first, the end point last (`CGPathElement`).
             case .quad(let c, let p):
                 let c1 = current + (c - current) * (2.0 / 3)
                 let c2 = p + (c - p) * (2.0 / 3)
-                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                C.cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             case .cubic(let c1, let c2, let p):
-                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                C.cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             case .close:
-                cairo_close_path(cr)
+                C.cairo_close_path(cr)
                 current = start
             }
         }
@@ -144,70 +153,70 @@ public final class CairoCanvas {
 
     public func circle(_ center: Point, radius: Double) {
         tolerate(max(abs(center.x), abs(center.y)) + abs(radius))
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
-        cairo_close_path(cr)
+        C.cairo_new_sub_path(cr)
+        C.cairo_arc(cr, center.x, center.y, radius, 0, 2 * Double.pi)
+        C.cairo_close_path(cr)
     }
 
     // MARK: painting
 
     public func setColor(_ color: Color, alpha: Double = 1) {
-        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
+        C.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
     }
 
     public func fill(preserve: Bool = false) {
-        if preserve { cairo_fill_preserve(cr) } else { cairo_fill(cr) }
+        if preserve { C.cairo_fill_preserve(cr) } else { C.cairo_fill(cr) }
     }
 
     /// Fills the current path by the even-odd rule (a ring drawn as two polygons).
     public func fillEvenOdd() {
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        cairo_fill(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        C.cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        C.cairo_fill(cr)
+        C.cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
     }
 
     /// `CAShapeLayer`'s stroke: width, cap (`butt`, `round`, `square`), join (`miter`, `round`,
     /// `bevel`).
     public func stroke(width: Double, cap: String, join: String) {
-        cairo_set_line_width(cr, width)
-        cairo_set_line_cap(
+        C.cairo_set_line_width(cr, width)
+        C.cairo_set_line_cap(
             cr, cap == "round" ? CAIRO_LINE_CAP_ROUND : cap == "square" ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
-        cairo_set_line_join(
+        C.cairo_set_line_join(
             cr,
             join == "round" ? CAIRO_LINE_JOIN_ROUND : join == "bevel" ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
-        cairo_stroke(cr)
+        C.cairo_stroke(cr)
     }
 
-    public func clip() { cairo_clip(cr) }
+    public func clip() { C.cairo_clip(cr) }
 
     /// Clips to a rectangle in pixels, whatever the current transform (a group's area).
     public func clipPixels(x: Double, y: Double, width: Double, height: Double) {
         var matrix = cairo_matrix_t()
-        cairo_get_matrix(cr, &matrix)
-        cairo_identity_matrix(cr)
-        cairo_new_path(cr)
-        cairo_rectangle(cr, x, y, width, height)
-        cairo_clip(cr)
-        cairo_set_matrix(cr, &matrix)
+        C.cairo_get_matrix(cr, &matrix)
+        C.cairo_identity_matrix(cr)
+        C.cairo_new_path(cr)
+        C.cairo_rectangle(cr, x, y, width, height)
+        C.cairo_clip(cr)
+        C.cairo_set_matrix(cr, &matrix)
     }
 
     /// Fills the whole canvas (the current clip) with a colour.
     public func paint(_ color: Color) {
         setColor(color)
-        cairo_paint(cr)
+        C.cairo_paint(cr)
     }
 
     /// Starts a group: what is drawn until ``endGroup(alpha:)`` is composited as one, as
     /// `CALayer.opacity` applies to a layer and its sublayers together.
-    public func beginGroup() { cairo_push_group(cr) }
+    public func beginGroup() { C.cairo_push_group(cr) }
 
     /// Composites the group over what is below; `adding`, summed with it instead (a
     /// cross-dissolve of two faces that together stay opaque).
     public func endGroup(alpha: Double, adding: Bool = false) {
-        cairo_pop_group_to_source(cr)
-        if adding { cairo_set_operator(cr, CAIRO_OPERATOR_ADD) }
-        cairo_paint_with_alpha(cr, alpha)
-        if adding { cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
+        C.cairo_pop_group_to_source(cr)
+        if adding { C.cairo_set_operator(cr, CAIRO_OPERATOR_ADD) }
+        C.cairo_paint_with_alpha(cr, alpha)
+        if adding { C.cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
     /// A blurred shadow of a shape: the current path, filled into a mask that is blurred by
@@ -218,13 +227,13 @@ public final class CairoCanvas {
         var y1 = 0.0
         var x2 = 0.0
         var y2 = 0.0
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_restore(cr)
-        cairo_fill_extents(cr, &x1, &y1, &x2, &y2)
+        C.cairo_save(cr)
+        C.cairo_identity_matrix(cr)
+        C.cairo_restore(cr)
+        C.cairo_fill_extents(cr, &x1, &y1, &x2, &y2)
         // Extents in user space: map to pixels through the current matrix.
         var matrix = cairo_matrix_t()
-        cairo_get_matrix(cr, &matrix)
+        C.cairo_get_matrix(cr, &matrix)
         let corners = [(x1, y1), (x2, y1), (x1, y2), (x2, y2)].map { (x, y) in
             (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
         }
@@ -235,7 +244,7 @@ public final class CairoCanvas {
         let xs = corners.map(\.0)
         let ys = corners.map(\.1)
         guard blur <= 4096, reach <= 1_000_000, (xs + ys).allSatisfy(\.isFinite) else {
-            cairo_new_path(cr)
+            C.cairo_new_path(cr)
             return
         }
         let minX = max((xs.min() ?? 0) - reach, -reach - 2 * Double(width))
@@ -243,7 +252,7 @@ public final class CairoCanvas {
         let maxX = min((xs.max() ?? 0) + reach, reach + 3 * Double(width))
         let maxY = min((ys.max() ?? 0) + reach, reach + 3 * Double(height))
         guard maxX > minX, maxY > minY else {
-            cairo_new_path(cr)
+            C.cairo_new_path(cr)
             return
         }
         let left = Int(minX.rounded(.down))
@@ -251,34 +260,34 @@ public final class CairoCanvas {
         let w = Int(maxX.rounded(.up)) - left
         let h = Int(maxY.rounded(.up)) - top
         guard w > 0, h > 0, w * h <= 64 << 20 else {
-            cairo_new_path(cr)
+            C.cairo_new_path(cr)
             return
         }
-        let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))!
-        defer { cairo_surface_destroy(mask) }
-        let mcr = cairo_create(mask)!
+        let mask = C.cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))!
+        defer { C.cairo_surface_destroy(mask) }
+        let mcr = C.cairo_create(mask)!
         var shifted = matrix
         shifted.x0 -= Double(left)
         shifted.y0 -= Double(top)
-        cairo_set_matrix(mcr, &shifted)
-        let path = cairo_copy_path(cr)
-        cairo_append_path(mcr, path)
-        cairo_path_destroy(path)
-        cairo_set_fill_rule(mcr, CAIRO_FILL_RULE_WINDING)
-        cairo_fill(mcr)
-        cairo_destroy(mcr)
-        cairo_new_path(cr)
-        cairo_surface_flush(mask)
-        let stride = Int(cairo_image_surface_get_stride(mask))
-        if let data = cairo_image_surface_get_data(mask) {
+        C.cairo_set_matrix(mcr, &shifted)
+        let path = C.cairo_copy_path(cr)
+        C.cairo_append_path(mcr, path)
+        C.cairo_path_destroy(path)
+        C.cairo_set_fill_rule(mcr, CAIRO_FILL_RULE_WINDING)
+        C.cairo_fill(mcr)
+        C.cairo_destroy(mcr)
+        C.cairo_new_path(cr)
+        C.cairo_surface_flush(mask)
+        let stride = Int(C.cairo_image_surface_get_stride(mask))
+        if let data = C.cairo_image_surface_get_data(mask) {
             BoxBlur.blur(data, width: w, height: h, stride: stride, radius: radius)
         }
-        cairo_surface_mark_dirty(mask)
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
-        cairo_mask_surface(cr, mask, Double(left) + offset.x, Double(top) + offset.y)
-        cairo_restore(cr)
+        C.cairo_surface_mark_dirty(mask)
+        C.cairo_save(cr)
+        C.cairo_identity_matrix(cr)
+        C.cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
+        C.cairo_mask_surface(cr, mask, Double(left) + offset.x, Double(top) + offset.y)
+        C.cairo_restore(cr)
     }
 
     /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
@@ -286,52 +295,52 @@ public final class CairoCanvas {
     public func text(_ string: String, fontSize: Double, width: Double, alignment: String, color: Color) {
         // Glyphs larger than 100,000 pixels would cover any canvas many times over: not drawn.
         guard !string.isEmpty, fontSize > 0, fontSize.isFinite, fontSize * deviceScale <= 100_000 else { return }
-        let layout = pango_cairo_create_layout(cr)!
-        defer { ccairo_layout_free(layout) }
-        let font = pango_font_description_from_string("DejaVu Sans")!
-        defer { pango_font_description_free(font) }
-        pango_font_description_set_absolute_size(font, min(fontSize, 10_000) * Double(PANGO_SCALE))
-        pango_layout_set_font_description(layout, font)
+        let layout = C.pango_cairo_create_layout(cr)!
+        defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let font = C.pango_font_description_from_string("DejaVu Sans")!
+        defer { C.pango_font_description_free(font) }
+        C.pango_font_description_set_absolute_size(font, min(fontSize, 10_000) * Double(PANGO_SCALE))
+        C.pango_layout_set_font_description(layout, font)
         if width > 0 && width.isFinite {
-            pango_layout_set_width(layout, Int32(min(width, 1e6) * Double(PANGO_SCALE)))
+            C.pango_layout_set_width(layout, Int32(min(width, 1e6) * Double(PANGO_SCALE)))
         }
         switch alignment {
-        case "center": pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        case "right": pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        case "justified": pango_layout_set_justify(layout, 1)
-        default: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case "center": C.pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case "right": C.pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        case "justified": C.pango_layout_set_justify(layout, 1)
+        default: C.pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         }
-        pango_layout_set_text(layout, string, -1)
+        C.pango_layout_set_text(layout, string, -1)
         setColor(color)
-        cairo_move_to(cr, 0, 0)
-        pango_cairo_show_layout(cr, layout)
+        C.cairo_move_to(cr, 0, 0)
+        C.pango_cairo_show_layout(cr, layout)
     }
 
     /// Another canvas drawn at (`x`, `y`) pixels, with the current transform ignored.
     public func draw(_ other: CairoCanvas, x: Double, y: Double) {
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, other.surface, x, y)
-        cairo_paint(cr)
-        cairo_restore(cr)
+        C.cairo_save(cr)
+        C.cairo_identity_matrix(cr)
+        C.cairo_set_source_surface(cr, other.surface, x, y)
+        C.cairo_paint(cr)
+        C.cairo_restore(cr)
     }
 
     // MARK: output
 
     /// The image as PNG bytes (``PNGEncoder``).
     public func png() -> [UInt8] {
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        C.cairo_surface_flush(surface)
+        guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
         return PNGEncoder.encode(
-            UnsafePointer(data), width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)))
+            UnsafePointer(data), width: width, height: height, stride: Int(C.cairo_image_surface_get_stride(surface)))
     }
 
     /// The image as libpng writes it through Cairo (`cairo_surface_write_to_png_stream`): the
     /// baseline ``PNGEncoder`` is measured against by `choreo-bench --pictures-only`.
     package func cairoPNG() -> [UInt8] {
-        cairo_surface_flush(surface)
+        C.cairo_surface_flush(surface)
         let sink = PNGSink()
-        _ = cairo_surface_write_to_png_stream(surface, pngWrite, Unmanaged.passUnretained(sink).toOpaque())
+        _ = C.cairo_surface_write_to_png_stream(surface, pngWrite, Unmanaged.passUnretained(sink).toOpaque())
         return sink.bytes
     }
 
@@ -339,13 +348,13 @@ public final class CairoCanvas {
     /// not a PNG). For tests that check what was drawn, or what a browser drew.
     package static func decodePNG(_ png: [UInt8]) -> (width: Int, height: Int, rgba: [UInt8])? {
         let source = PNGSource(png)
-        let surface = cairo_image_surface_create_from_png_stream(pngRead, Unmanaged.passUnretained(source).toOpaque())
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+        let surface = C.cairo_image_surface_create_from_png_stream(pngRead, Unmanaged.passUnretained(source).toOpaque())
+        defer { C.cairo_surface_destroy(surface) }
+        guard C.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = C.cairo_image_surface_get_data(surface)
         else { return nil }
-        let width = Int(cairo_image_surface_get_width(surface))
-        let height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
+        let width = Int(C.cairo_image_surface_get_width(surface))
+        let height = Int(C.cairo_image_surface_get_height(surface))
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -364,9 +373,9 @@ public final class CairoCanvas {
 
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.
     public func pixels() -> [UInt8] {
-        cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        C.cairo_surface_flush(surface)
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
+        guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
         var result = [UInt8](repeating: 0, count: width * height * 4)
         for row in 0..<height {
             for column in 0..<(width * 4) { result[row * width * 4 + column] = data[row * stride + column] }
@@ -403,3 +412,15 @@ private let pngRead: cairo_read_func_t = { closure, data, length in
     source.offset += count
     return CAIRO_STATUS_SUCCESS
 }
+
+/// The table of Cairo and Pango functions: pointers bound once and never changed.
+extension ccairo_functions: @retroactive @unchecked Sendable {}
+
+/// The functions every canvas calls. Reaching here without the library is a programming error
+/// (what draws checks ``CairoCanvas/library`` first), stopped with the reason.
+private let C: ccairo_functions = {
+    switch CairoCanvas.library {
+    case .success(let functions): return functions
+    case .failure(let unavailable): preconditionFailure("pictures need Cairo and Pango: \(unavailable)")
+    }
+}()

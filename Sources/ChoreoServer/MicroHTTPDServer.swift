@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import ChoreoHTTP
+import ChoreoLibraries
 import Dispatch
 import Foundation
 import Synchronization
@@ -113,9 +114,12 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     public enum StartError: Error, CustomStringConvertible {
         case badHost(String)
         case cannotListen(String)
+        /// libmicrohttpd could not be loaded.
+        case unavailable(String)
 
         public var description: String {
             switch self {
+            case .unavailable(let reason): "cannot serve HTTP: \(reason)"
             case .badHost(let host): "cannot resolve --host \(host) to an IPv4 or IPv6 address"
             case .cannotListen(let address): "cannot listen on \(address) (in use, or not permitted)"
             }
@@ -123,6 +127,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     }
 
     public func start() throws(StartError) {
+        if case .failure(let unavailable) = Self.library { throw .unavailable(unavailable.description) }
         renders = RenderExecutor(threads: options.renderWorkers, queueLimit: options.renderQueue)
         let context = Unmanaged.passRetained(self).toOpaque()
         var flags =
@@ -156,8 +161,10 @@ public final class MicroHTTPDServer: @unchecked Sendable {
                 items.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: options.threads, ptr_value: nil))
             }
             items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-            return items.withUnsafeMutableBufferPointer {
-                cmhd_start_daemon(flags, options.port, accessHandler, context, $0.baseAddress)
+            return items.withUnsafeMutableBufferPointer { options in
+                withUnsafePointer(to: MHD) { mhd in
+                    cmhd_start_daemon(mhd, flags, self.options.port, accessHandler, context, options.baseAddress)
+                }
             }
         }
         guard let started else {
@@ -166,7 +173,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         }
         daemon = started
         contextPointer = context
-        boundPort = cmhd_bound_port(started)
+        boundPort = withUnsafePointer(to: MHD) { cmhd_bound_port($0, started) }
         startHeadSweeper()
     }
 
@@ -265,7 +272,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     public func stop(timeout: Double = 30) -> Int {
         guard let daemon else { return 0 }
         let pointer = daemon
-        let listenSocket = MHD_quiesce_daemon(pointer)
+        let listenSocket = MHD.MHD_quiesce_daemon(pointer)
         if listenSocket >= 0 { Foundation.close(listenSocket) }
         var waited = 0.0
         while inFlight.load(ordering: .acquiring) > 0 && waited < timeout {
@@ -275,7 +282,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         let running = inFlight.load(ordering: .acquiring)
         if running > 0 { return running }
         sweeper?.cancel()
-        MHD_stop_daemon(pointer)
+        MHD.MHD_stop_daemon(pointer)
         self.daemon = nil
         if let contextPointer {
             Unmanaged<MicroHTTPDServer>.fromOpaque(contextPointer).release()
@@ -416,7 +423,7 @@ final class StreamState: @unchecked Sendable {
                     if resume { buffer.waiting = false }
                     return (resume, again)
                 }
-                if action.resume { MHD_resume_connection(state.connection) }
+                if action.resume { MHD.MHD_resume_connection(state.connection) }
                 if !action.again { return }
             }
         }
@@ -529,7 +536,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     state.body = []
     // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
     state.dispatched = true
-    MHD_suspend_connection(connection)
+    MHD.MHD_suspend_connection(connection)
     state.lane = lane
     if lane == .render {
         let cancellation = Cancellation()
@@ -541,7 +548,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let response = job.value.server.application.handle(job.value.request)
         if job.value.request.cancellation != nil { job.value.server.watch(job.value.connection, running: nil) }
         job.value.state.response = response
-        MHD_resume_connection(job.value.connection)
+        MHD.MHD_resume_connection(job.value.connection)
     }
     switch lane {
     case .health: server.healthQueue.async(execute: work)
@@ -563,7 +570,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             )
             problem.headers = [("Retry-After", "1")]
             state.response = problem.response
-            MHD_resume_connection(connection)
+            MHD.MHD_resume_connection(connection)
         }
     case .worker, .inline:
         DispatchQueue.global().async {
@@ -582,11 +589,11 @@ private let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, 
     _, _, text in
     guard let text else { return 0 }
     if strstr(text, "%00") != nil { return strlen(text) }
-    return MHD_http_unescape(text)
+    return MHD.MHD_http_unescape(text)
 }
 
 private func header(_ connection: OpaquePointer?, _ name: String) -> String? {
-    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    MHD.MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
 }
 
 private final class ValueCollector {
@@ -596,7 +603,7 @@ private final class ValueCollector {
 private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(String, String)] {
     let collector = ValueCollector()
     let pointer = Unmanaged.passUnretained(collector).toOpaque()
-    _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+    _ = MHD.MHD_get_connection_values(connection, kind, collectValue, pointer)
     return collector.values
 }
 
@@ -615,7 +622,7 @@ private func queue(
     switch response.body {
     case .bytes(let bytes):
         mhdResponse = bytes.withUnsafeBytes {
-            MHD_create_response_from_buffer(
+            MHD.MHD_create_response_from_buffer(
                 $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
         state.bytesSent = bytes.count
@@ -636,16 +643,16 @@ private func queue(
         let context = Unmanaged.passRetained(stream).toOpaque()
         stream.lock.withLock { $0.producing = true }
         stream.produce()
-        mhdResponse = MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader, context, streamFree)
+        mhdResponse = MHD.MHD_create_response_from_callback(UInt64.max, 64 * 1024, streamReader, context, streamFree)
     }
     guard let mhdResponse else { return .NO }
     let pointer = mhdResponse
-    MHD_add_response_header(pointer, "X-Request-Id", state.id)
-    for (name, value) in response.headers { MHD_add_response_header(pointer, name, value) }
-    if state.tooLarge { MHD_add_response_header(pointer, "Connection", "close") }
+    _ = MHD.MHD_add_response_header(pointer, "X-Request-Id", state.id)
+    for (name, value) in response.headers { _ = MHD.MHD_add_response_header(pointer, name, value) }
+    if state.tooLarge { _ = MHD.MHD_add_response_header(pointer, "Connection", "close") }
     state.status = response.status
-    let result = MHD_queue_response(connection, UInt32(response.status), pointer)
-    MHD_destroy_response(pointer)
+    let result = MHD.MHD_queue_response(connection, UInt32(response.status), pointer)
+    MHD.MHD_destroy_response(pointer)
     return result
 }
 
@@ -673,11 +680,12 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         if state.finished { return .end }
         // A suspended connection is not polled: a client that hung up is noticed here, before
         // suspending, or it would keep its slot until a write fails.
-        if cmhd_peer_closed(stream.connection) != 0 { return .hungUp }
+        let hungUp = withUnsafePointer(to: MHD) { cmhd_peer_closed($0, stream.connection) } != 0
+        if hungUp { return .hungUp }
         state.waiting = true
         let start = !state.producing
         if start { state.producing = true }
-        MHD_suspend_connection(stream.connection)
+        MHD.MHD_suspend_connection(stream.connection)
         return .wait(startProducer: start)
     }
     switch step {
@@ -759,7 +767,7 @@ private let connectionNotified:
         let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
         let key = MicroHTTPDServer.key(connection)
         if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
-            let socket = cmhd_connection_fd(connection)
+            let socket = withUnsafePointer(to: MHD) { cmhd_connection_fd($0, connection) }
             let now = DispatchTime.now().uptimeNanoseconds
             server.connections.withLock { $0[key] = MicroHTTPDServer.Watched(socket: socket, headSince: now) }
         } else {
@@ -775,3 +783,22 @@ private let libraryMessage: cmhd_message_sink = { context, message in
     server.log(
         RequestLog.event("libmicrohttpd", ["message": .string(text.trimmingCharacters(in: .whitespacesAndNewlines))]))
 }
+
+extension MicroHTTPDServer {
+    /// libmicrohttpd, loaded once, when the first server starts: the other commands never map
+    /// it, nor GnuTLS and the rest it brings (``SharedLibrary``).
+    static let library = SharedLibrary.load(
+        "libmicrohttpd.so.12", package: "libmicrohttpd12", bind: cmhd_bind)
+}
+
+/// The table of libmicrohttpd functions: pointers bound once and never changed.
+extension cmhd_functions: @retroactive @unchecked Sendable {}
+
+/// The functions the server calls; a daemon exists only once the library loaded
+/// (``MicroHTTPDServer/start()`` checks first).
+private let MHD: cmhd_functions = {
+    switch MicroHTTPDServer.library {
+    case .success(let functions): return functions
+    case .failure(let unavailable): preconditionFailure("the server needs libmicrohttpd: \(unavailable)")
+    }
+}()

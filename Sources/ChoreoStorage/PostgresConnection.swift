@@ -1,7 +1,10 @@
 import CPostgres
+import ChoreoLibraries
 import Foundation
 
-/// A PostgreSQL connection: the only code in choreo that touches libpq.
+/// A PostgreSQL connection: the only code in choreo that touches libpq. libpq is loaded with
+/// the first connection, not when choreo starts (``SharedLibrary``); without it, connecting
+/// throws the reason and the package to install.
 ///
 /// Statements go through `PQexecParams` with parameters sent apart from the SQL (text, and
 /// `bytea` as binary) and results asked for in binary, so no value is ever quoted into SQL.
@@ -11,6 +14,8 @@ import Foundation
 /// ``PostgresStore``'s pool and ``PostgresCoordination``'s own threads guarantee.
 final class PostgresConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// libpq, loaded once, with the first connection.
+    static let library = SharedLibrary.load("libpq.so.5", package: "libpq5", bind: cpostgres_bind)
     /// Statements run after every (re)connection: session settings.
     private let setup: [String]
 
@@ -18,6 +23,9 @@ final class PostgresConnection: @unchecked Sendable {
     /// defaults given here are overridden by what the URL says.
     init(url: String, defaults: [String: String] = [:], setup: [String] = []) throws(StorageError) {
         self.setup = setup
+        if case .failure(let unavailable) = Self.library {
+            throw StorageError("cannot connect to PostgreSQL: \(unavailable)")
+        }
         var keywords = defaults.keys.sorted()
         var values = keywords.map { defaults[$0]! }
         keywords.append("dbname")
@@ -30,14 +38,14 @@ final class PostgresConnection: @unchecked Sendable {
         }
         let keywordPointers = cKeywords.map { UnsafePointer($0) } + [nil]
         let valuePointers = cValues.map { UnsafePointer($0) } + [nil]
-        handle = PQconnectdbParams(keywordPointers, valuePointers, 1)
-        guard let handle, PQstatus(handle) == CONNECTION_OK else {
-            let message = handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "out of memory"
-            PQfinish(handle)
+        handle = PQ.PQconnectdbParams(keywordPointers, valuePointers, 1)
+        guard let handle, PQ.PQstatus(handle) == CONNECTION_OK else {
+            let message = handle.map { Self.trimmed(PQ.PQerrorMessage($0)) } ?? "out of memory"
+            PQ.PQfinish(handle)
             self.handle = nil
             throw StorageError("cannot connect to PostgreSQL at \(Self.redacted(url)): \(message)")
         }
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        _ = PQ.PQsetNoticeProcessor(handle, { _, _ in }, nil)
         for statement in setup { try execute(statement) }
     }
 
@@ -45,23 +53,23 @@ final class PostgresConnection: @unchecked Sendable {
 
     func close() {
         if let handle {
-            PQfinish(handle)
+            PQ.PQfinish(handle)
             self.handle = nil
         }
     }
 
     /// Whether the connection is usable as far as libpq knows (it learns of a break at the
     /// next statement).
-    var isOpen: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+    var isOpen: Bool { handle.map { PQ.PQstatus($0) == CONNECTION_OK } ?? false }
 
     /// Reconnects a broken connection with the same parameters; true if it had to.
     @discardableResult
     func resetIfBroken() throws(StorageError) -> Bool {
         guard let handle else { throw StorageError("the connection is closed") }
-        guard PQstatus(handle) != CONNECTION_OK else { return false }
-        PQreset(handle)
-        guard PQstatus(handle) == CONNECTION_OK else {
-            throw StorageError("cannot reconnect to PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))")
+        guard PQ.PQstatus(handle) != CONNECTION_OK else { return false }
+        PQ.PQreset(handle)
+        guard PQ.PQstatus(handle) == CONNECTION_OK else {
+            throw StorageError("cannot reconnect to PostgreSQL: \(Self.trimmed(PQ.PQerrorMessage(handle)))")
         }
         for statement in setup { try execute(statement) }
         return true
@@ -125,8 +133,8 @@ final class PostgresConnection: @unchecked Sendable {
     /// Runs statements with no parameters and no rows (several may be separated by `;`).
     func execute(_ sql: String) throws(StorageError) {
         guard let handle else { throw StorageError("the connection is closed") }
-        let result = PQexec(handle, sql)
-        defer { PQclear(result) }
+        let result = PQ.PQexec(handle, sql)
+        defer { PQ.PQclear(result) }
         try check(result, sql)
     }
 
@@ -163,12 +171,12 @@ final class PostgresConnection: @unchecked Sendable {
             }
         }
         let values = buffers.map { UnsafePointer($0) }
-        let result = PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
-        defer { PQclear(result) }
+        let result = PQ.PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        defer { PQ.PQclear(result) }
         try check(result, sql)
         var rows: [[Column]] = []
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
+        let rowCount = PQ.PQntuples(result)
+        let columnCount = PQ.PQnfields(result)
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
             var columns: [Column] = []
@@ -178,20 +186,20 @@ final class PostgresConnection: @unchecked Sendable {
             }
             rows.append(columns)
         }
-        let changed = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let changed = PQ.PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
         return Outcome(rows: rows, changed: changed)
     }
 
     /// A column of a binary result, by its type.
     private static func decode(_ result: OpaquePointer?, _ row: Int32, _ column: Int32) -> Column {
-        if PQgetisnull(result, row, column) == 1 { return .null }
-        let length = Int(PQgetlength(result, row, column))
-        guard let pointer = PQgetvalue(result, row, column) else { return .null }
+        if PQ.PQgetisnull(result, row, column) == 1 { return .null }
+        let length = Int(PQ.PQgetlength(result, row, column))
+        guard let pointer = PQ.PQgetvalue(result, row, column) else { return .null }
         let raw = UnsafeRawBufferPointer(start: pointer, count: length)
         func bigEndian(_ size: Int) -> UInt64 {
             raw.prefix(size).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         }
-        switch PQftype(result, column) {
+        switch PQ.PQftype(result, column) {
         case 16: return .bool(length > 0 && raw[0] != 0)
         case 20 where length == 8: return .integer(Int64(bitPattern: bigEndian(8)))
         case 23 where length == 4: return .integer(Int64(Int32(bitPattern: UInt32(bigEndian(4)))))
@@ -205,12 +213,12 @@ final class PostgresConnection: @unchecked Sendable {
 
     /// Throws when `result` is not a success, with a kind from its SQLSTATE.
     private func check(_ result: OpaquePointer?, _ sql: String) throws(StorageError) {
-        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        let status = result.map { PQ.PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK else { return }
-        let state = result.flatMap { PQresultErrorField($0, cpostgres_diag_sqlstate()) }.map { String(cString: $0) }
+        let state = result.flatMap { PQ.PQresultErrorField($0, cpostgres_diag_sqlstate()) }.map { String(cString: $0) }
         let message =
-            result.map { Self.trimmed(PQresultErrorMessage($0)) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "closed"
+            result.map { Self.trimmed(PQ.PQresultErrorMessage($0)) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? handle.map { Self.trimmed(PQ.PQerrorMessage($0)) } ?? "closed"
         let broken = !isOpen
         throw StorageError(
             "\(sql.prefix(60).split(separator: "\n").first ?? ""): \(message)",
@@ -234,8 +242,8 @@ final class PostgresConnection: @unchecked Sendable {
     /// Subscribes this connection to `channel` (`LISTEN`).
     func listen(_ channel: String) throws(StorageError) {
         guard let handle else { throw StorageError("the connection is closed") }
-        let quoted = PQescapeIdentifier(handle, channel, channel.utf8.count)
-        defer { PQfreemem(quoted) }
+        let quoted = PQ.PQescapeIdentifier(handle, channel, channel.utf8.count)
+        defer { PQ.PQfreemem(quoted) }
         try execute("LISTEN \(quoted.map { String(cString: $0) } ?? "\"\"")")
     }
 
@@ -244,23 +252,23 @@ final class PostgresConnection: @unchecked Sendable {
         guard let handle else { throw StorageError("the connection is closed") }
         var pending = drain(handle)
         guard pending.isEmpty else { return pending }
-        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: PQ.PQsocket(handle), events: Int16(POLLIN), revents: 0)
         guard descriptor.fd >= 0 else { throw StorageError("the connection has no socket") }
         let ready = poll(&descriptor, 1, Int32(timeout * 1000))
         guard ready > 0 else { return [] }
-        guard PQconsumeInput(handle) == 1 else {
-            throw StorageError("the listening connection broke: \(Self.trimmed(PQerrorMessage(handle)))")
+        guard PQ.PQconsumeInput(handle) == 1 else {
+            throw StorageError("the listening connection broke: \(Self.trimmed(PQ.PQerrorMessage(handle)))")
         }
         pending = drain(handle)
-        if PQstatus(handle) != CONNECTION_OK { throw StorageError("the listening connection broke") }
+        if PQ.PQstatus(handle) != CONNECTION_OK { throw StorageError("the listening connection broke") }
         return pending
     }
 
     private func drain(_ handle: OpaquePointer) -> [(channel: String, payload: String)] {
         var received: [(channel: String, payload: String)] = []
-        while let notice = PQnotifies(handle) {
+        while let notice = PQ.PQnotifies(handle) {
             received.append((String(cString: notice.pointee.relname), String(cString: notice.pointee.extra)))
-            PQfreemem(notice)
+            PQ.PQfreemem(notice)
         }
         return received
     }
@@ -280,3 +288,15 @@ final class PostgresConnection: @unchecked Sendable {
         return String(url[..<colon]) + ":…" + String(url[at.lowerBound...])
     }
 }
+
+/// The table of libpq functions: pointers bound once and never changed.
+extension cpostgres_functions: @retroactive @unchecked Sendable {}
+
+/// The functions every connection calls; a connection exists only once the library loaded
+/// (``PostgresConnection/init(url:defaults:setup:)`` checks first).
+private let PQ: cpostgres_functions = {
+    switch PostgresConnection.library {
+    case .success(let functions): return functions
+    case .failure(let unavailable): preconditionFailure("PostgreSQL storage needs libpq: \(unavailable)")
+    }
+}()
