@@ -43,8 +43,11 @@ let package = Package(
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(
-            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoLibraries", "ChoreoEngine"], swiftSettings: strictSettings),
-        .target(name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres", "ChoreoLibraries"], swiftSettings: strictSettings),
+            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoLibraries", "ChoreoEngine"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres", "ChoreoLibraries"],
+            swiftSettings: strictSettings),
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
@@ -52,7 +55,8 @@ let package = Package(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
             swiftSettings: strictSettings),
         .target(
-            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"], swiftSettings: strictSettings),
+            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
+            swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
             dependencies: [
@@ -65,7 +69,9 @@ let package = Package(
                 .embedInCode("Pages/wallboard.css"),
             ],
             swiftSettings: strictSettings),
-        .target(name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP"],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",
             dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A C library that choreo loads the first time one of its features is used (`dlopen`), not

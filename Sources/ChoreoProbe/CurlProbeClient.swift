@@ -311,7 +311,9 @@ public final class CurlProbeClient: @unchecked Sendable {
         case CURLE_COULDNT_RESOLVE_HOST: failure = .cannotResolve
         case CURLE_TOO_MANY_REDIRECTS: failure = .tooManyRedirects
         case CURLE_WRITE_ERROR where transfer.tooLarge: failure = .bodyTooLarge
-        default: failure = .other(curl.curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)")
+        default:
+            failure = .other(
+                curl.curl_easy_strerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)")
         }
         return ProbeResult(failure: failure, status: status, body: transfer.body, latencyMs: latency)
     }

@@ -350,7 +350,8 @@ public final class CairoCanvas {
         let source = PNGSource(png)
         let surface = C.cairo_image_surface_create_from_png_stream(pngRead, Unmanaged.passUnretained(source).toOpaque())
         defer { C.cairo_surface_destroy(surface) }
-        guard C.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = C.cairo_image_surface_get_data(surface)
+        guard C.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+            let data = C.cairo_image_surface_get_data(surface)
         else { return nil }
         let width = Int(C.cairo_image_surface_get_width(surface))
         let height = Int(C.cairo_image_surface_get_height(surface))
