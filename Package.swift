@@ -86,6 +86,12 @@ let package = Package(
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
         .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
         .testTarget(
+            name: "ChoreoLibrariesTests",
+            dependencies: [
+                "ChoreoLibraries", "ChoreoRaster", "ChoreoProbe", "ChoreoArena", "ChoreoStorage", "ChoreoServer",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],

@@ -45,6 +45,12 @@ package struct LibraryUnavailable: Error, Sendable, Equatable, CustomStringConve
     package let debianPackage: String
     package let reason: String
 
+    package init(soname: String, debianPackage: String, reason: String) {
+        self.soname = soname
+        self.debianPackage = debianPackage
+        self.reason = reason
+    }
+
     package var description: String {
         "\(soname) could not be loaded (\(reason)); install the Debian package \(debianPackage)"
     }

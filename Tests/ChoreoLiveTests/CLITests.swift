@@ -92,6 +92,45 @@ import Testing
         #expect(ndjson.hasSuffix("}\n") && !ndjson.hasSuffix("\n\n"))
     }
 
+    /// A render to JSON maps none of the libraries loaded when first used (Cairo, Pango,
+    /// libcurl, libpq, libmicrohttpd, nor what they bring: GLib, GnuTLS, OpenSSL), checked in
+    /// the running process's maps while it waits for its scene on standard input; a PNG render
+    /// maps Cairo and Pango once it draws.
+    @Test func aRenderMapsOnlyWhatItUses() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerProcess.binary)
+        process.arguments = ["render", "-", "--fps", "4"]
+        let input = Pipe()
+        let output = scratch.file("mapped.json")
+        #expect(FileManager.default.createFile(atPath: output, contents: nil))
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        try process.run()
+        // Until the process has mapped its program and started reading, its maps are partial.
+        var maps = ""
+        for _ in 0..<400 {
+            // Read to its end: procfs gives a file no size, so a read by size sees one page.
+            let file = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
+            maps = String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            try? file?.close()
+            if maps.contains("libz.so") && maps.contains("libsqlite3") { break }
+            usleep(5_000)
+        }
+        #expect(maps.contains("libc.so"), "no maps read")
+        for library in ["libcairo", "libpango", "libglib", "libcurl", "libpq", "libmicrohttpd", "libgnutls", "libssl"] {
+            #expect(!maps.contains(library), "\(library) is mapped by a JSON render")
+        }
+        input.fileHandleForWriting.write(Data(Self.scene.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix("}\n"))
+
+        let png = scratch.file("frame.png")
+        #expect(try runChoreo(["render", try sceneFile(), "--format", "png", "--time", "1", "--out", png]).0 == 0)
+        #expect(FileManager.default.contents(atPath: png)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+    }
+
     @Test func exitCodesAndBareCommand() throws {
         let bare = try runChoreo([])
         #expect(bare.0 == 2 && bare.1.isEmpty && bare.2.contains("Usage: choreo COMMAND"))

@@ -1,0 +1,90 @@
+import ChoreoArena
+import ChoreoLibraries
+import ChoreoProbe
+import ChoreoRaster
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ChoreoServer
+@testable import ChoreoStorage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The libraries choreo loads when first used: each binds, and one that cannot be loaded is
+/// named with the reason and its Debian package, never a crash.
+@Suite struct SharedLibraryTests {
+    /// Cairo and Pango, libcurl, libpq and libmicrohttpd load and bind every function their
+    /// shim lists.
+    @Test func theLibrariesBind() {
+        #expect(throws: Never.self) { try CairoCanvas.library.get() }
+        #expect(throws: Never.self) { try CurlProbeClient.library.get() }
+        #expect(throws: Never.self) { try PostgresConnection.library.get() }
+        #expect(throws: Never.self) { try MicroHTTPDServer.library.get() }
+    }
+
+    /// A library that is not installed: its name, the loader's reason and the package.
+    @Test func aMissingLibraryIsNamedWithItsPackage() {
+        let result = SharedLibrary.load("libchoreo-absent.so.9", package: "choreo-absent") {
+            (_: UnsafeMutablePointer<Int>, _: UnsafeMutableRawPointer) -> UnsafePointer<CChar>? in nil
+        }
+        guard case .failure(let unavailable) = result else {
+            Issue.record("an absent library loaded")
+            return
+        }
+        #expect(unavailable.soname == "libchoreo-absent.so.9")
+        #expect(unavailable.reason.contains("libchoreo-absent.so.9"), "\(unavailable.reason)")
+        #expect(unavailable.description.contains("install the Debian package choreo-absent"))
+    }
+
+    /// A library without a function the shim lists is refused, naming the function; one with
+    /// all of them is bound.
+    @Test func aLibraryWithoutAFunctionIsRefused() {
+        func bind(_ name: String) -> Result<Int, LibraryUnavailable> {
+            SharedLibrary.load("libz.so.1", package: "zlib1g") { (table: UnsafeMutablePointer<Int>, library) in
+                guard let address = dlsym(library, name) else { return UnsafePointer(strdup(name)) }
+                table.initialize(to: Int(bitPattern: address))
+                return nil
+            }
+        }
+        guard case .failure(let missing) = bind("zlib_has_no_such_function") else {
+            Issue.record("a missing function was bound")
+            return
+        }
+        #expect(missing.reason == "it has no function zlib_has_no_such_function")
+        guard case .success(let address) = bind("crc32") else {
+            Issue.record("crc32 was not bound")
+            return
+        }
+        #expect(address != 0)
+    }
+
+    /// Without libcurl, every target of the arena's prober fails with the reason, once per
+    /// interval, instead of never answering.
+    @Test func probesWithoutLibcurlSayWhy() throws {
+        let unavailable = LibraryUnavailable(
+            soname: "libcurl.so.4", debianPackage: "libcurl4", reason: "cannot open shared object file")
+        let results = Mutex<[Int: [ProbeResult]]>([:])
+        let client = CurlProbeClient(library: .failure(unavailable)) { id, result in
+            results.withLock { $0[id, default: []].append(result) }
+        }
+        client.configure(
+            targets: [
+                CurlProbeClient.Target(id: 1, url: "http://127.0.0.1:9/a"),
+                CurlProbeClient.Target(id: 2, url: "http://127.0.0.1:9/b"),
+            ],
+            interval: 0.1, timeout: 0.1)
+        client.start()
+        defer { client.stop() }
+        for _ in 0..<200 where results.withLock({ $0[1, default: []].count < 2 || $0[2] == nil }) {
+            usleep(10_000)
+        }
+        let seen = results.withLock { $0 }
+        #expect(seen[1, default: []].count >= 2 && seen[2] != nil)
+        for result in seen.values.joined() {
+            #expect(result.failure == .other(unavailable.description), "\(result)")
+        }
+    }
+}
