@@ -22,7 +22,7 @@ import Testing
     @Test func animationsShareTheirCurves() {
         #expect(MemoryLayout<TimingFunction>.stride == 16)
         #expect(MemoryLayout<Animation>.stride == 120)
-        #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 224)
+        #expect(MemoryLayout<Timeline.AttachedAnimation>.stride == 120)
     }
 
     /// A program's ops are frozen in the storage they were built in: no second copy of the

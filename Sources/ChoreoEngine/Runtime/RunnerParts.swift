@@ -23,18 +23,25 @@ struct LiveAnimations {
     /// The animation last added under each key of each layer, and the path of the action that
     /// added it, for `addAgain`.
     var lastAdded: [LayerKey: AddedAnimation] = [:]
-    /// Per attached animation (as numbered in ``Timeline/animations``): its callbacks and the
-    /// path of the action that added it. Only the run needs them, so the timeline does not
-    /// keep them (a path is a string of its own per animation).
+    /// Per attached animation (as numbered in ``Timeline/animations``): its callbacks, the
+    /// path of the action that added it, and its timing. Only the run needs them, so the
+    /// timeline does not keep them (a path is a string of its own per animation).
     var scripts: [AnimationScript] = []
 
-    /// An attached animation's `onStart` and `onStop` (`animationDidStart(_:)`,
-    /// `animationDidStop(_:finished:)`) and the JSON path of the action that added it, for the
-    /// errors its callbacks raise.
+    /// What the run alone reads of an attached animation: its `onStart` and `onStop`
+    /// (`animationDidStart(_:)`, `animationDidStop(_:finished:)`), the JSON path of the action
+    /// that added it, for the errors its callbacks raise, and when its callbacks are due.
     struct AnimationScript {
         let path: String
         let onStart: [ScriptAction]
         let onStop: [ScriptAction]
+        /// Its `CAMediaTiming` in its layer's time, as attached (`beginTime` resolved).
+        let timing: MediaTiming
+        /// `isRemovedOnCompletion`.
+        let removedOnCompletion: Bool
+        /// Bumped when its layer's time map changes: callbacks queued under an older one are
+        /// stale.
+        var generation = 0
     }
 
     /// The `add` action itself, not a copy of its animation: the action's box is shared with

@@ -78,12 +78,16 @@ extension RunnerState {
         let leaves = firstLeaf..<timeline.leaves.count
         assert(leafIndices.elementsEqual(leaves), "an animation's leaves are made one after another")
         let attached = Timeline.AttachedAnimation(
-            layer: index, key: animation.key, typeName: animation.typeName, timing: timing,
-            removedOnCompletion: animation.removedOnCompletion, addedAt: now, settlingDuration: settling,
-            keyPath: keyPath, firstLeaf: leaves.lowerBound, leafCount: leaves.count, transition: transition,
-            timingFunction: timingFunction)
+            layer: index, key: animation.key, typeName: animation.typeName, addedAt: now, keyPath: keyPath,
+            firstLeaf: leaves.lowerBound, settlingDuration: settling, leafCount: leaves.count,
+            transition: transition.map {
+                Timeline.TransitionTiming(transition: $0, timing: timing, timingFunction: timingFunction)
+            })
         timeline.animations.append(attached)
-        live.scripts.append(.init(path: path, onStart: animation.onStart, onStop: animation.onStop))
+        live.scripts.append(
+            .init(
+                path: path, onStart: animation.onStart, onStop: animation.onStop, timing: timing,
+                removedOnCompletion: animation.removedOnCompletion))
         timeline.animations[owner].clock = clock
         live.animations[index].append(owner)
         if transition != nil { timeline.layers[index].transitions.append(owner) }
@@ -184,18 +188,18 @@ extension RunnerState {
     /// Pushes the pending start and stop callbacks of an animation under the current time maps.
     func schedule(_ index: Int) {
         let animation = timeline.animations[index]
+        let generation = live.scripts[index].generation
         if animation.clock >= 0 {
             // On a clock: it starts as it is added; its owner ends it (the animator completes,
             // the transition finishes or cancels).
             if animation.startedAt == nil {
-                loop.queue.push(.init(time: now, subject: index, kind: .start, generation: animation.generation))
+                loop.queue.push(.init(time: now, subject: index, kind: .start, generation: generation))
             }
             return
         }
         let map = timeline.timeMap(of: animation.layer, at: now)
-        let timing = animation.timing
+        let timing = live.scripts[index].timing
         let speed = max(abs(timing.speed), 0)
-        let generation = animation.generation
         if animation.startedAt == nil {
             if let start = sceneTime(localElapsed: 0, timing: timing, map: map) {
                 loop.queue.push(.init(time: start, subject: index, kind: .start, generation: generation))
@@ -214,12 +218,10 @@ extension RunnerState {
         let animation = timeline.animations[index]
         if animation.stoppedAt != nil { return true }
         if animation.clock >= 0 { return false }
-        guard animation.timing.activeDuration.isFinite, abs(animation.timing.speed) > 0 else { return false }
+        let timing = live.scripts[index].timing
+        guard timing.activeDuration.isFinite, abs(timing.speed) > 0 else { return false }
         let map = timeline.timeMap(of: animation.layer, at: now)
-        guard
-            let end = sceneTime(
-                localElapsed: animation.timing.activeDuration, timing: animation.timing, map: map)
-        else { return false }
+        guard let end = sceneTime(localElapsed: timing.activeDuration, timing: timing, map: map) else { return false }
         return end <= now
     }
 
@@ -257,8 +259,8 @@ extension RunnerState {
             break
         }
         let animation = timeline.animations[entry.animation]
-        guard entry.generation == animation.generation, animation.removedAt == .infinity else { return }
         let script = live.scripts[entry.animation]
+        guard entry.generation == script.generation, animation.removedAt == .infinity else { return }
         try countEvent(path: script.path)
         let layerID = timeline.layers[animation.layer].id
         switch entry.kind {
@@ -270,7 +272,7 @@ extension RunnerState {
             if !script.onStart.isEmpty { try runTurn(script.onStart, path: onStartPath(entry.animation)) }
         case .stop:
             guard animation.stoppedAt == nil else { return }
-            if animation.removedOnCompletion {
+            if script.removedOnCompletion {
                 detach(entry.animation, finished: true)
             } else {
                 timeline.animations[entry.animation].stoppedAt = now

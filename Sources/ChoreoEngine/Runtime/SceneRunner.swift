@@ -307,8 +307,8 @@ final class RunnerState {
             return nil
         case .start, .stop:
             let animation = timeline.animations[entry.subject]
-            guard entry.generation == animation.generation, animation.removedAt == .infinity else { return nil }
             let script = live.scripts[entry.subject]
+            guard entry.generation == script.generation, animation.removedAt == .infinity else { return nil }
             let actions = entry.kind == .start ? script.onStart : script.onStop
             guard !actions.isEmpty else { return nil }
             return entry.kind == .start ? onStartPath(entry.subject) : onStopPath(entry.subject)
@@ -330,13 +330,15 @@ final class RunnerState {
         for index in timeline.animations.indices {
             let animation = timeline.animations[index]
             if animation.stoppedAt == nil && animation.removedAt == .infinity
-                && !animation.timing.activeDuration.isFinite
+                && !live.scripts[index].timing.activeDuration.isFinite
             {
                 timeline.neverSettles = true
             }
         }
         if timeline.neverSettles {
-            let first = timeline.animations.first { !$0.timing.activeDuration.isFinite && $0.removedAt == .infinity }
+            let first = timeline.animations.indices.first {
+                !live.scripts[$0].timing.activeDuration.isFinite && timeline.animations[$0].removedAt == .infinity
+            }.map { timeline.animations[$0] }
             diagnose(
                 .neverSettles(
                     time: first?.addedAt ?? 0, layer: first.map { timeline.layers[$0.layer].id },
@@ -547,7 +549,7 @@ final class RunnerState {
         // Every pending callback in the subtree moves with the new time map.
         for affected in subtree(index) {
             for animation in live.animations[affected] {
-                timeline.animations[animation].generation += 1
+                live.scripts[animation].generation += 1
                 schedule(animation)
             }
         }

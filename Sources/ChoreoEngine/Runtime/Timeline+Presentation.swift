@@ -109,12 +109,13 @@ extension Timeline {
         for index in layers[layer].transitions {
             let animation = animations[index]
             let input = animation.clock < 0 ? map.local(time) : clocks[animation.clock].local(at: time)
-            guard animation.addedAt <= time && time < animation.removedAt, let transition = animation.transition,
-                let local = animation.timing.localTime(atParentTime: input)
+            guard animation.addedAt <= time && time < animation.removedAt, let record = animation.transition,
+                let local = record.timing.localTime(atParentTime: input)
             else { continue }
-            let duration = animation.timing.duration
+            let transition = record.transition
+            let duration = record.timing.duration
             let linear = duration > 0 ? local.time / duration : 1
-            let eased = animation.timingFunction.evaluate(linear, beforeFlag: local.beforeFlag)
+            let eased = record.timingFunction.evaluate(linear, beforeFlag: local.beforeFlag)
             let progress = transition.startProgress + (transition.endProgress - transition.startProgress) * eased
             let bounds: Rect
             if case .rect(let rect) = layers[layer].modelValue(.bounds, at: time) {
