@@ -38,7 +38,8 @@ let package = Package(
         // Linked: small, and SQLite is the default storage.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "ChoreoLibraries", swiftSettings: strictSettings),
+        .systemLibrary(name: "CMalloc"),
+        .target(name: "ChoreoLibraries", dependencies: ["CMalloc"], swiftSettings: strictSettings),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
@@ -74,13 +75,15 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",
-            dependencies: ["ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena"],
+            dependencies: [
+                "ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoLibraries",
+            ],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport",
+                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport", "ChoreoLibraries",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),

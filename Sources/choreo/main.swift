@@ -1,7 +1,9 @@
 import ChoreoHTTP
+import ChoreoLibraries
 import Foundation
 
 /// `choreo`: dispatches to a command; errors become one stderr message and a non-zero exit.
+Allocator.configure()
 let arguments = Array(CommandLine.arguments.dropFirst())
 do throws(CLIError) {
     guard let command = arguments.first else {

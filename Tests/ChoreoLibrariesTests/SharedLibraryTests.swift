@@ -87,4 +87,17 @@ import Testing
             #expect(result.failure == .other(unavailable.description), "\(result)")
         }
     }
+
+    /// With the allocator set, a large block has a mapping of its own (glibc puts it 16 bytes
+    /// into a fresh page) even after a larger one was freed, which by default raises glibc's
+    /// threshold to that size and puts the next ones in the heap.
+    @Test func largeBlocksGetMappingsOfTheirOwn() {
+        Allocator.configure()
+        free(malloc(30 << 20))
+        for size in [12 << 20, 20 << 20] {
+            let block = malloc(size)!
+            defer { free(block) }
+            #expect(Int(bitPattern: block) & 0xfff == 0x10, "\(size) bytes at \(block)")
+        }
+    }
 }
