@@ -11,6 +11,9 @@ import Synchronization
 public enum ResponseEncoder {
     /// Frames per parallel block.
     static let blockSize = 16
+    /// Frames expected to be this large or larger, fewer than the threads, are each written in
+    /// parts, one per thread (``frameBlocks(_:range:format:threads:bytesPerFrame:reusing:partedFrom:keepGoing:)``).
+    public static let partedFrameBytes = 256 << 10
     /// Tile memory per rendering thread (``FramePlan/tileFrames(within:)``): about a core's L2
     /// cache, where a tile written track by track is still there when it is read frame by frame.
     public static let tileBytes = 2 << 20
@@ -110,10 +113,14 @@ public enum ResponseEncoder {
     /// stream sends the blocks as they are, without copying large frames into one piece.
     ///
     /// `bytesPerFrame` is the size the frames are expected to have (those written last): each
-    /// block's buffer is sized for it once instead of growing by doubling.
+    /// block's buffer is sized for it once instead of growing by doubling. `spare` are blocks
+    /// returned before and no longer used: their storage is written again, so frames of
+    /// megabytes (each its own mapping, ``Allocator``) do not map and fault in new memory
+    /// for every block.
     public static func frameBlocks(
         _ plan: RenderPlan, range: Range<Int>, format: SamplingQuery.Format, threads: Int = defaultThreads,
-        bytesPerFrame: Int? = nil, keepGoing: (@Sendable (Int) -> Bool)? = nil
+        bytesPerFrame: Int? = nil, reusing spare: consuming [[UInt8]] = [],
+        partedFrom partedBytes: Int = partedFrameBytes, keepGoing: (@Sendable (Int) -> Bool)? = nil
     ) -> [[UInt8]] {
         let json = format == .json
         let count = range.count
@@ -126,7 +133,12 @@ public enum ResponseEncoder {
         // grows if a block needs more.
         let bytesPerFrameEstimate =
             bytesPerFrame.map { $0 + $0 / 8 + 64 } ?? 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
-        let results = BlockResults(count: blockCount)
+        if keepGoing == nil && threads > 1 && count < threads && bytesPerFrameEstimate >= partedBytes {
+            return frameParts(
+                plan, range: range, json: json, threads: threads, bytesPerFrame: bytesPerFrameEstimate,
+                reusing: consume spare)
+        }
+        let results = BlockResults(count: blockCount, reusing: consume spare)
         // Sampled a tile at a time (track by track), then written frame by frame; frames too
         // large for a tile of two are sampled as they are written.
         let tileFrames = min(blockSize, plan.frames.tileFrames(within: Self.tileBytes))
@@ -138,7 +150,8 @@ public enum ResponseEncoder {
             while let block = blocks.take(below: blockCount) {
                 let lower = range.lowerBound + block * blockSize
                 let upper = min(lower + blockSize, range.upperBound)
-                var writer = JSONWriter(capacity: bytesPerFrameEstimate * (upper - lower))
+                var writer = JSONWriter(
+                    reusing: results.takeSpare(at: block), capacity: bytesPerFrameEstimate * (upper - lower))
                 frames: for tileStart in stride(from: lower, to: upper, by: tileFrames) {
                     let tileEnd = min(tileStart + tileFrames, upper)
                     if tiled { plan.frames.sampleTile(plan.times[tileStart..<tileEnd], cursor: cursor) }
@@ -161,6 +174,54 @@ public enum ResponseEncoder {
         } else {
             DispatchQueue.concurrentPerform(iterations: workers, execute: worker)
         }
+        return results.values
+    }
+
+    /// Fewer large frames than threads: each frame in as many parts as threads, a slice of its
+    /// drawing order each, written at once and returned in order (joined, they are the frames).
+    /// A response of frames of megabytes (a piece is then one frame) keeps every core busy and
+    /// holds one frame at a time, not one per thread.
+    static func frameParts(
+        _ plan: RenderPlan, range: Range<Int>, json: Bool, threads: Int, bytesPerFrame: Int,
+        reusing spare: consuming [[UInt8]]
+    ) -> [[UInt8]] {
+        let parts = threads
+        let blockCount = range.count * parts
+        let results = BlockResults(count: blockCount, reusing: consume spare)
+        let blocks = BlockCounter()
+        let worker: @Sendable (Int) -> Void = { _ in
+            let cursor = plan.frames.makeCursor()
+            while let block = blocks.take(below: blockCount) {
+                let index = range.lowerBound + block / parts
+                let part = block % parts
+                let time = plan.times[index]
+                let layers = plan.frames.layerCount(at: time)
+                let positions = (part * layers / parts)..<((part + 1) * layers / parts)
+                var writer = JSONWriter(reusing: results.takeSpare(at: block), capacity: bytesPerFrame / parts + 64)
+                if part == 0 {
+                    if json && index > 0 { writer.byte(UInt8(ascii: ",")) }
+                    writer.raw("{\"time\":")
+                    writer.number(time)
+                    writer.raw(",\"layers\":{")
+                }
+                var visitor = JSONFrameWriter(
+                    tables: plan.tables,
+                    continuing: part > 0 && plan.frames.selectsLayer(before: positions.lowerBound, at: time))
+                swap(&visitor.writer, &writer)
+                visitor.writer.significantDigits = plan.precision
+                plan.frames.visit(time, positions: positions, cursor: cursor, &visitor)
+                visitor.writer.significantDigits = nil
+                swap(&visitor.writer, &writer)
+                if part == parts - 1 {
+                    writer.byte(UInt8(ascii: "}"))
+                    writeInteractive(plan.timeline, at: time, into: &writer)
+                    writer.byte(UInt8(ascii: "}"))
+                    if !json { writer.byte(UInt8(ascii: "\n")) }
+                }
+                results.store(writer.bytes, at: block)
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: min(threads, blockCount), execute: worker)
         return results.values
     }
 
@@ -527,7 +588,22 @@ public enum ResponseEncoder {
 private final class BlockResults: @unchecked Sendable {
     private var slots: [[UInt8]]
 
-    init(count: Int) { slots = [[UInt8]](repeating: [], count: count) }
+    /// Slots for `count` blocks, the first holding the spare buffers until their blocks take
+    /// them (each slot is read and written by the one thread that writes its block).
+    init(count: Int, reusing spare: consuming [[UInt8]]) {
+        slots = [[UInt8]](repeating: [], count: count)
+        var spare = consume spare
+        for index in 0..<min(count, spare.count) { swap(&slots[index], &spare[index]) }
+    }
+
+    /// The spare buffer of block `index` (empty when there is none), moved out of its slot.
+    func takeSpare(at index: Int) -> [UInt8] {
+        slots.withUnsafeMutableBufferPointer { slots in
+            var buffer: [UInt8] = []
+            swap(&buffer, &slots[index])
+            return buffer
+        }
+    }
 
     func store(_ bytes: [UInt8], at index: Int) {
         slots.withUnsafeMutableBufferPointer { $0[index] = bytes }
@@ -554,7 +630,12 @@ struct JSONFrameWriter: FrameVisitor {
     private var firstLayer = true
     private var firstColumn = true
 
-    init(tables: FrameTables) { self.tables = tables }
+    /// `continuing`: the frame's layers written so far are in another part, so the first one
+    /// here is preceded by a comma.
+    init(tables: FrameTables, continuing: Bool = false) {
+        self.tables = tables
+        firstLayer = !continuing
+    }
 
     @inline(__always)
     private mutating func separate() {

@@ -319,9 +319,9 @@ public struct RenderPieces {
     let threads: Int
     let framesPerPiece: Int
     /// Frames the next piece takes: the first piece is one frame, which sizes the others:
-    /// as many as make about ``RenderService/pieceBytes``, at least one per thread, at most
-    /// ``framesPerPiece``. So a piece holds about a megabyte, or a block of frames per thread
-    /// when one frame is larger than that.
+    /// as many as make about ``RenderService/pieceBytes``, at least one, at most
+    /// ``framesPerPiece``. So a piece holds about a megabyte, or one frame when a frame is
+    /// larger than that (written in parts on every thread, so that one frame is held at once).
     var nextFrames = 1
     /// The size of the frames written last, which sizes the next blocks' buffers.
     var bytesPerFrame: Int?
@@ -351,7 +351,9 @@ public struct RenderPieces {
             defer { nextBlock += 1 }
             return blocks[nextBlock]
         }
-        blocks = []
+        // The blocks returned before are written again, once their readers let go of them.
+        var spare: [[UInt8]] = []
+        swap(&spare, &blocks)
         switch stage {
         case .header:
             stage = total > 0 ? .frames(from: 0) : trailer
@@ -361,12 +363,14 @@ public struct RenderPieces {
             stage = upper < total ? .frames(from: upper) : trailer
             framesDone = upper
             let written = ResponseEncoder.frameBlocks(
-                plan, range: lower..<upper, format: format, threads: threads, bytesPerFrame: bytesPerFrame)
+                plan, range: lower..<upper, format: format, threads: threads, bytesPerFrame: bytesPerFrame,
+                reusing: consume spare)
             let size = written.reduce(0) { $0 + $1.count }
             // Sized by the frames just written: large frames make small pieces.
             let perFrame = max(1, size / (upper - lower))
             bytesPerFrame = perFrame
-            nextFrames = min(framesPerPiece, max(threads, RenderService.pieceBytes / perFrame))
+            // Frames larger than a piece go one at a time, written in parts on every thread.
+            nextFrames = min(framesPerPiece, max(1, RenderService.pieceBytes / perFrame))
             // Small blocks make one piece; large ones go as they are, not copied once more.
             if size <= RenderService.pieceBytes || written.count == 1 { return ResponseEncoder.joined(written) }
             blocks = written

@@ -14,6 +14,14 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// A writer into `buffer`'s storage, emptied: a buffer written before is used again
+    /// instead of a new one (grown to `capacity` if it is smaller).
+    public init(reusing buffer: consuming [UInt8], capacity: Int) {
+        bytes = consume buffer
+        bytes.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     @inline(__always)
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

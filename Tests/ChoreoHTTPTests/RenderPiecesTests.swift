@@ -37,9 +37,10 @@ import Testing
         }
     }
 
-    /// Frames larger than a piece's megabyte go out as the blocks the threads wrote, one
-    /// piece each, instead of being copied into one piece per pair of frames; each block's
-    /// buffer is sized from the frames before it. Joined, the pieces are still the response.
+    /// Frames larger than a piece's megabyte go one at a time, each in as many parts as
+    /// threads (a slice of its layers each), and out as the parts the threads wrote, one piece
+    /// each, not copied into one; once the pieces are let go, their buffers are written again.
+    /// Joined, the pieces are still the response.
     @Test func largeFramesGoOutAsTheyWereWritten() throws {
         let layers = (0..<10_000).map { #"{"id": "a-layer-with-a-longer-name-\#($0)", "position": [\#($0), 1]}"# }
         let text = #"{"layers": [\#(layers.joined(separator: ","))]}"#
@@ -55,17 +56,58 @@ import Testing
             var joined: [UInt8] = []
             var sizes: [Int] = []
             var capacities: [Int] = []
+            var addresses: [UnsafeRawPointer?] = []
             while let piece = pieces.next() {
                 joined += piece
                 sizes.append(piece.count)
                 capacities.append(piece.capacity)
+                addresses.append(piece.withUnsafeBytes { $0.baseAddress })
             }
             #expect(joined == Self.whole(plan, format), "\(format)")
-            // The header, five frames of a piece each, the trailer.
-            #expect(sizes.count == 7, "\(format): pieces of \(sizes) bytes")
-            #expect(sizes.dropFirst().dropLast().allSatisfy { $0 > frame - 16 && $0 < frame + 16 }, "\(sizes)")
-            // After the first frame, blocks are written into buffers sized for them.
-            #expect(zip(sizes, capacities).dropFirst(2).dropLast().allSatisfy { $1 < $0 + $0 / 4 }, "\(capacities)")
+            // The header, five frames of two parts each, the trailer.
+            #expect(sizes.count == 12, "\(format): pieces of \(sizes) bytes")
+            let frames = stride(from: 1, to: 11, by: 2).map { sizes[$0] + sizes[$0 + 1] }
+            #expect(frames.allSatisfy { $0 > frame - 16 && $0 < frame + 16 }, "\(sizes)")
+            #expect(sizes[1..<11].allSatisfy { $0 > frame / 3 }, "parts of about half a frame: \(sizes)")
+            // After the first frame, parts are written into the buffers of the frame before
+            // (each large enough for the frames written since: none was grown).
+            #expect(Set(addresses[3..<11]).isSubset(of: Set(addresses[1..<3])), "\(addresses)")
+            #expect(capacities[3..<11].allSatisfy { Set(capacities[1..<3]).contains($0) }, "\(capacities)")
+            #expect(zip(sizes, capacities).dropFirst().dropLast().allSatisfy { $1 < 2 * $0 }, "\(capacities)")
+        }
+    }
+
+    /// A frame written in parts, a slice of its drawing order each, is the frame written
+    /// whole: with layers in a tree, layers left out by `layers=` (the first among them), a
+    /// transition's and animators' members, and more parts than layers.
+    @Test func aFrameInPartsIsTheFrame() throws {
+        for example in ["pan-dismiss.json", "animator-cancel.json", "push-transition.json", "fade.json"] {
+            let url = Self.examples.appendingPathComponent(example)
+            let (scene, _) = try SceneDecoder.decode(bytes: Array(try Data(contentsOf: url)))
+            let all = try RenderPlan.make(scene: scene, query: SamplingQuery())
+            let ids = all.timeline.layers.map(\.id)
+            var query = SamplingQuery()
+            query.fps = 10
+            query.layers = ids.count > 1 ? Array(ids.dropFirst()) : ids
+            for plan in [
+                try RenderPlan.make(scene: scene, query: SamplingQuery()),
+                try RenderPlan.make(scene: scene, query: query),
+            ] {
+                for format in [SamplingQuery.Format.json, .ndjson] {
+                    for index in [0, plan.times.count / 2, plan.times.count - 1] {
+                        let whole = ResponseEncoder.frameBlocks(
+                            plan, range: index..<(index + 1), format: format, threads: 1)
+                        for threads in [2, 3, ids.count + 2] {
+                            let parts = ResponseEncoder.frameBlocks(
+                                plan, range: index..<(index + 1), format: format, threads: threads, partedFrom: 0)
+                            #expect(parts.count == threads, "\(example): written in parts")
+                            #expect(
+                                Array(parts.joined()) == Array(whole.joined()),
+                                "\(example) \(format) frame \(index), \(threads) parts")
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -137,7 +137,28 @@ public final class FramePlan: Sendable {
     public func visit<Visitor: FrameVisitor>(_ time: Double, cursor: SamplingCursor, _ visitor: inout Visitor) {
         let shape = staticShape ?? timeline.shape(at: time)
         let maps = staticMaps ?? timeline.timeMaps(at: time, shape: shape)
-        visit(time, shape: shape, maps: maps, tileFrame: -1, cursor: cursor, &visitor)
+        visit(time, shape: shape, maps: maps, tileFrame: -1, positions: nil, cursor: cursor, &visitor)
+    }
+
+    /// Visits the layers at `positions` of the frame's drawing order at `time` (those of them
+    /// selected), as ``visit(_:cursor:_:)`` visits them all: the parts of one frame written on
+    /// several threads, whose visits one after another are the whole frame's.
+    public func visit<Visitor: FrameVisitor>(
+        _ time: Double, positions: Range<Int>, cursor: SamplingCursor, _ visitor: inout Visitor
+    ) {
+        let shape = staticShape ?? timeline.shape(at: time)
+        let maps = staticMaps ?? timeline.timeMaps(at: time, shape: shape)
+        visit(time, shape: shape, maps: maps, tileFrame: -1, positions: positions, cursor: cursor, &visitor)
+    }
+
+    /// The number of layers in the frame's drawing order at `time`, selected or not: what the
+    /// parts of a frame (``visit(_:positions:cursor:_:)``) divide.
+    public func layerCount(at time: Double) -> Int { (staticShape ?? timeline.shape(at: time)).order.count }
+
+    /// Whether a selected layer comes before position `position` of the drawing order at
+    /// `time`: whether a part of a frame starting there follows layers already written.
+    public func selectsLayer(before position: Int, at time: Double) -> Bool {
+        (staticShape ?? timeline.shape(at: time)).order[..<position].contains { selected[$0] }
     }
 
     /// Visits frame `tileFrame` of the cursor's tile (``sampleTile(_:cursor:)``), as
@@ -146,18 +167,19 @@ public final class FramePlan: Sendable {
         precondition(tileFrame >= 0 && tileFrame < cursor.tileCount, "frame outside the tile")
         visit(
             cursor.tileTimes[tileFrame], shape: staticShape ?? cursor.tileShapes[tileFrame],
-            maps: staticMaps ?? cursor.tileMaps[tileFrame], tileFrame: tileFrame, cursor: cursor, &visitor)
+            maps: staticMaps ?? cursor.tileMaps[tileFrame], tileFrame: tileFrame, positions: nil, cursor: cursor,
+            &visitor)
     }
 
-    /// The frame's layers and columns; compiled columns come from tile frame `tileFrame`, or
-    /// are sampled now when it is −1.
+    /// The frame's layers and columns (those at `positions` of the drawing order, or all);
+    /// compiled columns come from tile frame `tileFrame`, or are sampled now when it is −1.
     @inline(__always)
     private func visit<Visitor: FrameVisitor>(
-        _ time: Double, shape: Timeline.TreeShape, maps: [TimeMap], tileFrame: Int, cursor: SamplingCursor,
-        _ visitor: inout Visitor
+        _ time: Double, shape: Timeline.TreeShape, maps: [TimeMap], tileFrame: Int, positions: Range<Int>?,
+        cursor: SamplingCursor, _ visitor: inout Visitor
     ) {
         var lanes = Lanes()
-        for layer in shape.order where selected[layer] {
+        for layer in shape.order[positions ?? shape.order.indices] where selected[layer] {
             visitor.beginLayer(layer)
             let map = maps[layer]
             for column in layerColumns[layer] {
