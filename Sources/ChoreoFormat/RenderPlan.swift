@@ -52,7 +52,7 @@ public struct RenderPlan: Sendable {
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }
-        return try make(timeline: timeline, query: query, releasingLeaves: releasingLeaves)
+        return try make(timeline: consume timeline, query: query, releasingLeaves: releasingLeaves)
     }
 
     /// Plans the sampling of a scene already run. `releasingLeaves`: nobody else keeps the
@@ -61,7 +61,7 @@ public struct RenderPlan: Sendable {
     /// (``FramePlan/init(timeline:times:selected:columns:releasingLeaves:)``; about 10 MB for
     /// 10,000 layers). Pictures read the timeline: theirs are kept.
     public static func make(
-        timeline: Timeline, query: SamplingQuery, releasingLeaves: Bool = false
+        timeline: consuming Timeline, query: SamplingQuery, releasingLeaves: Bool = false
     ) throws(ValidationFailure) -> RenderPlan {
         var errors: [FieldError] = []
         let duration = SceneTime.quantize(timeline.naturalEnd)
@@ -158,8 +158,10 @@ public struct RenderPlan: Sendable {
                 ))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
+        // The timeline goes to the plan: it lets go of the leaves in place, and what follows
+        // reads the plan's.
         let frames = FramePlan(
-            timeline: timeline, times: times, selected: selected,
+            timeline: consume timeline, times: times, selected: selected,
             columns: columns.map { layer in
                 layer.map { column in
                     column.keyPath.map { .keyPath($0) } ?? (column.name == "particles" ? .particles : .transition)
@@ -175,7 +177,7 @@ public struct RenderPlan: Sendable {
             return start..<keyBytes.count
         }
         for layer in columns.indices {
-            layerKeys.append(appendKey(timeline.layers[layer].id))
+            layerKeys.append(appendKey(frames.timeline.layers[layer].id))
             if selected[layer] {
                 for column in columns[layer] { columnKeys.append(appendKey(column.name)) }
             }

@@ -132,7 +132,7 @@ public enum ResponseEncoder {
         // The frames written last plus an eighth, else about 24 bytes per sample; the buffer
         // grows if a block needs more.
         let bytesPerFrameEstimate =
-            bytesPerFrame.map { $0 + $0 / 8 + 64 } ?? 64 + 24 * plan.sampleCount / max(plan.times.count, 1)
+            bytesPerFrame.map { $0 + $0 / 8 + 64 } ?? 64 + 40 * plan.sampleCount / max(plan.times.count, 1)
         if keepGoing == nil && threads > 1 && count < threads && bytesPerFrameEstimate >= partedBytes {
             return frameParts(
                 plan, range: range, json: json, threads: threads, bytesPerFrame: bytesPerFrameEstimate,

@@ -33,7 +33,9 @@ public struct TrailerPieces {
     /// The next piece, nil after the last.
     public mutating func next() -> [UInt8]? {
         guard !finished else { return nil }
-        var writer = JSONWriter()
+        // Sized once for a piece and the entry that passes its size (a buffer grown by doubling
+        // past a megabyte holds the old storage and twice as much new for a moment).
+        var writer = JSONWriter(capacity: pieceBytes < 1 << 30 ? pieceBytes + 64 << 10 : 1024)
         if !started {
             // The JSON document closes its frames array; an NDJSON trailer is a line of its own.
             writer.raw(format == .json ? "]," : "{")

@@ -41,8 +41,12 @@ public final class FramePlan: Sendable {
     /// plan whose columns are all compiled whole (no sub-path, no particles, no generic piece)
     /// keeps its timeline without leaves (``Timeline/releaseLeaves()``): for a render's plan,
     /// which owns its timeline and whose frames are read only through ``visit(_:cursor:_:)``.
+    ///
+    /// The timeline is consumed: a caller that passes it with `consume` lets the plan release
+    /// the leaves in place, instead of in a copy of the timeline's layers while the caller's
+    /// copy still holds them.
     public init(
-        timeline: Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]],
+        timeline: consuming Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]],
         releasingLeaves: Bool = false
     ) {
         self.times = times
@@ -66,7 +70,7 @@ public final class FramePlan: Sendable {
         self.columns = FrozenBuffer(flat)
         layerColumns = FrozenBuffer(ranges)
         self.selected = FrozenBuffer(selected)
-        program = SamplingProgram(timeline: timeline, requests: requests)
+        program = SamplingProgram(timeline: copy timeline, requests: requests)
         let sampledWhole =
             program.isComplete
             && flat.allSatisfy { column in
@@ -76,17 +80,13 @@ public final class FramePlan: Sendable {
                 case .particles: false
                 }
             }
-        if releasingLeaves && sampledWhole {
-            var kept = timeline
-            kept.releaseLeaves()
-            self.timeline = kept
-        } else {
-            self.timeline = timeline
-        }
         let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
         let shape = isStatic ? timeline.shape(at: 0) : nil
         staticShape = shape
         staticMaps = shape.map { timeline.timeMaps(at: 0, shape: $0) }
+        var kept = consume timeline
+        if releasingLeaves && sampledWhole { kept.releaseLeaves() }
+        self.timeline = kept
     }
 
     deinit {

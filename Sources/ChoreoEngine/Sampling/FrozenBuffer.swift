@@ -77,6 +77,8 @@ extension FrozenBuffer {
 /// twice at the moment it is frozen. A class, so the storage has one owner; what was never
 /// frozen is freed with it.
 final class GrowableBuffer<Element> {
+    /// Storage this large or larger is not cut to size (``freeze()``).
+    static var mappedBytes: Int { 256 << 10 }
     private var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
@@ -118,14 +120,23 @@ final class GrowableBuffer<Element> {
     }
 
     subscript(index: Int) -> Element {
-        precondition(index >= 0 && index < count, "GrowableBuffer index out of range")
-        return base[index]
+        get {
+            precondition(index >= 0 && index < count, "GrowableBuffer index out of range")
+            return base[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "GrowableBuffer index out of range")
+            base[index] = newValue
+        }
     }
 
     /// The elements as a frozen buffer, in this storage; this buffer is left empty. Storage more
-    /// than a quarter unused (appends went past the reserved capacity) is first cut to size.
+    /// than a quarter unused (appends went past the reserved capacity, or a bound reserved was
+    /// not reached) is first cut to size when it is small. Large storage is a mapping of its
+    /// own (choreo's allocator maps blocks of 256 KiB or more), whose pages never written take
+    /// no memory: a copy would only hold it twice for a moment.
     func freeze() -> FrozenBuffer<Element> {
-        if capacity - count > count / 4 {
+        if capacity - count > count / 4 && capacity * MemoryLayout<Element>.stride < Self.mappedBytes {
             let exact = UnsafeMutablePointer<Element>.allocate(capacity: Swift.max(count, 1))
             exact.moveInitialize(from: base, count: count)
             base.deallocate()
@@ -137,4 +148,10 @@ final class GrowableBuffer<Element> {
         count = 0
         return frozen
     }
+}
+
+/// The elements in order, read and changed in place, as the builder's arrays were.
+extension GrowableBuffer: RandomAccessCollection, MutableCollection {
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
 }

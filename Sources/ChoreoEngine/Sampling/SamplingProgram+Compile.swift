@@ -11,17 +11,21 @@ extension SamplingProgram {
     /// Accumulates the flat arrays while tracks are compiled.
     struct Builder {
         let timeline: Timeline
-        var tracks: [Track] = []
-        var pieceStarts: [Double] = []
-        var pieces: [Piece] = []
+        /// The program's arrays of one entry per track, piece or model lane, frozen in place
+        /// (``GrowableBuffer``) like the ops: at 10,000 layers each is up to 1.7 MB, which a copy
+        /// when frozen would hold twice at the compile's peak.
+        let tracks = GrowableBuffer<Track>()
+        let pieceStarts = GrowableBuffer<Double>()
+        let pieces = GrowableBuffer<Piece>()
         /// The non-generic pieces' model values, each in as many lanes as its kind has, each
         /// distinct value once.
-        var modelLanes: [Double] = []
+        let modelLanes = GrowableBuffer<Double>()
         /// Offsets in `modelLanes` by the hash of the lanes' bit patterns (see ``modelOffset``).
         var modelOffsets: [Int: Int] = [:]
         /// Frozen in place (``GrowableBuffer``): the largest array of a large program.
         let ops = GrowableBuffer<Op>()
-        var timings: [MediaTiming] = []
+        /// One per op, frozen in place too.
+        let timings = GrowableBuffer<MediaTiming>()
         var groups: [GroupTiming] = []
         var keyframes: [Keyframes] = []
         /// Compiled keyframe tracks by identity, so leaves sharing one share its lanes.
@@ -186,7 +190,7 @@ extension SamplingProgram {
                 let leaf = timeline.leaves[index]
                 guard let op = compileOp(leaf.body, model: model, valueIsModel: valueIsModel) else {
                     ops.removeLast(from: firstOp)
-                    timings.removeSubrange(firstOp...)
+                    timings.removeLast(from: firstOp)
                     return (firstOp, 0, nil)
                 }
                 ops.append(op)

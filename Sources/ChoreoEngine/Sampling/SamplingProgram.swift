@@ -595,12 +595,12 @@ public final class SamplingProgram: Sendable {
         cachesCurves = (builder.easings.count + builder.springs.count) * 4 <= builder.ops.count
         isComplete = !builder.tracks.contains { $0.generic } && !builder.pieces.contains { $0.generic }
         Self.checkReferences(builder, timeSourceCount: timeSources.count)
-        tracks = FrozenBuffer(taking: &builder.tracks)
-        pieceStarts = FrozenBuffer(taking: &builder.pieceStarts)
-        pieces = FrozenBuffer(taking: &builder.pieces)
-        modelLanes = FrozenBuffer(taking: &builder.modelLanes)
+        tracks = builder.tracks.freeze()
+        pieceStarts = builder.pieceStarts.freeze()
+        pieces = builder.pieces.freeze()
+        modelLanes = builder.modelLanes.freeze()
         ops = builder.ops.freeze()
-        timings = FrozenBuffer(taking: &builder.timings)
+        timings = builder.timings.freeze()
         groups = FrozenBuffer(taking: &builder.groups)
         keyframes = FrozenBuffer(taking: &builder.keyframes)
         keyTimes = FrozenBuffer(taking: &builder.keyTimes)
