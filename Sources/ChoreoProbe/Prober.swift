@@ -47,7 +47,13 @@ public final class Prober: Sendable {
     }
 
     private let state: Mutex<State>
-    private let client: Mutex<CurlProbeClient?> = Mutex(nil)
+    /// Whether probing was started, and its client once there is a node to probe: libcurl is
+    /// loaded with the first node (``SharedLibrary``), so a server with no arena never maps it.
+    private struct Probing {
+        var started = false
+        var client: CurlProbeClient?
+    }
+    private let probing = Mutex(Probing())
     private let onChange: @Sendable (Change) -> Void
     private let onRecord: @Sendable (Record) -> Void
 
@@ -68,17 +74,17 @@ public final class Prober: Sendable {
     }
 
     public func start() {
-        guard !isRunning else { return }
-        let client = CurlProbeClient { [weak self] target, result in self?.receive(target, result) }
-        self.client.withLock { $0 = client }
-        client.start()
-        retarget()
+        let first = probing.withLock { probing in
+            defer { probing.started = true }
+            return !probing.started
+        }
+        if first { retarget() }
     }
 
     public func stop() {
-        let client = self.client.withLock { current -> CurlProbeClient? in
-            defer { current = nil }
-            return current
+        let client = probing.withLock { probing -> CurlProbeClient? in
+            defer { probing = Probing() }
+            return probing.client
         }
         client?.stop()
     }
@@ -106,7 +112,16 @@ public final class Prober: Sendable {
                 }, state.configuration.probe
             )
         }
-        client.withLock { $0 }?.configure(targets: targets, interval: probe.interval, timeout: probe.timeout)
+        let (client, created) = probing.withLock { probing -> (CurlProbeClient?, Bool) in
+            guard probing.started else { return (nil, false) }
+            if probing.client == nil && !targets.isEmpty {
+                probing.client = CurlProbeClient { [weak self] target, result in self?.receive(target, result) }
+                return (probing.client, true)
+            }
+            return (probing.client, false)
+        }
+        client?.configure(targets: targets, interval: probe.interval, timeout: probe.timeout)
+        if created { client?.start() }
     }
 
     private func receive(_ target: Int, _ result: ProbeResult) {
@@ -161,7 +176,7 @@ public final class Prober: Sendable {
     }
 
     /// Whether this prober is probing (between ``start()`` and ``stop()``).
-    public var isRunning: Bool { client.withLock { $0 != nil } }
+    public var isRunning: Bool { probing.withLock { $0.started } }
 
     public var configuration: ArenaConfiguration { state.withLock { $0.configuration } }
 

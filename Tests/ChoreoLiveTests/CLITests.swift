@@ -109,10 +109,7 @@ import Testing
         // Until the process has mapped its program and started reading, its maps are partial.
         var maps = ""
         for _ in 0..<400 {
-            // Read to its end: procfs gives a file no size, so a read by size sees one page.
-            let file = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
-            maps = String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            try? file?.close()
+            maps = Self.maps(process.processIdentifier)
             if maps.contains("libz.so") && maps.contains("libsqlite3") { break }
             usleep(5_000)
         }
@@ -129,6 +126,32 @@ import Testing
         let png = scratch.file("frame.png")
         #expect(try runChoreo(["render", try sceneFile(), "--format", "png", "--time", "1", "--out", png]).0 == 0)
         #expect(FileManager.default.contents(atPath: png)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+    }
+
+    /// The mapped libraries of a running process, read to the end (procfs gives its files no
+    /// size, so a read by size sees one page).
+    static func maps(_ pid: Int32) -> String {
+        let file = FileHandle(forReadingAtPath: "/proc/\(pid)/maps")
+        defer { try? file?.close() }
+        return String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    }
+
+    /// A server maps libmicrohttpd, and Cairo and Pango only once it draws a picture; with no
+    /// arena nodes to probe it never maps libcurl, and with SQLite storage never libpq.
+    @Test func aServerMapsWhatItUses() throws {
+        let server = try ServerProcess()
+        let pid = server.process.processIdentifier
+        let idle = Self.maps(pid)
+        #expect(idle.contains("libmicrohttpd") && idle.contains("libsqlite3"), "\(idle)")
+        for library in ["libcairo", "libpango", "libcurl", "libpq"] {
+            #expect(!idle.contains(library), "\(library) is mapped by an idle server")
+        }
+        let http = RawHTTP(port: server.port)
+        let picture = try http.request("POST", "/v1/render?format=png&time=1", body: Self.scene)
+        #expect(picture.status == 200)
+        let drawn = Self.maps(pid)
+        #expect(drawn.contains("libcairo") && drawn.contains("libpangocairo"))
+        #expect(!drawn.contains("libcurl") && !drawn.contains("libpq"))
     }
 
     @Test func exitCodesAndBareCommand() throws {
