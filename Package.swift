@@ -62,7 +62,7 @@ let package = Package(
             name: "ChoreoHTTP",
             dependencies: [
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
-                "ChoreoRaster",
+                "ChoreoRaster", "ChoreoLibraries",
             ],
             resources: [
                 .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoLibraries
 import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
@@ -94,8 +95,10 @@ public enum RenderService {
         do {
             // The plan is read only to make the response: a JSON or NDJSON one lets go of the
             // leaves its compiled program does not need.
-            return try RenderPlan.make(
+            let plan = try RenderPlan.make(
                 scene: consume scene, query: query, shouldStop: guarded.shouldStop, releasingLeaves: true)
+            Allocator.releaseFreePages()
+            return plan
         } catch {
             if guarded.outOfMemory, let memory { throw busyProblem(memory) }
             throw Problem.invalidScene(error)

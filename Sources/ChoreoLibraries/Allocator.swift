@@ -19,4 +19,11 @@ package enum Allocator {
     package static func configure() {
         _ = mallopt(M_MMAP_THRESHOLD, mappingThreshold)
     }
+
+    /// Gives the heap's free pages back to the system (`malloc_trim`): after a render's plan is
+    /// made, the scene's run has freed megabytes of small blocks (the leaves a compiled program
+    /// no longer needs) that no later allocation of the render reuses.
+    package static func releaseFreePages() {
+        _ = malloc_trim(0)
+    }
 }

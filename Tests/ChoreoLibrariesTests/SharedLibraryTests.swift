@@ -100,4 +100,23 @@ import Testing
             #expect(Int(bitPattern: block) & 0xfff == 0x10, "\(size) bytes at \(block)")
         }
     }
+
+    /// Small blocks freed below one still in use stay in the heap, resident, until
+    /// ``Allocator/releaseFreePages()`` gives their pages back.
+    @Test func freePagesGoBack() throws {
+        func resident() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        let blocks = (0..<40_000).map { _ in malloc(500)! }
+        for block in blocks { memset(block, 1, 500) }
+        let pin = malloc(500)!
+        defer { free(pin) }
+        for block in blocks { free(block) }
+        let before = try resident()
+        Allocator.releaseFreePages()
+        let after = try resident()
+        #expect(before - after > 10_000, "\(before) KiB resident before, \(after) after")
+    }
 }
