@@ -22,7 +22,8 @@ package enum Allocator {
 
     /// Gives the heap's free pages back to the system (`malloc_trim`): after a render's plan is
     /// made, the scene's run has freed megabytes of small blocks (the leaves a compiled program
-    /// no longer needs) that no later allocation of the render reuses.
+    /// no longer needs) that no later allocation of the render reuses; the server does it again
+    /// once a large response has been sent.
     package static func releaseFreePages() {
         _ = malloc_trim(0)
     }

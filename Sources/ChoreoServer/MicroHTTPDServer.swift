@@ -751,11 +751,8 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
 
 /// Hands the heap's free memory back to the system, off the I/O thread.
 private func trimHeap() {
-    DispatchQueue.global(qos: .utility).async { _ = malloc_trim(0) }
+    DispatchQueue.global(qos: .utility).async { Allocator.releaseFreePages() }
 }
-
-/// glibc's `malloc_trim(3)` (declared in <malloc.h>, which the Glibc module does not export).
-@_silgen_name("malloc_trim") private func malloc_trim(_ pad: Int) -> Int32
 
 /// A connection opened or closed: tracked for the request-head deadline.
 private let connectionNotified:
