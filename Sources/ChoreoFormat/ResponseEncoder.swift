@@ -120,7 +120,8 @@ public enum ResponseEncoder {
     public static func frameBlocks(
         _ plan: RenderPlan, range: Range<Int>, format: SamplingQuery.Format, threads: Int = defaultThreads,
         bytesPerFrame: Int? = nil, reusing spare: consuming [[UInt8]] = [],
-        partedFrom partedBytes: Int = partedFrameBytes, keepGoing: (@Sendable (Int) -> Bool)? = nil
+        partedFrom partedBytes: Int = partedFrameBytes, cursors: CursorPool? = nil,
+        keepGoing: (@Sendable (Int) -> Bool)? = nil
     ) -> [[UInt8]] {
         let json = format == .json
         let count = range.count
@@ -136,7 +137,7 @@ public enum ResponseEncoder {
         if keepGoing == nil && threads > 1 && count < threads && bytesPerFrameEstimate >= partedBytes {
             return frameParts(
                 plan, range: range, json: json, threads: threads, bytesPerFrame: bytesPerFrameEstimate,
-                reusing: consume spare)
+                reusing: consume spare, cursors: cursors)
         }
         let results = BlockResults(count: blockCount, reusing: consume spare)
         // Sampled a tile at a time (track by track), then written frame by frame; frames too
@@ -146,7 +147,10 @@ public enum ResponseEncoder {
         // Each thread takes the next block until none is left, with one cursor (its tile) for all.
         let blocks = BlockCounter()
         let worker: @Sendable (Int) -> Void = { _ in
-            let cursor = plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 0)
+            let cursor =
+                cursors?.take(plan, tileFrames: tiled ? tileFrames : 0)
+                ?? plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 0)
+            defer { cursors?.give(cursor) }
             while let block = blocks.take(below: blockCount) {
                 let lower = range.lowerBound + block * blockSize
                 let upper = min(lower + blockSize, range.upperBound)
@@ -183,14 +187,15 @@ public enum ResponseEncoder {
     /// holds one frame at a time, not one per thread.
     static func frameParts(
         _ plan: RenderPlan, range: Range<Int>, json: Bool, threads: Int, bytesPerFrame: Int,
-        reusing spare: consuming [[UInt8]]
+        reusing spare: consuming [[UInt8]], cursors: CursorPool?
     ) -> [[UInt8]] {
         let parts = threads
         let blockCount = range.count * parts
         let results = BlockResults(count: blockCount, reusing: consume spare)
         let blocks = BlockCounter()
         let worker: @Sendable (Int) -> Void = { _ in
-            let cursor = plan.frames.makeCursor()
+            let cursor = cursors?.take(plan, tileFrames: 0) ?? plan.frames.makeCursor()
+            defer { cursors?.give(cursor) }
             while let block = blocks.take(below: blockCount) {
                 let index = range.lowerBound + block / parts
                 let part = block % parts
@@ -610,6 +615,41 @@ private final class BlockResults: @unchecked Sendable {
     }
 
     var values: [[UInt8]] { slots }
+}
+
+/// The cursors of a stream's earlier pieces, for its next ones: a cursor's tile of sampled
+/// frames (up to ``ResponseEncoder/tileBytes`` a thread) and its caches are mappings of their
+/// own, which a new cursor for every piece would map and fault in again. One plan's only.
+public final class CursorPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cursors: [SamplingCursor] = []
+
+    public init() {}
+
+    /// A kept cursor with a tile of at least `tileFrames` frames, or nil (then one with a
+    /// smaller tile, if any, is let go: the pool keeps no more cursors than threads use at once).
+    func take(_ plan: RenderPlan, tileFrames: Int) -> SamplingCursor? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = cursors.firstIndex(where: { $0.tileCapacity >= tileFrames }) else {
+            if !cursors.isEmpty { cursors.removeLast() }
+            return nil
+        }
+        return cursors.remove(at: index)
+    }
+
+    func give(_ cursor: SamplingCursor) {
+        lock.lock()
+        defer { lock.unlock() }
+        cursors.append(cursor)
+    }
+
+    /// The cursors kept.
+    package var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return cursors.count
+    }
 }
 
 /// The next block of frames to write, for the threads that share them.

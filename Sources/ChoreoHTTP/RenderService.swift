@@ -1,7 +1,6 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
-import ChoreoLibraries
 import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
@@ -95,10 +94,8 @@ public enum RenderService {
         do {
             // The plan is read only to make the response: a JSON or NDJSON one lets go of the
             // leaves its compiled program does not need.
-            let plan = try RenderPlan.make(
+            return try RenderPlan.make(
                 scene: consume scene, query: query, shouldStop: guarded.shouldStop, releasingLeaves: true)
-            Allocator.releaseFreePages()
-            return plan
         } catch {
             if guarded.outOfMemory, let memory { throw busyProblem(memory) }
             throw Problem.invalidScene(error)
@@ -332,6 +329,13 @@ public struct RenderPieces {
     /// large frames are not copied into one buffer.
     var blocks: [[UInt8]] = []
     var nextBlock = 0
+    /// Blocks joined into the last piece, and that piece: written again for the next ones once
+    /// their readers let go of them, so a stream maps and faults in no new memory per piece
+    /// (each of them is a mapping of its own, ``Allocator``).
+    var joinedBlocks: [[UInt8]] = []
+    var lastJoined: [UInt8] = []
+    /// The rendering threads' cursors, kept from piece to piece.
+    let cursors = CursorPool()
     var stage = Stage.header
     /// Frames in the response.
     public var total: Int { plan.times.count }
@@ -354,9 +358,11 @@ public struct RenderPieces {
             defer { nextBlock += 1 }
             return blocks[nextBlock]
         }
-        // The blocks returned before are written again, once their readers let go of them.
+        // The blocks returned or joined before are written again, once their readers let go of
+        // them.
         var spare: [[UInt8]] = []
         swap(&spare, &blocks)
+        if spare.isEmpty { swap(&spare, &joinedBlocks) }
         switch stage {
         case .header:
             stage = total > 0 ? .frames(from: 0) : trailer
@@ -367,15 +373,24 @@ public struct RenderPieces {
             framesDone = upper
             let written = ResponseEncoder.frameBlocks(
                 plan, range: lower..<upper, format: format, threads: threads, bytesPerFrame: bytesPerFrame,
-                reusing: consume spare)
+                reusing: consume spare, cursors: cursors)
             let size = written.reduce(0) { $0 + $1.count }
             // Sized by the frames just written: large frames make small pieces.
             let perFrame = max(1, size / (upper - lower))
             bytesPerFrame = perFrame
             // Frames larger than a piece go one at a time, written in parts on every thread.
             nextFrames = min(framesPerPiece, max(1, RenderService.pieceBytes / perFrame))
-            // Small blocks make one piece; large ones go as they are, not copied once more.
-            if size <= RenderService.pieceBytes || written.count == 1 { return ResponseEncoder.joined(written) }
+            // Small blocks make one piece; large ones, and a single block, go as they are, not
+            // copied once more.
+            if size <= RenderService.pieceBytes && written.count > 1 {
+                var previous: [UInt8] = []
+                swap(&previous, &lastJoined)
+                var piece = JSONWriter(reusing: consume previous, capacity: size)
+                for block in written { piece.bytes.append(contentsOf: block) }
+                joinedBlocks = written
+                lastJoined = piece.bytes
+                return lastJoined
+            }
             blocks = written
             nextBlock = 1
             return blocks[0]

@@ -1,5 +1,9 @@
 import CMalloc
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// glibc's allocator, set for a process that holds large arrays for a while and lets them go:
 /// a scene's timeline, a compiled program, frames of megabytes.
 ///
@@ -16,7 +20,11 @@ package enum Allocator {
     package static let mappingThreshold: Int32 = 256 * 1024
 
     /// Sets the threshold; call it once, first thing in `main`, before other threads start.
+    /// glibc's own setting wins: with `MALLOC_MMAP_THRESHOLD_` (or a `glibc.malloc.mmap_threshold`
+    /// in `GLIBC_TUNABLES`) in the environment, the operator's value stays.
     package static func configure() {
+        if getenv("MALLOC_MMAP_THRESHOLD_") != nil { return }
+        if let tunables = getenv("GLIBC_TUNABLES"), String(cString: tunables).contains("mmap_threshold") { return }
         _ = mallopt(M_MMAP_THRESHOLD, mappingThreshold)
     }
 

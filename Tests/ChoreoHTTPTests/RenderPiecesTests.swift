@@ -28,12 +28,22 @@ import Testing
             var pieces = RenderPieces(plan, format: format, threads: 2, framesPerPiece: 3)
             var joined: [UInt8] = []
             var count = 0
+            var addresses: [UnsafeRawPointer?] = []
             while let piece = pieces.next() {
                 joined += piece
                 count += 1
+                if pieces.framesDone > 1 && pieces.framesDone < plan.times.count {
+                    addresses.append(piece.withUnsafeBytes { $0.baseAddress })
+                }
             }
             #expect(joined == Self.whole(plan, format), "\(format)")
             #expect(count > 3, "a header, several pieces of frames and a trailer")
+            // Pieces of frames are written into the storage of the one before (a new one only
+            // when they outgrow it), and the threads' cursors are kept from piece to piece.
+            #expect(
+                addresses.count >= 6 && Set(addresses).count * 2 < addresses.count,
+                "\(addresses.count) pieces in \(Set(addresses).count) buffers")
+            #expect(pieces.cursors.count >= 1 && pieces.cursors.count <= 2, "\(pieces.cursors.count) cursors kept")
         }
     }
 
