@@ -11,10 +11,11 @@ import CMalloc
 /// raises that threshold to the size of every such block freed, up to 32 MiB. After the first
 /// large array is freed (a request's body, a grown array's old storage), arrays of up to
 /// megabytes come from the heap, and once freed they stay there as holes that later, larger
-/// arrays cannot use: a 10,000-layer render peaked about 6 MiB higher for them. A fixed
-/// threshold of 256 KiB gives every larger array its own mapping, returned to the system when
-/// it is freed (docs/limits.md, "Memory"). Smaller allocations, nearly all of them, are
-/// unchanged.
+/// arrays cannot use. A fixed threshold of 256 KiB gives every larger array its own mapping,
+/// returned to the system when it is freed, and of which only the pages written take memory
+/// (docs/architecture.md, "C libraries and memory"). Smaller allocations, nearly all of them,
+/// are unchanged. What is allocated again and again (a stream's frame buffers and cursors) is
+/// kept and written again instead, or each use would fault in new pages.
 package enum Allocator {
     /// Allocations of this many bytes or more get a mapping of their own.
     package static let mappingThreshold: Int32 = 256 * 1024
@@ -28,10 +29,8 @@ package enum Allocator {
         _ = mallopt(M_MMAP_THRESHOLD, mappingThreshold)
     }
 
-    /// Gives the heap's free pages back to the system (`malloc_trim`): after a render's plan is
-    /// made, the scene's run has freed megabytes of small blocks (the leaves a compiled program
-    /// no longer needs) that no later allocation of the render reuses; the server does it again
-    /// once a large response has been sent.
+    /// Gives the heap's free pages back to the system (`malloc_trim`), freed small blocks
+    /// between live ones included: the server does it once a large response has been sent.
     package static func releaseFreePages() {
         _ = malloc_trim(0)
     }
