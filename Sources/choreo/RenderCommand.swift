@@ -1,5 +1,6 @@
 import ChoreoFormat
 import ChoreoHTTP
+import ChoreoLibraries
 import Foundation
 
 /// `choreo render`: the same bytes as `POST /v1/render`.
@@ -38,6 +39,10 @@ enum RenderCommand {
             // The document and then the scene are let go as soon as they are used.
             let (scene, _) = try RenderService.scene(from: consume body)
             plan = try RenderService.plan(consume scene, query)
+            // The run's small blocks, freed with the leaves the plan let go, are not what the
+            // frames write into (their buffers are mappings of their own): given back now, a
+            // large render peaks lower. One call per process; a server trims after responses.
+            Allocator.releaseFreePages()
             format = query.format
             if format.isPicture { picture = try PicturePieces(plan, query) }
         } catch {
