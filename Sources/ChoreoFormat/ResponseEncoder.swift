@@ -39,15 +39,35 @@ public enum ResponseEncoder {
                 return false
             }
         }
-        let blocks = frameBlocks(plan, range: 0..<plan.times.count, format: .json, threads: threads, keepGoing: guarded)
-        if stopped.isSet { return nil }
-        let header = jsonHeader(plan)
-        let trailer = jsonTrailer(plan)
-        // Sized once: growing a buffer of this size copies it and faults in every page again.
-        var writer = JSONWriter(capacity: blocks.reduce(header.count + trailer.count) { $0 + $1.count })
-        writer.bytes.append(contentsOf: header)
-        for block in blocks { writer.bytes.append(contentsOf: block) }
-        writer.bytes.append(contentsOf: trailer)
+        // The frames a block per thread at a time, each round's blocks copied into the document
+        // and written again in the next round: a block of megabytes is a mapping of its own,
+        // which a new block for every 16 frames would fault in again.
+        let count = plan.times.count
+        let round = max(threads, 1) * blockSize
+        var writer = JSONWriter(capacity: 0)
+        writer.bytes = jsonHeader(plan)
+        var spare: [[UInt8]] = []
+        var bytesPerFrame: Int?
+        var lower = 0
+        while lower < count {
+            let upper = min(lower + round, count)
+            let blocks = frameBlocks(
+                plan, range: lower..<upper, format: .json, threads: threads, bytesPerFrame: bytesPerFrame,
+                reusing: consume spare, keepGoing: guarded)
+            if stopped.isSet { return nil }
+            let size = blocks.reduce(0) { $0 + $1.count }
+            if lower == 0 {
+                // Sized once, from the first frames and half as much again: growing a buffer of
+                // this size copies it and faults in every page again, and pages reserved and
+                // never written take no memory.
+                writer.bytes.reserveCapacity(writer.bytes.count + size + size / upper * (count - upper) * 3 / 2 + 4096)
+            }
+            for block in blocks { writer.bytes.append(contentsOf: block) }
+            bytesPerFrame = max(1, size / (upper - lower))
+            spare = blocks
+            lower = upper
+        }
+        writer.bytes.append(contentsOf: jsonTrailer(plan))
         return writer.bytes
     }
 
