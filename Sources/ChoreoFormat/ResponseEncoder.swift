@@ -47,13 +47,14 @@ public enum ResponseEncoder {
         var writer = JSONWriter(capacity: 0)
         writer.bytes = jsonHeader(plan)
         var spare: [[UInt8]] = []
+        let cursors = CursorPool()
         var bytesPerFrame: Int?
         var lower = 0
         while lower < count {
             let upper = min(lower + round, count)
             let blocks = frameBlocks(
                 plan, range: lower..<upper, format: .json, threads: threads, bytesPerFrame: bytesPerFrame,
-                reusing: consume spare, keepGoing: guarded)
+                reusing: consume spare, cursors: cursors, keepGoing: guarded)
             if stopped.isSet { return nil }
             let size = blocks.reduce(0) { $0 + $1.count }
             if lower == 0 {
