@@ -1,4 +1,4 @@
-#include <dlfcn.h>
+#include "../CLibraryBinding/binding.h"
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
@@ -25,17 +25,11 @@
     X(pango_layout_set_width) X(g_object_unref)
 
 typedef struct ccairo_functions {
-#define CCAIRO_FIELD(name) __typeof__(name) *_Nonnull name;
-    CCAIRO_FUNCTIONS(CCAIRO_FIELD)
-#undef CCAIRO_FIELD
+    CCAIRO_FUNCTIONS(CHOREO_FUNCTION_FIELD)
 } ccairo_functions;
 
-/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
-   or NULL when all are bound. */
+/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
 static inline const char *ccairo_bind(ccairo_functions *functions, void *library) {
-#define CCAIRO_BIND(name) \
-    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
-    CCAIRO_FUNCTIONS(CCAIRO_BIND)
-#undef CCAIRO_BIND
+    CCAIRO_FUNCTIONS(CHOREO_BIND_FUNCTION)
     return 0;
 }

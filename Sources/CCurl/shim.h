@@ -1,4 +1,4 @@
-#include <dlfcn.h>
+#include "../CLibraryBinding/binding.h"
 /* curl.h would otherwise make curl_easy_setopt a type-checking macro, which a call through the
    table below cannot go through. */
 #define CURL_DISABLE_TYPECHECK
@@ -13,18 +13,12 @@
     X(curl_multi_perform) X(curl_multi_info_read) X(curl_multi_poll) X(curl_multi_wakeup)
 
 typedef struct ccurl_functions {
-#define CCURL_FIELD(name) __typeof__(name) *_Nonnull name;
-    CCURL_FUNCTIONS(CCURL_FIELD)
-#undef CCURL_FIELD
+    CCURL_FUNCTIONS(CHOREO_FUNCTION_FIELD)
 } ccurl_functions;
 
-/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
-   or NULL when all are bound. */
+/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
 static inline const char *ccurl_bind(ccurl_functions *functions, void *library) {
-#define CCURL_BIND(name) \
-    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
-    CCURL_FUNCTIONS(CCURL_BIND)
-#undef CCURL_BIND
+    CCURL_FUNCTIONS(CHOREO_BIND_FUNCTION)
     return 0;
 }
 

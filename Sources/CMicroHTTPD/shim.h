@@ -3,7 +3,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
-#include <dlfcn.h>
+#include "../CLibraryBinding/binding.h"
 
 /* The libmicrohttpd functions choreo calls, loaded when the server starts rather than linked
    (ChoreoLibraries' SharedLibrary), so that the other commands never map it nor GnuTLS: a
@@ -16,18 +16,12 @@
     X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
 
 typedef struct cmhd_functions {
-#define CMHD_FIELD(name) __typeof__(name) *_Nonnull name;
-    CMHD_FUNCTIONS(CMHD_FIELD)
-#undef CMHD_FIELD
+    CMHD_FUNCTIONS(CHOREO_FUNCTION_FIELD)
 } cmhd_functions;
 
-/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
-   or NULL when all are bound. */
+/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
 static inline const char *cmhd_bind(cmhd_functions *functions, void *library) {
-#define CMHD_BIND(name) \
-    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
-    CMHD_FUNCTIONS(CMHD_BIND)
-#undef CMHD_BIND
+    CMHD_FUNCTIONS(CHOREO_BIND_FUNCTION)
     return 0;
 }
 

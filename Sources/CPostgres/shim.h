@@ -1,4 +1,4 @@
-#include <dlfcn.h>
+#include "../CLibraryBinding/binding.h"
 #include <libpq-fe.h>
 #include <poll.h>
 
@@ -17,17 +17,11 @@ static inline int cpostgres_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }
     X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
 
 typedef struct cpostgres_functions {
-#define CPOSTGRES_FIELD(name) __typeof__(name) *_Nonnull name;
-    CPOSTGRES_FUNCTIONS(CPOSTGRES_FIELD)
-#undef CPOSTGRES_FIELD
+    CPOSTGRES_FUNCTIONS(CHOREO_FUNCTION_FIELD)
 } cpostgres_functions;
 
-/* Fills `functions` from `library` (a dlopen handle): the name of the first function missing,
-   or NULL when all are bound. */
+/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
 static inline const char *cpostgres_bind(cpostgres_functions *functions, void *library) {
-#define CPOSTGRES_BIND(name) \
-    if (!(*(void **)&functions->name = dlsym(library, #name))) return #name;
-    CPOSTGRES_FUNCTIONS(CPOSTGRES_BIND)
-#undef CPOSTGRES_BIND
+    CPOSTGRES_FUNCTIONS(CHOREO_BIND_FUNCTION)
     return 0;
 }
