@@ -24,12 +24,5 @@
     X(pango_layout_set_font_description) X(pango_layout_set_justify) X(pango_layout_set_text) \
     X(pango_layout_set_width) X(g_object_unref)
 
-typedef struct ccairo_functions {
-    CCAIRO_FUNCTIONS(CHOREO_FUNCTION_FIELD)
-} ccairo_functions;
-
-/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
-static inline const char *ccairo_bind(ccairo_functions *functions, void *library) {
-    CCAIRO_FUNCTIONS(CHOREO_BIND_FUNCTION)
-    return 0;
-}
+/* ccairo_functions and ccairo_bind (binding.h). */
+CHOREO_LIBRARY(ccairo, CCAIRO_FUNCTIONS)

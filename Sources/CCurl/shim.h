@@ -12,15 +12,8 @@
     X(curl_multi_cleanup) X(curl_multi_add_handle) X(curl_multi_remove_handle) \
     X(curl_multi_perform) X(curl_multi_info_read) X(curl_multi_poll) X(curl_multi_wakeup)
 
-typedef struct ccurl_functions {
-    CCURL_FUNCTIONS(CHOREO_FUNCTION_FIELD)
-} ccurl_functions;
-
-/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
-static inline const char *ccurl_bind(ccurl_functions *functions, void *library) {
-    CCURL_FUNCTIONS(CHOREO_BIND_FUNCTION)
-    return 0;
-}
+/* ccurl_functions and ccurl_bind (binding.h). */
+CHOREO_LIBRARY(ccurl, CCURL_FUNCTIONS)
 
 /* curl_easy_setopt and curl_easy_getinfo are variadic: Swift cannot call them, so each argument
    type gets a fixed-signature wrapper. */

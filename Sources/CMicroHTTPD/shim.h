@@ -15,15 +15,8 @@
     X(MHD_create_response_from_buffer) X(MHD_create_response_from_callback) \
     X(MHD_add_response_header) X(MHD_queue_response) X(MHD_destroy_response)
 
-typedef struct cmhd_functions {
-    CMHD_FUNCTIONS(CHOREO_FUNCTION_FIELD)
-} cmhd_functions;
-
-/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
-static inline const char *cmhd_bind(cmhd_functions *functions, void *library) {
-    CMHD_FUNCTIONS(CHOREO_BIND_FUNCTION)
-    return 0;
-}
+/* cmhd_functions and cmhd_bind (binding.h). */
+CHOREO_LIBRARY(cmhd, CMHD_FUNCTIONS)
 
 /* MHD_start_daemon is C-variadic, which Swift cannot call: every option goes through one MHD_OPTION_ARRAY. */
 static inline struct MHD_Daemon *

@@ -16,12 +16,5 @@ static inline int cpostgres_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }
     X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) \
     X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
 
-typedef struct cpostgres_functions {
-    CPOSTGRES_FUNCTIONS(CHOREO_FUNCTION_FIELD)
-} cpostgres_functions;
-
-/* Fills `functions` from `library` (a dlopen handle); see binding.h. */
-static inline const char *cpostgres_bind(cpostgres_functions *functions, void *library) {
-    CPOSTGRES_FUNCTIONS(CHOREO_BIND_FUNCTION)
-    return 0;
-}
+/* cpostgres_functions and cpostgres_bind (binding.h). */
+CHOREO_LIBRARY(cpostgres, CPOSTGRES_FUNCTIONS)
