@@ -59,9 +59,10 @@ import Testing
         #expect(plan.makeCursor(tileFrames: 7).tileCapacity == 7)
     }
 
-    /// A compiled op and the sampling program's small records.
+    /// A compiled op (its cumulative step kept in a lane it does not use otherwise) and the
+    /// sampling program's small records.
     @Test func programRecordsKeepTheirSizes() {
-        #expect(MemoryLayout<SamplingProgram.Op>.stride == 160)
+        #expect(MemoryLayout<SamplingProgram.Op>.stride == 128)
         #expect(MemoryLayout<Event>.stride == 56)
     }
 }

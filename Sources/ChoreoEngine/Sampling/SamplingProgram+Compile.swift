@@ -244,7 +244,6 @@ extension SamplingProgram {
             var to = SmallLanes()
             var spring = -1
             var keyframeTrack = -1
-            var step = SmallLanes()
             switch body.curve {
             case .basic(let values, let basicSpring):
                 let (start, end) = body.endpoints(values, model: partModel)
@@ -258,11 +257,11 @@ extension SamplingProgram {
                         springIndex[basicSpring] = spring
                     }
                 }
-                step = Self.small(endLanes)
             case .keyframes(let track):
                 guard let compiled = compileKeyframes(track), let end = track.value(at: 1).lanes else { return nil }
                 keyframeTrack = compiled
-                step = Self.small(end)
+                // A keyframe op has no endpoints: its `from` holds the cumulative step.
+                if body.cumulative { from = Self.small(end) }
             }
             let clockKey = ClockKey(
                 timings: body.groups.map(\.timing) + [body.timing], functions: body.groups.map(\.timingFunction),
@@ -275,7 +274,7 @@ extension SamplingProgram {
                 from: from, to: to, duration: body.timing.duration, clock: clock, timeSource: body.clock,
                 keyframes: keyframeTrack, spring: spring, easing: easing(body.timingFunction), target: target,
                 additive: body.additive, cumulative: body.cumulative, component: keyPath.component ?? .x,
-                cumulativeStep: body.cumulative ? step : SmallLanes(), laneOffset: laneRange.offset,
+                laneOffset: laneRange.offset,
                 laneCount: laneRange.count, transformBase: transformBase, firstGroup: firstGroup,
                 groupCount: body.groups.count)
         }

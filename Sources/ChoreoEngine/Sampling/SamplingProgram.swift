@@ -63,7 +63,9 @@ public final class SamplingProgram: Sendable {
     /// Fields are ordered by use: what every sample reads first (the endpoints, the duration,
     /// the indices of its clock and curves), then what only some ops read.
     struct Op: Sendable {
-        /// Resolved endpoints of a basic animation.
+        /// Resolved endpoints of a basic animation. A keyframe animation has no endpoints
+        /// here: its `from` holds what one completed iteration adds when `cumulative` (its end
+        /// value; a basic animation's is `to`).
         let from: SmallLanes
         let to: SmallLanes
         /// `timing.duration` (the whole timing is in `timings`, read when a clock is computed).
@@ -85,8 +87,6 @@ public final class SamplingProgram: Sendable {
         let cumulative: Bool
         /// The `transform.*` part, for ``Target/transformPart``.
         let component: KeyPath.Component
-        /// What one completed iteration adds when `cumulative` (the end value).
-        let cumulativeStep: SmallLanes
         /// The lanes written, for ``Target/lanes``.
         @Index32 var laneOffset: Int
         @Index32 var laneCount: Int
@@ -510,7 +510,9 @@ public final class SamplingProgram: Sendable {
                 tolerance: local.tolerance)
         }
         if ops[unchecked: index].cumulative && local.iteration > 0 {
-            result = result + ops[unchecked: index].cumulativeStep * local.iteration
+            // What one completed iteration adds: the end value (see ``Op``).
+            let step = track < 0 ? ops[unchecked: index].to : ops[unchecked: index].from
+            result = result + step * local.iteration
         }
         return result
     }
