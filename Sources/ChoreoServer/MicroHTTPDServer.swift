@@ -58,7 +58,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     /// Requests that run a scene, and the streams they answer with (created by `start`).
     private(set) var renders: RenderExecutor?
     /// Responses holding this much render memory return it to the system when they end.
-    static let trimAfterBytes = 32 << 20
+    static let trimAfterBytes = RenderMemory.trimAfterBytes
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
     /// Receives each request's log line (newline included).
@@ -344,8 +344,15 @@ final class RequestState: @unchecked Sendable {
 /// `@unchecked Sendable`: every mutable field is guarded by `lock`.
 final class StreamState: @unchecked Sendable {
     struct Buffer {
-        var pending: [UInt8] = []
+        /// The pieces not yet sent, as the stream made them (not copied: a render writes its
+        /// next pieces into their storage once they are sent), and how far into the first the
+        /// connection has read.
+        var pieces: [[UInt8]] = []
         var offset = 0
+        /// Bytes in `pieces` not yet sent.
+        var buffered = 0
+        /// Bytes sent, for the request log.
+        var sent = 0
         var finished = false
         var producing = false
         var waiting = false
@@ -382,7 +389,7 @@ final class StreamState: @unchecked Sendable {
         let start = lock.withLock { buffer -> Bool in
             buffer.woken = true
             guard !buffer.producing, !buffer.cancelled, !buffer.finished,
-                buffer.pending.count - buffer.offset < StreamState.lowWater
+                buffer.buffered < StreamState.lowWater
             else { return false }
             buffer.producing = true
             return true
@@ -405,11 +412,10 @@ final class StreamState: @unchecked Sendable {
                     }
                     switch piece {
                     case .bytes(let bytes):
-                        if buffer.offset > 0 {
-                            buffer.pending.removeFirst(buffer.offset)
-                            buffer.offset = 0
+                        if !bytes.isEmpty {
+                            buffer.pieces.append(bytes)
+                            buffer.buffered += bytes.count
                         }
-                        buffer.pending.append(contentsOf: bytes)
                     case .end:
                         buffer.finished = true
                     case .later:
@@ -417,9 +423,9 @@ final class StreamState: @unchecked Sendable {
                         buffer.producing = false
                         return (false, false)
                     }
-                    let again = !buffer.finished && buffer.pending.count - buffer.offset < StreamState.lowWater
+                    let again = !buffer.finished && buffer.buffered < StreamState.lowWater
                     if !again { buffer.producing = false }
-                    let resume = buffer.waiting && (buffer.finished || buffer.pending.count > buffer.offset)
+                    let resume = buffer.waiting && (buffer.finished || buffer.buffered > 0)
                     if resume { buffer.waiting = false }
                     return (resume, again)
                 }
@@ -666,13 +672,25 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         case wait(startProducer: Bool)
     }
     let step: Step = stream.lock.withLock { state in
-        let available = state.pending.count - state.offset
+        let available = state.buffered
         if available > 0 {
-            let count = min(available, max)
-            state.pending.withUnsafeBytes { source in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + state.offset, byteCount: count)
+            // From the pieces in order; a piece read to its end is let go at once.
+            var count = 0
+            while count < max, let first = state.pieces.first {
+                let take = min(first.count - state.offset, max - count)
+                first.withUnsafeBytes { source in
+                    (UnsafeMutableRawPointer(buffer) + count).copyMemory(
+                        from: source.baseAddress! + state.offset, byteCount: take)
+                }
+                count += take
+                state.offset += take
+                if state.offset == first.count {
+                    state.pieces.removeFirst()
+                    state.offset = 0
+                }
             }
-            state.offset += count
+            state.buffered -= count
+            state.sent += count
             let start = !state.producing && !state.finished && available - count < StreamState.lowWater
             if start { state.producing = true }
             return .copied(count, startProducer: start)
@@ -722,7 +740,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     conCls.pointee = nil
     if let stream = state.stream {
-        state.bytesSent = stream.lock.withLock { $0.offset }
+        state.bytesSent = stream.lock.withLock { $0.sent }
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - state.started) / 1e9
     server.application.metrics.requestFinished(route: state.route, status: state.status, seconds: seconds)
