@@ -39,9 +39,12 @@ public struct RenderPlan: Sendable {
     /// `releasingLeaves`: the plan is read only through its frames and the trailer (a JSON or
     /// NDJSON response), so one whose columns all compiled may let go of the timeline's leaves
     /// (``make(timeline:query:releasingLeaves:)``).
+    ///
+    /// `afterRun` is called once the scene has run, before the sampling is planned: the moment
+    /// the run's own state has been let go and the program is not yet built.
     public static func make(
         scene: consuming Scene, query: SamplingQuery, shouldStop: (@Sendable () -> Bool)? = nil,
-        releasingLeaves: Bool = false
+        releasingLeaves: Bool = false, afterRun: () -> Void = {}
     ) throws(ValidationFailure) -> RenderPlan {
         // The scene runs to its natural end, whatever is sampled; a scene that never settles is
         // followed to the sampling end (10 s at least), so an explicit `end` looks further.
@@ -52,6 +55,7 @@ public struct RenderPlan: Sendable {
         } catch {
             throw ValidationFailure([FieldError(path: error.path, message: error.message)])
         }
+        afterRun()
         return try make(timeline: consume timeline, query: query, releasingLeaves: releasingLeaves)
     }
 

@@ -27,6 +27,10 @@ public final class RenderMemory: Sendable {
 
     func give(_ bytes: Int) { used.subtract(bytes, ordering: .relaxed) }
 
+    /// A render that holds this much or more gives the heap's free pages back once its plan is
+    /// made, and again once its response has been sent (`Allocator.releaseFreePages`).
+    public static let trimAfterBytes = 32 << 20
+
     /// A reservation of `bytes`, or nil when they do not fit now.
     public func reserve(_ bytes: Int) -> Reservation? {
         take(bytes) ? Reservation(self, bytes) : nil

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoLibraries
 import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
@@ -86,16 +87,26 @@ public enum RenderService {
     /// (the caller answers ``cancelledStatus``). With a `run` reservation, the run takes
     /// ``runBytesPerEventBatch`` more of it every 4,096 events, and stops with a 503 when the
     /// render memory is all held.
+    ///
+    /// A large render (a `run` reservation of ``RenderMemory/trimAfterBytes`` or more, or
+    /// always with `releasingFreePages`, as `choreo render` asks) gives the heap's free pages
+    /// back after the run and after the plan: the small blocks the run and the released leaves
+    /// free are not what the compile and the frames write into (large buffers are mappings of
+    /// their own, `Allocator`), so the peaks are lower.
     public static func plan(
         _ scene: consuming Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil,
-        run: RenderMemory.Reservation? = nil, memory: RenderMemory? = nil
+        run: RenderMemory.Reservation? = nil, memory: RenderMemory? = nil, releasingFreePages: Bool = false
     ) throws(Problem) -> RenderPlan {
         let guarded = RunGuard(cancellation: cancellation, run: run)
         do {
             // The plan is read only to make the response: a JSON or NDJSON one lets go of the
             // leaves its compiled program does not need.
-            return try RenderPlan.make(
-                scene: consume scene, query: query, shouldStop: guarded.shouldStop, releasingLeaves: true)
+            let large = { releasingFreePages || (run?.bytes ?? 0) >= RenderMemory.trimAfterBytes }
+            let plan = try RenderPlan.make(
+                scene: consume scene, query: query, shouldStop: guarded.shouldStop, releasingLeaves: true,
+                afterRun: { if large() { Allocator.releaseFreePages() } })
+            if large() { Allocator.releaseFreePages() }
+            return plan
         } catch {
             if guarded.outOfMemory, let memory { throw busyProblem(memory) }
             throw Problem.invalidScene(error)

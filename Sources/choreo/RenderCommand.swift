@@ -1,6 +1,5 @@
 import ChoreoFormat
 import ChoreoHTTP
-import ChoreoLibraries
 import Foundation
 
 /// `choreo render`: the same bytes as `POST /v1/render`.
@@ -38,11 +37,9 @@ enum RenderCommand {
             let query = try RenderService.query(parameters)
             // The document and then the scene are let go as soon as they are used.
             let (scene, _) = try RenderService.scene(from: consume body)
-            plan = try RenderService.plan(consume scene, query)
-            // The run's small blocks, freed with the leaves the plan let go, are not what the
-            // frames write into (their buffers are mappings of their own): given back now, a
-            // large render peaks lower. One call per process; a server trims after responses.
-            Allocator.releaseFreePages()
+            // The heap's free pages go back after the run and after the plan: a large render
+            // peaks lower (two calls per process).
+            plan = try RenderService.plan(consume scene, query, releasingFreePages: true)
             format = query.format
             if format.isPicture { picture = try PicturePieces(plan, query) }
         } catch {
