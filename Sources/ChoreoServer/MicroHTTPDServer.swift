@@ -58,7 +58,7 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     /// Requests that run a scene, and the streams they answer with (created by `start`).
     private(set) var renders: RenderExecutor?
     /// Responses holding this much render memory return it to the system when they end.
-    static let trimAfterBytes = RenderMemory.trimAfterBytes
+    static let trimAfterBytes = 32 << 20
     let requestCounter = Atomic<Int>(0)
     let instancePrefix: String
     /// Receives each request's log line (newline included).
@@ -344,14 +344,9 @@ final class RequestState: @unchecked Sendable {
 /// `@unchecked Sendable`: every mutable field is guarded by `lock`.
 final class StreamState: @unchecked Sendable {
     struct Buffer {
-        /// The pieces not yet sent, as the stream made them (not copied: a render writes its
-        /// next pieces into their storage once they are sent), and how far into the first the
-        /// connection has read.
-        var pieces: [[UInt8]] = []
+        var pending: [UInt8] = []
         var offset = 0
-        /// Bytes in `pieces` not yet sent.
-        var buffered = 0
-        /// Bytes sent, for the request log.
+        /// Bytes sent, for the request log (`offset` starts again as `pending` is compacted).
         var sent = 0
         var finished = false
         var producing = false
@@ -389,7 +384,7 @@ final class StreamState: @unchecked Sendable {
         let start = lock.withLock { buffer -> Bool in
             buffer.woken = true
             guard !buffer.producing, !buffer.cancelled, !buffer.finished,
-                buffer.buffered < StreamState.lowWater
+                buffer.pending.count - buffer.offset < StreamState.lowWater
             else { return false }
             buffer.producing = true
             return true
@@ -412,10 +407,11 @@ final class StreamState: @unchecked Sendable {
                     }
                     switch piece {
                     case .bytes(let bytes):
-                        if !bytes.isEmpty {
-                            buffer.pieces.append(bytes)
-                            buffer.buffered += bytes.count
+                        if buffer.offset > 0 {
+                            buffer.pending.removeFirst(buffer.offset)
+                            buffer.offset = 0
                         }
+                        buffer.pending.append(contentsOf: bytes)
                     case .end:
                         buffer.finished = true
                     case .later:
@@ -423,9 +419,9 @@ final class StreamState: @unchecked Sendable {
                         buffer.producing = false
                         return (false, false)
                     }
-                    let again = !buffer.finished && buffer.buffered < StreamState.lowWater
+                    let again = !buffer.finished && buffer.pending.count - buffer.offset < StreamState.lowWater
                     if !again { buffer.producing = false }
-                    let resume = buffer.waiting && (buffer.finished || buffer.buffered > 0)
+                    let resume = buffer.waiting && (buffer.finished || buffer.pending.count > buffer.offset)
                     if resume { buffer.waiting = false }
                     return (resume, again)
                 }
@@ -672,24 +668,13 @@ private let streamReader: MHD_ContentReaderCallback = { cls, _, buffer, max in
         case wait(startProducer: Bool)
     }
     let step: Step = stream.lock.withLock { state in
-        let available = state.buffered
+        let available = state.pending.count - state.offset
         if available > 0 {
-            // From the pieces in order; a piece read to its end is let go at once.
-            var count = 0
-            while count < max, let first = state.pieces.first {
-                let take = min(first.count - state.offset, max - count)
-                first.withUnsafeBytes { source in
-                    (UnsafeMutableRawPointer(buffer) + count).copyMemory(
-                        from: source.baseAddress! + state.offset, byteCount: take)
-                }
-                count += take
-                state.offset += take
-                if state.offset == first.count {
-                    state.pieces.removeFirst()
-                    state.offset = 0
-                }
+            let count = min(available, max)
+            state.pending.withUnsafeBytes { source in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + state.offset, byteCount: count)
             }
-            state.buffered -= count
+            state.offset += count
             state.sent += count
             let start = !state.producing && !state.finished && available - count < StreamState.lowWater
             if start { state.producing = true }

@@ -156,6 +156,14 @@ import Testing
         let cli = try runChoreo(["render", file, "--fps", "60", "--end", "10"])
         #expect(cli.0 == 0)
         #expect(Array(cli.1.utf8) == response.body + [UInt8(ascii: "\n")])
+        // The request log counts every byte the stream sent (chunk framing aside).
+        var logged: String?
+        for _ in 0..<100 where logged == nil {
+            logged = server.drainLog().split(separator: "\n").last { $0.contains(#""path":"/v1/render""#) }.map(
+                String.init)
+            if logged == nil { usleep(20_000) }
+        }
+        #expect(logged?.contains(#""bytes":\#(response.body.count)"#) == true, "\(logged ?? "no log line")")
     }
 
     /// A render that held 32 MiB or more of render memory hands the heap it freed back to the
