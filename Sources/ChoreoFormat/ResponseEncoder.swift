@@ -169,7 +169,7 @@ public enum ResponseEncoder {
         let blocks = BlockCounter()
         let worker: @Sendable (Int) -> Void = { _ in
             let cursor =
-                cursors?.take(plan, tileFrames: tiled ? tileFrames : 0)
+                cursors?.take(tileFrames: tiled ? tileFrames : 0)
                 ?? plan.frames.makeCursor(tileFrames: tiled ? tileFrames : 0)
             defer { cursors?.give(cursor) }
             while let block = blocks.take(below: blockCount) {
@@ -215,35 +215,17 @@ public enum ResponseEncoder {
         let results = BlockResults(count: blockCount, reusing: consume spare)
         let blocks = BlockCounter()
         let worker: @Sendable (Int) -> Void = { _ in
-            let cursor = cursors?.take(plan, tileFrames: 0) ?? plan.frames.makeCursor()
+            let cursor = cursors?.take(tileFrames: 0) ?? plan.frames.makeCursor()
             defer { cursors?.give(cursor) }
             while let block = blocks.take(below: blockCount) {
                 let index = range.lowerBound + block / parts
                 let part = block % parts
-                let time = plan.times[index]
-                let layers = plan.frames.layerCount(at: time)
-                let positions = (part * layers / parts)..<((part + 1) * layers / parts)
                 var writer = JSONWriter(reusing: results.takeSpare(at: block), capacity: bytesPerFrame / parts + 64)
-                if part == 0 {
-                    if json && index > 0 { writer.byte(UInt8(ascii: ",")) }
-                    writer.raw("{\"time\":")
-                    writer.number(time)
-                    writer.raw(",\"layers\":{")
-                }
-                var visitor = JSONFrameWriter(
-                    tables: plan.tables,
-                    continuing: part > 0 && plan.frames.selectsLayer(before: positions.lowerBound, at: time))
-                swap(&visitor.writer, &writer)
-                visitor.writer.significantDigits = plan.precision
-                plan.frames.visit(time, positions: positions, cursor: cursor, &visitor)
-                visitor.writer.significantDigits = nil
-                swap(&visitor.writer, &writer)
-                if part == parts - 1 {
-                    writer.byte(UInt8(ascii: "}"))
-                    writeInteractive(plan.timeline, at: time, into: &writer)
-                    writer.byte(UInt8(ascii: "}"))
-                    if !json { writer.byte(UInt8(ascii: "\n")) }
-                }
+                if json && index > 0 && part == 0 { writer.byte(UInt8(ascii: ",")) }
+                writeFrame(
+                    plan, time: plan.times[index], tileFrame: nil, cursor: cursor, into: &writer, part: part,
+                    of: parts)
+                if !json && part == parts - 1 { writer.byte(UInt8(ascii: "\n")) }
                 results.store(writer.bytes, at: block)
             }
         }
@@ -251,29 +233,46 @@ public enum ResponseEncoder {
         return results.values
     }
 
-    /// Writes the frame at `time`: frame `tileFrame` of the cursor's tile, or sampled now.
+    /// Writes the frame at `time`: frame `tileFrame` of the cursor's tile, or sampled now. With
+    /// `parts` more than one, only part `part` of it, a slice of its drawing order (sampled
+    /// now): the first part opens the frame, the last closes it, and the parts joined in order
+    /// are the frame.
     static func writeFrame(
-        _ plan: RenderPlan, time: Double, tileFrame: Int?, cursor: SamplingCursor, into writer: inout JSONWriter
+        _ plan: RenderPlan, time: Double, tileFrame: Int?, cursor: SamplingCursor, into writer: inout JSONWriter,
+        part: Int = 0, of parts: Int = 1
     ) {
-        let timeline = plan.timeline
-        writer.raw("{\"time\":")
-        writer.number(time)
-        writer.raw(",\"layers\":{")
-        var visitor = JSONFrameWriter(tables: plan.tables)
+        if part == 0 {
+            writer.raw("{\"time\":")
+            writer.number(time)
+            writer.raw(",\"layers\":{")
+        }
+        var positions: Range<Int>?
+        if parts > 1 {
+            let layers = plan.frames.layerCount(at: time)
+            positions = (part * layers / parts)..<((part + 1) * layers / parts)
+        }
+        var visitor = JSONFrameWriter(
+            tables: plan.tables,
+            continuing: positions.map { part > 0 && plan.frames.selectsLayer(before: $0.lowerBound, at: time) }
+                ?? false)
         // The visitor writes into the response's buffer itself: swapped in and out, not copied.
         // `precision` rounds the sampled values, not the times or the interactive states.
         swap(&visitor.writer, &writer)
         visitor.writer.significantDigits = plan.precision
         if let tileFrame {
             plan.frames.visit(tileFrame: tileFrame, cursor: cursor, &visitor)
+        } else if let positions {
+            plan.frames.visit(time, positions: positions, cursor: cursor, &visitor)
         } else {
             plan.frames.visit(time, cursor: cursor, &visitor)
         }
         visitor.writer.significantDigits = nil
         swap(&visitor.writer, &writer)
-        writer.byte(UInt8(ascii: "}"))
-        writeInteractive(timeline, at: time, into: &writer)
-        writer.byte(UInt8(ascii: "}"))
+        if part == parts - 1 {
+            writer.byte(UInt8(ascii: "}"))
+            writeInteractive(plan.timeline, at: time, into: &writer)
+            writer.byte(UInt8(ascii: "}"))
+        }
     }
 
     /// The frame's `animators` and `transitions` members, in scenes that have them.
@@ -649,7 +648,7 @@ public final class CursorPool: @unchecked Sendable {
 
     /// A kept cursor with a tile of at least `tileFrames` frames, or nil (then one with a
     /// smaller tile, if any, is let go: the pool keeps no more cursors than threads use at once).
-    func take(_ plan: RenderPlan, tileFrames: Int) -> SamplingCursor? {
+    func take(tileFrames: Int) -> SamplingCursor? {
         lock.lock()
         defer { lock.unlock() }
         guard let index = cursors.firstIndex(where: { $0.tileCapacity >= tileFrames }) else {

@@ -55,3 +55,14 @@ package struct LibraryUnavailable: Error, Sendable, Equatable, CustomStringConve
         "\(soname) could not be loaded (\(reason)); install the Debian package \(debianPackage)"
     }
 }
+
+extension Result where Failure == LibraryUnavailable {
+    /// The functions of a library that what uses them checked was loaded: reaching here
+    /// without it is a programming error, stopped with `need` and the reason.
+    package func functions(_ need: String) -> Success {
+        switch self {
+        case .success(let functions): functions
+        case .failure(let unavailable): preconditionFailure("\(need): \(unavailable)")
+        }
+    }
+}

@@ -419,9 +419,4 @@ extension ccairo_functions: @retroactive @unchecked Sendable {}
 
 /// The functions every canvas calls. Reaching here without the library is a programming error
 /// (what draws checks ``CairoCanvas/library`` first), stopped with the reason.
-private let C: ccairo_functions = {
-    switch CairoCanvas.library {
-    case .success(let functions): return functions
-    case .failure(let unavailable): preconditionFailure("pictures need Cairo and Pango: \(unavailable)")
-    }
-}()
+private let C = CairoCanvas.library.functions("pictures need Cairo and Pango")

@@ -796,9 +796,4 @@ extension cmhd_functions: @retroactive @unchecked Sendable {}
 
 /// The functions the server calls; a daemon exists only once the library loaded
 /// (``MicroHTTPDServer/start()`` checks first).
-private let MHD: cmhd_functions = {
-    switch MicroHTTPDServer.library {
-    case .success(let functions): return functions
-    case .failure(let unavailable): preconditionFailure("the server needs libmicrohttpd: \(unavailable)")
-    }
-}()
+private let MHD = MicroHTTPDServer.library.functions("the server needs libmicrohttpd")

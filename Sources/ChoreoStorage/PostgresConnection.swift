@@ -294,9 +294,4 @@ extension cpostgres_functions: @retroactive @unchecked Sendable {}
 
 /// The functions every connection calls; a connection exists only once the library loaded
 /// (``PostgresConnection/init(url:defaults:setup:)`` checks first).
-private let PQ: cpostgres_functions = {
-    switch PostgresConnection.library {
-    case .success(let functions): return functions
-    case .failure(let unavailable): preconditionFailure("PostgreSQL storage needs libpq: \(unavailable)")
-    }
-}()
+private let PQ = PostgresConnection.library.functions("PostgreSQL storage needs libpq")
