@@ -128,6 +128,29 @@ import Testing
         #expect(FileManager.default.contents(atPath: png)?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
     }
 
+    /// The binary's relative relocations are packed (`DT_RELR`, Package.swift's
+    /// `compactLinking`): read from its ELF section headers, a `SHT_RELR` section holds them
+    /// and the `SHT_RELA` sections keep only the few that name a symbol.
+    @Test func theBinaryPacksItsRelativeRelocations() throws {
+        let elf = try Data(contentsOf: URL(fileURLWithPath: ServerProcess.binary))
+        func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            elf[offset..<offset + MemoryLayout<T>.size].reversed().reduce(T.zero) { $0 << 8 | T($1) }
+        }
+        #expect(elf.starts(with: [0x7F, 0x45, 0x4C, 0x46, 2]), "not a 64-bit ELF file")
+        let headers = Int(integer(0x28, UInt64.self))
+        let size = Int(integer(0x3A, UInt16.self))
+        let count = Int(integer(0x3C, UInt16.self))
+        var bytesByType: [UInt32: Int] = [:]
+        for index in 0..<count {
+            let header = headers + index * size
+            bytesByType[integer(header + 4, UInt32.self), default: 0] += Int(integer(header + 0x20, UInt64.self))
+        }
+        let relr: UInt32 = 19
+        let rela: UInt32 = 4
+        #expect(bytesByType[relr, default: 0] > 0, "no packed relative relocations")
+        #expect(bytesByType[rela, default: 0] < 1 << 20, "\(bytesByType[rela, default: 0]) bytes of RELA")
+    }
+
     /// The mapped libraries of a running process, read to the end (procfs gives its files no
     /// size, so a read by size sees one page).
     static func maps(_ pid: Int32) -> String {
