@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-test-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench clean
+.PHONY: serve test deps-apt deps-test-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench order clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
@@ -102,6 +102,14 @@ bench: deps-apt
 	.build/release/choreo-bench --sessions-only
 	.build/release/choreo-bench --rlottie
 	Benchmarks/load.sh
+
+# Records which functions a start, an idle server and a render run (callgrind), so the release
+# link places them together: Sources/choreo/choreo.order (Benchmarks/order-file.sh).
+order: deps-apt
+	$(call apt_install,valgrind)
+	swift build -c release --product choreo --static-swift-stdlib
+	swift build -c release --product choreo-bench --static-swift-stdlib
+	Benchmarks/order-file.sh
 
 clean:
 	rm -rf .build

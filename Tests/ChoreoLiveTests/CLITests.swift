@@ -151,6 +151,39 @@ import Testing
         #expect(bytesByType[rela, default: 0] < 1 << 20, "\(bytesByType[rela, default: 0]) bytes of RELA")
     }
 
+    /// The release link's order (`Sources/choreo/choreo.order`, written by `make order`) still
+    /// names this build's functions: of the functions of choreo's own modules it lists, at least
+    /// three in four are defined in the binary (`nm`). The link skips names it does not find, so
+    /// a stale order still links, but no longer packs together the code that runs.
+    @Test func theLinkOrderNamesThisBuildsFunctions() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let order = try String(
+            contentsOf: root.appendingPathComponent("Sources/choreo/choreo.order"), encoding: .utf8)
+        // A function of choreo's own modules: `$s`, the module name's length, the module name.
+        let listed = Set(
+            order.split(separator: "\n").filter { line in
+                line.hasPrefix("$s")
+                    && line.dropFirst(2).drop(while: \.isNumber).lowercased().hasPrefix("choreo")
+            }.map(String.init))
+        #expect(listed.count > 500, "the order lists \(listed.count) of choreo's functions")
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        nm.arguments = ["--defined-only", ServerProcess.binary]
+        let output = Pipe()
+        nm.standardOutput = output
+        try nm.run()
+        let symbols = output.fileHandleForReading.readDataToEndOfFile()
+        nm.waitUntilExit()
+        #expect(nm.terminationStatus == 0)
+        let defined = Set(
+            String(decoding: symbols, as: UTF8.self).split(separator: "\n").compactMap { line in
+                line.split(separator: " ").last.map(String.init)
+            })
+        let found = listed.filter(defined.contains).count
+        #expect(found * 4 >= listed.count * 3, "\(found) of \(listed.count) listed functions defined: run make order")
+    }
+
     /// The mapped libraries of a running process, read to the end (procfs gives its files no
     /// size, so a read by size sees one page).
     static func maps(_ pid: Int32) -> String {
