@@ -108,6 +108,14 @@ if let flag = CommandLine.arguments.firstIndex(of: "--scene-json") {
     exit(0)
 }
 
+// `--memory`: peak resident memory of `choreo render` and `choreo serve` on the 10,000-layer
+// document (MemoryBenchmark). It runs before anything else grows this process.
+if CommandLine.arguments.contains("--memory") {
+    let figures = try MemoryBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
+
 let sceneFile = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-ndjson.json")
 try benchmarkSceneJSON(layers: 10).write(to: sceneFile, atomically: false, encoding: .utf8)
 let choreoPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
