@@ -97,7 +97,9 @@ BENCH_APT_PACKAGES := librlottie-dev haproxy postgresql
 
 bench: deps-apt
 	$(call apt_install,$(BENCH_APT_PACKAGES))
-	swift build -c release $(SWIFT_FLAGS) --product choreo-bench --product choreo
+	swift build -c release $(SWIFT_FLAGS) --product choreo --static-swift-stdlib
+	swift build -c release $(SWIFT_FLAGS) --product choreo-bench --static-swift-stdlib
+	.build/release/choreo-bench --memory
 	.build/release/choreo-bench
 	.build/release/choreo-bench --sessions-only
 	.build/release/choreo-bench --rlottie
