@@ -136,13 +136,7 @@ enum MemoryBenchmark {
         let head =
             "POST /v1/render?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-        let request = Array(head.utf8) + body
-        var sent = 0
-        while sent < request.count {
-            let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, 0) }
-            guard count > 0 else { throw BenchError("send failed") }
-            sent += count
-        }
+        try sendAll(fd, Array(head.utf8) + body)
         // The head, then the body counted as it comes (`BodyCounter`).
         var headBytes: [UInt8] = []
         var counter: BodyCounter?

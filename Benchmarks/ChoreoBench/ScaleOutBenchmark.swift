@@ -251,13 +251,7 @@ enum ScaleOutBenchmark {
         defer { close(fd) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if !body.isEmpty { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + body
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, 0) }
-            guard n > 0 else { throw BenchError("send failed") }
-            sent += n
-        }
+        try sendAll(fd, Array((head + "\r\n").utf8) + body)
         var response: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -110,13 +110,7 @@ final class KeepAliveConnection {
     func post(_ path: String, _ body: [UInt8]) throws -> (status: Int, text: String) {
         let head =
             "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-        let request = Array(head.utf8) + body
-        var sent = 0
-        while sent < request.count {
-            let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, 0) }
-            guard n > 0 else { throw BenchError("send failed") }
-            sent += n
-        }
+        try sendAll(fd, Array(head.utf8) + body)
         // Head up to the blank line, then Content-Length bytes.
         let separator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?

@@ -25,6 +25,16 @@ public func loopbackConnection(_ port: UInt16, receiveTimeout: Int? = nil) throw
     return fd
 }
 
+/// Writes all of `bytes` to the socket `fd`, however many sends that takes.
+public func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
+    var sent = 0
+    while sent < bytes.count {
+        let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, 0) }
+        guard count > 0 else { throw LoopbackError(description: "send failed") }
+        sent += count
+    }
+}
+
 /// A loopback port free now (the kernel's choice for a socket bound to port 0).
 public func freeLoopbackPort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
