@@ -162,8 +162,8 @@ public struct RenderPlan: Sendable {
                 ))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        // The timeline goes to the plan: it lets go of the leaves in place, and what follows
-        // reads the plan's.
+        // The timeline and the columns' members go to the plan: it lets go of the leaves in
+        // place, and what follows reads the plan's.
         let frames = FramePlan(
             timeline: consume timeline, times: times, selected: selected,
             columns: columns.map { layer in

@@ -45,14 +45,22 @@ public final class FramePlan: Sendable {
     /// The timeline is consumed: a caller that passes it with `consume` lets the plan release
     /// the leaves in place, instead of in a copy of the timeline's layers while the caller's
     /// copy still holds them.
+    ///
+    /// The columns are consumed too, and flattened before the program compiles, so that a large
+    /// plan does not hold them twice while it does.
     public init(
-        timeline: consuming Timeline, times: [Double], selected: [Bool], columns: [[Column.Member]],
+        timeline: consuming Timeline, times: [Double], selected: [Bool], columns: consuming [[Column.Member]],
         releasingLeaves: Bool = false
     ) {
         self.times = times
+        var total = 0
+        for layer in timeline.layers.indices where selected[layer] { total += columns[layer].count }
         var requests: [(layer: Int, property: LayerProperty)] = []
-        var flat: [Column] = []
+        requests.reserveCapacity(total)
+        let flat = GrowableBuffer<Column>()
+        flat.reserveCapacity(total)
         var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(timeline.layers.count)
         for layer in timeline.layers.indices {
             let first = flat.count
             if selected[layer] {
@@ -67,19 +75,20 @@ public final class FramePlan: Sendable {
             }
             ranges.append(first..<flat.count)
         }
-        self.columns = FrozenBuffer(flat)
+        _ = consume columns
+        // Every column read from the program: none from the timeline, no particles.
+        let columnsCompiled = flat.allSatisfy { column in
+            switch column.member {
+            case .keyPath: column.track >= 0
+            case .transition: true
+            case .particles: false
+            }
+        }
+        self.columns = flat.freeze()
         layerColumns = FrozenBuffer(ranges)
         self.selected = FrozenBuffer(selected)
         program = SamplingProgram(timeline: copy timeline, requests: requests)
-        let sampledWhole =
-            program.isComplete
-            && flat.allSatisfy { column in
-                switch column.member {
-                case .keyPath: column.track >= 0
-                case .transition: true
-                case .particles: false
-                }
-            }
+        let sampledWhole = program.isComplete && columnsCompiled
         let isStatic = timeline.shape.isConstant && timeline.layers.allSatisfy { $0.timingIsConstant }
         let shape = isStatic ? timeline.shape(at: 0) : nil
         staticShape = shape

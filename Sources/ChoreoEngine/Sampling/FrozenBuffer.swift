@@ -112,6 +112,15 @@ final class GrowableBuffer<Element> {
         count += 1
     }
 
+    /// Appends `elements` in order.
+    func append(contentsOf elements: [Element]) {
+        if count + elements.count > capacity { reserveCapacity(Swift.max(capacity * 2, count + elements.count)) }
+        elements.withUnsafeBufferPointer { source in
+            if let address = source.baseAddress { (base + count).initialize(from: address, count: source.count) }
+        }
+        count += elements.count
+    }
+
     /// Drops the elements from `index` on.
     func removeLast(from index: Int) {
         precondition(index >= 0 && index <= count, "GrowableBuffer index out of range")

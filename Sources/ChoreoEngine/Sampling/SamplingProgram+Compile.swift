@@ -27,13 +27,15 @@ extension SamplingProgram {
         /// One per op, frozen in place too.
         let timings = GrowableBuffer<MediaTiming>()
         var groups: [GroupTiming] = []
-        var keyframes: [Keyframes] = []
+        let keyframes = GrowableBuffer<Keyframes>()
         /// Compiled keyframe tracks by identity, so leaves sharing one share its lanes.
         var keyframeIndex: [ObjectIdentifier: Int] = [:]
-        var keyTimes: [Double] = []
-        var keyValues: [SmallLanes] = []
-        var outTangents: [SmallLanes] = []
-        var inTangents: [SmallLanes] = []
+        /// A keyframe track's times, values and tangents: frozen in place too (a program of
+        /// 10,000 tracks of their own holds 1.3 MB in each of the last three).
+        let keyTimes = GrowableBuffer<Double>()
+        let keyValues = GrowableBuffer<SmallLanes>()
+        let outTangents = GrowableBuffer<SmallLanes>()
+        let inTangents = GrowableBuffer<SmallLanes>()
         var segmentFunctions: [Easing] = []
         var transformBases: [TransformBase] = []
         var transformBaseIndex: [TransformBaseKey: Int] = [:]
@@ -306,11 +308,11 @@ extension SamplingProgram {
                     mode: track.mode, firstTime: keyTimes.count, timeCount: track.keyTimes.count,
                     firstValue: keyValues.count, valueCount: values.count, firstFunction: segmentFunctions.count,
                     functionCount: functions.count, pairwiseHermite: kind == .rect || kind == .color))
-            keyTimes += track.keyTimes
-            keyValues += lanes
+            keyTimes.append(contentsOf: track.keyTimes)
+            keyValues.append(contentsOf: lanes)
             // Tangents are indexed like values; non-cubic tracks pad with zeros to keep one offset.
-            outTangents += cubic ? outs : Array(repeating: SmallLanes(), count: values.count)
-            inTangents += cubic ? ins : Array(repeating: SmallLanes(), count: values.count)
+            outTangents.append(contentsOf: cubic ? outs : Array(repeating: SmallLanes(), count: values.count))
+            inTangents.append(contentsOf: cubic ? ins : Array(repeating: SmallLanes(), count: values.count))
             segmentFunctions += functions.map(Easing.init)
             keyframeIndex[ObjectIdentifier(track)] = keyframes.count - 1
             return keyframes.count - 1
