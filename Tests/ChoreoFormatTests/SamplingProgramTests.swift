@@ -415,6 +415,40 @@ struct SamplingProgramTests {
         }
     }
 
+    /// A compiled keyframe track keeps its values and tangents in as many lanes as their kind
+    /// has (a number one double, a point two, a colour four), not four each, and samples the
+    /// generic path's values to the bit.
+    @Test func keyframeValuesTakeTheirKindsLanes() throws {
+        let animations = [
+            #""keyPath": "opacity", "values": [0, 1, 0.3, 1], "calculationMode": "cubic""#,
+            #""keyPath": "position", "values": [[0, 0], [10, 5], [3, 8], [10, 10]], "calculationMode": "cubic""#,
+            #""keyPath": "backgroundColor", "values": [[0, 0, 0, 1], [1, 0.5, 0, 1], [0, 1, 0, 0.5], [1, 1, 1, 1]]"#,
+        ]
+        let actions = animations.map { #"{"layer": "l", "add": {"type": "keyframe", \#($0), "duration": 2}}"# }
+        let text =
+            #"{"layers": [{"id": "l"}], "script": [{"at": 0, "do": [\#(actions.joined(separator: ","))]}]}"#
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(text.utf8)).scene)
+        let properties: [LayerProperty] = [.opacity, .position, .backgroundColor]
+        let requests = properties.map { (layer: 0, property: $0) }
+        let program = SamplingProgram(timeline: timeline, requests: requests)
+        #expect(program.keyframes.count == 3)
+        #expect((0..<3).map { program.keyframes[$0].laneCount }.sorted() == [1, 2, 4])
+        #expect(program.keyValues.count == 4 * (1 + 2 + 4))
+        #expect(
+            program.outTangents.count == program.keyValues.count && program.inTangents.count == program.keyValues.count)
+        let cursor = SamplingCursor(for: program)
+        for time in [-0.5, 0, 0.05, 0.5, 0.7, 1.2, 1.999, 2.5] {
+            let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+            for (track, property) in properties.enumerated() {
+                #expect(
+                    Self.sampled(
+                        program, timeline, track: track, layer: 0, property: property, at: time, maps: maps,
+                        cursor: cursor
+                    ).same, "\(property) at \(time)")
+            }
+        }
+    }
+
     /// Tiles (a track over several frames at once, ``FramePlan/sampleTile(_:cursor:)``) give
     /// what frames sampled one at a time give, to the bit, whether a tile lies in one piece or
     /// crosses boundaries, and whether layer time maps change within it.

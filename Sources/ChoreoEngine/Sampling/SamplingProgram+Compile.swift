@@ -33,9 +33,9 @@ extension SamplingProgram {
         /// A keyframe track's times, values and tangents: frozen in place too (a program of
         /// 10,000 tracks of their own holds 1.3 MB in each of the last three).
         let keyTimes = GrowableBuffer<Double>()
-        let keyValues = GrowableBuffer<SmallLanes>()
-        let outTangents = GrowableBuffer<SmallLanes>()
-        let inTangents = GrowableBuffer<SmallLanes>()
+        let keyValues = GrowableBuffer<Double>()
+        let outTangents = GrowableBuffer<Double>()
+        let inTangents = GrowableBuffer<Double>()
         var segmentFunctions: [Easing] = []
         var transformBases: [TransformBase] = []
         var transformBaseIndex: [TransformBaseKey: Int] = [:]
@@ -90,7 +90,7 @@ extension SamplingProgram {
                     else { continue }
                     keyframeTracks += 1
                     keyTimeBound += keyframes.keyTimes.count
-                    keyValueBound += values.count
+                    keyValueBound += values.count * min(max(values.first?.kind.laneCount ?? 1, 1), 4)
                     functionBound += keyframes.segmentFunctions?.count ?? 0
                 }
             }
@@ -303,16 +303,24 @@ extension SamplingProgram {
             if cubic && (outs.count != values.count || ins.count != values.count) { return nil }
             let functions = track.segmentFunctions ?? []
             let kind = values[0].kind
+            let laneCount = min(max(kind.laneCount, 1), 4)
             keyframes.append(
                 Keyframes(
                     mode: track.mode, firstTime: keyTimes.count, timeCount: track.keyTimes.count,
-                    firstValue: keyValues.count, valueCount: values.count, firstFunction: segmentFunctions.count,
-                    functionCount: functions.count, pairwiseHermite: kind == .rect || kind == .color))
+                    firstValue: keyValues.count, valueCount: values.count, laneCount: laneCount,
+                    firstFunction: segmentFunctions.count, functionCount: functions.count,
+                    pairwiseHermite: kind == .rect || kind == .color))
             keyTimes.append(contentsOf: track.keyTimes)
-            keyValues.append(contentsOf: lanes)
+            /// Each value's first `laneCount` lanes (the others are zero).
+            func append(_ values: [SmallLanes], to buffer: GrowableBuffer<Double>) {
+                for value in values {
+                    for lane in 0..<laneCount { buffer.append(value[lane]) }
+                }
+            }
+            append(lanes, to: keyValues)
             // Tangents are indexed like values; non-cubic tracks pad with zeros to keep one offset.
-            outTangents.append(contentsOf: cubic ? outs : Array(repeating: SmallLanes(), count: values.count))
-            inTangents.append(contentsOf: cubic ? ins : Array(repeating: SmallLanes(), count: values.count))
+            append(cubic ? outs : Array(repeating: SmallLanes(), count: values.count), to: outTangents)
+            append(cubic ? ins : Array(repeating: SmallLanes(), count: values.count), to: inTangents)
             segmentFunctions += functions.map(Easing.init)
             keyframeIndex[ObjectIdentifier(track)] = keyframes.count - 1
             return keyframes.count - 1

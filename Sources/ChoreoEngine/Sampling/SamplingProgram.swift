@@ -101,8 +101,12 @@ public final class SamplingProgram: Sendable {
         let mode: CalculationMode
         let firstTime: Int
         let timeCount: Int
+        /// Offset of the first value's first lane in `keyValues` (and of its tangents').
         let firstValue: Int
         let valueCount: Int
+        /// Lanes a value takes (1–4: as many as its kind has), so that a track of numbers
+        /// holds one double a value, not four.
+        let laneCount: Int
         /// Index of the first per-segment timing function, count 0 when there are none.
         let firstFunction: Int
         let functionCount: Int
@@ -130,9 +134,10 @@ public final class SamplingProgram: Sendable {
     let groups: FrozenBuffer<GroupTiming>
     let keyframes: FrozenBuffer<Keyframes>
     let keyTimes: FrozenBuffer<Double>
-    let keyValues: FrozenBuffer<SmallLanes>
-    let outTangents: FrozenBuffer<SmallLanes>
-    let inTangents: FrozenBuffer<SmallLanes>
+    /// Keyframe values and their tangents, each in its track's ``Keyframes/laneCount`` lanes.
+    let keyValues: FrozenBuffer<Double>
+    let outTangents: FrozenBuffer<Double>
+    let inTangents: FrozenBuffer<Double>
     let segmentFunctions: FrozenBuffer<Easing>
     let transformBases: FrozenBuffer<TransformBase>
     let easings: FrozenBuffer<Easing>
@@ -539,19 +544,36 @@ public final class SamplingProgram: Sendable {
     private func keyframeValue(_ index: Int, at u: Double, tolerance: Double) -> SmallLanes {
         let n = keyframes[unchecked: index].valueCount
         let v = keyframes[unchecked: index].firstValue
-        guard n > 1 else { return keyValues[unchecked: v] }
+        let lanes = keyframes[unchecked: index].laneCount
+        /// Value or tangent `i` of the track, its lanes beyond `lanes` zero.
+        @inline(__always)
+        func load(_ buffer: FrozenBuffer<Double>, _ i: Int) -> SmallLanes {
+            let offset = v + i * lanes
+            switch lanes {
+            case 1: return SmallLanes(buffer[unchecked: offset], 0, 0, 0)
+            case 2: return SmallLanes(buffer[unchecked: offset], buffer[unchecked: offset + 1], 0, 0)
+            case 3:
+                return SmallLanes(
+                    buffer[unchecked: offset], buffer[unchecked: offset + 1], buffer[unchecked: offset + 2], 0)
+            default:
+                return SmallLanes(
+                    buffer[unchecked: offset], buffer[unchecked: offset + 1], buffer[unchecked: offset + 2],
+                    buffer[unchecked: offset + 3])
+            }
+        }
+        guard n > 1 else { return load(keyValues, 0) }
         let k = keyframes[unchecked: index].firstTime
         let mode = keyframes[unchecked: index].mode
         if mode == .discrete {
             let timeCount = keyframes[unchecked: index].timeCount
             var position = 0
             while position + 1 < timeCount && keyTimes[unchecked: k + position + 1] <= u { position += 1 }
-            return keyValues[unchecked: v + min(position, n - 1)]
+            return load(keyValues, min(position, n - 1))
         }
         let before = u < 0 && keyTimes[unchecked: k] == 0
         let beyond = u > 1 && keyTimes[unchecked: k + n - 1] == 1
-        if u < keyTimes[unchecked: k] && !before { return keyValues[unchecked: v] }
-        if u >= keyTimes[unchecked: k + n - 1] && !beyond { return keyValues[unchecked: v + n - 1] }
+        if u < keyTimes[unchecked: k] && !before { return load(keyValues, 0) }
+        if u >= keyTimes[unchecked: k + n - 1] && !beyond { return load(keyValues, n - 1) }
         var i = 0
         while i + 1 < n && keyTimes[unchecked: k + i + 1] <= u { i += 1 }
         i = min(i, n - 2)
@@ -563,19 +585,19 @@ public final class SamplingProgram: Sendable {
             s = segmentFunctions[unchecked: keyframes[unchecked: index].firstFunction + i].evaluate(
                 s, beforeFlag: false, tolerance: t1 > t0 ? tolerance / (t1 - t0) : tolerance)
         }
-        let a = keyValues[unchecked: v + i]
-        let b = keyValues[unchecked: v + i + 1]
+        let a = load(keyValues, i)
+        let b = load(keyValues, i + 1)
         if mode == .cubic {
-            if s > 1 { return b + inTangents[unchecked: v + i + 1] * (s - 1) }
-            if s < 0 { return a + outTangents[unchecked: v + i] * s }
+            if s > 1 { return b + load(inTangents, i + 1) * (s - 1) }
+            if s < 0 { return a + load(outTangents, i) * s }
             let s2 = s * s
             let s3 = s2 * s
             let h00 = 2 * s3 - 3 * s2 + 1
             let h10 = s3 - 2 * s2 + s
             let h01 = -2 * s3 + 3 * s2
             let h11 = s3 - s2
-            let ma = outTangents[unchecked: v + i]
-            let mb = inTangents[unchecked: v + i + 1]
+            let ma = load(outTangents, i)
+            let mb = load(inTangents, i + 1)
             if keyframes[unchecked: index].pairwiseHermite { return (a * h00 + ma * h10) + (b * h01 + mb * h11) }
             return a * h00 + ma * h10 + b * h01 + mb * h11
         }
@@ -651,10 +673,10 @@ public final class SamplingProgram: Sendable {
         for track in keyframes {
             precondition(
                 within(track.firstTime, track.timeCount, builder.keyTimes.count), "keyframes outside the times")
-            precondition(
-                within(track.firstValue, track.valueCount, builder.keyValues.count), "keyframes outside the values")
-            precondition(
-                track.firstValue + track.valueCount <= min(builder.outTangents.count, builder.inTangents.count))
+            precondition((1...4).contains(track.laneCount), "keyframes of \(track.laneCount) lanes")
+            let lanes = track.valueCount * track.laneCount
+            precondition(within(track.firstValue, lanes, builder.keyValues.count), "keyframes outside the values")
+            precondition(track.firstValue + lanes <= min(builder.outTangents.count, builder.inTangents.count))
             precondition(track.valueCount > 0 && (track.mode == .discrete || track.timeCount >= track.valueCount))
             precondition(
                 within(track.firstFunction, track.functionCount, builder.segmentFunctions.count),
