@@ -117,6 +117,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
+        .testTarget(name: "ChoreoServerTests", dependencies: ["ChoreoServer"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],
             exclude: ["Goldens", "FuzzRegressions"], swiftSettings: strictSettings),

@@ -15,10 +15,13 @@ final class RenderExecutor: @unchecked Sendable {
     /// Jobs that may wait beyond the running ones.
     let queueLimit: Int
 
+    /// The threads run as long as the process and keep their executor: a server that fails to
+    /// start (its port taken) lets go of its executor while the threads are starting, and they
+    /// must not find it gone.
     init(threads: Int, queueLimit: Int) {
         self.queueLimit = queueLimit
         for index in 0..<max(1, threads) {
-            let thread = Thread { [unowned self] in self.loop() }
+            let thread = Thread { self.loop() }
             thread.name = "choreo-render-\(index)"
             thread.start()
         }
