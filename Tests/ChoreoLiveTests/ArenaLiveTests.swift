@@ -160,12 +160,15 @@ import Testing
         let events = try http.connect(timeout: 10)
         defer { close(events) }
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        // Subscribed (its snapshot read) before the round starts, or the round's start may
+        // come before the subscription and only the snapshot would show it.
+        let subscribed = RawHTTP.read(events, until: "event: snapshot\ndata: {\"nodes\":", seconds: 10)
         #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
         // beta goes down after the round has started: the champion may be either; what
         // matters is what each shows once the round is over.
         _ = try RawHTTP(port: beta.port).request("POST", "/control", body: #"{"status": 503}"#)
         _ = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
-        let received = RawHTTP.read(events, until: #""phase":"finished""#, seconds: 20)
+        let received = subscribed + RawHTTP.read(events, until: #""phase":"finished""#, seconds: 20)
         let snapshot = received.range(of: "event: snapshot\ndata: {\"nodes\":")
         let started = received.range(of: #""phase":"started""#)
         #expect(snapshot != nil && started != nil && snapshot!.lowerBound < started!.lowerBound)
