@@ -93,7 +93,7 @@ lint:
 
 # The benchmark compares choreo with rlottie (Debian's librlottie-dev) and with replicas behind
 # HAProxy; it skips the rlottie comparison, with a message, where the library is missing.
-BENCH_APT_PACKAGES := librlottie-dev haproxy postgresql
+BENCH_APT_PACKAGES := librlottie-dev haproxy postgresql wrk
 
 bench: deps-apt
 	$(call apt_install,$(BENCH_APT_PACKAGES))
