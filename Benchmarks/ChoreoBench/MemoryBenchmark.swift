@@ -121,11 +121,8 @@ enum MemoryBenchmark {
 
     /// A field of /proc/PID/status, in KiB.
     static func status(_ pid: Int32, _ field: String) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            if let kib = Int(line.split(separator: " ").dropFirst().first ?? "") { return kib }
-        }
-        throw BenchError("no \(field) in /proc/\(pid)/status")
+        guard let kib = processStatusKiB(pid, field) else { throw BenchError("no \(field) in /proc/\(pid)/status") }
+        return kib
     }
 
     /// POSTs the scene to `/v1/render` and reads the response to its end, keeping none of it:

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoLibraries
+import ChoreoTestSupport
 import Dispatch
 import Foundation
 
@@ -24,11 +25,7 @@ func best(_ runs: Int, _ body: () -> Void) -> Double {
 
 /// This process's resident memory now (VmRSS), in MiB.
 func residentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-    return -1
+    processStatusKiB(getpid(), "VmRSS").map { Double($0) / 1024 } ?? -1
 }
 
 /// `--distinct-curves`: every layer gets a Bézier curve and a spring of its own (control points
@@ -364,41 +361,42 @@ final class ChunkCursors: @unchecked Sendable {
     }
 }
 let chunkCursors = ChunkCursors(chunks)
-// The one-core and all-cores timings alternate, seven rounds, and each figure is the best of
-// its rounds: on a shared machine, the all-cores run needs every core free at once, and a
-// round that had them is compared with one-core rounds of the same stretch.
-var engineAllCores = Double.infinity
-for _ in 0..<7 {
-    engineOneCore = min(engineOneCore, seconds { _ = sampleFrames(0..<frameCount, cursor: oneCoreCursor) })
-    engineAllCores = min(
-        engineAllCores,
-        seconds {
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let lower = chunk * frameCount / chunks
-                let upper = (chunk + 1) * frameCount / chunks
-                let value = sampleFrames(lower..<upper, cursor: chunkCursors.cursors[chunk])
-                sink.values.withUnsafeMutableBufferPointer { $0[chunk % 64] = value }
-            }
-        })
+/// The best one-core and all-cores times of seven rounds that alternate them: on a shared
+/// machine, the all-cores run needs every core free at once, and a round that had them is
+/// compared with one-core rounds of the same stretch.
+func alternating(oneCore: () -> Void, allCores: () -> Void) -> (oneCore: Double, allCores: Double) {
+    var best = (oneCore: Double.infinity, allCores: Double.infinity)
+    for _ in 0..<7 {
+        best.oneCore = min(best.oneCore, seconds(oneCore))
+        best.allCores = min(best.allCores, seconds(allCores))
+    }
+    return best
 }
+let engineRounds = alternating(
+    oneCore: { _ = sampleFrames(0..<frameCount, cursor: oneCoreCursor) },
+    allCores: {
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let lower = chunk * frameCount / chunks
+            let upper = (chunk + 1) * frameCount / chunks
+            let value = sampleFrames(lower..<upper, cursor: chunkCursors.cursors[chunk])
+            sink.values.withUnsafeMutableBufferPointer { $0[chunk % 64] = value }
+        }
+    })
+engineOneCore = min(engineOneCore, engineRounds.oneCore)
+let engineAllCores = engineRounds.allCores
 
 let floorTime = best(3) { floorChecksum = floorLoop(samples) }
 // The floor on every core, in the same alternation: how far this machine's cores scale on
 // arithmetic alone (no memory), the reference for `engine_scaling`.
 let floorSink = Sink()
-var floorOneCore = Double.infinity
-var floorAllCores = Double.infinity
-for _ in 0..<7 {
-    floorOneCore = min(floorOneCore, seconds { floorSink.values[0] = floorLoop(samples) })
-    floorAllCores = min(
-        floorAllCores,
-        seconds {
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let value = floorLoop(samples / chunks)
-                floorSink.values.withUnsafeMutableBufferPointer { $0[chunk % 64] = value }
-            }
-        })
-}
+let floorRounds = alternating(
+    oneCore: { floorSink.values[0] = floorLoop(samples) },
+    allCores: {
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let value = floorLoop(samples / chunks)
+            floorSink.values.withUnsafeMutableBufferPointer { $0[chunk % 64] = value }
+        }
+    })
 
 // Whole render to JSON: plan + encode, as `choreo render` does.
 var query = SamplingQuery()
@@ -428,7 +426,7 @@ let result: [(String, String)] = [
     ("engine_scaling", String(format: "%.2f", engineOneCore / engineAllCores)),
     ("bezier_floor_ns_per_sample", String(format: "%.1f", floorTime * 1e9 / Double(samples))),
     ("engine_to_floor_ratio", String(format: "%.1f", engineOneCore / floorTime)),
-    ("bezier_floor_scaling", String(format: "%.2f", floorOneCore / floorAllCores)),
+    ("bezier_floor_scaling", String(format: "%.2f", floorRounds.oneCore / floorRounds.allCores)),
     ("render_json_samples", "\(renderSamples)"),
     ("render_json_bytes", "\(jsonBytes)"),
     ("render_json_samples_per_second", String(format: "%.0f", Double(renderSamples) / renderTime)),

@@ -8,10 +8,10 @@ import Testing
 /// render memory shared by requests in flight (10) and error lists (12).
 @Suite(.serialized) struct LiveLimitsTests {
     /// The server's peak resident memory so far, in KiB (`VmHWM`).
-    static func peakKiB(_ server: ServerProcess) -> Int { status(server, "VmHWM:") }
+    static func peakKiB(_ server: ServerProcess) -> Int { status(server, "VmHWM") }
 
     /// The server's resident anonymous memory (its heap, not its mapped files), in KiB.
-    static func anonymousKiB(_ server: ServerProcess) -> Int { status(server, "RssAnon:") }
+    static func anonymousKiB(_ server: ServerProcess) -> Int { status(server, "RssAnon") }
 
     /// A scene of `count` layers in a row, each given the animations `adds` makes for it (the
     /// objects of its `add` actions), all added at 0.
@@ -27,12 +27,7 @@ import Testing
     }
 
     static func status(_ server: ServerProcess, _ field: String) -> Int {
-        let status =
-            (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-        return 0
+        processStatusKiB(server.process.processIdentifier, field) ?? 0
     }
 
     static func errorPaths(_ response: RawHTTP.Response) -> [String] {
@@ -188,7 +183,7 @@ import Testing
         let response = try http.request("POST", "/v1/render?fps=60&end=1", body: scene)
         #expect(response.status == 200 && response.headers["transfer-encoding"]?.lowercased() == "chunked")
         // The render's anonymous memory at its peak, about: the peak less the mapped files.
-        let peak = Self.peakKiB(server) - Self.status(server, "RssFile:")
+        let peak = Self.peakKiB(server) - Self.status(server, "RssFile")
         #expect(peak > before + 16 * 1024, "peak \(peak) KiB")
         var after = Self.anonymousKiB(server)
         for _ in 0..<40 where after - before > (peak - before) / 2 {

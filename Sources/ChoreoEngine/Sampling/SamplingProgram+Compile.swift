@@ -90,7 +90,7 @@ extension SamplingProgram {
                     else { continue }
                     keyframeTracks += 1
                     keyTimeBound += keyframes.keyTimes.count
-                    keyValueBound += values.count * min(max(values.first?.kind.laneCount ?? 1, 1), 4)
+                    keyValueBound += values.count * (values.first.map { Keyframes.laneCount(of: $0.kind) } ?? 1)
                     functionBound += keyframes.segmentFunctions?.count ?? 0
                 }
             }
@@ -303,7 +303,7 @@ extension SamplingProgram {
             if cubic && (outs.count != values.count || ins.count != values.count) { return nil }
             let functions = track.segmentFunctions ?? []
             let kind = values[0].kind
-            let laneCount = min(max(kind.laneCount, 1), 4)
+            let laneCount = Keyframes.laneCount(of: kind)
             keyframes.append(
                 Keyframes(
                     mode: track.mode, firstTime: keyTimes.count, timeCount: track.keyTimes.count,
@@ -319,8 +319,14 @@ extension SamplingProgram {
             }
             append(lanes, to: keyValues)
             // Tangents are indexed like values; non-cubic tracks pad with zeros to keep one offset.
-            append(cubic ? outs : Array(repeating: SmallLanes(), count: values.count), to: outTangents)
-            append(cubic ? ins : Array(repeating: SmallLanes(), count: values.count), to: inTangents)
+            if cubic {
+                append(outs, to: outTangents)
+                append(ins, to: inTangents)
+            } else {
+                let zeros = Array(repeating: 0.0, count: values.count * laneCount)
+                outTangents.append(contentsOf: zeros)
+                inTangents.append(contentsOf: zeros)
+            }
             segmentFunctions += functions.map(Easing.init)
             keyframeIndex[ObjectIdentifier(track)] = keyframes.count - 1
             return keyframes.count - 1

@@ -112,6 +112,9 @@ public final class SamplingProgram: Sendable {
         let functionCount: Int
         /// Rects and colours add the Hermite terms in pairs, as ``Value/hermite`` does for them.
         let pairwiseHermite: Bool
+
+        /// The lanes a compiled value of `kind` takes: its own, at most the four of ``SmallLanes``.
+        static func laneCount(of kind: ValueKind) -> Int { min(max(kind.laneCount, 1), 4) }
     }
 
     /// A constant model transform decomposed once, for `transform.*` parts.
