@@ -75,10 +75,10 @@ public final class SQLiteStore: Storage {
 
     /// Opens (creating if needed) `choreo.sqlite` in `directory`, and migrates it.
     public init(directory: String) throws(StorageError) {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StorageError("cannot create data directory \(directory): \(error.localizedDescription)")
+        if let reason = Self.makeDirectory(directory) {
+            throw StorageError(
+                "cannot create data directory \(directory): \(reason) (the user running choreo needs to read and write it)"
+            )
         }
         path = (directory as NSString).appendingPathComponent("choreo.sqlite")
         // Say "permission denied" rather than SQLite's "unable to open database file".
@@ -97,6 +97,20 @@ public final class SQLiteStore: Storage {
             throw StorageError("cannot stat \(path): \(String(cString: strerror(errno)))")
         }
         identity = opened
+    }
+
+    /// Creates `directory` and its missing parents (`mkdir -p`); nil once it exists, else the
+    /// operating system's reason ("Permission denied" for a parent the user cannot write or
+    /// enter), which says what to fix where Foundation's sentence would not.
+    static func makeDirectory(_ directory: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            return isDirectory.boolValue ? nil : String(cString: strerror(ENOTDIR))
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != directory, let reason = makeDirectory(parent) { return reason }
+        if mkdir(directory, 0o755) == 0 || errno == EEXIST { return nil }
+        return String(cString: strerror(errno))
     }
 
     private static func fileIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {

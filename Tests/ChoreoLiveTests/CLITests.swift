@@ -265,16 +265,40 @@ import Testing
     /// A data directory the server's user cannot write says so.
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func storagePermissionIsNamed() throws {
-        let locked = scratch.file("locked")
+        // Run as `nobody` from a directory of its own under /tmp, which any user may enter, so
+        // that the test does not depend on where the checkout is (a clone under a 0700 home
+        // cannot be entered by `nobody`).
+        var template = Array("/tmp/choreo-permission-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        let base = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        chmod(base, 0o755)
+        let binary = base + "/choreo"
+        if link(ServerProcess.binary, binary) != 0 {
+            try FileManager.default.copyItem(atPath: ServerProcess.binary, toPath: binary)
+        }
+        func serveAsNobody(_ data: String) throws -> (Int32, String) {
+            let (status, _, text) = try runProgram(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "serve", "--port", "0", "--data", data])
+            return (status, text)
+        }
+        // A data directory the user cannot write.
+        let locked = base + "/locked"
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
         chmod(locked, 0o500)
-        let (status, _, text) = try runProgram(
-            "/usr/bin/setpriv",
-            [
-                "--reuid=65534", "--regid=65534", "--clear-groups", ServerProcess.binary, "serve", "--port", "0",
-                "--data", locked,
-            ])
+        let (status, text) = try serveAsNobody(locked)
         #expect(status == 1)
         #expect(text.contains("Permission denied") && text.contains("\"event\":\"error\""), "\(text)")
+        // One to be made inside a directory the user cannot enter: the same reason, not
+        // Foundation's sentence.
+        let closed = base + "/closed"
+        try FileManager.default.createDirectory(atPath: closed, withIntermediateDirectories: true)
+        chmod(closed, 0o700)
+        let (inside, insideText) = try serveAsNobody(closed + "/data")
+        #expect(inside == 1)
+        #expect(
+            insideText.contains("cannot create data directory") && insideText.contains("Permission denied"),
+            "\(insideText)")
     }
 }
