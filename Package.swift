@@ -79,11 +79,20 @@ let package = Package(
         .target(
             name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
             swiftSettings: strictSettings),
+        // The services: rendering, pictures, sessions and the arena, with typed results and one
+        // error type; no HTTP.
         .target(
-            name: "ChoreoHTTP",
+            name: "ChoreoService",
             dependencies: [
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
                 "ChoreoRaster", "ChoreoLibraries",
+            ],
+            swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoHTTP",
+            dependencies: [
+                "ChoreoService", "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
+                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries",
             ],
             resources: [
                 .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),
@@ -92,19 +101,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .target(
-            name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP"],
+            name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP", "ChoreoService"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",
             dependencies: [
-                "ChoreoServer", "ChoreoHTTP", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoLibraries",
+                "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
+                "ChoreoLibraries", "ChoreoJSON",
             ],
             exclude: ["choreo.order"], swiftSettings: strictSettings, linkerSettings: compactLinking + orderedLinking),
         .executableTarget(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport", "ChoreoLibraries",
+                "ChoreoService", "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport", "ChoreoLibraries",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings, linkerSettings: compactLinking),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
@@ -117,7 +127,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
-        .testTarget(name: "ChoreoServerTests", dependencies: ["ChoreoServer"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoService"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],
             exclude: ["Goldens", "FuzzRegressions"], swiftSettings: strictSettings),
@@ -129,7 +140,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoHTTPTests",
-            dependencies: ["ChoreoHTTP", "ChoreoJSON", "ChoreoFormat", "ChoreoStorage", "ChoreoTestSupport"],
+            dependencies: [
+                "ChoreoHTTP", "ChoreoService", "ChoreoJSON", "ChoreoFormat", "ChoreoStorage", "ChoreoTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoRasterTests",

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoHTTP
 import ChoreoRaster
+import ChoreoService
 import Dispatch
 import Foundation
 

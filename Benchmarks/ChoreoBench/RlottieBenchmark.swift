@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoHTTP
+import ChoreoService
 import Dispatch
 import Foundation
 

@@ -1,4 +1,6 @@
+import ChoreoFormat
 import ChoreoHTTP
+import ChoreoService
 import ChoreoStorage
 import ChoreoTestSupport
 import Dispatch
@@ -60,11 +62,13 @@ enum SessionBenchmark {
         // In process.
         let store = try SQLiteStore(directory: directory.appendingPathComponent("in-process").path)
         let registry = SessionRegistry(store: store)
-        let (id, _) = try registry.create(Array(scene.utf8))
+        let id = try registry.create(Array(scene.utf8)).id
         var local: [Double] = []
         for number in 0..<inputs {
             let body = Array(input(number).utf8)
-            local.append(try nanoseconds { _ = try registry.append(id, body: body, ifMatch: nil) })
+            // The answer written too, as the server writes it.
+            local.append(
+                try nanoseconds { _ = ResponseEncoder.input(try registry.append(id, body: body, ifMatch: nil)) })
         }
         store.close()
         // Over HTTP.

@@ -1,6 +1,7 @@
 import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
 
 /// The arena's routes: status, configuration, rounds and events.
 extension Application {
@@ -64,7 +65,7 @@ extension Application {
             return .json(200, round.scene)
         case ("GET", "/v1/arena/rounds/current/frames"):
             guard let round = arena.currentRound else { throw Problem.notFound("No round has run yet.") }
-            let query = try RenderService.query(request.query)
+            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
             return renderRound(round, query, request.cancellation)
         case ("GET", "/v1/arena/nodes/{name}/history"):
             let name = parameters["name"] ?? ""
@@ -104,14 +105,15 @@ extension Application {
     private func renderRound(
         _ round: ArenaRuntime.Round, _ query: SamplingQuery, _ cancellation: Cancellation?
     ) -> HTTPResponse {
-        do {
+        do throws(ServiceError) {
             let plan = try RenderService.plan(round.parsed, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            return RenderService.response(
-                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query)
+            return HTTPResponse(
+                try RenderService.response(
+                    plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
+                    byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query))
         } catch {
-            return error.response
+            return Problem(error).response
         }
     }
 }

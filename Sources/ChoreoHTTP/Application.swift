@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
 import ChoreoStorage
 import Foundation
 import Synchronization
@@ -201,37 +202,37 @@ public final class Application: Sendable {
         switch (match.route.method, match.route.pattern) {
         case ("POST", "/v1/render"):
             try requireJSON(request)
-            let query = try RenderService.query(request.query)
-            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
-            // The document is taken from the request (which the server holds until the
-            // response is made), so it is freed once parsed.
-            let (scene, _) = try RenderService.scene(from: request.takeBody())
-            return render(consume scene, query, request.cancellation, run: run)
+            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+            return render(request.cancellation) { () throws(ServiceError) in
+                let run = try RenderService.reserveRun(request.body, memory: renderMemory)
+                // The document is taken from the request (which the server holds until the
+                // response is made), so it is freed once parsed.
+                let (scene, _) = try RenderService.scene(from: request.takeBody())
+                return (consume scene, query, run)
+            }
         case ("POST", "/v1/arena/preview"):
             try requireJSON(request)
             try rejectQuery(request)
-            return .json(200, try ArenaService.preview(request.body))
+            let scene = try service { () throws(ServiceError) in try ArenaService.preview(request.body) }
+            var writer = JSONWriter()
+            writer.value(scene)
+            return .json(200, writer.bytes)
         case ("POST", "/v1/validate"):
             try requireJSON(request)
             try rejectQuery(request)
-            return .json(
-                200,
-                try RenderService.validation(request.body, cancellation: request.cancellation, memory: renderMemory))
+            let report = try service { () throws(ServiceError) in
+                try RenderService.validation(request.body, cancellation: request.cancellation, memory: renderMemory)
+            }
+            return .json(200, ResponseEncoder.validation(report))
         case ("POST", "/v1/scenes"):
             try requireJSON(request)
             try rejectQuery(request)
-            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
-            let (scene, name) = try RenderService.scene(from: request.body)
-            // Run before it is kept: a stored scene can always be rendered.
-            let guarded = RenderService.RunGuard(cancellation: request.cancellation, run: run)
-            do {
-                _ = try SceneRunner.run(scene, shouldStop: guarded.shouldStop)
-            } catch {
-                if guarded.outOfMemory { throw RenderService.busyProblem(renderMemory) }
-                throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
+            let (name, document) = try service { () throws(ServiceError) in
+                try RenderService.checkedForStorage(
+                    request.body, cancellation: request.cancellation, memory: renderMemory)
             }
             let summary = try storage { () throws(StorageError) in
-                try store.insert(name: name, document: request.body)
+                try store.insert(name: name, document: document)
             }
             var response = HTTPResponse.json(201, summaryJSON(summary))
             response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
@@ -249,44 +250,45 @@ public final class Application: Sendable {
             guard deleted else { throw Problem.notFound("No stored scene has the id \(id).") }
             return HTTPResponse(status: 204)
         case ("GET", "/v1/scenes/{id}/frames"):
-            let query = try RenderService.query(request.query)
+            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
             let record = try fetch(match.parameters["id"]!)
-            let run = try RenderService.reserveRun(record.document, memory: renderMemory)
-            let (scene, _) = try RenderService.scene(from: record.document)
-            return render(consume scene, query, request.cancellation, run: run)
+            return render(request.cancellation) { () throws(ServiceError) in
+                let run = try RenderService.reserveRun(record.document, memory: renderMemory)
+                let (scene, _) = try RenderService.scene(from: record.document)
+                return (consume scene, query, run)
+            }
         case ("POST", "/v1/sessions"):
             try requireJSON(request)
             try rejectQuery(request)
-            let (id, body) = try sessions.create(request.body)
-            var response = HTTPResponse.json(201, body)
-            response.headers.append(("Location", "/v1/sessions/\(id)"))
+            let summary = try service { () throws(ServiceError) in try sessions.create(request.body) }
+            var response = HTTPResponse.json(201, ResponseEncoder.session(summary))
+            response.headers.append(("Location", "/v1/sessions/\(summary.id)"))
             return response
         case ("POST", "/v1/sessions/{id}/inputs"):
             try requireJSON(request)
             try rejectQuery(request)
-            return .json(
-                200,
-                try sessions.append(match.parameters["id"]!, body: request.body, ifMatch: try Self.ifMatch(request)))
+            let ifMatch = try Self.ifMatch(request)
+            let outcome = try service { () throws(ServiceError) in
+                try sessions.append(match.parameters["id"]!, body: request.body, ifMatch: ifMatch)
+            }
+            return .json(200, ResponseEncoder.input(outcome))
         case ("GET", "/v1/sessions/{id}"):
             try rejectQuery(request)
-            return .json(200, try sessions.describe(match.parameters["id"]!))
+            let snapshot = try service { () throws(ServiceError) in try sessions.describe(match.parameters["id"]!) }
+            return .json(200, ResponseEncoder.session(snapshot))
         case ("DELETE", "/v1/sessions/{id}"):
             try rejectQuery(request)
-            try sessions.delete(match.parameters["id"]!)
+            try service { () throws(ServiceError) in try sessions.delete(match.parameters["id"]!) }
             return HTTPResponse(status: 204)
         case ("GET", "/v1/sessions/{id}/frames"):
-            let query = try RenderService.query(request.query)
-            let timeline = try sessions.timeline(match.parameters["id"]!, horizon: query.times?.max() ?? query.end)
-            do throws(ValidationFailure) {
-                let plan = try RenderPlan.make(timeline: timeline, query: query)
-                metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-                return RenderService.response(
-                    plan, format: query.format, threads: configuration.renderThreads,
-                    cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes,
-                    memory: renderMemory)
-            } catch {
-                throw Problem.invalidScene(error)
+            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+            let output = try service { () throws(ServiceError) in
+                try sessions.frames(
+                    match.parameters["id"]!, query: query, cancellation: request.cancellation, memory: renderMemory,
+                    threads: configuration.renderThreads, byteBudget: configuration.maxJSONResponseBytes,
+                    planned: { plan in metrics.produced(frames: plan.times.count, samples: plan.sampleCount) })
             }
+            return HTTPResponse(output)
         case ("GET", "/healthz"):
             guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
             return Problem.unavailable("Storage is not healthy: \(problem).").response
@@ -347,24 +349,30 @@ public final class Application: Sendable {
                 request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
     }
 
-    /// Renders a scene whose run memory `run` holds; the response holds it until it is sent.
-    private func render(
-        _ scene: consuming Scene, _ query: SamplingQuery, _ cancellation: Cancellation?,
-        run: RenderMemory.Reservation
+    /// Renders the scene `prepare` reads and reserves memory for: the response holds the run's
+    /// memory until it is sent. Frames and samples are counted once planned.
+    func render(
+        _ cancellation: Cancellation?,
+        _ prepare: () throws(ServiceError) -> (Scene, SamplingQuery, RenderMemory.Reservation)
     ) -> HTTPResponse {
-        do {
-            let plan = try RenderService.plan(
-                consume scene, query, cancellation: cancellation, run: run, memory: renderMemory)
-            metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            var response = RenderService.response(
-                plan, format: query.format, threads: configuration.renderThreads, cancellation: cancellation,
-                byteBudget: configuration.maxJSONResponseBytes, memory: renderMemory, query: query)
-            if let held = response.reservation { held.absorb(run) } else { response.reservation = run }
-            return response
+        do throws(ServiceError) {
+            let (scene, query, run) = try prepare()
+            let output = try RenderService.render(
+                consume scene, query, cancellation: cancellation, run: run, memory: renderMemory,
+                threads: configuration.renderThreads, byteBudget: configuration.maxJSONResponseBytes,
+                planned: { plan in metrics.produced(frames: plan.times.count, samples: plan.sampleCount) })
+            return HTTPResponse(output)
         } catch {
-            // The client left while the scene ran: nobody reads the answer.
-            if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }
-            return error.response
+            return Problem(error).response
+        }
+    }
+
+    /// Runs a service call, its error as a problem document.
+    func service<T>(_ body: () throws(ServiceError) -> T) throws(Problem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Problem(error)
         }
     }
 

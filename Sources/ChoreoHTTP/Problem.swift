@@ -1,5 +1,7 @@
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
+import ChoreoStorage
 
 /// An RFC 9457 problem document (`application/problem+json`): every error choreo returns.
 public struct Problem: Error, Sendable {
@@ -24,7 +26,36 @@ public struct Problem: Error, Sendable {
         self.init(status: kind.status, type: kind.uri, title: kind.title, detail: detail, errors: errors)
     }
 
+    /// A service's error as the client sees it: its kind decides the status and type, its
+    /// detail and fields are the document's; busy adds `Retry-After`. A client that went away
+    /// gets ``cancelledStatus``, logged but never sent.
+    public init(_ error: ServiceError) {
+        let kind: ProblemType
+        switch error.kind {
+        case .malformed: kind = .malformedJSON
+        case .invalid(.scene), .tooLarge: kind = .invalidScene
+        case .invalid(.standings): kind = .invalidStandings
+        case .invalid(.configuration): kind = .invalidArenaConfiguration
+        case .notFound: kind = .notFound
+        case .conflict: kind = .conflict
+        case .preconditionFailed: kind = .preconditionFailed
+        case .busy, .unavailable: kind = .unavailable
+        case .internalFailure: kind = .internalError
+        case .cancelled:
+            self.init(status: Self.cancelledStatus, type: "", title: "", detail: error.detail)
+            return
+        }
+        self.init(kind, detail: error.detail, errors: error.errors)
+        if case .busy(let seconds) = error.kind { headers.append(("Retry-After", String(seconds))) }
+    }
+
+    /// The status logged for a request whose client went away before it was answered (nginx's
+    /// 499, "client closed request"; never sent).
+    public static let cancelledStatus = 499
+
     public var response: HTTPResponse {
+        // Nobody is there to read it: only the log sees the status.
+        if status == Self.cancelledStatus { return HTTPResponse(status: status) }
         var writer = JSONWriter()
         writer.raw("{\"type\":")
         writer.string(type)
@@ -45,28 +76,19 @@ public struct Problem: Error, Sendable {
     // MARK: The problems choreo returns
 
     public static func malformedJSON(_ error: JSONParseError) -> Problem {
-        Problem(
-            .malformedJSON, detail: "The body is not valid JSON: \(error.description).",
-            errors: [FieldError(path: "$", message: "line \(error.line), column \(error.column): \(error.reason)")])
+        Problem(ServiceError.malformedJSON(error))
     }
 
     public static func invalidScene(_ failure: ValidationFailure) -> Problem {
-        invalid(failure, .invalidScene, what: "a valid scene or request")
+        Problem(ServiceError.invalidScene(failure))
     }
 
     public static func invalidStandings(_ failure: ValidationFailure) -> Problem {
-        invalid(failure, .invalidStandings, what: "a valid list of arena standings")
+        Problem(ServiceError.invalidStandings(failure))
     }
 
     public static func invalidConfiguration(_ failure: ValidationFailure) -> Problem {
-        invalid(failure, .invalidArenaConfiguration, what: "a valid arena configuration")
-    }
-
-    /// A 422: JSON, but not the document expected, with every field at fault.
-    private static func invalid(_ failure: ValidationFailure, _ kind: ProblemType, what: String) -> Problem {
-        Problem(
-            kind, detail: "The document is JSON but not \(what): \(failure.errors.count) error(s).",
-            errors: failure.errors)
+        Problem(ServiceError.invalidConfiguration(failure))
     }
 
     /// A 400: the path or a query parameter holds a NUL (`%00`), which would truncate it.
@@ -76,24 +98,8 @@ public struct Problem: Error, Sendable {
             errors: [FieldError(path: field, message: "must not contain %00")])
     }
 
-    /// A 422: the JSON document would pass the response byte limit.
-    public static func responseTooLarge(limit: Int, estimate: Int? = nil) -> Problem {
-        let detail =
-            estimate.map {
-                "The JSON response would take about \($0) bytes, \($0 - limit) over the limit; no frame was written."
-            }
-            ?? "The JSON response passed \(limit) bytes before it was complete."
-        return Problem(
-            .invalidScene,
-            detail: detail,
-            errors: [
-                FieldError(
-                    path: "query.format",
-                    message:
-                        "a JSON response is at most \(limit) bytes\(estimate.map { ", this one about \($0)" } ?? ""); use format=ndjson (streamed), fewer frames, layers or properties"
-                )
-            ])
-    }
+    /// A storage failure as the client sees it (``ServiceError/storage(_:)``).
+    static func storage(_ error: StorageError) -> Problem { Problem(ServiceError.storage(error)) }
 
     public static func conflict(_ detail: String) -> Problem {
         Problem(.conflict, detail: detail)

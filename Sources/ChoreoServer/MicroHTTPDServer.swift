@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import ChoreoHTTP
 import ChoreoLibraries
+import ChoreoService
 import Dispatch
 import Foundation
 import Synchronization

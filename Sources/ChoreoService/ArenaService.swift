@@ -5,22 +5,20 @@ import ChoreoJSON
 /// The arena's request handling shared by the server and the CLI.
 public enum ArenaService {
     /// `POST /v1/arena/preview` and `choreo arena-scene`: standings in, the round's scene out.
-    public static func preview(_ body: [UInt8]) throws(Problem) -> [UInt8] {
+    public static func preview(_ body: [UInt8]) throws(ServiceError) -> JSONValue {
         let document: JSONValue
         do {
             document = try JSONParser.parse(body)
         } catch {
-            throw Problem.malformedJSON(error)
+            throw ServiceError.malformedJSON(error)
         }
         let standings: [ArenaStanding]
         let settings: ArenaRoundSettings
         do {
             (standings, settings) = try StandingsDecoder.decode(document)
         } catch {
-            throw Problem.invalidStandings(error)
+            throw ServiceError.invalidStandings(error)
         }
-        var writer = JSONWriter()
-        writer.value(ArenaRound.scene(standings, settings: settings))
-        return writer.bytes
+        return ArenaRound.scene(standings, settings: settings)
     }
 }

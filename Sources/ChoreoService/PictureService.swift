@@ -8,10 +8,10 @@ import ChoreoRaster
 public enum PictureService {
     /// The renderer for a plan, its size checked: one picture at most 64 megapixels, and all
     /// the frames of a response together at most 2^31 pixels; over, 422 naming the field.
-    public static func renderer(_ plan: RenderPlan, _ query: SamplingQuery) throws(Problem) -> FrameRenderer {
+    public static func renderer(_ plan: RenderPlan, _ query: SamplingQuery) throws(ServiceError) -> FrameRenderer {
         // Cairo and Pango are loaded with the first picture; without them, a 500 that says so.
         if case .failure(let unavailable) = CairoCanvas.library {
-            throw Problem(.internalError, detail: "pictures cannot be drawn here: \(unavailable)")
+            throw ServiceError.internalFailure("pictures cannot be drawn here: \(unavailable)")
         }
         var canvas = plan.timeline.canvas
         if query.width != nil || query.height != nil {
@@ -77,8 +77,8 @@ public enum PictureService {
     }
 
     /// A 422 naming the field at fault.
-    static func refused(_ path: String, _ message: String) -> Problem {
-        Problem.invalidScene(ValidationFailure([FieldError(path: path, message: message)]))
+    static func refused(_ path: String, _ message: String) -> ServiceError {
+        ServiceError.invalidField(path, message)
     }
 
     /// The media type of a picture format.
@@ -86,47 +86,41 @@ public enum PictureService {
         format == .apng ? "image/apng" : "image/png"
     }
 
-    /// The response: PNG and filmstrip whole, APNG streamed.
+    /// The output: PNG and filmstrip whole, APNG streamed.
     ///
     /// With `memory`, the picture's working memory (its canvases and encoding buffers, about 16
-    /// bytes a pixel) is reserved first and held until the response is sent: when the renders
-    /// in flight hold the budget, 503 with `Retry-After`.
-    public static func response(
+    /// bytes a pixel) is reserved first and held until the output is sent: when the renders
+    /// in flight hold the budget, busy.
+    public static func output(
         _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil
-    ) -> HTTPResponse {
-        let pieces: PicturePieces
-        do {
-            pieces = try PicturePieces(plan, query)
-        } catch {
-            return error.response
-        }
+    ) throws(ServiceError) -> RenderOutput {
+        let pieces = try PicturePieces(plan, query)
         var reservation: RenderMemory.Reservation?
         if let memory {
             if pieces.workingBytes > memory.limit {
-                return refused(
+                throw refused(
                     "query.scale",
                     "drawing this picture takes about \(pieces.workingBytes) bytes; this server draws at most \(memory.limit) at once (--max-render-memory): lower scale, width or height"
-                ).response
+                )
             }
-            guard let taken = memory.reserve(pieces.workingBytes) else { return RenderService.busy(memory) }
+            guard let taken = memory.reserve(pieces.workingBytes) else { throw RenderService.busy(memory) }
             reservation = taken
         }
-        let headers = [("Content-Type", contentType(query.format))]
+        let type = contentType(query.format)
         if query.format == .apng {
             var stream = pieces
-            var response = HTTPResponse(status: 200, headers: headers, body: .stream(BodyStream { stream.next() }))
-            response.reservation = reservation
-            return response
+            return RenderOutput(
+                body: .stream(BodyStream { stream.next() }), contentType: type, reservation: reservation)
         }
         var whole = pieces
         var bytes: [UInt8] = []
         while let piece = whole.next() {
-            if cancellation?.isCancelled == true { return HTTPResponse(status: RenderService.cancelledStatus) }
+            if cancellation?.isCancelled == true { throw .cancelled }
             bytes += piece
         }
-        var response = HTTPResponse(status: 200, headers: headers, body: .bytes(bytes))
-        response.reservation = reservation
-        return response
+        return RenderOutput(
+            body: .bytes(bytes), contentType: type,
+            reservation: reservation)
     }
 }
 
@@ -143,7 +137,7 @@ public struct PicturePieces {
     public private(set) var framesDone = 0
     public var total: Int { plan.times.count }
 
-    public init(_ plan: RenderPlan, _ query: SamplingQuery) throws(Problem) {
+    public init(_ plan: RenderPlan, _ query: SamplingQuery) throws(ServiceError) {
         self.plan = plan
         self.query = query
         renderer = try PictureService.renderer(plan, query)

@@ -5,8 +5,9 @@ import ChoreoLibraries
 import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
-/// `POST /v1/render`, `GET /v1/scenes/{id}/frames` and `choreo render`, so all three return the
-/// same bytes.
+/// `POST /v1/render`, `GET /v1/scenes/{id}/frames`, sessions' and the arena's frames and
+/// `choreo render`, so all of them return the same bytes. What `CALayer.presentation()` is
+/// for one layer at one instant, for a whole scene over the times asked.
 public enum RenderService {
     /// The status logged for a render whose client went away before it finished (nginx's 499,
     /// "client closed request"; never sent).
@@ -19,23 +20,20 @@ public enum RenderService {
     public static let pieceBytes = 1 << 20
 
     /// Parses and validates a scene document.
-    public static func scene(from body: consuming [UInt8]) throws(Problem) -> (scene: Scene, name: String?) {
+    public static func scene(from body: consuming [UInt8]) throws(ServiceError) -> (scene: Scene, name: String?) {
         do {
             return try SceneDecoder.decode(bytes: consume body)
         } catch {
-            switch error {
-            case .malformed(let parse): throw Problem.malformedJSON(parse)
-            case .invalid(let failure): throw Problem.invalidScene(failure)
-            }
+            throw ServiceError(error)
         }
     }
 
     /// Reads the sampling query.
-    public static func query(_ parameters: [(String, String)]) throws(Problem) -> SamplingQuery {
+    public static func query(_ parameters: [(String, String)]) throws(ServiceError) -> SamplingQuery {
         do {
             return try SamplingQuery.parse(parameters)
         } catch {
-            throw Problem.invalidScene(error)
+            throw ServiceError.invalidScene(error)
         }
     }
 
@@ -65,21 +63,18 @@ public enum RenderService {
     /// Reserves the render memory a scene document needs (``runEstimate(_:)``) before it is
     /// parsed: 503 with `Retry-After` while the renders in flight hold it, and 422 naming the
     /// body when it could never fit.
-    public static func reserveRun(_ document: [UInt8], memory: RenderMemory) throws(Problem)
+    public static func reserveRun(_ document: [UInt8], memory: RenderMemory) throws(ServiceError)
         -> RenderMemory.Reservation
     {
         let estimate = runEstimate(document)
         if estimate > memory.limit {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(
-                        path: "body",
-                        message:
-                            "a scene document of \(document.count) bytes needs about \(estimate) bytes of render "
-                            + "memory to run, more than this server's \(memory.limit) (--max-render-memory)")
-                ]))
+            throw ServiceError.overLimit(
+                "body",
+                "a scene document of \(document.count) bytes needs about \(estimate) bytes of render "
+                    + "memory to run, more than this server's \(memory.limit) (--max-render-memory)",
+                limit: memory.limit, estimate: estimate)
         }
-        guard let reservation = memory.reserve(estimate) else { throw busyProblem(memory) }
+        guard let reservation = memory.reserve(estimate) else { throw busy(memory) }
         return reservation
     }
 
@@ -96,7 +91,7 @@ public enum RenderService {
     public static func plan(
         _ scene: consuming Scene, _ query: SamplingQuery, cancellation: Cancellation? = nil,
         run: RenderMemory.Reservation? = nil, memory: RenderMemory? = nil, releasingFreePages: Bool = false
-    ) throws(Problem) -> RenderPlan {
+    ) throws(ServiceError) -> RenderPlan {
         let guarded = RunGuard(cancellation: cancellation, run: run)
         do {
             // The plan is read only to make the response: a JSON or NDJSON one lets go of the
@@ -108,9 +103,54 @@ public enum RenderService {
             if large() { Allocator.releaseFreePages() }
             return plan
         } catch {
-            if guarded.outOfMemory, let memory { throw busyProblem(memory) }
-            throw Problem.invalidScene(error)
+            if guarded.outOfMemory, let memory { throw busy(memory) }
+            throw ServiceError.invalidScene(error)
         }
+    }
+
+    /// Runs a scene whose run memory `run` holds and makes its output: ``plan(_:_:cancellation:run:memory:releasingFreePages:)``
+    /// then ``response(_:format:threads:cancellation:byteBudget:memory:query:)``, the output
+    /// holding the run's memory until it has been sent; `planned` sees the plan first (the
+    /// server counts its frames and samples). A client gone while it ran:
+    /// ``ServiceError/cancelled``.
+    public static func render(
+        _ scene: consuming Scene, _ query: SamplingQuery, cancellation: Cancellation?, run: RenderMemory.Reservation?,
+        memory: RenderMemory?, threads: Int, byteBudget: Int?, planned: (RenderPlan) -> Void = { _ in }
+    ) throws(ServiceError) -> RenderOutput {
+        do {
+            let plan = try RenderService.plan(
+                consume scene, query, cancellation: cancellation, run: run, memory: memory)
+            planned(plan)
+            var output = try RenderService.response(
+                plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
+                memory: memory, query: query)
+            if let run {
+                if let held = output.reservation { held.absorb(run) } else { output.reservation = run }
+            }
+            return output
+        } catch {
+            // The client left while the scene ran: nobody reads the answer.
+            if cancellation?.isCancelled == true { throw .cancelled }
+            throw error
+        }
+    }
+
+    /// A scene document checked before it is stored (`POST /v1/scenes`): parsed, validated and
+    /// run once under its render memory, so that a stored scene can always be rendered. Its
+    /// name and the document as sent.
+    public static func checkedForStorage(
+        _ document: [UInt8], cancellation: Cancellation?, memory: RenderMemory
+    ) throws(ServiceError) -> (name: String?, document: [UInt8]) {
+        let run = try reserveRun(document, memory: memory)
+        let (scene, name) = try RenderService.scene(from: document)
+        let guarded = RunGuard(cancellation: cancellation, run: run)
+        do {
+            _ = try SceneRunner.run(scene, shouldStop: guarded.shouldStop)
+        } catch {
+            if guarded.outOfMemory { throw busy(memory) }
+            throw ServiceError.invalidField(error.path, error.message)
+        }
+        return (name, document)
     }
 
     /// What stops a scene's run early (the runner asks every 4,096 events): its client gone,
@@ -150,32 +190,33 @@ public enum RenderService {
     /// that grow), the same 422. With `memory` the estimate is reserved there first and the
     /// bytes beyond it as they come: when the renders in flight hold it all, 503 with
     /// `Retry-After`. With a `cancellation` set while the JSON document is produced, the frames
-    /// left are not computed and the response is ``cancelledStatus`` with no body (nobody is
-    /// there to read it: it only reaches the log). An NDJSON stream stops when its connection
-    /// ends.
+    /// left are not computed and the answer is ``ServiceError/cancelled`` (nobody is there to
+    /// read it: it only reaches the log as ``cancelledStatus``). An NDJSON stream stops when
+    /// its connection ends.
     public static func response(
         _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
         byteBudget: Int? = nil, memory: RenderMemory? = nil, query: SamplingQuery? = nil
-    ) -> HTTPResponse {
+    ) throws(ServiceError) -> RenderOutput {
         switch format {
         case .png, .apng, .filmstrip:
-            return PictureService.response(plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory)
+            return try PictureService.output(
+                plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory)
         case .json:
             let estimate = estimatedJSONBytes(plan, cancellation: cancellation)
-            if cancellation?.isCancelled == true { return HTTPResponse(status: cancelledStatus) }
+            if cancellation?.isCancelled == true { throw .cancelled }
             if let byteBudget, estimate > byteBudget {
-                return Problem.responseTooLarge(limit: byteBudget, estimate: estimate).response
+                throw ServiceError.responseTooLarge(limit: byteBudget, estimate: estimate)
             }
             if estimate > streamJSONAbove {
-                return streamedJSON(plan, threads: threads, memory: memory)
+                return try streamedJSON(plan, threads: threads, memory: memory)
             }
             var reserved: RenderMemory.Reservation?
             if let memory, estimate > memory.limit {
                 // It would never fit, however long the client waits.
-                return Problem.responseTooLarge(limit: memory.limit, estimate: estimate).response
+                throw ServiceError.responseTooLarge(limit: memory.limit, estimate: estimate)
             }
             if let memory {
-                guard let taken = memory.reserve(estimate) else { return busy(memory) }
+                guard let taken = memory.reserve(estimate) else { throw busy(memory) }
                 reserved = taken
             }
             let reservation = reserved
@@ -194,17 +235,15 @@ public enum RenderService {
                 return true
             }
             guard let bytes = ResponseEncoder.json(plan, threads: threads, keepGoing: keepGoing) else {
-                if budget.exceeded { return Problem.responseTooLarge(limit: budget.limit).response }
-                if memoryShort.load(ordering: .relaxed), let memory { return busy(memory) }
-                return HTTPResponse(status: cancelledStatus)
+                if budget.exceeded { throw ServiceError.responseTooLarge(limit: budget.limit) }
+                if memoryShort.load(ordering: .relaxed), let memory { throw busy(memory) }
+                throw .cancelled
             }
-            var response = HTTPResponse.json(200, bytes)
-            response.reservation = reservation
-            return response
+            return RenderOutput(
+                body: .bytes(bytes), contentType: "application/json", reservation: reservation)
         case .ndjson:
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "application/x-ndjson")],
-                body: .stream(ndjsonStream(plan, threads: threads)))
+            return RenderOutput(
+                body: .stream(ndjsonStream(plan, threads: threads)), contentType: "application/x-ndjson")
         }
     }
 
@@ -216,31 +255,25 @@ public enum RenderService {
     public static let streamReservation = 4 << 20
 
     /// A JSON document in pieces, byte for byte the one built whole.
-    static func streamedJSON(_ plan: RenderPlan, threads: Int, memory: RenderMemory?) -> HTTPResponse {
+    static func streamedJSON(_ plan: RenderPlan, threads: Int, memory: RenderMemory?) throws(ServiceError)
+        -> RenderOutput
+    {
         var reservation: RenderMemory.Reservation?
         if let memory {
             if streamReservation > memory.limit {
-                return Problem.responseTooLarge(limit: memory.limit, estimate: streamReservation).response
+                throw ServiceError.responseTooLarge(limit: memory.limit, estimate: streamReservation)
             }
-            guard let taken = memory.reserve(streamReservation) else { return busy(memory) }
+            guard let taken = memory.reserve(streamReservation) else { throw busy(memory) }
             reservation = taken
         }
         var pieces = RenderPieces(plan, format: .json, threads: threads)
-        var response = HTTPResponse(
-            status: 200, headers: [("Content-Type", "application/json")], body: .stream(BodyStream { pieces.next() }))
-        response.reservation = reservation
-        return response
+        return RenderOutput(
+            body: .stream(BodyStream { pieces.next() }), contentType: "application/json", reservation: reservation)
     }
 
-    /// 503: the renders in flight hold the memory budget.
-    static func busy(_ memory: RenderMemory) -> HTTPResponse { busyProblem(memory).response }
-
-    /// 503 with `Retry-After`: the renders in flight hold the render memory.
-    static func busyProblem(_ memory: RenderMemory) -> Problem {
-        var problem = Problem.unavailable(
-            "The renders in flight hold the server's render memory (\(memory.limit) bytes); try again shortly.")
-        problem.headers.append(("Retry-After", "1"))
-        return problem
+    /// Busy, try again in a second: the renders in flight hold the render memory.
+    public static func busy(_ memory: RenderMemory) -> ServiceError {
+        .busy("The renders in flight hold the server's render memory (\(memory.limit) bytes); try again shortly.")
     }
 
     /// Frames drawn to size a JSON document before it is written.
@@ -271,21 +304,19 @@ public enum RenderService {
         return BodyStream { pieces.next() }
     }
 
-    /// `POST /v1/validate`: errors and diagnostics, no frames.
+    /// `POST /v1/validate` and `choreo validate`: the errors, or the diagnostics and events of
+    /// a run; no frames. A body that is not JSON throws.
     public static func validation(
         _ body: [UInt8], cancellation: Cancellation? = nil, memory: RenderMemory? = nil
-    ) throws(Problem) -> [UInt8] {
-        var writer = JSONWriter()
-        let run = try memory.map { (memory) throws(Problem) in try reserveRun(body, memory: memory) }
+    ) throws(ServiceError) -> ValidationReport {
+        let run = try memory.map { (memory) throws(ServiceError) in try reserveRun(body, memory: memory) }
         let scene: Scene
         do {
             scene = try SceneDecoder.decode(bytes: body).scene
         } catch {
             switch error {
-            case .malformed(let parse): throw Problem.malformedJSON(parse)
-            case .invalid(let failure):
-                writeInvalid(failure.errors, into: &writer)
-                return writer.bytes
+            case .malformed(let parse): throw ServiceError.malformedJSON(parse)
+            case .invalid(let failure): return ValidationReport(errors: failure.errors)
             }
         }
         let guarded = RunGuard(cancellation: cancellation, run: run)
@@ -293,24 +324,22 @@ public enum RenderService {
         do {
             timeline = try SceneRunner.run(scene, shouldStop: guarded.shouldStop)
         } catch {
-            if guarded.outOfMemory, let memory { throw busyProblem(memory) }
-            writeInvalid([FieldError(path: error.path, message: error.message)], into: &writer)
-            return writer.bytes
+            if guarded.outOfMemory, let memory { throw busy(memory) }
+            return ValidationReport(errors: [FieldError(path: error.path, message: error.message)])
         }
-        writer.raw("{\"valid\":true,\"errors\":[],\"duration\":")
-        writer.number(SceneTime.quantize(timeline.naturalEnd))
-        writer.raw(",\"diagnostics\":")
-        ResponseEncoder.writeDiagnostics(timeline.diagnostics, into: &writer)
-        writer.raw(",\"events\":")
-        ResponseEncoder.writeEvents(timeline.events, into: &writer)
-        writer.raw("}")
-        return writer.bytes
+        return ValidationReport(
+            duration: SceneTime.quantize(timeline.naturalEnd), diagnostics: timeline.diagnostics,
+            events: timeline.events)
     }
+}
 
-    private static func writeInvalid(_ errors: [FieldError], into writer: inout JSONWriter) {
-        writer.raw("{\"valid\":false,\"errors\":")
-        ResponseEncoder.writeFieldErrors(errors, into: &writer)
-        writer.raw(",\"diagnostics\":[]}")
+extension ServiceError {
+    /// A scene document that is not JSON, or not a valid scene.
+    public init(_ error: SceneDocumentError) {
+        switch error {
+        case .malformed(let parse): self = .malformedJSON(parse)
+        case .invalid(let failure): self = .invalidScene(failure)
+        }
     }
 }
 

@@ -71,21 +71,21 @@ public final class SessionRegistry: Sendable {
     // MARK: Requests
 
     /// `POST /v1/sessions`: stores the scene and starts the session.
-    public func create(_ body: [UInt8]) throws(Problem) -> (id: String, response: [UInt8]) {
+    public func create(_ body: [UInt8]) throws(ServiceError) -> SessionSummary {
         let (scene, _) = try RenderService.scene(from: body)
         let id = try storage { () throws(StorageError) in try store.createSession(scene: body) }
         let live = Live(id: id, scene: body, session: SceneSession(scene), inputs: [])
         state.withLock { state in admit(live, into: &state) }
-        return (id, summary(id: id, time: 0, inputs: 0))
+        return SessionSummary(id: id, time: 0, inputs: 0)
     }
 
     /// `POST /v1/sessions/{id}/inputs`.
-    public func append(_ id: String, body: [UInt8], ifMatch: Int?) throws(Problem) -> [UInt8] {
+    public func append(_ id: String, body: [UInt8], ifMatch: Int?) throws(ServiceError) -> InputOutcome {
         guard body.count <= limits.inputBytes else {
-            throw Problem.invalidScene(
+            throw ServiceError.invalidScene(
                 ValidationFailure([FieldError(path: "$", message: "an input is at most \(limits.inputBytes) bytes")]))
         }
-        return try withSession(id) { (live: Live) throws(Problem) -> [UInt8] in
+        return try withSession(id) { (live: Live) throws(ServiceError) -> InputOutcome in
             // Replicas sharing a database may race for an input number: without If-Match, the
             // loser takes the winner's inputs and tries again, as one server would have ordered them.
             for attempt in 1...Self.appendAttempts {
@@ -96,7 +96,7 @@ public final class SessionRegistry: Sendable {
                 }
                 try catchUp(live)
             }
-            throw Problem.preconditionFailed("Another input was stored first. Read the session and retry.")
+            throw ServiceError.preconditionFailed("Another input was stored first. Read the session and retry.")
         }
     }
 
@@ -105,15 +105,17 @@ public final class SessionRegistry: Sendable {
 
     /// Validates, applies and stores one input; nil when another writer took its number first
     /// and the caller may catch up and try again.
-    private func appendOnce(_ live: Live, body: [UInt8], ifMatch: Int?, lastAttempt: Bool) throws(Problem) -> [UInt8]? {
+    private func appendOnce(_ live: Live, body: [UInt8], ifMatch: Int?, lastAttempt: Bool) throws(ServiceError)
+        -> InputOutcome?
+    {
         let id = live.id
         let count = live.inputs.count
         if let ifMatch, ifMatch != count {
-            throw Problem.preconditionFailed(
+            throw ServiceError.preconditionFailed(
                 "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
         }
         guard count < limits.inputsPerSession else {
-            throw Problem.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
+            throw ServiceError.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
         }
         let session = live.session
         let entry: ScriptEntry
@@ -122,13 +124,10 @@ public final class SessionRegistry: Sendable {
                 bytes: body, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
                 knownTransitions: session.knownTransitions)
         } catch {
-            switch error {
-            case .malformed(let parse): throw Problem.malformedJSON(parse)
-            case .invalid(let failure): throw Problem.invalidScene(failure)
-            }
+            throw ServiceError(error)
         }
         if entry.at < session.time {
-            throw Problem.conflict(
+            throw ServiceError.conflict(
                 "The input's time \(entry.at) is earlier than the session's time \(session.time): inputs arrive in time order."
             )
         }
@@ -141,36 +140,38 @@ public final class SessionRegistry: Sendable {
             live.session = try replay(scene: live.scene, inputs: live.inputs)
             let prefix = "$.script[\(offset)]"
             let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
-            throw Problem.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
+            throw ServiceError.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
         }
         let stored: Bool
         do throws(StorageError) {
             stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
         } catch {
             live.session = try replay(scene: live.scene, inputs: live.inputs)
-            throw Problem.storage(error)
+            throw ServiceError.storage(error)
         }
         guard stored else {
             // Another server took this input number first.
             live.session = try replay(scene: live.scene, inputs: live.inputs)
             if ifMatch != nil || lastAttempt || store.coordination == nil {
-                throw Problem.preconditionFailed(
+                throw ServiceError.preconditionFailed(
                     "Another input was stored first as number \(count + 1). Read the session and retry.")
             }
             return nil
         }
         live.inputs.append((entry.at, body))
         live.bytes += body.count
-        return inputResponse(session, inputs: count + 1, events: Array(session.events[eventsBefore...]))
+        return InputOutcome(
+            time: session.time, inputs: count + 1, recorded: session.recorded,
+            events: Array(session.events[eventsBefore...]))
     }
 
     /// Applies the inputs other replicas stored since this one last saw the session; 404 when
     /// another replica deleted it.
-    private func catchUp(_ live: Live) throws(Problem) {
+    private func catchUp(_ live: Live) throws(ServiceError) {
         let newer = try storage { () throws(StorageError) in
             try store.inputs(session: live.id, from: live.inputs.count)
         }
-        guard let newer else { throw Problem.notFound("No session has the id \(live.id).") }
+        guard let newer else { throw ServiceError.notFound("No session has the id \(live.id).") }
         guard !newer.isEmpty else { return }
         do {
             for input in newer {
@@ -184,56 +185,64 @@ public final class SessionRegistry: Sendable {
             }
         } catch {
             live.session = try replay(scene: live.scene, inputs: live.inputs)
-            throw Problem.internalError("A stored input no longer replays: \(error)")
+            throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
         }
     }
 
     /// `GET /v1/sessions/{id}`: the scene, the inputs, the time.
-    public func describe(_ id: String) throws(Problem) -> [UInt8] {
-        try withSession(id) { (live: Live) throws(Problem) -> [UInt8] in
-            var writer = JSONWriter()
-            writer.raw("{\"id\":")
-            writer.string(id)
-            writer.raw(",\"time\":")
-            writer.number(live.session.time)
-            writer.raw(",\"inputs\":")
-            writer.integer(Int64(live.inputs.count))
-            writer.raw(",\"scene\":")
-            writer.bytes.append(contentsOf: live.scene)
-            writer.raw(",\"entries\":")
-            writer.array(live.inputs) { $0.bytes.append(contentsOf: $1.document) }
-            writer.raw("}")
-            return writer.bytes
+    public func describe(_ id: String) throws(ServiceError) -> SessionSnapshot {
+        try withSession(id) { (live: Live) throws(ServiceError) -> SessionSnapshot in
+            SessionSnapshot(id: id, time: live.session.time, scene: live.scene, entries: live.inputs.map(\.document))
         }
     }
 
     /// The session's timeline run on to its end: `GET /v1/sessions/{id}/frames`.
-    public func timeline(_ id: String, horizon: Double?) throws(Problem) -> Timeline {
-        try withSession(id) { (live: Live) throws(Problem) -> Timeline in
+    public func timeline(_ id: String, horizon: Double?) throws(ServiceError) -> Timeline {
+        try withSession(id) { (live: Live) throws(ServiceError) -> Timeline in
             do throws(RuntimeError) {
                 return try live.session.timeline(horizon: horizon)
             } catch {
-                throw Problem.invalidScene(ValidationFailure([FieldError(path: error.path, message: error.message)]))
+                throw ServiceError.invalidScene(
+                    ValidationFailure([FieldError(path: error.path, message: error.message)]))
             }
         }
     }
 
+    /// `GET /v1/sessions/{id}/frames`: the session's timeline run on to the end the query
+    /// samples, rendered as ``RenderService`` renders a scene; `planned` sees the plan first.
+    public func frames(
+        _ id: String, query: SamplingQuery, cancellation: Cancellation?, memory: RenderMemory?, threads: Int,
+        byteBudget: Int?, planned: (RenderPlan) -> Void = { _ in }
+    ) throws(ServiceError) -> RenderOutput {
+        let timeline = try timeline(id, horizon: query.times?.max() ?? query.end)
+        let plan: RenderPlan
+        do throws(ValidationFailure) {
+            plan = try RenderPlan.make(timeline: timeline, query: query)
+        } catch {
+            throw ServiceError.invalidScene(error)
+        }
+        planned(plan)
+        return try RenderService.response(
+            plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
+            memory: memory)
+    }
+
     /// `DELETE /v1/sessions/{id}`.
-    public func delete(_ id: String) throws(Problem) {
+    public func delete(_ id: String) throws(ServiceError) {
         let deleted = try storage { () throws(StorageError) in try store.deleteSession(id) }
         state.withLock { state in
             if let live = state.live.removeValue(forKey: id) { state.bytes -= live.bytes }
         }
-        guard deleted else { throw Problem.notFound("No session has the id \(id).") }
+        guard deleted else { throw ServiceError.notFound("No session has the id \(id).") }
     }
 
     // MARK: Memory
 
     /// Runs `body` on the session, loaded from storage when it is not in memory. Requests on
     /// sessions are serialised: an input is cheap, and one lock keeps two inputs from racing.
-    private func withSession<T>(_ id: String, _ body: (Live) throws(Problem) -> T) throws(Problem) -> T {
-        let result: Result<T, Problem> = state.withLock { state in
-            do throws(Problem) {
+    private func withSession<T>(_ id: String, _ body: (Live) throws(ServiceError) -> T) throws(ServiceError) -> T {
+        let result: Result<T, ServiceError> = state.withLock { state in
+            do throws(ServiceError) {
                 state.clock += 1
                 let live: Live
                 let before: Int
@@ -242,10 +251,10 @@ public final class SessionRegistry: Sendable {
                     before = live.bytes
                     // Another replica may have written since: its inputs, or its deletion.
                     if store.coordination != nil {
-                        do throws(Problem) {
+                        do throws(ServiceError) {
                             try catchUp(live)
                         } catch {
-                            if error.status == 404 {
+                            if error.kind == .notFound {
                                 state.live.removeValue(forKey: id)
                                 state.bytes -= before
                             } else {
@@ -256,7 +265,7 @@ public final class SessionRegistry: Sendable {
                     }
                 } else {
                     guard let record = try storage({ () throws(StorageError) in try store.session(id) }) else {
-                        throw Problem.notFound("No session has the id \(id).")
+                        throw ServiceError.notFound("No session has the id \(id).")
                     }
                     live = Live(
                         id: id, scene: record.scene, session: try replay(scene: record.scene, inputs: record.inputs),
@@ -266,7 +275,7 @@ public final class SessionRegistry: Sendable {
                 }
                 live.lastUse = state.clock
                 let value: T
-                do throws(Problem) {
+                do throws(ServiceError) {
                     value = try body(live)
                 } catch {
                     // Inputs caught up with before the failure stay, and are counted.
@@ -303,7 +312,8 @@ public final class SessionRegistry: Sendable {
     }
 
     /// A session rebuilt from its scene and inputs.
-    private func replay(scene: [UInt8], inputs: [(at: Double, document: [UInt8])]) throws(Problem) -> SceneSession {
+    private func replay(scene: [UInt8], inputs: [(at: Double, document: [UInt8])]) throws(ServiceError) -> SceneSession
+    {
         let (decoded, _) = try RenderService.scene(from: scene)
         let session = SceneSession(decoded)
         for input in inputs {
@@ -313,46 +323,13 @@ public final class SessionRegistry: Sendable {
                     knownTransitions: session.knownTransitions)
                 try session.append(entry)
             } catch {
-                throw Problem.internalError("A stored input no longer replays: \(error)")
+                throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
             }
         }
         return session
     }
 
-    private func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
-        do {
-            return try body()
-        } catch {
-            throw Problem.storage(error)
-        }
-    }
-
-    // MARK: Bodies
-
-    private func summary(id: String, time: Double, inputs: Int) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"id\":")
-        writer.string(id)
-        writer.raw(",\"time\":")
-        writer.number(time)
-        writer.raw(",\"inputs\":")
-        writer.integer(Int64(inputs))
-        writer.raw("}")
-        return writer.bytes
-    }
-
-    /// `{"time", "inputs", "animators", "transitions", "events"}` after an input.
-    private func inputResponse(_ session: SceneSession, inputs: Int, events: [Event]) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"time\":")
-        writer.number(session.time)
-        writer.raw(",\"inputs\":")
-        writer.integer(Int64(inputs))
-        ResponseEncoder.writeInteractive(
-            session.recorded, at: SceneTime.quantize(session.time), into: &writer, always: true)
-        writer.raw(",\"events\":")
-        ResponseEncoder.writeEvents(events, into: &writer)
-        writer.raw("}")
-        return writer.bytes
+    private func storage<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {
+        try ServiceError.storing(body)
     }
 }

@@ -1,4 +1,5 @@
-import ChoreoHTTP
+import ChoreoJSON
+import ChoreoService
 import Foundation
 
 /// `choreo arena-scene`: the round's scene for given standings, as `POST /v1/arena/preview`.
@@ -13,8 +14,10 @@ enum ArenaSceneCommand {
             throw CLIError(message: "arena-scene takes one standings file (or -)")
         }
         let body = try readInput(parsed.positional[0])
-        do throws(Problem) {
-            Output.write(try ArenaService.preview(body) + [UInt8(ascii: "\n")])
+        do throws(ServiceError) {
+            var writer = JSONWriter()
+            writer.value(try ArenaService.preview(body))
+            Output.write(writer.bytes + [UInt8(ascii: "\n")])
         } catch {
             throw CLIError(message: RenderCommand.describe(error), status: 1)
         }

@@ -1,5 +1,5 @@
 import ChoreoFormat
-import ChoreoHTTP
+import ChoreoService
 import Foundation
 
 /// `choreo render`: the same bytes as `POST /v1/render`.
@@ -33,7 +33,7 @@ enum RenderCommand {
         let plan: RenderPlan
         let format: SamplingQuery.Format
         var picture: PicturePieces?
-        do throws(Problem) {
+        do throws(ServiceError) {
             let query = try RenderService.query(parameters)
             // The document and then the scene are let go as soon as they are used.
             let (scene, _) = try RenderService.scene(from: consume body)
@@ -75,10 +75,26 @@ enum RenderCommand {
         progress.finish()
     }
 
-    static func describe(_ problem: Problem) -> String {
-        var lines = ["error: \(problem.title): \(problem.detail)"]
-        for error in problem.errors { lines.append("  \(error.path): \(error.message)") }
+    static func describe(_ error: ServiceError) -> String {
+        var lines = ["error: \(title(error.kind)): \(error.detail)"]
+        for field in error.errors { lines.append("  \(field.path): \(field.message)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// A short name for the kind of error, as the problem documents title it.
+    static func title(_ kind: ServiceError.Kind) -> String {
+        switch kind {
+        case .malformed: "Malformed JSON"
+        case .invalid(.scene), .tooLarge: "Invalid scene"
+        case .invalid(.standings): "Invalid standings"
+        case .invalid(.configuration): "Invalid arena configuration"
+        case .notFound: "Not found"
+        case .conflict: "Conflict"
+        case .preconditionFailed: "Precondition failed"
+        case .busy, .unavailable: "Service unavailable"
+        case .cancelled: "Cancelled"
+        case .internalFailure: "Internal error"
+        }
     }
 }
 

@@ -1,5 +1,5 @@
-import ChoreoHTTP
-import ChoreoJSON
+import ChoreoFormat
+import ChoreoService
 import Foundation
 
 /// `choreo validate`: errors and diagnostics; exit status 1 when the scene has errors.
@@ -12,15 +12,13 @@ enum ValidateCommand {
         }
         guard parsed.positional.count == 1 else { throw CLIError(message: "validate takes one scene file (or -)") }
         let body = try readInput(parsed.positional[0])
-        let result: [UInt8]
-        do throws(Problem) {
-            result = try RenderService.validation(body)
+        let report: ValidationReport
+        do throws(ServiceError) {
+            report = try RenderService.validation(body)
         } catch {
             throw CLIError(message: RenderCommand.describe(error), status: 1)
         }
-        Output.write(result + [UInt8(ascii: "\n")])
-        if case .object(let object)? = try? JSONParser.parse(result), object["valid"] == .bool(false) {
-            throw CLIError(message: "the scene is not valid", status: 1)
-        }
+        Output.write(ResponseEncoder.validation(report) + [UInt8(ascii: "\n")])
+        if !report.valid { throw CLIError(message: "the scene is not valid", status: 1) }
     }
 }

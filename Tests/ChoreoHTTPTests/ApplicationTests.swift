@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ChoreoHTTP
+@testable import ChoreoService
 
 /// The API through the router, with no socket: every status the API documents.
 @Suite final class ApplicationTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ChoreoHTTP
+@testable import ChoreoService
 
 @Suite struct BodyStreamTests {
     final class Held {}

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ChoreoHTTP
+@testable import ChoreoService
 
 @Suite struct RenderPiecesTests {
     /// The response written at once.

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import ChoreoHTTP
+@testable import ChoreoService
 
 /// Live sessions through the router: create, inputs, read, frames, delete; the 409, 412 and
 /// 422 paths; replay equals render; sessions evicted from memory or served after a restart.
