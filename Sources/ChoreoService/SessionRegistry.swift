@@ -2,17 +2,25 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
-import Dispatch
 import Synchronization
 
 /// Live sessions (docs/sessions.md): a scene whose script is written while it runs, one input
-/// at a time, over HTTP.
+/// at a time, over HTTP. What `UIViewPropertyAnimator` and `UIPercentDrivenInteractiveTransition`
+/// are to an app, driven by a client's requests.
 ///
 /// Each session in use is a ``SceneSession`` in memory, so an input costs what it does, not a
 /// replay of the ones before. Its scene and inputs are in storage, each input stored before it
 /// is acknowledged: a session evicted from memory, or one this server has never seen (after a
 /// restart), comes back by replaying them. Memory is bounded by a count and by bytes; the
 /// least recently used sessions leave first.
+///
+/// Locks: the registry's lock guards the index of sessions in memory and nothing else. Each
+/// session has two of its own: its state lock, held only while its state is read or replaced
+/// (never across a storage call or a look-ahead), and its writer lock, which orders its inputs
+/// and is held across the input's storage call, so that only the next input of the same
+/// session waits for it. An input runs on a copy of its session, is stored, and the copy then
+/// takes the session's place: a rejected input leaves the session as it was, with nothing to
+/// replay.
 public final class SessionRegistry: Sendable {
     /// Limits, documented in docs/limits.md.
     public struct Limits: Sendable {
@@ -28,37 +36,54 @@ public final class SessionRegistry: Sendable {
         public init() {}
     }
 
-    /// One session in memory.
-    ///
-    /// `@unchecked Sendable`: it is created outside the registry's mutex but, once admitted,
-    /// read and written only under it (``withSession(_:_:)``), so no two threads use it at once.
-    final class Live: @unchecked Sendable {
+    /// One session in memory: its state behind a lock of its own.
+    final class Live: Sendable {
         let id: String
         let scene: [UInt8]
-        var session: SceneSession
-        var inputs: [(at: Double, document: [UInt8])]
-        var bytes: Int
-        var lastUse: UInt64 = 0
+        let state: Mutex<LiveState>
+        /// Taken by each input for its whole run, storage included: one session's inputs go one
+        /// at a time. Nothing else waits for it.
+        let writing = Mutex(())
 
-        init(id: String, scene: [UInt8], session: SceneSession, inputs: [(at: Double, document: [UInt8])]) {
+        init(id: String, scene: [UInt8], session: sending SceneSession, inputs: [StoredInput]) {
             self.id = id
             self.scene = scene
-            self.session = session
-            self.inputs = inputs
-            bytes = scene.count + inputs.reduce(0) { $0 + $1.document.count }
+            state = Mutex(LiveState(session: session, inputs: inputs))
         }
     }
 
-    struct State {
-        var live: [String: Live] = [:]
+    /// What a session's lock guards.
+    struct LiveState: ~Copyable {
+        /// The session at its last accepted input; replaced whole, never changed in place by a
+        /// request that may fail.
+        var session: SceneSession
+        var inputs: [StoredInput]
+
+        init(session: sending SceneSession, inputs: [StoredInput]) {
+            self.session = session
+            self.inputs = inputs
+        }
+
+        /// The input documents' bytes.
+        var inputBytes: Int { inputs.reduce(0) { $0 + $1.document.count } }
+    }
+
+    /// The sessions in memory, by id; guarded by the registry's lock.
+    struct Index {
+        var live: [String: Entry] = [:]
         var clock: UInt64 = 0
         var bytes = 0
     }
 
+    struct Entry {
+        let live: Live
+        var bytes: Int
+        var lastUse: UInt64
+    }
+
     let store: any Storage
     public let limits: Limits
-    /// The sessions in memory; reached only under this mutex.
-    private let state = Mutex(State())
+    private let index = Mutex(Index())
 
     public init(store: any Storage, limits: Limits = Limits()) {
         self.store = store
@@ -66,7 +91,7 @@ public final class SessionRegistry: Sendable {
     }
 
     /// The sessions in memory now (for tests and metrics).
-    public var liveCount: Int { state.withLock { $0.live.count } }
+    public var liveCount: Int { index.withLock { $0.live.count } }
 
     // MARK: Requests
 
@@ -74,137 +99,161 @@ public final class SessionRegistry: Sendable {
     public func create(_ body: [UInt8]) throws(ServiceError) -> SessionSummary {
         let (scene, _) = try RenderService.scene(from: body)
         let id = try storage { () throws(StorageError) in try store.createSession(scene: body) }
-        let live = Live(id: id, scene: body, session: SceneSession(scene), inputs: [])
-        state.withLock { state in admit(live, into: &state) }
+        admit(Live(id: id, scene: body, session: SceneSession(scene), inputs: []), bytes: body.count)
         return SessionSummary(id: id, time: 0, inputs: 0)
     }
+
+    /// Tries to store an input that writers of other replicas may also take; at most this many
+    /// times.
+    static let appendAttempts = 3
 
     /// `POST /v1/sessions/{id}/inputs`.
     public func append(_ id: String, body: [UInt8], ifMatch: Int?) throws(ServiceError) -> InputOutcome {
         guard body.count <= limits.inputBytes else {
-            throw ServiceError.invalidScene(
-                ValidationFailure([FieldError(path: "$", message: "an input is at most \(limits.inputBytes) bytes")]))
+            throw ServiceError.invalidField("$", "an input is at most \(limits.inputBytes) bytes")
         }
-        return try withSession(id) { (live: Live) throws(ServiceError) -> InputOutcome in
-            // Replicas sharing a database may race for an input number: without If-Match, the
-            // loser takes the winner's inputs and tries again, as one server would have ordered them.
-            for attempt in 1...Self.appendAttempts {
-                if let response = try appendOnce(
-                    live, body: body, ifMatch: ifMatch, lastAttempt: attempt == Self.appendAttempts)
-                {
-                    return response
+        // Inputs to one session are taken one at a time, in the order they reach its writer
+        // lock; its state lock is held only to read and to swap, so reads of the session (and
+        // every other session) never wait for the storage round trip. Without If-Match, a
+        // writer that lost the race for an input number to another replica takes the winner's
+        // inputs and tries again, as one server would have ordered them.
+        for attempt in 1...Self.appendAttempts {
+            let live = try session(id)
+            let outcome = try live.writing.withLock { _ throws(ServiceError) -> InputOutcome? in
+                let trial = try prepare(live, body: body, ifMatch: ifMatch)
+                let stored = try storage { () throws(StorageError) in
+                    try store.appendInput(session: id, number: trial.number, at: trial.at, document: body)
                 }
-                try catchUp(live)
+                guard stored else { return nil }
+                commit(trial, of: live, body: body)
+                return trial.outcome
             }
-            throw ServiceError.preconditionFailed("Another input was stored first. Read the session and retry.")
+            if let outcome { return outcome }
+            if ifMatch != nil || attempt == Self.appendAttempts { break }
+            try catchUp(live)
         }
+        throw ServiceError.preconditionFailed("Another input was stored first. Read the session and retry.")
     }
 
-    /// Tries to store an input racing writers may also take; at most this many times.
-    static let appendAttempts = 3
+    /// An input run on a copy of its session, not yet stored.
+    struct Trial {
+        /// The input's number: the session's input count when it was run.
+        let number: Int
+        let at: Double
+        let session: SceneSession
+        let outcome: InputOutcome
+    }
 
-    /// Validates, applies and stores one input; nil when another writer took its number first
-    /// and the caller may catch up and try again.
-    private func appendOnce(_ live: Live, body: [UInt8], ifMatch: Int?, lastAttempt: Bool) throws(ServiceError)
-        -> InputOutcome?
-    {
-        let id = live.id
-        let count = live.inputs.count
-        if let ifMatch, ifMatch != count {
-            throw ServiceError.preconditionFailed(
-                "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
-        }
-        guard count < limits.inputsPerSession else {
-            throw ServiceError.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
-        }
-        let session = live.session
-        let entry: ScriptEntry
-        do throws(SceneDocumentError) {
-            entry = try SceneDecoder.decodeEntry(
-                bytes: body, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
-                knownTransitions: session.knownTransitions)
-        } catch {
-            throw ServiceError(error)
-        }
-        if entry.at < session.time {
-            throw ServiceError.conflict(
-                "The input's time \(entry.at) is earlier than the session's time \(session.time): inputs arrive in time order."
-            )
-        }
-        let eventsBefore = session.events.count
-        let offset = session.nextOffset
-        do throws(RuntimeError) {
-            try session.append(entry)
-        } catch {
-            // Nothing is appended: the session is rebuilt from what was accepted before.
-            live.session = try replay(scene: live.scene, inputs: live.inputs)
-            let prefix = "$.script[\(offset)]"
-            let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
-            throw ServiceError.invalidScene(ValidationFailure([FieldError(path: path, message: error.message)]))
-        }
-        let stored: Bool
-        do throws(StorageError) {
-            stored = try store.appendInput(session: id, number: count, at: entry.at, document: body)
-        } catch {
-            live.session = try replay(scene: live.scene, inputs: live.inputs)
-            throw ServiceError.storage(error)
-        }
-        guard stored else {
-            // Another server took this input number first.
-            live.session = try replay(scene: live.scene, inputs: live.inputs)
-            if ifMatch != nil || lastAttempt || store.coordination == nil {
+    /// Validates the input and runs it on a copy of the session, under the session's lock: the
+    /// session itself is not changed.
+    private func prepare(_ live: Live, body: [UInt8], ifMatch: Int?) throws(ServiceError) -> Trial {
+        // The copy leaves the lock: nothing else holds it (it is made here, from values), and
+        // only this request uses it until it takes the session's place under the lock again.
+        nonisolated(unsafe) var prepared: Trial?
+        try live.state.withLock { (state: inout LiveState) throws(ServiceError) -> Void in
+            let count = state.inputs.count
+            if let ifMatch, ifMatch != count {
                 throw ServiceError.preconditionFailed(
-                    "Another input was stored first as number \(count + 1). Read the session and retry.")
+                    "The session has \(count) inputs, not \(ifMatch): another input came first. Read it and retry.")
             }
-            return nil
+            guard count < limits.inputsPerSession else {
+                throw ServiceError.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
+            }
+            let entry: ScriptEntry
+            do throws(SceneDocumentError) {
+                entry = try SceneDecoder.decodeEntry(
+                    bytes: body, knownLayers: state.session.knownLayers, knownAnimators: state.session.knownAnimators,
+                    knownTransitions: state.session.knownTransitions)
+            } catch {
+                throw ServiceError(error)
+            }
+            if entry.at < state.session.time {
+                throw ServiceError.conflict(
+                    "The input's time \(entry.at) is earlier than the session's time \(state.session.time): inputs arrive in time order."
+                )
+            }
+            let copy = state.session.copy()
+            let eventsBefore = copy.events.count
+            let offset = copy.nextOffset
+            do throws(RuntimeError) {
+                try copy.append(entry)
+            } catch {
+                // The copy is dropped: the session stays at its last accepted input.
+                let prefix = "$.script[\(offset)]"
+                let path = error.path.hasPrefix(prefix) ? "$" + error.path.dropFirst(prefix.count) : error.path
+                throw ServiceError.invalidField(path, error.message)
+            }
+            let outcome = InputOutcome(
+                time: copy.time, inputs: count + 1, recorded: copy.recorded,
+                events: Array(copy.events[eventsBefore...]))
+            prepared = Trial(number: count, at: entry.at, session: copy, outcome: outcome)
         }
-        live.inputs.append((entry.at, body))
-        live.bytes += body.count
-        return InputOutcome(
-            time: session.time, inputs: count + 1, recorded: session.recorded,
-            events: Array(session.events[eventsBefore...]))
+        return prepared!
     }
 
-    /// Applies the inputs other replicas stored since this one last saw the session; 404 when
-    /// another replica deleted it.
+    /// A stored input's copy takes the session's place, unless a catch-up has applied the
+    /// stored input already.
+    private func commit(_ trial: Trial, of live: Live, body: [UInt8]) {
+        let added = live.state.withLock { (state: inout LiveState) -> Bool in
+            guard state.inputs.count == trial.number else { return false }
+            state.session = trial.session
+            state.inputs.append((trial.at, body))
+            return true
+        }
+        touch(live, adding: added ? body.count : 0)
+    }
+
+    /// Applies the inputs other writers stored since this session last saw them (read from
+    /// storage outside the session's lock); not found when another replica deleted it.
     private func catchUp(_ live: Live) throws(ServiceError) {
-        let newer = try storage { () throws(StorageError) in
-            try store.inputs(session: live.id, from: live.inputs.count)
+        let seen = live.state.withLock { $0.inputs.count }
+        let newer = try storage { () throws(StorageError) in try store.inputs(session: live.id, from: seen) }
+        guard let newer else {
+            forget(live.id)
+            throw ServiceError.notFound("No session has the id \(live.id).")
         }
-        guard let newer else { throw ServiceError.notFound("No session has the id \(live.id).") }
         guard !newer.isEmpty else { return }
-        do {
-            for input in newer {
-                let session = live.session
-                let entry = try SceneDecoder.decodeEntry(
-                    bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
-                    knownTransitions: session.knownTransitions)
-                try session.append(entry)
-                live.inputs.append(input)
-                live.bytes += input.document.count
+        let added = try live.state.withLock { (state: inout LiveState) throws(ServiceError) -> Int in
+            // Inputs applied meanwhile by another request are skipped.
+            let skip = state.inputs.count - seen
+            guard skip < newer.count else { return 0 }
+            let copy = state.session.copy()
+            var bytes = 0
+            for input in newer.dropFirst(max(0, skip)) {
+                do {
+                    let entry = try SceneDecoder.decodeEntry(
+                        bytes: input.document, knownLayers: copy.knownLayers, knownAnimators: copy.knownAnimators,
+                        knownTransitions: copy.knownTransitions)
+                    try copy.append(entry)
+                } catch {
+                    throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
+                }
+                state.inputs.append(input)
+                bytes += input.document.count
             }
-        } catch {
-            live.session = try replay(scene: live.scene, inputs: live.inputs)
-            throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
+            state.session = copy
+            return bytes
         }
+        touch(live, adding: added)
     }
 
     /// `GET /v1/sessions/{id}`: the scene, the inputs, the time.
     public func describe(_ id: String) throws(ServiceError) -> SessionSnapshot {
-        try withSession(id) { (live: Live) throws(ServiceError) -> SessionSnapshot in
-            SessionSnapshot(id: id, time: live.session.time, scene: live.scene, entries: live.inputs.map(\.document))
+        let live = try session(id)
+        return live.state.withLock { state in
+            SessionSnapshot(id: id, time: state.session.time, scene: live.scene, entries: state.inputs.map(\.document))
         }
     }
 
-    /// The session's timeline run on to its end: `GET /v1/sessions/{id}/frames`.
+    /// The session's timeline run on to its end: `GET /v1/sessions/{id}/frames`. The run goes
+    /// on a copy, outside the session's lock.
     public func timeline(_ id: String, horizon: Double?) throws(ServiceError) -> Timeline {
-        try withSession(id) { (live: Live) throws(ServiceError) -> Timeline in
-            do throws(RuntimeError) {
-                return try live.session.timeline(horizon: horizon)
-            } catch {
-                throw ServiceError.invalidScene(
-                    ValidationFailure([FieldError(path: error.path, message: error.message)]))
-            }
+        let live = try session(id)
+        let copy = live.state.withLock { $0.session.copy() }
+        do throws(RuntimeError) {
+            return try copy.timeline(horizon: horizon)
+        } catch {
+            throw ServiceError.invalidField(error.path, error.message)
         }
     }
 
@@ -230,90 +279,83 @@ public final class SessionRegistry: Sendable {
     /// `DELETE /v1/sessions/{id}`.
     public func delete(_ id: String) throws(ServiceError) {
         let deleted = try storage { () throws(StorageError) in try store.deleteSession(id) }
-        state.withLock { state in
-            if let live = state.live.removeValue(forKey: id) { state.bytes -= live.bytes }
-        }
+        forget(id)
         guard deleted else { throw ServiceError.notFound("No session has the id \(id).") }
     }
 
     // MARK: Memory
 
-    /// Runs `body` on the session, loaded from storage when it is not in memory. Requests on
-    /// sessions are serialised: an input is cheap, and one lock keeps two inputs from racing.
-    private func withSession<T>(_ id: String, _ body: (Live) throws(ServiceError) -> T) throws(ServiceError) -> T {
-        let result: Result<T, ServiceError> = state.withLock { state in
-            do throws(ServiceError) {
-                state.clock += 1
-                let live: Live
-                let before: Int
-                if let known = state.live[id] {
-                    live = known
-                    before = live.bytes
-                    // Another replica may have written since: its inputs, or its deletion.
-                    if store.coordination != nil {
-                        do throws(ServiceError) {
-                            try catchUp(live)
-                        } catch {
-                            if error.kind == .notFound {
-                                state.live.removeValue(forKey: id)
-                                state.bytes -= before
-                            } else {
-                                state.bytes += live.bytes - before
-                            }
-                            throw error
-                        }
-                    }
-                } else {
-                    guard let record = try storage({ () throws(StorageError) in try store.session(id) }) else {
-                        throw ServiceError.notFound("No session has the id \(id).")
-                    }
-                    live = Live(
-                        id: id, scene: record.scene, session: try replay(scene: record.scene, inputs: record.inputs),
-                        inputs: record.inputs)
-                    admit(live, into: &state)
-                    before = live.bytes
-                }
-                live.lastUse = state.clock
-                let value: T
-                do throws(ServiceError) {
-                    value = try body(live)
-                } catch {
-                    // Inputs caught up with before the failure stay, and are counted.
-                    state.bytes += live.bytes - before
-                    throw error
-                }
-                state.bytes += live.bytes - before
-                evict(&state, keeping: id)
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+    /// The session in memory, or loaded (and replayed) from storage outside every lock. With
+    /// replicas, it first takes the inputs another replica stored since.
+    private func session(_ id: String) throws(ServiceError) -> Live {
+        if let known = index.withLock({ index -> Live? in
+            guard let entry = index.live[id] else { return nil }
+            index.clock += 1
+            index.live[id]?.lastUse = index.clock
+            return entry.live
+        }) {
+            if store.coordination != nil { try catchUp(known) }
+            return known
         }
-        return try result.get()
+        guard let record = try storage({ () throws(StorageError) in try store.session(id) }) else {
+            throw ServiceError.notFound("No session has the id \(id).")
+        }
+        let loaded = Live(
+            id: id, scene: record.scene, session: try replay(scene: record.scene, inputs: record.inputs),
+            inputs: record.inputs)
+        // Another request may have loaded it meanwhile: the first one in memory is used.
+        return admit(loaded, bytes: record.scene.count + record.inputs.reduce(0) { $0 + $1.document.count })
     }
 
-    private func admit(_ live: Live, into state: inout State) {
-        state.clock += 1
-        live.lastUse = state.clock
-        state.live[live.id] = live
-        state.bytes += live.bytes
-        evict(&state, keeping: live.id)
+    /// Puts a session in memory (or returns the one already there) and evicts others past
+    /// the limits.
+    @discardableResult
+    private func admit(_ live: Live, bytes: Int) -> Live {
+        index.withLock { index in
+            index.clock += 1
+            if let present = index.live[live.id] {
+                index.live[live.id]?.lastUse = index.clock
+                return present.live
+            }
+            index.live[live.id] = Entry(live: live, bytes: bytes, lastUse: index.clock)
+            index.bytes += bytes
+            evict(&index, keeping: live.id)
+            return live
+        }
+    }
+
+    /// Counts bytes a session has taken and marks it used.
+    private func touch(_ live: Live, adding bytes: Int) {
+        index.withLock { index in
+            index.clock += 1
+            // Only the session the index holds is counted (an evicted one is not).
+            guard index.live[live.id]?.live === live else { return }
+            index.live[live.id]?.lastUse = index.clock
+            index.live[live.id]?.bytes += bytes
+            index.bytes += bytes
+            evict(&index, keeping: live.id)
+        }
+    }
+
+    /// Lets a session go from memory (it stays stored, unless deleted).
+    private func forget(_ id: String) {
+        index.withLock { index in
+            if let entry = index.live.removeValue(forKey: id) { index.bytes -= entry.bytes }
+        }
     }
 
     /// The least recently used sessions leave memory while over either limit (they stay stored).
-    private func evict(_ state: inout State, keeping id: String) {
-        while state.live.count > limits.liveSessions || (state.bytes > limits.liveBytes && state.live.count > 1) {
-            guard let oldest = state.live.values.filter({ $0.id != id }).min(by: { $0.lastUse < $1.lastUse }) else {
-                return
-            }
-            state.live.removeValue(forKey: oldest.id)
-            state.bytes -= oldest.bytes
+    private func evict(_ index: inout Index, keeping id: String) {
+        while index.live.count > limits.liveSessions || (index.bytes > limits.liveBytes && index.live.count > 1) {
+            guard let oldest = index.live.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            else { return }
+            index.live.removeValue(forKey: oldest.key)
+            index.bytes -= oldest.value.bytes
         }
     }
 
     /// A session rebuilt from its scene and inputs.
-    private func replay(scene: [UInt8], inputs: [(at: Double, document: [UInt8])]) throws(ServiceError) -> SceneSession
-    {
+    private func replay(scene: [UInt8], inputs: [StoredInput]) throws(ServiceError) -> SceneSession {
         let (decoded, _) = try RenderService.scene(from: scene)
         let session = SceneSession(decoded)
         for input in inputs {

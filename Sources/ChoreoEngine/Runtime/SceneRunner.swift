@@ -85,6 +85,17 @@ public final class SceneSession {
         try state.copy().runToEnd(lookAhead: lookAhead(horizon))
     }
 
+    /// An independent copy at the same point: appending to it leaves this session as it was.
+    /// A live session tries each input on a copy, so an input that fails leaves the session at
+    /// its last accepted one with nothing to replay.
+    public func copy() -> SceneSession { SceneSession(copying: self) }
+
+    private init(copying other: SceneSession) {
+        state = other.state.copy()
+        appended = other.appended
+        time = other.time
+    }
+
     /// The same, consuming the session: no copy (batch renders).
     func finish(horizon: Double?, shouldStop: (@Sendable () -> Bool)? = nil) throws(RuntimeError) -> Timeline {
         state.shouldStop = shouldStop
