@@ -36,7 +36,7 @@ public final class Application: Sendable {
     public let arena: ArenaRuntime?
     /// Live sessions (docs/sessions.md).
     public let sessions: SessionRegistry
-    let router: Router
+    let router = Router(Application.routes)
     /// The render responses in flight, against `Configuration.maxRenderMemory`.
     public let renderMemory: RenderMemory
 
@@ -46,66 +46,23 @@ public final class Application: Sendable {
         self.arena = arena
         renderMemory = RenderMemory(limit: configuration.maxRenderMemory)
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
-        var router = Router()
-        router.add("POST", "/v1/render", lane: .render)
-        router.add("POST", "/v1/validate", lane: .render)
-        router.add("POST", "/v1/scenes", lane: .render)
-        router.add("GET", "/v1/scenes")
-        router.add("GET", "/v1/scenes/{id}")
-        router.add("DELETE", "/v1/scenes/{id}")
-        router.add("GET", "/v1/scenes/{id}/frames", lane: .render)
-        router.add("POST", "/v1/sessions")
-        router.add("GET", "/v1/sessions/{id}")
-        router.add("DELETE", "/v1/sessions/{id}")
-        router.add("POST", "/v1/sessions/{id}/inputs")
-        router.add("GET", "/v1/sessions/{id}/frames", lane: .render)
-        router.add("POST", "/v1/arena/preview", lane: .render)
-        router.add("GET", "/v1/arena")
-        router.add("GET", "/v1/arena/config")
-        router.add("PUT", "/v1/arena/config")
-        router.add("POST", "/v1/arena/rounds")
-        router.add("GET", "/v1/arena/rounds/current/scene")
-        router.add("GET", "/v1/arena/rounds/current/frames", lane: .render)
-        router.add("GET", "/v1/arena/events")
-        router.add("GET", "/v1/arena/nodes/{name}")
-        router.add("GET", "/v1/arena/nodes/{name}/history")
-        router.add("GET", "/healthz", lane: .health)
-        router.add("GET", "/metrics", lane: .inline)
-        router.add("GET", "/problems/{name}")
-        router.add("GET", "/")
-        router.add("GET", "/arena")
-        router.add("GET", "/pages/{file}")
-        router.add("GET", "/v1/arena/badge.svg")
-        router.add("GET", "/v1/arena/nodes/{name}/badge.svg")
-        self.router = router
-        metrics = Metrics(routes: router.routes.map(\.name) + ["preflight"])
+        metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }
 
-    private static let healthyBody = Array(#"{"status":"ok"}"#.utf8)
-
-    /// The route name for metrics and logs (`unmatched` for 404/405).
-    public func routeName(method: String, path: String) -> String {
-        if method == "OPTIONS" { return "preflight" }
-        if case .success(let match) = router.match(method: method, path: path) { return match.route.name }
-        return "unmatched"
-    }
-
-    /// Where a request runs, as its route declares (unmatched requests: a worker, which answers
-    /// 404 or 405).
-    public func lane(method: String, path: String) -> RequestLane {
-        if case .success(let match) = router.match(method: method, path: path) { return match.route.lane }
-        return .worker
+    /// The request's route, matched once: the server reads its name and lane, then hands it
+    /// back to ``handle(_:_:)``.
+    public func match(method: String, path: String) -> RouteMatch {
+        router.match(method: method, path: path)
     }
 
     /// Handles one request. Never throws: every failure becomes a problem document.
-    ///
     ///
     /// With `Configuration.corsOrigins`, a page of one of those origins (or of any, with `*`)
     /// may read the answers (CORS: `Access-Control-Allow-Origin`, event streams included) and
     /// its preflights are answered; without, no CORS header is sent. `OPTIONS` on a path is
     /// always 204 with `Allow`.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        var response = route(request)
+    public func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {
+        var response = route(request, match)
         if let origin = allowedOrigin(request) {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             if origin != "*" { response.headers.append(("Vary", "Origin")) }
@@ -132,7 +89,7 @@ public final class Application: Sendable {
         return origins.contains(origin) ? origin : nil
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {
         if let field = Self.fieldWithNUL(request) { return Problem.badRequestTarget(field).response }
         if request.method == "OPTIONS" {
             let methods = router.methods(path: request.path)
@@ -140,16 +97,14 @@ public final class Application: Sendable {
             let list = (methods + ["OPTIONS"]).joined(separator: ", ")
             return HTTPResponse(status: 204, headers: [("Allow", list)])
         }
-        switch router.match(method: request.method, path: request.path) {
-        case .failure(let problem):
-            return problem.response
-        case .success(let match):
-            do {
-                try authorize(request, route: match.route)
-                return try dispatch(request, match)
-            } catch {
-                return error.response
-            }
+        guard let route = router.route(match) else {
+            return (match.failure ?? Problem.notFound("No resource at \(request.path).")).response
+        }
+        do {
+            try authorize(request, route.access)
+            return try route.handler(self)(request, match.parameters)
+        } catch {
+            return error.response
         }
     }
 
@@ -162,12 +117,8 @@ public final class Application: Sendable {
         return nil
     }
 
-    private func authorize(_ request: HTTPRequest, route: Router.Route) throws(Problem) {
-        guard let token = configuration.apiToken else { return }
-        let changesState =
-            ["POST", "PUT", "DELETE", "PATCH"].contains(route.method)
-            && route.pattern != "/v1/render" && route.pattern != "/v1/validate" && route.pattern != "/v1/arena/preview"
-        guard changesState else { return }
+    private func authorize(_ request: HTTPRequest, _ access: RouteAccess) throws(Problem) {
+        guard access == .token, let token = configuration.apiToken else { return }
         let header = request.headers["authorization"] ?? ""
         let prefix = "Bearer "
         guard header.hasPrefix(prefix),
@@ -198,136 +149,6 @@ public final class Application: Sendable {
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, _ match: Router.Match) throws(Problem) -> HTTPResponse {
-        switch (match.route.method, match.route.pattern) {
-        case ("POST", "/v1/render"):
-            try requireJSON(request)
-            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
-            return render(request.cancellation) { () throws(ServiceError) in
-                let run = try RenderService.reserveRun(request.body, memory: renderMemory)
-                // The document is taken from the request (which the server holds until the
-                // response is made), so it is freed once parsed.
-                let (scene, _) = try RenderService.scene(from: request.takeBody())
-                return (consume scene, query, run)
-            }
-        case ("POST", "/v1/arena/preview"):
-            try requireJSON(request)
-            try rejectQuery(request)
-            let scene = try service { () throws(ServiceError) in try ArenaService.preview(request.body) }
-            var writer = JSONWriter()
-            writer.value(scene)
-            return .json(200, writer.bytes)
-        case ("POST", "/v1/validate"):
-            try requireJSON(request)
-            try rejectQuery(request)
-            let report = try service { () throws(ServiceError) in
-                try RenderService.validation(request.body, cancellation: request.cancellation, memory: renderMemory)
-            }
-            return .json(200, ResponseEncoder.validation(report))
-        case ("POST", "/v1/scenes"):
-            try requireJSON(request)
-            try rejectQuery(request)
-            let (name, document) = try service { () throws(ServiceError) in
-                try RenderService.checkedForStorage(
-                    request.body, cancellation: request.cancellation, memory: renderMemory)
-            }
-            let summary = try storage { () throws(StorageError) in
-                try store.insert(name: name, document: document)
-            }
-            var response = HTTPResponse.json(201, summaryJSON(summary))
-            response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
-            return response
-        case ("GET", "/v1/scenes"):
-            return try list(request)
-        case ("GET", "/v1/scenes/{id}"):
-            try rejectQuery(request)
-            let record = try fetch(match.parameters["id"]!)
-            return .json(200, record.document)
-        case ("DELETE", "/v1/scenes/{id}"):
-            try rejectQuery(request)
-            let id = match.parameters["id"]!
-            let deleted = try storage { () throws(StorageError) in try store.delete(id) }
-            guard deleted else { throw Problem.notFound("No stored scene has the id \(id).") }
-            return HTTPResponse(status: 204)
-        case ("GET", "/v1/scenes/{id}/frames"):
-            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
-            let record = try fetch(match.parameters["id"]!)
-            return render(request.cancellation) { () throws(ServiceError) in
-                let run = try RenderService.reserveRun(record.document, memory: renderMemory)
-                let (scene, _) = try RenderService.scene(from: record.document)
-                return (consume scene, query, run)
-            }
-        case ("POST", "/v1/sessions"):
-            try requireJSON(request)
-            try rejectQuery(request)
-            let summary = try service { () throws(ServiceError) in try sessions.create(request.body) }
-            var response = HTTPResponse.json(201, ResponseEncoder.session(summary))
-            response.headers.append(("Location", "/v1/sessions/\(summary.id)"))
-            return response
-        case ("POST", "/v1/sessions/{id}/inputs"):
-            try requireJSON(request)
-            try rejectQuery(request)
-            let ifMatch = try Self.ifMatch(request)
-            let outcome = try service { () throws(ServiceError) in
-                try sessions.append(match.parameters["id"]!, body: request.body, ifMatch: ifMatch)
-            }
-            return .json(200, ResponseEncoder.input(outcome))
-        case ("GET", "/v1/sessions/{id}"):
-            try rejectQuery(request)
-            let snapshot = try service { () throws(ServiceError) in try sessions.describe(match.parameters["id"]!) }
-            return .json(200, ResponseEncoder.session(snapshot))
-        case ("DELETE", "/v1/sessions/{id}"):
-            try rejectQuery(request)
-            try service { () throws(ServiceError) in try sessions.delete(match.parameters["id"]!) }
-            return HTTPResponse(status: 204)
-        case ("GET", "/v1/sessions/{id}/frames"):
-            let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
-            let output = try service { () throws(ServiceError) in
-                try sessions.frames(
-                    match.parameters["id"]!, query: query, cancellation: request.cancellation, memory: renderMemory,
-                    threads: configuration.renderThreads, byteBudget: configuration.maxJSONResponseBytes,
-                    planned: { plan in metrics.produced(frames: plan.times.count, samples: plan.sampleCount) })
-            }
-            return HTTPResponse(output)
-        case ("GET", "/healthz"):
-            guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
-            return Problem.unavailable("Storage is not healthy: \(problem).").response
-        case ("GET", "/metrics"):
-            let memory = """
-                # HELP choreo_render_memory_bytes Bytes the JSON render responses in flight hold (limit: --max-render-memory).
-                # TYPE choreo_render_memory_bytes gauge
-                choreo_render_memory_bytes \(renderMemory.inUse)
-
-                """
-            let text = metrics.render() + memory + (arena?.metricsText() ?? "")
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                body: .bytes(Array(text.utf8)))
-        case ("GET", "/problems/{name}"):
-            let name = match.parameters["name"]!
-            guard let kind = ProblemType(rawValue: name) else {
-                throw Problem.notFound("No problem type is called \(name).")
-            }
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(kind.page))
-        case ("GET", "/"):
-            // The player takes `?scene=scn_…` and `?session=ses_…`, read by its script.
-            return Pages.response("text/html; charset=utf-8", Pages.player)
-        case ("GET", "/arena"):
-            try rejectQuery(request)
-            return Pages.response("text/html; charset=utf-8", Pages.wallboard)
-        case ("GET", "/pages/{file}"):
-            try rejectQuery(request)
-            let name = match.parameters["file"]!
-            guard let asset = Pages.asset(name) else { throw Problem.notFound("No page file is called \(name).") }
-            return Pages.response(asset.type, asset.bytes)
-        case (_, let pattern) where pattern.hasPrefix("/v1/arena"):
-            return try arenaRoute(request, pattern: pattern, parameters: match.parameters)
-        default:
-            throw Problem.notFound("No resource at \(request.path).")
-        }
-    }
-
     /// `If-Match: "n"`: the number of inputs the client has seen (quotes optional).
     static func ifMatch(_ request: HTTPRequest) throws(Problem) -> Int? {
         guard let value = request.headers["if-match"] else { return nil }
@@ -351,7 +172,7 @@ public final class Application: Sendable {
 
     /// Renders the scene `prepare` reads and reserves memory for: the response holds the run's
     /// memory until it is sent. Frames and samples are counted once planned.
-    func render(
+    func renderScene(
         _ cancellation: Cancellation?,
         _ prepare: () throws(ServiceError) -> (Scene, SamplingQuery, RenderMemory.Reservation)
     ) -> HTTPResponse {
@@ -376,62 +197,11 @@ public final class Application: Sendable {
         }
     }
 
-    private func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
+    func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
         do {
             return try body()
         } catch {
             throw Problem.storage(error)
         }
-    }
-
-    private func fetch(_ id: String) throws(Problem) -> SceneRecord {
-        let record = try storage { () throws(StorageError) in try store.get(id) }
-        guard let record else { throw Problem.notFound("No stored scene has the id \(id).") }
-        return record
-    }
-
-    private func list(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        var limit = 50
-        var cursor: Int64?
-        var errors: [FieldError] = []
-        for (name, value) in request.query {
-            switch name {
-            case "limit":
-                if let n = Int(value), (1...500).contains(n) {
-                    limit = n
-                } else {
-                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 500"))
-                }
-            case "cursor":
-                if let n = Int64(value), n > 0 {
-                    cursor = n
-                } else {
-                    errors.append(FieldError(path: "query.cursor", message: "must be a cursor from a previous page"))
-                }
-            default:
-                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
-            }
-        }
-        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
-        let page = try storage { () throws(StorageError) in try store.list(limit: limit, after: cursor) }
-        var writer = JSONWriter()
-        writer.raw("{\"items\":")
-        writer.array(page.items) { $0.bytes.append(contentsOf: summaryJSON($1)) }
-        writer.raw(",\"next\":")
-        if let next = page.next { writer.string(String(next)) } else { writer.raw("null") }
-        writer.raw("}")
-        return .json(200, writer.bytes)
-    }
-
-    private func summaryJSON(_ summary: SceneSummary) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"id\":")
-        writer.string(summary.id)
-        writer.raw(",\"name\":")
-        if let name = summary.name { writer.string(name) } else { writer.raw("null") }
-        writer.raw(",\"created\":")
-        writer.string(summary.created)
-        writer.raw("}")
-        return writer.bytes
     }
 }

@@ -1,11 +1,17 @@
-/// What the HTTP server hosts: choreo's API (``Application``) or a health target
-/// (``TargetService``). The server asks it for the route name (logs and metrics), where a
-/// request runs (``RequestLane``), and the response.
+/// What the HTTP server hosts: choreo's API (``Application``) or a health target. The server
+/// matches a request to its route once, when its head arrives (the route's name for logs and
+/// metrics, where it runs: ``RequestLane``), and hands the match back with the request.
 public protocol HTTPService: Sendable {
     var metrics: Metrics { get }
-    func routeName(method: String, path: String) -> String
-    func lane(method: String, path: String) -> RequestLane
-    func handle(_ request: HTTPRequest) -> HTTPResponse
+    func match(method: String, path: String) -> RouteMatch
+    func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse
+}
+
+extension HTTPService {
+    /// Matches and handles a request: for callers without a server (tests, the CLI).
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        handle(request, match(method: request.method, path: request.path))
+    }
 }
 
 /// Where the server runs a request.

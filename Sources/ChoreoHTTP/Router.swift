@@ -1,56 +1,157 @@
-/// Matches a method and path to a route, answering 404 and 405 (with `Allow`) itself.
-public struct Router: Sendable {
-    /// A path pattern such as `/v1/scenes/{id}/frames`.
-    public struct Route: Sendable {
-        public let method: String
-        public let pattern: String
-        /// The name used in metrics and logs (the pattern).
-        public var name: String { pattern }
-        /// Where the server runs it.
-        public let lane: RequestLane
-        let segments: [Substring]
-    }
+/// A parameter a route's path declares: `{id}`, `{name}`, `{file}`.
+public enum PathParameter: String, Sendable, CaseIterable {
+    /// A stored scene's or a session's id.
+    case id
+    /// An arena node's name, or a problem type's.
+    case name
+    /// A page asset's file name.
+    case file
+}
 
-    /// A successful match: the route and its path parameters.
-    public struct Match: Sendable {
-        public let route: Route
-        public let parameters: [String: String]
-    }
-
-    public private(set) var routes: [Route] = []
-    /// Routes without parameters by exact path: most requests match without splitting the path.
-    private var exact: [String: [Route]] = [:]
+/// The path parameters of a matched request, by name. A handler reads only the parameters its
+/// route's pattern declares (the table checks every pattern when it is built), so a read
+/// always finds its value.
+public struct PathParameters: Sendable {
+    private var values: [(PathParameter, String)] = []
 
     public init() {}
 
-    public mutating func add(_ method: String, _ pattern: String, lane: RequestLane = .worker) {
-        let route = Route(method: method, pattern: pattern, lane: lane, segments: pattern.split(separator: "/"))
-        routes.append(route)
-        if !pattern.contains("{") { exact[pattern, default: []].append(route) }
+    mutating func append(_ parameter: PathParameter, _ value: Substring) {
+        values.append((parameter, String(value)))
+    }
+
+    /// The value of `parameter` (empty when the route has none: a programming error the tests
+    /// catch, not a client's).
+    public subscript(_ parameter: PathParameter) -> String {
+        values.first { $0.0 == parameter }?.1 ?? ""
+    }
+}
+
+/// Who may call a route.
+public enum RouteAccess: Sendable {
+    /// Anyone: reads, and requests that compute without changing anything (render, validate).
+    case open
+    /// Changes state: needs `Authorization: Bearer <token>` when the server has a token.
+    case token
+}
+
+/// One route: its method, path pattern, lane, access rule and handler, declared once.
+public struct Route<Context: Sendable>: Sendable {
+    /// A method of the context: `Application.render`, called as `render(request, path)`.
+    public typealias Handler = @Sendable (Context) -> (HTTPRequest, PathParameters) throws(Problem) -> HTTPResponse
+
+    public let method: String
+    /// A path pattern such as `/v1/scenes/{id}/frames`; the route's name in metrics and logs.
+    public let pattern: String
+    /// Where the server runs it.
+    public let lane: RequestLane
+    public let access: RouteAccess
+    let handler: Handler
+    let segments: [Segment]
+
+    enum Segment: Sendable, Equatable {
+        case literal(Substring)
+        case parameter(PathParameter)
+    }
+
+    public init(
+        _ method: String, _ pattern: String, lane: RequestLane = .worker, access: RouteAccess = .open,
+        _ handler: @escaping Handler
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.lane = lane
+        self.access = access
+        self.handler = handler
+        segments = pattern.split(separator: "/").map { part in
+            guard part.first == "{" && part.last == "}" else { return .literal(part) }
+            guard let parameter = PathParameter(rawValue: String(part.dropFirst().dropLast())) else {
+                preconditionFailure("route \(pattern) declares an unknown parameter \(part)")
+            }
+            return .parameter(parameter)
+        }
+    }
+}
+
+/// A request matched to its route, once: what the server needs before it runs the request
+/// (the name for logs and metrics, the lane) and what the handler needs (the route and its
+/// parameters, or the 404/405 to answer).
+public struct RouteMatch: Sendable {
+    /// The route's pattern; `preflight` for `OPTIONS`, `unmatched` for 404 and 405.
+    public let name: String
+    public let lane: RequestLane
+    /// The route's place in its table.
+    let index: Int?
+    let parameters: PathParameters
+    /// The answer when no route takes the request.
+    let failure: Problem?
+
+    public init(name: String, lane: RequestLane, index: Int?, parameters: PathParameters = PathParameters()) {
+        self.name = name
+        self.lane = lane
+        self.index = index
+        self.parameters = parameters
+        failure = nil
+    }
+
+    init(failure: Problem) {
+        name = "unmatched"
+        lane = .worker
+        index = nil
+        parameters = PathParameters()
+        self.failure = failure
+    }
+
+    /// `OPTIONS`: answered without a route.
+    static let preflight = RouteMatch(name: "preflight", lane: .worker, index: nil)
+}
+
+/// Matches a method and path to a route of one table, answering 404 and 405 (with `Allow`) itself.
+/// `HEAD` takes the `GET` route.
+public struct Router<Context: Sendable>: Sendable {
+    public let routes: [Route<Context>]
+    /// Routes without parameters by exact path: most requests match without splitting the path.
+    private let exact: [String: [Int]]
+
+    public init(_ routes: [Route<Context>]) {
+        self.routes = routes
+        var exact: [String: [Int]] = [:]
+        for (index, route) in routes.enumerated() where !route.pattern.contains("{") {
+            exact[route.pattern, default: []].append(index)
+        }
+        self.exact = exact
     }
 
     /// The route for a request, or the problem to answer with.
-    public func match(method: String, path: String) -> Result<Match, Problem> {
-        if let candidates = exact[path] {
-            if let route = candidates.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") })
-            {
-                return .success(Match(route: route, parameters: [:]))
-            }
+    public func match(method: String, path: String) -> RouteMatch {
+        if method == "OPTIONS" { return .preflight }
+        if let candidates = exact[path],
+            let index = candidates.first(where: { Self.takes(routes[$0].method, method) })
+        {
+            return RouteMatch(name: routes[index].pattern, lane: routes[index].lane, index: index)
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var allowed: [String] = []
-        var matched: Match?
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             guard let parameters = Self.parameters(route.segments, segments) else { continue }
-            allowed.append(route.method)
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                matched = matched ?? Match(route: route, parameters: parameters)
+            if Self.takes(route.method, method) {
+                return RouteMatch(name: route.pattern, lane: route.lane, index: index, parameters: parameters)
             }
+            allowed.append(route.method)
         }
-        if let matched { return .success(matched) }
-        if allowed.isEmpty { return .failure(.notFound("No resource at \(path).")) }
+        if allowed.isEmpty { return RouteMatch(failure: .notFound("No resource at \(path).")) }
         if allowed.contains("GET") { allowed.append("HEAD") }
-        return .failure(.methodNotAllowed(allowed))
+        return RouteMatch(failure: .methodNotAllowed(allowed))
+    }
+
+    /// Whether a route of `routeMethod` takes a request of `method` (HEAD is GET without a body).
+    private static func takes(_ routeMethod: String, _ method: String) -> Bool {
+        routeMethod == method || (method == "HEAD" && routeMethod == "GET")
+    }
+
+    /// The route a match names.
+    public func route(_ match: RouteMatch) -> Route<Context>? {
+        match.index.map { routes[$0] }
     }
 
     /// The methods a path takes (HEAD with GET), empty for no route: a CORS preflight's answer.
@@ -64,14 +165,13 @@ public struct Router: Sendable {
         return allowed
     }
 
-    private static func parameters(_ pattern: [Substring], _ path: [Substring]) -> [String: String]? {
+    private static func parameters(_ pattern: [Route<Context>.Segment], _ path: [Substring]) -> PathParameters? {
         guard pattern.count == path.count else { return nil }
-        var parameters: [String: String] = [:]
+        var parameters = PathParameters()
         for (expected, actual) in zip(pattern, path) {
-            if expected.first == "{" && expected.last == "}" {
-                parameters[String(expected.dropFirst().dropLast())] = String(actual)
-            } else if expected != actual {
-                return nil
+            switch expected {
+            case .parameter(let name): parameters.append(name, actual)
+            case .literal(let literal): if literal != actual { return nil }
             }
         }
         return parameters

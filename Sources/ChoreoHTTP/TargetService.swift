@@ -35,23 +35,24 @@ public final class TargetService: HTTPService {
 
     public var settings: Settings { state.withLock { $0.settings } }
 
-    public func routeName(method: String, path: String) -> String {
-        switch (method, path) {
-        case ("GET", "/health"), ("HEAD", "/health"): "GET /health"
-        case ("GET", "/control"): "GET /control"
-        case ("POST", "/control"): "POST /control"
-        default: "unmatched"
-        }
+    /// Its three routes, by name. Everything runs on a worker: a slow or hanging answer must
+    /// not hold an I/O thread.
+    public func match(method: String, path: String) -> RouteMatch {
+        let name =
+            switch (method, path) {
+            case ("GET", "/health"), ("HEAD", "/health"): "GET /health"
+            case ("GET", "/control"): "GET /control"
+            case ("POST", "/control"): "POST /control"
+            default: "unmatched"
+            }
+        return RouteMatch(name: name, lane: .worker, index: nil)
     }
 
-    /// Everything runs on a worker: a slow or hanging answer must not hold an I/O thread.
-    public func lane(method: String, path: String) -> RequestLane { .worker }
-
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        switch (request.method, request.path) {
-        case ("GET", "/health"), ("HEAD", "/health"): return health()
-        case ("GET", "/control"): return .json(200, Self.encode(settings, served: state.withLock { $0.served }))
-        case ("POST", "/control"): return control(request.body)
+    public func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {
+        switch match.name {
+        case "GET /health": return health()
+        case "GET /control": return .json(200, Self.encode(settings, served: state.withLock { $0.served }))
+        case "POST /control": return control(request.body)
         default:
             return .json(404, Array(#"{"error":"not found; GET /health, GET or POST /control"}"#.utf8))
         }

@@ -313,8 +313,10 @@ final class RequestState: @unchecked Sendable {
     let started: UInt64
     var method = ""
     var path = ""
-    /// The route name for metrics, matched once on the first callback.
-    var route = ""
+    /// The request's route, matched once on the first callback: its name for metrics and
+    /// logs, its lane, and what the handler needs.
+    var match: RouteMatch?
+    var route: String { match?.name ?? "" }
     var body: [UInt8] = []
     var tooLarge = false
     var dispatched = false
@@ -465,7 +467,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let state = RequestState(id: server.nextRequestID())
         state.method = String(cString: method)
         state.path = url.map { String(cString: $0) } ?? "/"
-        state.route = server.application.routeName(method: state.method, path: state.path)
+        state.match = server.application.match(method: state.method, path: state.path)
         server.inFlight.add(1, ordering: .relaxed)
         server.application.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -522,10 +524,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if state.tooLarge {
         return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
     }
-    let lane = server.application.lane(method: state.method, path: state.path)
+    guard let match = state.match else { return .NO }
+    let lane = match.lane
     if lane == .inline {
         return queue(
-            server, connection, state, server.application.handle(HTTPRequest(method: state.method, path: state.path)))
+            server, connection, state,
+            server.application.handle(HTTPRequest(method: state.method, path: state.path), match))
     }
     var request =
         lane == .health
@@ -546,9 +550,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         request.cancellation = cancellation
         server.watch(connection, running: cancellation)
     }
-    let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request))
+    let job = UnsafeTransfer((server: server, state: state, connection: connection, request: request, match: match))
     let work: @Sendable () -> Void = {
-        let response = job.value.server.application.handle(job.value.request)
+        let response = job.value.server.application.handle(job.value.request, job.value.match)
         if job.value.request.cancellation != nil { job.value.server.watch(job.value.connection, running: nil) }
         job.value.state.response = response
         MHD.MHD_resume_connection(job.value.connection)

@@ -1,0 +1,55 @@
+import ChoreoService
+
+/// Health, metrics, the problem pages and the player and wallboard pages.
+extension Application {
+    private static let healthyBody = Array(#"{"status":"ok"}"#.utf8)
+
+    /// `GET /healthz`: 200 while storage is healthy, 503 saying why otherwise.
+    func health(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
+        guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
+        return Problem.unavailable("Storage is not healthy: \(problem).").response
+    }
+
+    /// `GET /metrics`: Prometheus' text format.
+    func metricsPage(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
+        let memory = """
+            # HELP choreo_render_memory_bytes Bytes the JSON render responses in flight hold (limit: --max-render-memory).
+            # TYPE choreo_render_memory_bytes gauge
+            choreo_render_memory_bytes \(renderMemory.inUse)
+
+            """
+        let text = metrics.render() + memory + (arena?.metricsText() ?? "")
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+            body: .bytes(Array(text.utf8)))
+    }
+
+    /// `GET /problems/{name}`: what a problem type means and what to do.
+    func problemPage(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let name = path[.name]
+        guard let kind = ProblemType(rawValue: name) else {
+            throw Problem.notFound("No problem type is called \(name).")
+        }
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(kind.page))
+    }
+
+    /// `GET /`: the player. It takes `?scene=scn_…` and `?session=ses_…`, read by its script.
+    func player(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
+        Pages.response("text/html; charset=utf-8", Pages.player)
+    }
+
+    /// `GET /arena`: the wallboard.
+    func wallboard(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try rejectQuery(request)
+        return Pages.response("text/html; charset=utf-8", Pages.wallboard)
+    }
+
+    /// `GET /pages/{file}`: the pages' scripts and styles.
+    func pageFile(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let name = path[.file]
+        try rejectQuery(request)
+        guard let asset = Pages.asset(name) else { throw Problem.notFound("No page file is called \(name).") }
+        return Pages.response(asset.type, asset.bytes)
+    }
+}

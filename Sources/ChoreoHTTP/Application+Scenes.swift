@@ -1,0 +1,124 @@
+import ChoreoEngine
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoService
+import ChoreoStorage
+
+/// Rendering and stored scenes: `POST /v1/render`, `POST /v1/validate`, `/v1/scenes…`.
+extension Application {
+    /// `POST /v1/render`: a scene in, its frames out.
+    func render(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try requireJSON(request)
+        let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+        return renderScene(request.cancellation) { () throws(ServiceError) in
+            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
+            // The document is taken from the request (which the server holds until the
+            // response is made), so it is freed once parsed.
+            let (scene, _) = try RenderService.scene(from: request.takeBody())
+            return (consume scene, query, run)
+        }
+    }
+
+    /// `POST /v1/validate`: errors and diagnostics, no frames.
+    func validate(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try requireJSON(request)
+        try rejectQuery(request)
+        let report = try service { () throws(ServiceError) in
+            try RenderService.validation(request.body, cancellation: request.cancellation, memory: renderMemory)
+        }
+        return .json(200, ResponseEncoder.validation(report))
+    }
+
+    /// `POST /v1/scenes`: stores a scene that runs.
+    func storeScene(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try requireJSON(request)
+        try rejectQuery(request)
+        let (name, document) = try service { () throws(ServiceError) in
+            try RenderService.checkedForStorage(request.body, cancellation: request.cancellation, memory: renderMemory)
+        }
+        let summary = try storage { () throws(StorageError) in try store.insert(name: name, document: document) }
+        var response = HTTPResponse.json(201, summaryJSON(summary))
+        response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
+        return response
+    }
+
+    /// `GET /v1/scenes/{id}`: the document as stored.
+    func scene(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let id = path[.id]
+        try rejectQuery(request)
+        return .json(200, try fetch(id).document)
+    }
+
+    /// `DELETE /v1/scenes/{id}`.
+    func deleteScene(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let id = path[.id]
+        try rejectQuery(request)
+        let deleted = try storage { () throws(StorageError) in try store.delete(id) }
+        guard deleted else { throw Problem.notFound("No stored scene has the id \(id).") }
+        return HTTPResponse(status: 204)
+    }
+
+    /// `GET /v1/scenes/{id}/frames`: a stored scene rendered as `POST /v1/render` renders it.
+    func sceneFrames(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let id = path[.id]
+        let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+        let record = try fetch(id)
+        return renderScene(request.cancellation) { () throws(ServiceError) in
+            let run = try RenderService.reserveRun(record.document, memory: renderMemory)
+            let (scene, _) = try RenderService.scene(from: record.document)
+            return (consume scene, query, run)
+        }
+    }
+
+    private func fetch(_ id: String) throws(Problem) -> SceneRecord {
+        let record = try storage { () throws(StorageError) in try store.get(id) }
+        guard let record else { throw Problem.notFound("No stored scene has the id \(id).") }
+        return record
+    }
+
+    /// `GET /v1/scenes`: a page of stored scenes, newest first.
+    func listScenes(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        var limit = 50
+        var cursor: Int64?
+        var errors: [FieldError] = []
+        for (name, value) in request.query {
+            switch name {
+            case "limit":
+                if let n = Int(value), (1...500).contains(n) {
+                    limit = n
+                } else {
+                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 500"))
+                }
+            case "cursor":
+                if let n = Int64(value), n > 0 {
+                    cursor = n
+                } else {
+                    errors.append(FieldError(path: "query.cursor", message: "must be a cursor from a previous page"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
+            }
+        }
+        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
+        let page = try storage { () throws(StorageError) in try store.list(limit: limit, after: cursor) }
+        var writer = JSONWriter()
+        writer.raw("{\"items\":")
+        writer.array(page.items) { $0.bytes.append(contentsOf: summaryJSON($1)) }
+        writer.raw(",\"next\":")
+        if let next = page.next { writer.string(String(next)) } else { writer.raw("null") }
+        writer.raw("}")
+        return .json(200, writer.bytes)
+    }
+
+    private func summaryJSON(_ summary: SceneSummary) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"id\":")
+        writer.string(summary.id)
+        writer.raw(",\"name\":")
+        if let name = summary.name { writer.string(name) } else { writer.raw("null") }
+        writer.raw(",\"created\":")
+        writer.string(summary.created)
+        writer.raw("}")
+        return writer.bytes
+    }
+}

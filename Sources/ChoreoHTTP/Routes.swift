@@ -1,0 +1,37 @@
+/// Every route of choreo's API, each declared once: method, path, lane, who may call it, and
+/// its handler. A new route is one line here; the server, the metrics, the CORS preflight and
+/// the token check all read this table.
+extension Application {
+    static let routes: [Route<Application>] = [
+        Route("POST", "/v1/render", lane: .render, Application.render),
+        Route("POST", "/v1/validate", lane: .render, Application.validate),
+        Route("POST", "/v1/scenes", lane: .render, access: .token, Application.storeScene),
+        Route("GET", "/v1/scenes", Application.listScenes),
+        Route("GET", "/v1/scenes/{id}", Application.scene),
+        Route("DELETE", "/v1/scenes/{id}", access: .token, Application.deleteScene),
+        Route("GET", "/v1/scenes/{id}/frames", lane: .render, Application.sceneFrames),
+        Route("POST", "/v1/sessions", access: .token, Application.createSession),
+        Route("GET", "/v1/sessions/{id}", Application.session),
+        Route("DELETE", "/v1/sessions/{id}", access: .token, Application.deleteSession),
+        Route("POST", "/v1/sessions/{id}/inputs", access: .token, Application.input),
+        Route("GET", "/v1/sessions/{id}/frames", lane: .render, Application.sessionFrames),
+        Route("POST", "/v1/arena/preview", lane: .render, Application.arenaPreview),
+        Route("GET", "/v1/arena", Application.arenaStatus),
+        Route("GET", "/v1/arena/config", Application.arenaConfiguration),
+        Route("PUT", "/v1/arena/config", access: .token, Application.replaceArenaConfiguration),
+        Route("POST", "/v1/arena/rounds", access: .token, Application.startRound),
+        Route("GET", "/v1/arena/rounds/current/scene", Application.roundScene),
+        Route("GET", "/v1/arena/rounds/current/frames", lane: .render, Application.roundFrames),
+        Route("GET", "/v1/arena/events", Application.arenaEvents),
+        Route("GET", "/v1/arena/nodes/{name}", Application.node),
+        Route("GET", "/v1/arena/nodes/{name}/history", Application.nodeHistory),
+        Route("GET", "/healthz", lane: .health, Application.health),
+        Route("GET", "/metrics", lane: .inline, Application.metricsPage),
+        Route("GET", "/problems/{name}", Application.problemPage),
+        Route("GET", "/", Application.player),
+        Route("GET", "/arena", Application.wallboard),
+        Route("GET", "/pages/{file}", Application.pageFile),
+        Route("GET", "/v1/arena/badge.svg", Application.arenaBadge),
+        Route("GET", "/v1/arena/nodes/{name}/badge.svg", Application.nodeBadge),
+    ]
+}
