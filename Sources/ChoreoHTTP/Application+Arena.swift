@@ -2,6 +2,7 @@ import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoService
+import Foundation
 
 /// The arena's routes: status, configuration, rounds, nodes, badges and events.
 extension Application {
@@ -39,7 +40,7 @@ extension Application {
                 status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")],
                 body: .bytes(Array(arena.statusText().utf8)))
         }
-        return .json(200, arena.status())
+        return .json(200, ArenaJSON.status(arena.status()))
     }
 
     /// `GET /v1/arena/config`.
@@ -54,7 +55,7 @@ extension Application {
     func replaceArenaConfiguration(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
         try requireJSON(request)
-        let configuration = try arena.replaceConfiguration(request.body)
+        let configuration = try service { () throws(ServiceError) in try arena.replaceConfiguration(request.body) }
         var writer = JSONWriter()
         writer.value(ArenaConfigurationCodec.encode(configuration))
         return .json(200, writer.bytes)
@@ -123,7 +124,8 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         try knownNode(arena, name)
-        return .json(200, try arena.history(of: name))
+        let rows = try service { () throws(ServiceError) in try arena.history(of: name) }
+        return .json(200, ArenaJSON.history(node: name, rows))
     }
 
     /// `GET /v1/arena/nodes/{name}`: 200 while up, 503 while down.
@@ -131,10 +133,10 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         try rejectQuery(request)
-        guard let (status, body) = arena.nodeStatus(name) else {
-            throw Problem.notFound("No node named \(name) in the arena.")
-        }
-        return .json(status, body)
+        guard let node = arena.node(name) else { throw Problem.notFound("No node named \(name) in the arena.") }
+        var writer = JSONWriter()
+        writer.value(ArenaJSON.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
+        return .json(node.status == .up ? 200 : 503, writer.bytes)
     }
 
     /// `GET /v1/arena/badge.svg`.
@@ -155,9 +157,25 @@ extension Application {
         return Badge.response(Badge.node(node))
     }
 
-    /// `GET /v1/arena/events`: server-sent events.
+    /// `GET /v1/arena/events`: server-sent events; `max=N` ends the stream after N events (the
+    /// snapshot counts), `Last-Event-ID` resumes after an event (EventSource sends it when it
+    /// reconnects).
     func arenaEvents(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        guard let stream = try runningArena().subscribe() else {
+        var limit: Int?
+        for (name, value) in request.query where name == "max" {
+            guard let count = Int(value), (1...1_000_000).contains(count) else {
+                throw Problem.invalidScene(
+                    ValidationFailure([
+                        FieldError(path: "query.max", message: "must be a whole number from 1 to 1000000")
+                    ]))
+            }
+            limit = count
+        }
+        let arena = try runningArena()
+        guard
+            let stream = arena.subscribe(
+                resumingAfter: request.headers["last-event-id"], limit: limit, encode: ArenaJSON.sse)
+        else {
             throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")
         }
         return HTTPResponse(

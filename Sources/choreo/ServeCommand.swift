@@ -3,6 +3,7 @@ import ChoreoFormat
 import ChoreoHTTP
 import ChoreoJSON
 import ChoreoServer
+import ChoreoService
 import ChoreoStorage
 import Foundation
 

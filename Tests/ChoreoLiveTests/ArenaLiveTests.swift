@@ -147,6 +147,69 @@ import Testing
         #expect(Date().timeIntervalSince(stopping) < 5)
     }
 
+    /// Every event has an id; `max` ends a stream; a client that reconnects with
+    /// `Last-Event-ID` gets the events it missed, in order, instead of a new snapshot; an id of
+    /// another stream gets the snapshot.
+    @Test func eventsHaveIdsAndResume() throws {
+        let alpha = try ServerProcess.target()
+        let file = try write(Self.configuration([("alpha", alpha.port)]))
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        _ = try Self.waitFor(http, ["alpha": "up"])
+        // max=1: the snapshot alone, then the stream ends.
+        let one = try http.connect(timeout: 10)
+        defer { close(one) }
+        RawHTTP.send(
+            one, Array("GET /v1/arena/events?max=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let only = String(decoding: RawHTTP.readAll(one), as: UTF8.self)
+        #expect(only.contains("event: snapshot\nid: ") && only.contains("data: {\"nodes\":"), "\(only)")
+        #expect(try http.request("GET", "/v1/arena/events?max=0").status == 422)
+        // A round's first events, then the rest after reconnecting with the last id read.
+        let first = try http.connect(timeout: 10)
+        defer { close(first) }
+        RawHTTP.send(
+            first, Array("GET /v1/arena/events?max=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        _ = RawHTTP.read(first, until: "data: {\"nodes\":", seconds: 10)
+        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        let head = String(decoding: RawHTTP.readAll(first), as: UTF8.self)
+        let ids = Self.eventIDs(head)
+        #expect(ids.count == 2, "\(head)")
+        guard let last = ids.last, let dash = last.lastIndex(of: "-"),
+            let number = Int(last[last.index(after: dash)...])
+        else {
+            Issue.record("no id in \(head)")
+            return
+        }
+        let resumed = try http.connect(timeout: 10)
+        defer { close(resumed) }
+        RawHTTP.send(
+            resumed,
+            Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: \(last)\r\n\r\n".utf8))
+        let rest = RawHTTP.read(resumed, until: #""phase":"finished""#, seconds: 20)
+        #expect(!rest.contains("event: snapshot"), "\(rest)")
+        let stream = last[..<dash]
+        let numbers = Self.eventIDs(rest).compactMap { id -> Int? in
+            guard let dash = id.lastIndex(of: "-"), id[..<dash] == stream else { return nil }
+            return Int(id[id.index(after: dash)...])
+        }
+        #expect(numbers.first == number + 1 && numbers == Array(numbers.indices.map { number + 1 + $0 }), "\(rest)")
+        #expect(rest.contains(#""phase":"finished""#))
+        // An id this server never gave: the snapshot again.
+        let other = try http.connect(timeout: 10)
+        defer { close(other) }
+        RawHTTP.send(
+            other,
+            Array(
+                "GET /v1/arena/events?max=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 0-5\r\nConnection: close\r\n\r\n"
+                    .utf8))
+        #expect(String(decoding: RawHTTP.readAll(other), as: UTF8.self).contains("event: snapshot"))
+    }
+
+    /// The `id:` lines of an event stream, in order.
+    static func eventIDs(_ stream: String) -> [Substring] {
+        stream.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { $0.dropFirst(4) }
+    }
+
     /// A new subscriber gets the whole status first; a round's end is announced; between rounds
     /// every node's state follows its health, a down node shows no latency, and
     /// `/v1/arena/nodes/{name}` is a health check (200 up, 503 otherwise); per-node metrics.
@@ -162,17 +225,21 @@ import Testing
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         // Subscribed (its snapshot read) before the round starts, or the round's start may
         // come before the subscription and only the snapshot would show it.
-        let subscribed = RawHTTP.read(events, until: "event: snapshot\ndata: {\"nodes\":", seconds: 10)
+        let subscribed = RawHTTP.read(events, until: "data: {\"nodes\":", seconds: 10)
         #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
         // beta goes down after the round has started: the champion may be either; what
         // matters is what each shows once the round is over.
         _ = try RawHTTP(port: beta.port).request("POST", "/control", body: #"{"status": 503}"#)
         _ = try Self.waitFor(http, ["alpha": "up", "beta": "down"])
         let received = subscribed + RawHTTP.read(events, until: #""phase":"finished""#, seconds: 20)
-        let snapshot = received.range(of: "event: snapshot\ndata: {\"nodes\":")
+        let snapshot = received.range(of: "event: snapshot\n")
         let started = received.range(of: #""phase":"started""#)
         #expect(snapshot != nil && started != nil && snapshot!.lowerBound < started!.lowerBound)
         #expect(received.contains(#""phase":"finished""#))
+        // Finished is the round's last event: nothing of the round comes after it (the round's
+        // last events come at its very end, with it).
+        let after = RawHTTP.read(events, until: "\"events\":", seconds: 1.5)
+        #expect(!after.contains("\"events\":"), "round events after finished: \(after)")
 
         let status = try Self.object(try http.request("GET", "/v1/arena"))
         guard case .array(let nodes)? = status["nodes"], case .object(let round)? = status["round"] else {

@@ -3,7 +3,6 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoProbe
-import ChoreoService
 import ChoreoStorage
 import Dispatch
 import Foundation
@@ -21,7 +20,7 @@ public final class ArenaRuntime: Sendable {
         public let champion: String?
         public let scene: [UInt8]
         let timeline: Timeline
-        let parsed: Scene
+        public let parsed: Scene
         /// Each node's state changes in time order, for its visual state at any moment.
         let states: [String: [(time: Double, state: String)]]
         public var duration: Double { SceneTime.quantize(timeline.naturalEnd) }
@@ -32,6 +31,10 @@ public final class ArenaRuntime: Sendable {
         var rounds = 0
         var current: Round?
         var subscribers: [Subscriber] = []
+        /// The number of the last event sent (`id:` lines), and the latest events, for a
+        /// client that reconnects with `Last-Event-ID`.
+        var eventSequence = 0
+        var recentEvents: [(number: Int, event: ArenaEvent)] = []
         var pendingRows: [ProbeRow] = []
         /// Whether this replica probes and runs automatic rounds: always with a database of its
         /// own; with a shared one, while PostgreSQL says it leads.
@@ -49,6 +52,11 @@ public final class ArenaRuntime: Sendable {
     let store: any Storage
     let prober: Prober
     let state = Mutex(State())
+    /// This runtime's event stream, in its events' ids (`<stream>-<number>`): a client that
+    /// reconnects to another process (a restart, another replica) starts again from a snapshot.
+    let eventStream = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// Where the round's events are sent from, in the order of their times.
+    let announcements = DispatchQueue(label: "choreo.arena.announcements", qos: .utility)
     /// Signalled when the replica loop has ended: nothing starts the prober after ``stop()``.
     let replicaLoopDone = DispatchSemaphore(value: 0)
     private let timers = Mutex<[TimerBox]>([])
@@ -175,37 +183,16 @@ public final class ArenaRuntime: Sendable {
     private func healthChanged(_ change: Prober.Change) {
         // The leader stores a change at once, so every replica's stream shows it within moments.
         if store.coordination != nil && isLeader { flush() }
-        var writer = JSONWriter()
-        writer.value([
-            "node": .string(change.node), "from": .string(change.from.rawValue), "to": .string(change.to.rawValue),
-            "reason": change.reason.map { .string($0) } ?? .null, "time": .number(change.time),
-        ])
-        broadcast(event: "health", data: writer.bytes)
+        broadcast(
+            .health(
+                node: change.node, from: change.from.rawValue, to: change.to.rawValue, reason: change.reason,
+                time: change.time))
     }
 
     /// `GET /v1/arena/nodes/{name}/history`: the node's recorded probes, oldest first.
-    public func history(of node: String) throws(Problem) -> [UInt8] {
+    public func history(of node: String) throws(ServiceError) -> [ProbeRow] {
         flush()
-        let rows: [ProbeRow]
-        do {
-            rows = try store.probes(node: node)
-        } catch {
-            throw Problem.storage(error)
-        }
-        var writer = JSONWriter()
-        writer.raw("{\"node\":")
-        writer.string(node)
-        writer.raw(",\"probes\":")
-        writer.array(rows) { writer, row in
-            writer.value([
-                "time": .number(Double(row.timeMs) / 1000), "url": .string(row.url), "verdict": .string(row.verdict),
-                "reason": row.reason.map { .string($0) } ?? .null,
-                "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
-                "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),
-            ])
-        }
-        writer.raw("}")
-        return writer.bytes
+        return try ServiceError.storing { () throws(StorageError) in try store.probes(node: node) }
     }
 
     // MARK: Configuration
@@ -216,25 +203,25 @@ public final class ArenaRuntime: Sendable {
     public var nodes: [NodeHealth] { prober.snapshot() }
 
     /// Validates, stores and applies a configuration.
-    public func replaceConfiguration(_ body: [UInt8]) throws(Problem) -> ArenaConfiguration {
+    public func replaceConfiguration(_ body: [UInt8]) throws(ServiceError) -> ArenaConfiguration {
         let document: JSONValue
         do {
             document = try JSONParser.parse(body)
         } catch {
-            throw Problem.malformedJSON(error)
+            throw ServiceError.malformedJSON(error)
         }
         let configuration: ArenaConfiguration
         do {
             configuration = try ArenaConfigurationCodec.decode(document)
         } catch {
-            throw Problem.invalidConfiguration(error)
+            throw ServiceError.invalidConfiguration(error)
         }
         var writer = JSONWriter()
         writer.value(ArenaConfigurationCodec.encode(configuration))
         do {
             try store.saveArenaConfiguration(writer.bytes)
         } catch {
-            throw Problem.storage(error)
+            throw ServiceError.storage(error)
         }
         prober.apply(configuration)
         rescheduleRounds()
@@ -324,12 +311,13 @@ public final class ArenaRuntime: Sendable {
     }
 
     /// Sends the round's events to the subscribers at the moments they happen; `elapsed`
-    /// seconds of it have passed already (a replica that heard of it late skips those).
+    /// seconds of it have passed already (a replica that heard of it late skips those). One
+    /// serial queue sends them in the order of their times, and `finished` comes last, after
+    /// the events at the round's very end.
     func announce(_ round: Round, elapsed: Double = 0) {
-        var writer = JSONWriter()
-        writer.value(["round": .number(Double(round.id)), "phase": "started", "time": .number(round.started)])
-        broadcast(event: "round", data: writer.bytes)
+        broadcast(.roundStarted(round: round.id, time: round.started))
         let events = round.timeline.events
+        var batches: [(time: Double, events: [Event])] = []
         var index = events.firstIndex { $0.time >= elapsed } ?? events.count
         while index < events.count {
             let time = events[index].time
@@ -338,28 +326,25 @@ public final class ArenaRuntime: Sendable {
                 batch.append(events[index])
                 index += 1
             }
-            let roundID = round.id
-            let happened = batch
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + time - elapsed) { [weak self] in
-                var writer = JSONWriter()
-                writer.raw("{\"round\":")
-                writer.integer(Int64(roundID))
-                writer.raw(",\"events\":")
-                ResponseEncoder.writeEvents(happened, into: &writer)
-                writer.raw("}")
-                self?.broadcast(event: "round", data: writer.bytes)
+            batches.append((time, batch))
+        }
+        let roundID = round.id
+        let duration = round.duration
+        let finished = ArenaEvent.roundFinished(
+            round: roundID, time: round.started + duration, champion: round.champion)
+        let endsWithBatch = (batches.last?.time ?? -1) >= duration
+        for (position, batch) in batches.enumerated() {
+            let last = endsWithBatch && position == batches.count - 1
+            announcements.asyncAfter(deadline: .now() + batch.time - elapsed) { [weak self] in
+                self?.broadcast(.roundEvents(round: roundID, events: batch.events))
+                if last { self?.broadcast(finished) }
             }
         }
         // The end, when the scene has settled: the wallboard's nodes go back to their health.
-        let roundID = round.id
-        let duration = round.duration
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0, duration - elapsed)) { [weak self] in
-            var writer = JSONWriter()
-            writer.value([
-                "round": .number(Double(roundID)), "phase": "finished", "time": .number(round.started + duration),
-                "champion": round.champion.map { .string($0) } ?? .null,
-            ])
-            self?.broadcast(event: "round", data: writer.bytes)
+        if !endsWithBatch {
+            announcements.asyncAfter(deadline: .now() + max(0, duration - elapsed)) { [weak self] in
+                self?.broadcast(finished)
+            }
         }
     }
 

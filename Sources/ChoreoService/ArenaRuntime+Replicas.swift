@@ -76,13 +76,13 @@ extension ArenaRuntime {
             state.withLock { $0.leading = true }
             prober.start()
             rescheduleRounds()
-            log(RequestLog.event("leader", ["time": .number(Date().timeIntervalSince1970)]))
+            logRole("leader")
         } else if !leads && was {
             prober.stop()
             flush()
             rescheduleRounds()
             if let latest = try? store.latestProbeSequence() { state.withLock { $0.probeSequence = latest } }
-            log(RequestLog.event("follower", ["time": .number(Date().timeIntervalSince1970)]))
+            logRole("follower")
         } else if !leads {
             followProbes()
             followRound()
@@ -139,8 +139,12 @@ extension ArenaRuntime {
         rescheduleRounds()
     }
 
-    /// A lifecycle line on standard error, in the server log's form.
-    private func log(_ line: [UInt8]) {
-        line.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    /// A lifecycle line on standard error, in the server log's form:
+    /// `{"event": "leader" | "follower", "time": …}`.
+    private func logRole(_ role: String) {
+        var writer = JSONWriter()
+        writer.value(["event": .string(role), "time": .number(Date().timeIntervalSince1970)])
+        writer.raw("\n")
+        writer.bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

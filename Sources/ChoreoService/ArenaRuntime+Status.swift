@@ -7,10 +7,45 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// `GET /v1/arena`: the nodes' health and visual state, and the round, as JSON or a table.
+/// The arena now, as `GET /v1/arena` shows it: every node's health and arena state, the round.
+public struct ArenaStatus: Sendable {
+    /// One node: its health, and (in the whole status) its state in the round and its
+    /// presentation values at this moment of the round.
+    public struct Node: Sendable {
+        public let health: NodeHealth
+        public let visual: Visual?
+    }
+
+    /// A node's arena state: `idle`, `offline`, or the state the round gave it by now
+    /// (`fighting`, `champion`…), and its layer's presentation values then (null between rounds).
+    public struct Visual: Sendable {
+        public let state: String
+        public let presentation: JSONValue?
+    }
+
+    /// The round now or last, with how far it has run.
+    public struct RoundState: Sendable {
+        public let id: Int
+        public let started: Double
+        public let running: Bool
+        public let elapsed: Double
+        public let duration: Double
+        public let order: [String]
+        public let champion: String?
+    }
+
+    public let nodes: [Node]
+    public let round: RoundState?
+    /// Whether this replica probes and runs rounds.
+    public let leader: Bool
+    /// When it was taken (Unix time): how long ago each node was checked.
+    public let now: Double
+}
+
+/// `GET /v1/arena`: the nodes' health and visual state, and the round, as values or a table.
 extension ArenaRuntime {
     /// `GET /v1/arena`: every node's health and visual state, and the round.
-    public func status(now: Double = Date().timeIntervalSince1970) -> [UInt8] {
+    public func status(now: Double = Date().timeIntervalSince1970) -> ArenaStatus {
         let health = prober.snapshot()
         let round = currentRound
         var frame: JSONObject?
@@ -27,25 +62,19 @@ extension ArenaRuntime {
                 frame = JSONObject(visitor.layers)
             }
         }
-        var nodes: [JSONValue] = []
-        for node in health {
-            var visual: [(String, JSONValue)] = [("state", .string(visualState(node, round: round, at: elapsed)))]
-            visual.append(("presentation", frame?[node.name] ?? .null))
-            nodes.append(nodeJSON(node, visual: .object(JSONObject(visual)), now: now))
+        let nodes = health.map { node in
+            ArenaStatus.Node(
+                health: node,
+                visual: ArenaStatus.Visual(
+                    state: visualState(node, round: round, at: elapsed), presentation: frame?[node.name]))
         }
-        var roundJSON: JSONValue = .null
-        if let round {
-            roundJSON = [
-                "id": .number(Double(round.id)), "started": .number(round.started),
-                "phase": .string(now - round.started < round.duration ? "running" : "finished"),
-                "elapsed": .number(SceneTime.quantize(elapsed)), "duration": .number(round.duration),
-                "order": .array(round.order.map { .string($0) }),
-                "champion": round.champion.map { .string($0) } ?? .null,
-            ]
+        let roundState = round.map { round in
+            ArenaStatus.RoundState(
+                id: round.id, started: round.started, running: now - round.started < round.duration,
+                elapsed: SceneTime.quantize(elapsed), duration: round.duration, order: round.order,
+                champion: round.champion)
         }
-        var writer = JSONWriter()
-        writer.value(["nodes": .array(nodes), "round": roundJSON, "leader": .bool(isLeader)])
-        return writer.bytes
+        return ArenaStatus(nodes: nodes, round: roundState, leader: isLeader, now: now)
     }
 
     /// The node's arena state: while a round runs, the last state the round gave it by now;
@@ -61,36 +90,15 @@ extension ArenaRuntime {
     }
 
     /// The latency to show: none while the node is down (its last good one would mislead).
-    static func shownLatency(_ node: NodeHealth) -> Double? {
+    public static func shownLatency(_ node: NodeHealth) -> Double? {
         node.status == .down ? nil : node.lastLatencyMs
     }
 
-    /// `GET /v1/arena/nodes/{name}`: the node's status document, 200 while it is up, 503
-    /// otherwise (for load balancers and uptime checkers); nil for an unknown node.
-    public func nodeStatus(_ name: String, now: Double = Date().timeIntervalSince1970) -> (Int, [UInt8])? {
-        guard let node = prober.snapshot().first(where: { $0.name == name }) else { return nil }
-        var writer = JSONWriter()
-        writer.value(nodeJSON(node, visual: nil, now: now))
-        return (node.status == .up ? 200 : 503, writer.bytes)
+    /// `GET /v1/arena/nodes/{name}`: the node's health now (the edge answers 200 while it is
+    /// up, 503 otherwise, for load balancers and uptime checkers); nil for an unknown node.
+    public func node(_ name: String) -> NodeHealth? {
+        prober.snapshot().first { $0.name == name }
     }
-
-    /// One node as `GET /v1/arena` lists it.
-    func nodeJSON(_ node: NodeHealth, visual: JSONValue?, now: Double) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(node.url)),
-            ("status", .string(node.status.rawValue)), ("latencyMs", Self.number(Self.shownLatency(node))),
-            ("medianLatencyMs", Self.number(node.status == .down ? nil : node.medianLatencyMs)),
-            ("httpStatus", Self.number(node.lastHTTPStatus.map(Double.init))),
-            ("reason", node.lastReason.map { .string($0) } ?? .null),
-            ("checked", Self.number(node.lastChecked)),
-            ("checkedAgo", Self.number(node.lastChecked.map { SceneTime.quantize(max(0, now - $0)) })),
-            ("uptime", Self.number(node.uptimeRatio)), ("probes", .number(Double(node.probes))),
-        ]
-        if let visual { fields.append(("visual", visual)) }
-        return .object(JSONObject(fields))
-    }
-
-    static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
 
     /// `GET /v1/arena?format=text`: a compact table for terminals.
     public func statusText(now: Double = Date().timeIntervalSince1970) -> String {
