@@ -258,7 +258,8 @@ public final class SessionRegistry: Sendable {
     }
 
     /// `GET /v1/sessions/{id}/frames`: the session's timeline run on to the end the query
-    /// samples, rendered as ``RenderService`` renders a scene; `planned` sees the plan first.
+    /// samples, rendered as ``RenderService`` renders a scene, pictures with their query's
+    /// scale, size and frames; `planned` sees the plan first.
     public func frames(
         _ id: String, query: SamplingQuery, cancellation: Cancellation?, memory: RenderMemory?, threads: Int,
         byteBudget: Int?, planned: (RenderPlan) -> Void = { _ in }
@@ -273,7 +274,7 @@ public final class SessionRegistry: Sendable {
         planned(plan)
         return try RenderService.response(
             plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
-            memory: memory)
+            memory: memory, query: query)
     }
 
     /// `DELETE /v1/sessions/{id}`.

@@ -178,4 +178,24 @@ import Testing
                 restarted.handle(ApplicationTests.request("GET", "/v1/sessions/\(a)/frames", query: query, body: nil)))
                 == expected)
     }
+
+    /// A session's pictures take the picture parameters (format, scale, size, fps) as a render
+    /// does: the same bytes as the render of its scene with the inputs appended.
+    @Test func picturesOfASessionEqualTheRenders() throws {
+        let app = try app()
+        let id = try create(app)
+        for text in Self.inputs { #expect(input(app, id, text).status == 200) }
+        let queries: [[(String, String)]] = [
+            [("format", "png"), ("time", "0.5"), ("scale", "2"), ("width", "120"), ("height", "40")],
+            [("format", "apng"), ("fps", "10"), ("width", "120"), ("height", "40")],
+            [("format", "filmstrip"), ("fps", "4"), ("width", "120"), ("height", "40")],
+        ]
+        for query in queries {
+            let response = app.handle(
+                ApplicationTests.request("GET", "/v1/sessions/\(id)/frames", query: query, body: nil))
+            #expect(response.status == 200, "\(query): \(String(decoding: Self.body(response), as: UTF8.self))")
+            #expect(response.headers.contains { $0.0 == "Content-Type" && $0.1.hasPrefix("image/") })
+            #expect(Self.body(response) == Self.rendered(app, inputs: Self.inputs, query: query), "\(query)")
+        }
+    }
 }
