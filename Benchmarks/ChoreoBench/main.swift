@@ -286,6 +286,17 @@ if CommandLine.arguments.contains("--scale-out") {
         "{" + figures.map { "\"\($0.0)\": \($0.1.contains("/") ? "\"\($0.1)\"" : $0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--session-throughput") {
+    let arguments = CommandLine.arguments
+    guard let at = arguments.firstIndex(of: "--database"), at + 1 < arguments.count else {
+        FileHandle.standardError.write(
+            Data("usage: choreo-bench --session-throughput --database postgres://… (a throwaway database)\n".utf8))
+        exit(2)
+    }
+    let figures = try SessionThroughputBenchmark.run(database: arguments[at + 1])
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--sessions-only") {
     let figures = try SessionBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
