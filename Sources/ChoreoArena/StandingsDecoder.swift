@@ -96,8 +96,18 @@ public enum StandingsDecoder {
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty || name.utf8.count > 100 { return "must be 1 to 100 bytes long" }
         if name.contains("/") { return "may not contain \"/\"" }
+        if let control = controlCharacter(in: name) { return "may not contain control characters (\(control) here)" }
         if name == "arena" || name == "confetti" { return "\"\(name)\" is reserved for the arena's own layers" }
         return nil
+    }
+
+    /// The first control character in `text` (C0, DEL or C1), as `U+XXXX`: a NUL would cut the
+    /// name in storage (another node's history) and any of them is invalid in a badge's XML.
+    public static func controlCharacter(in text: String) -> String? {
+        guard let scalar = text.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        else { return nil }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     static func decodeRound(_ value: JSONValue, errors: inout [FieldError]) -> ArenaRoundSettings {

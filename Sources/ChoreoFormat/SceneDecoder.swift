@@ -87,7 +87,14 @@ public struct SceneDecoder {
         reader.rejectUnknown(object, "$", allowed: Self.sceneFields)
         var name: String?
         if let value = object["name"], let text = reader.string(value, "$.name") {
-            if text.utf8.count > 200 { reader.fail("$.name", "must be at most 200 bytes long") } else { name = text }
+            if text.utf8.count > 200 {
+                reader.fail("$.name", "must be at most 200 bytes long")
+            } else if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                // A NUL would cut it in storage; none of them belongs in a name.
+                reader.fail("$.name", "may not contain control characters")
+            } else {
+                name = text
+            }
         }
         if let version = object["version"] {
             if reader.number(version, "$.version") != 1 { reader.fail("$.version", "only version 1 exists") }

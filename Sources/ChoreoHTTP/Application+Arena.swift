@@ -44,10 +44,18 @@ extension Application {
     }
 
     /// `GET /v1/arena/config`.
+    /// Node URLs are shown as configured only to a caller that may change them (with the
+    /// token, or on a server without one); others see them redacted.
     func arenaConfiguration(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
+        var configuration = arena.configuration
+        if (try? authorize(request, .token)) == nil {
+            for index in configuration.nodes.indices {
+                configuration.nodes[index].url = URLRedaction.redacted(configuration.nodes[index].url)
+            }
+        }
         var writer = JSONWriter()
-        writer.value(ArenaConfigurationCodec.encode(arena.configuration))
+        writer.value(ArenaConfigurationCodec.encode(configuration))
         return .json(200, writer.bytes)
     }
 
@@ -61,9 +69,17 @@ extension Application {
         return .json(200, writer.bytes)
     }
 
-    /// `POST /v1/arena/rounds`: a round from the standings now.
+    /// `POST /v1/arena/rounds`: a round from the standings now. Its body is empty or `{}`, sent
+    /// as JSON: a page of another origin cannot start rounds with a plain `fetch` (a JSON body
+    /// needs a CORS preflight).
     func startRound(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
+        try requireJSON(request)
+        try rejectQuery(request)
+        let body = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard body.isEmpty || body == "{}" else {
+            throw Problem.invalidScene(ValidationFailure([FieldError(path: "$", message: "must be empty or {}")]))
+        }
         let round: ArenaRuntime.Round
         switch arena.startRound() {
         case .success(let started): round = started
@@ -119,13 +135,52 @@ extension Application {
         }
     }
 
-    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes.
+    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first. `since` (RFC
+    /// 3339) keeps those at or after it, and `limit` the first N of those; without `since`,
+    /// `limit` keeps the newest N.
     func nodeHistory(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let name = path[.name]
         let arena = try runningArena()
         try knownNode(arena, name)
-        let rows = try service { () throws(ServiceError) in try arena.history(of: name) }
+        var since: Double?
+        var limit: Int?
+        var errors: [FieldError] = []
+        for (key, value) in request.query {
+            switch key {
+            case "since":
+                if let time = Self.rfc3339(value) {
+                    since = time
+                } else {
+                    errors.append(FieldError(path: "query.since", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
+                }
+            case "limit":
+                if let count = Int(value), (1...100_000).contains(count) {
+                    limit = count
+                } else {
+                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 100000"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (since, limit)"))
+            }
+        }
+        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
+        var rows = try service { () throws(ServiceError) in try arena.history(of: name) }
+        if let since {
+            rows.removeAll { Double($0.timeMs) / 1000 < since }
+            if let limit { rows = Array(rows.prefix(limit)) }
+        } else if let limit {
+            rows = Array(rows.suffix(limit))
+        }
         return .json(200, ArenaJSON.history(node: name, rows))
+    }
+
+    /// An RFC 3339 time as Unix seconds (fractional seconds and any offset allowed).
+    static func rfc3339(_ text: String) -> Double? {
+        let whole = ISO8601DateFormatter()
+        whole.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return (fractional.date(from: text) ?? whole.date(from: text))?.timeIntervalSince1970
     }
 
     /// `GET /v1/arena/nodes/{name}`: 200 while up, 503 while down.
@@ -140,9 +195,9 @@ extension Application {
     }
 
     /// `GET /v1/arena/badge.svg`.
+    /// Query parameters are ignored: README badges carry shields' (`style`, `label`…).
     func arenaBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        try rejectQuery(request)
         return Badge.response(Badge.arena(arena.nodes))
     }
 
@@ -150,7 +205,6 @@ extension Application {
     func nodeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let name = path[.name]
         let arena = try runningArena()
-        try rejectQuery(request)
         guard let node = arena.nodes.first(where: { $0.name == name }) else {
             throw Problem.notFound("No node named \(name) in the arena.")
         }

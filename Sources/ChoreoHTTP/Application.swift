@@ -25,6 +25,9 @@ public final class Application: Sendable {
         public var corsOrigins: [String] = []
         /// Bytes the JSON render responses in flight may hold together (docs/limits.md).
         public var maxRenderMemory = 1 << 30
+        /// On a server listening on loopback without a token: the `Host` names its requests
+        /// that change state may carry (`localhost`, `127.0.0.1`, `::1`); nil: any.
+        public var loopbackHosts: Set<String>?
 
         public init(apiToken: String? = nil) { self.apiToken = apiToken }
     }
@@ -63,10 +66,22 @@ public final class Application: Sendable {
     /// always 204 with `Allow`.
     public func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse {
         var response = route(request, match)
-        if let origin = allowedOrigin(request) {
+        decorate(&response, origin: request.headers["origin"], method: request.method)
+        return response
+    }
+
+    /// What every response carries, the server's own (413, 503) included: `nosniff`, and the
+    /// CORS headers for a page of an allowed origin. With named origins, `Vary: Origin` on
+    /// every answer, since each depends on the origin asking.
+    public func decorate(_ response: inout HTTPResponse, origin: String?, method: String) {
+        if !response.headers.contains(where: { $0.0 == "X-Content-Type-Options" }) {
+            response.headers.append(("X-Content-Type-Options", "nosniff"))
+        }
+        let origins = configuration.corsOrigins
+        if !origins.isEmpty && !origins.contains("*") { response.headers.append(("Vary", "Origin")) }
+        if let origin = allowedOrigin(origin) {
             response.headers.append(("Access-Control-Allow-Origin", origin))
-            if origin != "*" { response.headers.append(("Vary", "Origin")) }
-            if request.method == "OPTIONS" && response.status == 204 {
+            if method == "OPTIONS" && response.status == 204 {
                 let methods = response.headers.first { $0.0 == "Allow" }?.1 ?? ""
                 response.headers += [
                     ("Access-Control-Allow-Methods", methods),
@@ -77,14 +92,13 @@ public final class Application: Sendable {
                 response.headers.append(("Access-Control-Expose-Headers", "Location, Retry-After, X-Request-Id, Allow"))
             }
         }
-        return response
     }
 
     /// The `Access-Control-Allow-Origin` value for a request from a page, if its origin may
     /// read the answer.
-    func allowedOrigin(_ request: HTTPRequest) -> String? {
+    func allowedOrigin(_ origin: String?) -> String? {
         let origins = configuration.corsOrigins
-        guard !origins.isEmpty, let origin = request.headers["origin"] else { return nil }
+        guard !origins.isEmpty, let origin else { return nil }
         if origins.contains("*") { return "*" }
         return origins.contains(origin) ? origin : nil
     }
@@ -117,13 +131,37 @@ public final class Application: Sendable {
         return nil
     }
 
-    private func authorize(_ request: HTTPRequest, _ access: RouteAccess) throws(Problem) {
-        guard access == .token, let token = configuration.apiToken else { return }
-        let header = request.headers["authorization"] ?? ""
-        let prefix = "Bearer "
-        guard header.hasPrefix(prefix),
-            Self.constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+    /// The token check of a route that changes state: `Authorization: Bearer <token>`, the
+    /// scheme in any case (RFC 9110 §11.1); without a token, a server on loopback takes such
+    /// requests only for a loopback `Host` (a page of another site that resolves its own name
+    /// to 127.0.0.1 cannot reach it: DNS rebinding).
+    func authorize(_ request: HTTPRequest, _ access: RouteAccess) throws(Problem) {
+        guard access == .token else { return }
+        guard let token = configuration.apiToken else {
+            if let hosts = configuration.loopbackHosts, let host = request.headers["host"],
+                !hosts.contains(Self.hostName(host))
+            {
+                throw Problem.misdirected(host)
+            }
+            return
+        }
+        let header = (request.headers["authorization"] ?? "").trimmingCharacters(in: .whitespaces)
+        let space = header.firstIndex(of: " ") ?? header.endIndex
+        let given = header[space...].drop { $0 == " " }
+        guard header[..<space].lowercased() == "bearer",
+            Self.constantTimeEqual(Array(given.utf8), Array(token.utf8))
         else { throw Problem.unauthorized() }
+    }
+
+    /// A `Host` header's name, lower case, without its port (`[::1]:8080` → `::1`).
+    static func hostName(_ host: String) -> String {
+        var name = Substring(host.lowercased())
+        if name.hasPrefix("[") {
+            name = name.dropFirst().prefix { $0 != "]" }
+        } else if let colon = name.lastIndex(of: ":") {
+            name = name[..<colon]
+        }
+        return String(name)
     }
 
     /// Compares two byte strings in time that depends only on their lengths.

@@ -6,7 +6,8 @@ import ChoreoService
 import ChoreoStorage
 
 /// The arena's documents as the API writes them: `GET /v1/arena`, a node, its history, and the
-/// Server-Sent Events of `GET /v1/arena/events`.
+/// Server-Sent Events of `GET /v1/arena/events`. Node URLs are shown redacted
+/// (``URLRedaction``): credentials in them stay on the server.
 enum ArenaJSON {
     /// `{"nodes": […], "round": {…} | null, "leader": …}`.
     static func status(_ status: ArenaStatus) -> [UInt8] {
@@ -28,7 +29,7 @@ enum ArenaJSON {
     /// One node: its health, and in the whole status its arena state.
     static func node(node: NodeHealth, visual: ArenaStatus.Visual?, now: Double) -> JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(node.url)),
+            ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(URLRedaction.redacted(node.url))),
             ("status", .string(node.status.rawValue)), ("latencyMs", number(ArenaRuntime.shownLatency(node))),
             ("medianLatencyMs", number(node.status == .down ? nil : node.medianLatencyMs)),
             ("httpStatus", number(node.lastHTTPStatus.map(Double.init))),
@@ -56,7 +57,8 @@ enum ArenaJSON {
         writer.raw(",\"probes\":")
         writer.array(rows) { writer, row in
             writer.value([
-                "time": .number(Double(row.timeMs) / 1000), "url": .string(row.url), "verdict": .string(row.verdict),
+                "time": .number(Double(row.timeMs) / 1000), "url": .string(URLRedaction.redacted(row.url)),
+                "verdict": .string(row.verdict),
                 "reason": row.reason.map { .string($0) } ?? .null,
                 "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
                 "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),

@@ -95,7 +95,12 @@ public enum Badge {
     /// The response for badge bytes: never cached, as a status changes.
     static func response(_ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(
-            status: 200, headers: [("Content-Type", "image/svg+xml"), ("Cache-Control", "no-cache, max-age=0")],
+            status: 200,
+            headers: [
+                ("Content-Type", "image/svg+xml"), ("Cache-Control", "no-cache, max-age=0"),
+                // An SVG opened on its own is a document: it may run nothing and load nothing.
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
+            ],
             body: .bytes(bytes))
     }
 }

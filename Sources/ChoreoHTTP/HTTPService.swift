@@ -5,9 +5,13 @@ public protocol HTTPService: Sendable {
     var metrics: Metrics { get }
     func match(method: String, path: String) -> RouteMatch
     func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse
+    /// Adds what every answer carries to one the server made itself (413, 503).
+    func decorate(_ response: inout HTTPResponse, origin: String?, method: String)
 }
 
 extension HTTPService {
+    public func decorate(_ response: inout HTTPResponse, origin: String?, method: String) {}
+
     /// Matches and handles a request: for callers without a server (tests, the CLI).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         handle(request, match(method: request.method, path: request.path))

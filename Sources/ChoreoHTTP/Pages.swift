@@ -16,8 +16,9 @@ enum Pages {
     static var player: [UInt8] { PackageResources.player_html }
     static var wallboard: [UInt8] { PackageResources.wallboard_html }
 
-    /// Scripts, styles and images from this origin only (frames arrive as blob: URLs).
-    static let policy = "default-src 'self'; img-src 'self' blob: data:"
+    /// Scripts, styles and images from this origin only (frames arrive as blob: URLs), and
+    /// framed by this origin's pages only (no clickjacking).
+    static let policy = "default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'self'"
 
     static func response(_ type: String, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(

@@ -136,6 +136,15 @@ public struct Problem: Error, Sendable {
         return problem
     }
 
+    /// 421: a request that changes state named a host this server does not answer for.
+    public static func misdirected(_ host: String) -> Problem {
+        Problem(
+            .misdirected,
+            detail:
+                "This server listens on loopback without a token and takes requests that change state only for localhost, 127.0.0.1 or ::1, not \(host).",
+            errors: [FieldError(path: "header.Host", message: "must name this server (localhost, 127.0.0.1 or [::1])")])
+    }
+
     public static func unavailable(_ detail: String) -> Problem {
         Problem(.unavailable, detail: detail)
     }

@@ -11,6 +11,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case preconditionFailed = "precondition-failed"
     case bodyTooLarge = "body-too-large"
     case unsupportedMediaType = "unsupported-media-type"
+    case misdirected = "misdirected-request"
     case invalidScene = "invalid-scene"
     case invalidStandings = "invalid-standings"
     case invalidArenaConfiguration = "invalid-arena-configuration"
@@ -30,6 +31,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .preconditionFailed: 412
         case .bodyTooLarge: 413
         case .unsupportedMediaType: 415
+        case .misdirected: 421
         case .invalidScene, .invalidStandings, .invalidArenaConfiguration: 422
         case .internalError: 500
         case .unavailable: 503
@@ -47,6 +49,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .preconditionFailed: "Precondition failed"
         case .bodyTooLarge: "Body too large"
         case .unsupportedMediaType: "Unsupported media type"
+        case .misdirected: "Misdirected request"
         case .invalidScene: "Invalid scene"
         case .invalidStandings: "Invalid standings"
         case .invalidArenaConfiguration: "Invalid arena configuration"
@@ -74,6 +77,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .bodyTooLarge:
             "The body is larger than the server accepts (8 MiB unless choreo serve --max-body-bytes says otherwise)."
         case .unsupportedMediaType: "Send the body as application/json."
+        case .misdirected:
+            "The request changes state and named a host this server does not answer for. A server that listens on loopback without a token takes such requests only for localhost, 127.0.0.1 or [::1], so that a page of another site whose name resolves to 127.0.0.1 cannot reach it (DNS rebinding). Use one of those names, or set a token (CHOREO_API_TOKEN)."
         case .invalidScene:
             "The body is JSON but not a valid scene, or the query is not a valid sampling. Each entry of errors names the JSON path at fault (query.NAME for the query), says why, and, for a misspelt name, gives didYouMean. docs/scene-format.md is the format."
         case .invalidStandings:

@@ -247,6 +247,15 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         return problem.response
     }
 
+    /// A response the server makes itself (413, 503) with what the service adds to every
+    /// answer: `nosniff`, and the CORS headers a dashboard needs to read `Retry-After`.
+    func own(_ response: HTTPResponse, _ connection: OpaquePointer?, _ state: RequestState) -> HTTPResponse {
+        var response = response
+        let origin = MHD.MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin").map { String(cString: $0) }
+        application.decorate(&response, origin: origin, method: state.method)
+        return response
+    }
+
     /// A connection's key in ``connections``: its address.
     static func key(_ connection: OpaquePointer) -> UInt {
         UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
@@ -474,9 +483,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }) {
             if length > server.options.maxBodyBytes {
                 state.tooLarge = true
-                return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
+                return queue(
+                    server, connection, state,
+                    server.own(Problem.tooLarge(limit: server.options.maxBodyBytes).response, connection, state))
             }
-            if !server.reserveBody(state, length) { return queue(server, connection, state, server.bodyMemoryFull()) }
+            if !server.reserveBody(state, length) {
+                return queue(server, connection, state, server.own(server.bodyMemoryFull(), connection, state))
+            }
             state.body.reserveCapacity(length)
         }
         return .YES
@@ -522,7 +535,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     if state.dispatched { return .YES }
     if state.tooLarge {
-        return queue(server, connection, state, Problem.tooLarge(limit: server.options.maxBodyBytes).response)
+        return queue(
+            server, connection, state,
+            server.own(Problem.tooLarge(limit: server.options.maxBodyBytes).response, connection, state))
     }
     guard let match = state.match else { return .NO }
     let lane = match.lane
@@ -576,7 +591,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 "The server is busy: \(server.options.renderQueue) requests that run a scene are waiting. Try again shortly."
             )
             problem.headers = [("Retry-After", "1")]
-            state.response = problem.response
+            state.response = server.own(problem.response, connection, state)
             MHD.MHD_resume_connection(connection)
         }
     case .worker, .inline:

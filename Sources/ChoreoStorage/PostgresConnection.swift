@@ -279,13 +279,19 @@ final class PostgresConnection: @unchecked Sendable {
         message.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
 
-    /// The URL without its password, for messages and logs.
+    /// The URL without its password, for messages and logs: the user information's password
+    /// and a `password=` parameter (in the query or a key/value connection string) both.
     static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex)
-        else { return url.replacingOccurrences(of: #"password=\S+"#, with: "password=…", options: .regularExpression) }
-        let credentials = url[scheme.upperBound..<at.lowerBound]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":…" + String(url[at.lowerBound...])
+        var text = url.replacingOccurrences(
+            of: #"password=[^&\s]+"#, with: "password=…", options: [.regularExpression, .caseInsensitive])
+        guard let scheme = text.range(of: "://"),
+            let at = text.range(of: "@", range: scheme.upperBound..<(text.firstIndex(of: "?") ?? text.endIndex))
+        else { return text }
+        let credentials = text[scheme.upperBound..<at.lowerBound]
+        if let colon = credentials.firstIndex(of: ":") {
+            text = String(text[..<colon]) + ":…" + String(text[at.lowerBound...])
+        }
+        return text
     }
 }
 

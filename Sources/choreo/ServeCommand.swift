@@ -61,7 +61,10 @@ enum ServeCommand {
         if let n = try parsed.integer("max-body-bytes", in: 1024...(1 << 30), "a number of bytes") {
             options.maxBodyBytes = n
         }
-        var token = ProcessInfo.processInfo.environment["CHOREO_API_TOKEN"]
+        // Trimmed as the file's is: a newline pasted into the variable is not part of the token.
+        var token = ProcessInfo.processInfo.environment["CHOREO_API_TOKEN"].map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         if let file = parsed.options["token-file"] {
             guard let data = FileManager.default.contents(atPath: file),
                 let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -105,6 +108,7 @@ enum ServeCommand {
             throw CLIError(message: "storage: \(error)", status: 1)
         }
         var configuration = Application.Configuration(apiToken: token)
+        if Self.isLoopback(options.host) { configuration.loopbackHosts = ["localhost", "127.0.0.1", "::1"] }
         configuration.maxBodyBytes = options.maxBodyBytes
         if let renderMemory { configuration.maxRenderMemory = renderMemory }
         for origin in parsed.repeated["cors-origin"] ?? [] {
@@ -179,5 +183,11 @@ enum ServeCommand {
         }
         store.close()
         Output.logLine(RequestLog.event("stopped"))
+    }
+
+    /// Whether `--host` is a loopback address or name (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name == "[::1]" || name.hasPrefix("127.")
     }
 }

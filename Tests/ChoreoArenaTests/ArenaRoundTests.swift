@@ -112,4 +112,24 @@ struct ArenaRoundTests {
             }
         }
     }
+
+    /// A control character in a node's name is refused (a NUL cut `db\0x` to `db` in storage,
+    /// writing its probes into another node's history), in standings and configurations alike.
+    @Test func controlCharactersInNamesAreRefused() throws {
+        for name in ["db\u{0}x", "tab\there", "del\u{7F}", "c1\u{85}"] {
+            let standings: JSONValue = ["standings": [["name": .string(name), "status": "up"]]]
+            #expect(throws: ValidationFailure.self) { try StandingsDecoder.decode(standings) }
+            let configuration: JSONValue = [
+                "nodes": [["name": .string(name), "url": "http://127.0.0.1:9/health", "ip": "10.0.0.1"]]
+            ]
+            do {
+                _ = try ArenaConfigurationCodec.decode(configuration)
+                Issue.record("\(name.debugDescription) accepted")
+            } catch {
+                #expect(error.errors.contains { $0.path == "$.nodes[0].name" && $0.message.contains("control") })
+            }
+        }
+        #expect(StandingsDecoder.controlCharacter(in: "db\u{0}x") == "U+0000")
+        #expect(StandingsDecoder.controlCharacter(in: "ünïcode ok 👑") == nil)
+    }
 }

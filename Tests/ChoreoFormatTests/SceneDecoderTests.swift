@@ -83,6 +83,13 @@ import Testing
         #expect(Self.errors(#"{"layers":[{"id":"a","transform":{"scale":1e999}}]}"#) == ["$.layers[0].transform.scale"])
     }
 
+    /// A scene's name may not hold control characters: a NUL would cut it in storage.
+    @Test func namesWithControlCharactersAreRefused() {
+        #expect(Self.errors(#"{"name": "a\u0000b", "layers": []}"#) == ["$.name"])
+        #expect(Self.errors(#"{"name": "line\nbreak", "layers": []}"#) == ["$.name"])
+        #expect(Self.errors(#"{"name": "émoji 👑", "layers": []}"#).isEmpty)
+    }
+
     @Test func samplingQueryLimits() {
         #expect(throws: ValidationFailure.self) { try SamplingQuery.parse([("fps", "0")]) }
         #expect(throws: ValidationFailure.self) { try SamplingQuery.parse([("bogus", "1")]) }

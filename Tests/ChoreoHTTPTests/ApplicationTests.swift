@@ -275,7 +275,7 @@ extension JSONValue {
             .invalidScene(failure),
             .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
             .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
-            .preconditionFailed("x"),
+            .preconditionFailed("x"), .misdirected("x.example"),
             .unavailable("x"), .internalError("x"),
         ]
         for problem in problems {

@@ -111,12 +111,12 @@ import Testing
         let events = try http.connect(timeout: 5)
         defer { close(events) }
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        let started = try http.request("POST", "/v1/arena/rounds")
+        let started = try http.request("POST", "/v1/arena/rounds", body: "{}")
         #expect(started.status == 201)
         let round = try Self.object(started)
         #expect(round["order"] == .array([.string("beta"), .string("alpha")]))
         #expect(round["champion"] == .string("alpha"))
-        #expect(try http.request("POST", "/v1/arena/rounds").status == 409)
+        #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 409)
         let received = RawHTTP.read(events, until: "battleAnimation", seconds: 5)
         #expect(received.contains("text/event-stream"))
         #expect(received.contains("event: round"))
@@ -170,7 +170,7 @@ import Testing
         RawHTTP.send(
             first, Array("GET /v1/arena/events?max=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         _ = RawHTTP.read(first, until: "data: {\"nodes\":", seconds: 10)
-        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 201)
         let head = String(decoding: RawHTTP.readAll(first), as: UTF8.self)
         let ids = Self.eventIDs(head)
         #expect(ids.count == 2, "\(head)")
@@ -226,7 +226,7 @@ import Testing
         // Subscribed (its snapshot read) before the round starts, or the round's start may
         // come before the subscription and only the snapshot would show it.
         let subscribed = RawHTTP.read(events, until: "data: {\"nodes\":", seconds: 10)
-        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 201)
         // beta goes down after the round has started: the champion may be either; what
         // matters is what each shows once the round is over.
         _ = try RawHTTP(port: beta.port).request("POST", "/control", body: #"{"status": 503}"#)
@@ -333,6 +333,27 @@ import Testing
         }
         #expect(Double(probes.count) >= probesBefore - 2)
         #expect(try http.request("GET", "/v1/arena/nodes/nobody/history").status == 404)
+        // since and limit: the newest N without since; the first N at or after since.
+        func times(_ target: String) throws -> [Double] {
+            guard case .array(let list)? = try Self.object(try http.request("GET", target))["probes"] else { return [] }
+            return list.compactMap {
+                if case .object(let probe) = $0, case .number(let t)? = probe["time"] { t } else { nil }
+            }
+        }
+        let all = try times("/v1/arena/nodes/alpha/history")
+        #expect(all.count >= 3)
+        #expect(try times("/v1/arena/nodes/alpha/history?limit=2") == Array(all.suffix(2)))
+        let middle = all[all.count / 2]
+        let stamp = ISO8601DateFormatter()
+        stamp.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let since = stamp.string(from: Date(timeIntervalSince1970: middle))
+        let atOrAfter = try times("/v1/arena/nodes/alpha/history?since=\(since)")
+        #expect(atOrAfter == all.filter { $0 >= middle }, "\(since)")
+        #expect(try times("/v1/arena/nodes/alpha/history?since=\(since)&limit=1") == [middle])
+        #expect(try http.request("GET", "/v1/arena/nodes/alpha/history?since=yesterday").status == 422)
+        #expect(try http.request("GET", "/v1/arena/nodes/alpha/history?limit=0").status == 422)
+        // Badges ignore shields' parameters.
+        #expect(try http.request("GET", "/v1/arena/nodes/alpha/badge.svg?style=flat-square&label=db").status == 200)
         #expect(probesAfter > 0)
         #expect(alphaAfter["status"] == .string("up"))
     }

@@ -189,7 +189,7 @@ import Testing
         let server = try ServerProcess(arguments: ["--arena", file])
         let http = RawHTTP(port: server.port)
         _ = try ArenaLiveTests.waitFor(http, ["alpha": "up", "beta": "down"])
-        #expect(try http.request("POST", "/v1/arena/rounds").status == 201)
+        #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 201)
         let frames = try http.request("GET", "/v1/arena/rounds/current/frames?format=png&time=0.5")
         #expect(frames.status == 200 && Self.decode(frames.body).width > 0)
 

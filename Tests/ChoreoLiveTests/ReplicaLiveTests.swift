@@ -166,10 +166,10 @@ final class ReplicaLiveTests {
 
         // A round started through the follower is numbered by the database, runs on both, and a
         // second one through the leader is refused while it runs.
-        let round = try RawHTTP(port: follower.port).request("POST", "/v1/arena/rounds")
+        let round = try RawHTTP(port: follower.port).request("POST", "/v1/arena/rounds", body: "{}")
         #expect(round.status == 201, "\(round.text)")
         let roundID = try object(round)["id"]
-        #expect(try RawHTTP(port: leader.port).request("POST", "/v1/arena/rounds").status == 409)
+        #expect(try RawHTTP(port: leader.port).request("POST", "/v1/arena/rounds", body: "{}").status == 409)
         #expect(
             eventually(5) {
                 guard let status = try? self.object(try RawHTTP(port: leader.port).request("GET", "/v1/arena")),

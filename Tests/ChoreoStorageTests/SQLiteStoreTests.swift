@@ -55,3 +55,13 @@ import Testing
         other.close()
     }
 }
+
+/// Database URLs in logs and messages carry no password, wherever the URL has it.
+@Test func databaseURLsAreRedacted() {
+    #expect(PostgresConnection.redacted("postgres://u:pw@h:5432/db") == "postgres://u:…@h:5432/db")
+    #expect(
+        PostgresConnection.redacted("postgres://u@h/db?password=pw&sslmode=off")
+            == "postgres://u@h/db?password=…&sslmode=off")
+    #expect(PostgresConnection.redacted("postgres://u:pw@h/db?Password=pw") == "postgres://u:…@h/db?password=…")
+    #expect(!PostgresConnection.redacted("host=h password=pw dbname=d").contains("pw"))
+}

@@ -1,0 +1,37 @@
+/// A URL as read routes, events and logs show it: the password of its user information and
+/// the values of query parameters that carry secrets (`api_key`, `token`, `password`, …)
+/// replaced by `…`. Probing uses the URL as configured; only what is shown is redacted.
+public enum URLRedaction {
+    /// Query parameter names (lower case, `-` read as `_`) whose values are secrets.
+    static let secretNames: Set<String> = [
+        "key", "api_key", "apikey", "token", "access_token", "auth", "password", "pass", "passwd", "pwd", "secret",
+        "client_secret", "signature", "sig",
+    ]
+
+    public static func redacted(_ url: String) -> String {
+        var text = Substring(url)
+        var result = ""
+        // User information: `scheme://user:password@host` → `scheme://user:…@host`.
+        if let scheme = text.range(of: "://") {
+            result += text[..<scheme.upperBound]
+            text = text[scheme.upperBound...]
+            let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+            let authority = text[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@") {
+                let user = authority[..<at]
+                result += (user.firstIndex(of: ":").map { user[..<$0] + ":…" } ?? user) + "@"
+                text = text[authority.index(after: at)...]
+            }
+        }
+        guard let question = text.firstIndex(of: "?") else { return result + text }
+        result += text[...question]
+        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: question)..<fragmentStart]
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
+            guard let equals = part.firstIndex(of: "=") else { return String(part) }
+            let name = part[..<equals].lowercased().replacingOccurrences(of: "-", with: "_")
+            return secretNames.contains(name) ? part[...equals] + "…" : String(part)
+        }
+        return result + parts.joined(separator: "&") + text[fragmentStart...]
+    }
+}

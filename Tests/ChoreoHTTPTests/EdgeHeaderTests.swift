@@ -1,0 +1,85 @@
+import ChoreoArena
+import ChoreoStorage
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+@testable import ChoreoHTTP
+
+/// What the edge adds to every answer and checks on requests that change state: `nosniff`,
+/// `Vary: Origin` whatever the origin, the bearer scheme in any case, and the loopback `Host`
+/// check of a server without a token.
+@Suite final class EdgeHeaderTests {
+    let scratch = Scratch("choreo-edge")
+
+    func app(_ configure: (inout Application.Configuration) -> Void) throws -> Application {
+        var configuration = Application.Configuration(apiToken: nil)
+        configure(&configuration)
+        return Application(store: try SQLiteStore(directory: scratch.file("store")), configuration: configuration)
+    }
+
+    static let scene = #"{"layers": [{"id": "card"}]}"#
+
+    static func header(_ response: HTTPResponse, _ name: String) -> [String] {
+        response.headers.filter { $0.0 == name }.map(\.1)
+    }
+
+    @Test func everyAnswerIsNosniffAndVariesByOrigin() throws {
+        let app = try app { $0.corsOrigins = ["https://dash.example"] }
+        let answers = [
+            app.handle(ApplicationTests.request("GET", "/v1/scenes", headers: ["origin": "https://other.example"])),
+            app.handle(ApplicationTests.request("GET", "/nowhere")),
+            app.handle(ApplicationTests.request("POST", "/v1/validate", body: Self.scene)),
+            app.handle(ApplicationTests.request("GET", "/v1/scenes", headers: ["origin": "https://dash.example"])),
+        ]
+        for answer in answers {
+            #expect(Self.header(answer, "X-Content-Type-Options") == ["nosniff"])
+            #expect(Self.header(answer, "Vary") == ["Origin"])
+        }
+        #expect(Self.header(answers[0], "Access-Control-Allow-Origin").isEmpty)
+        #expect(Self.header(answers[3], "Access-Control-Allow-Origin") == ["https://dash.example"])
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitive() throws {
+        let app = try app { $0.apiToken = "s3cret" }
+        for header in ["Bearer s3cret", "bearer s3cret", "BEARER   s3cret"] {
+            let answer = app.handle(
+                ApplicationTests.request("POST", "/v1/scenes", body: Self.scene, headers: ["authorization": header]))
+            #expect(answer.status == 201, "\(header)")
+        }
+        for header in ["Bearer s3cre", "Basic s3cret", "Bearers3cret", ""] {
+            let answer = app.handle(
+                ApplicationTests.request("POST", "/v1/scenes", body: Self.scene, headers: ["authorization": header]))
+            #expect(answer.status == 401, "\(header)")
+        }
+    }
+
+    /// A server on loopback without a token takes state changes only for a loopback Host.
+    @Test func loopbackWithoutATokenChecksTheHost() throws {
+        let app = try app { $0.loopbackHosts = ["localhost", "127.0.0.1", "::1"] }
+        for host in ["127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]:8080"] {
+            let answer = app.handle(
+                ApplicationTests.request("POST", "/v1/scenes", body: Self.scene, headers: ["host": host]))
+            #expect(answer.status == 201, "\(host)")
+        }
+        let rebound = app.handle(
+            ApplicationTests.request("POST", "/v1/scenes", body: Self.scene, headers: ["host": "attacker.example"]))
+        #expect(rebound.status == 421)
+        // Reads and computations are not state changes.
+        #expect(
+            app.handle(ApplicationTests.request("GET", "/v1/scenes", headers: ["host": "attacker.example"])).status
+                == 200)
+        let render = app.handle(
+            ApplicationTests.request("POST", "/v1/validate", body: Self.scene, headers: ["host": "attacker.example"]))
+        #expect(render.status == 200)
+    }
+
+    @Test func credentialsInNodeURLsAreRedacted() {
+        #expect(URLRedaction.redacted("https://user:pa55@db.example/health") == "https://user:…@db.example/health")
+        #expect(URLRedaction.redacted("http://tok@db.example/h") == "http://tok@db.example/h")
+        #expect(
+            URLRedaction.redacted("https://x.example/health?api_key=K&region=eu&Access-Token=T#top")
+                == "https://x.example/health?api_key=…&region=eu&Access-Token=…#top")
+        #expect(URLRedaction.redacted("http://127.0.0.1:9/health") == "http://127.0.0.1:9/health")
+    }
+}
