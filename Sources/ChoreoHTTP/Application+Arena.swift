@@ -151,7 +151,8 @@ extension Application {
                 if let time = Self.rfc3339(value) {
                     since = time
                 } else {
-                    errors.append(FieldError(path: "query.since", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
+                    errors.append(
+                        FieldError(path: "query.since", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
                 }
             case "limit":
                 if let count = Int(value), (1...100_000).contains(count) {
