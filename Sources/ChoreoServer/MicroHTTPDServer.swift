@@ -39,6 +39,11 @@ public final class MicroHTTPDServer: @unchecked Sendable {
         public var renderWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// Requests that run a scene that may wait for a render thread; beyond, 503.
         public var renderQueue = 64
+        /// Threads for the other requests (storage, sessions, the arena): they mostly wait for
+        /// the database, so more of them than cores.
+        public var ioWorkers = 16
+        /// Those requests that may wait for a worker thread; beyond, 503.
+        public var ioQueue = 1024
         /// Seconds a stop waits for running requests before the process exits without them.
         public var shutdownTimeout = 30.0
 
@@ -58,6 +63,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
     let healthQueue = DispatchQueue(label: "choreo.health")
     /// Requests that run a scene, and the streams they answer with (created by `start`).
     private(set) var renders: RenderExecutor?
+    /// Every other request but `/healthz` and `/metrics` (created by `start`).
+    private(set) var workers: RenderExecutor?
     /// Responses holding this much render memory return it to the system when they end.
     static let trimAfterBytes = 32 << 20
     let requestCounter = Atomic<Int>(0)
@@ -129,7 +136,8 @@ public final class MicroHTTPDServer: @unchecked Sendable {
 
     public func start() throws(StartError) {
         if case .failure(let unavailable) = Self.library { throw .unavailable(unavailable.description) }
-        renders = RenderExecutor(threads: options.renderWorkers, queueLimit: options.renderQueue)
+        renders = RenderExecutor(threads: options.renderWorkers, queueLimit: options.renderQueue, name: "render")
+        workers = RenderExecutor(threads: options.ioWorkers, queueLimit: options.ioQueue, name: "worker")
         let context = Unmanaged.passRetained(self).toOpaque()
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -595,9 +603,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             MHD.MHD_resume_connection(connection)
         }
     case .worker, .inline:
-        DispatchQueue.global().async {
-            lowerWorkerPriority()
-            work()
+        // Storage reads and writes, sessions and the arena wait on the database: on threads of
+        // their own, not on Dispatch's pool, whose few threads (one a core) they would hold.
+        let admitted = server.workers?.submit(admit: true, work) == true
+        if !admitted {
+            var problem = Problem.unavailable(
+                "The server is busy: \(server.options.ioQueue) requests are waiting for a worker. Try again shortly.")
+            problem.headers = [("Retry-After", "1")]
+            state.response = server.own(problem.response, connection, state)
+            MHD.MHD_resume_connection(connection)
         }
     }
     return .YES

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The server's render executor: a fixed set of its own threads that run the requests which
-/// run a scene, fed by a bounded queue. A request that finds the queue full is not admitted
-/// (the server answers 503 with `Retry-After`), so a burst of heavy renders neither grows
-/// memory without bound nor takes the threads that storage reads and health checks use.
+/// A fixed set of the server's own threads fed by a bounded queue: the render executor runs the
+/// requests which run a scene, the worker executor those that wait on storage. A request that
+/// finds the queue full is not admitted (the server answers 503 with `Retry-After`), so a burst
+/// of heavy renders neither grows memory without bound nor takes the threads that storage reads
+/// and health checks use, and requests that wait on the database never hold Dispatch's threads.
 ///
 /// `@unchecked Sendable`: `jobs`, `head` and `idle` are guarded by `condition`.
 final class RenderExecutor: @unchecked Sendable {
@@ -18,11 +19,11 @@ final class RenderExecutor: @unchecked Sendable {
     /// The threads run as long as the process and keep their executor: a server that fails to
     /// start (its port taken) lets go of its executor while the threads are starting, and they
     /// must not find it gone.
-    init(threads: Int, queueLimit: Int) {
+    init(threads: Int, queueLimit: Int, name: String = "render") {
         self.queueLimit = queueLimit
         for index in 0..<max(1, threads) {
             let thread = Thread { self.loop() }
-            thread.name = "choreo-render-\(index)"
+            thread.name = "choreo-\(name)-\(index)"
             thread.start()
         }
     }

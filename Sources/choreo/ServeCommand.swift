@@ -15,7 +15,7 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
+                "render-workers", "render-queue", "io-workers", "io-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
                 "leader-lease",
             ],
             flags: ["help"])
@@ -54,6 +54,12 @@ enum ServeCommand {
         }
         if let n = try parsed.integer("render-queue", in: 0...100_000, "a number of requests") {
             options.renderQueue = n
+        }
+        if let n = try parsed.integer("io-workers", in: 1...1024, "a number of threads") {
+            options.ioWorkers = n
+        }
+        if let n = try parsed.integer("io-queue", in: 0...100_000, "a number of requests") {
+            options.ioQueue = n
         }
         if let n = try parsed.integer("shutdown-timeout", in: 0...3600, "seconds") {
             options.shutdownTimeout = Double(n)
