@@ -15,6 +15,9 @@ public struct FrameRenderer: Sendable {
     public let size: Point
     public let background: Color?
     let emissions = EmissionCache()
+    /// Asked before each layer is drawn (a server passes its client's cancellation): once it
+    /// says yes, the frame's other layers are skipped and the picture is abandoned.
+    public var shouldStop: (@Sendable () -> Bool)?
 
     /// The radius, in points, of a particle of scale 1 (cells have no images here).
     public static let particleRadius = 4.0
@@ -82,6 +85,7 @@ public struct FrameRenderer: Sendable {
     private func draw(
         _ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas, face: Face? = nil
     ) {
+        if let shouldStop, shouldStop() { return }
         let layer = frame.layer(index)
         guard !layer.hidden, layer.opacity > 0 else { return }
         if face == nil, let state = timeline.transitionState(layer: index, at: frame.time, map: frame.maps[index]) {

@@ -30,24 +30,30 @@ public enum PictureService {
                 "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
             )
         }
+        let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
         // Drawing's cost, decided before the first frame: layers, path elements, particles,
-        // characters of text, and shadow pixels (a blur costs about a step per 16 pixels).
+        // characters of text, shadow pixels (a blur costs about a step per 16 pixels), and the
+        // pixels each layer covers (bounds × its and its ancestors' scale, at most the canvas;
+        // a step per 16 pixels; a group composited for its opacity once more, the canvas).
         let pixelsPerPoint = query.scale * query.scale
+        let canvasPixels = Double(renderer.pixelWidth) * Double(renderer.pixelHeight)
+        let coverage = plan.timeline.coverageBounds()
         var perFrame = 0.0
         for layer in plan.timeline.layers.indices {
             perFrame += 16 + Double(plan.timeline.pathElementBound(layer: layer))
             perFrame += plan.timeline.particleBound(layer: layer)
             perFrame += Double(plan.timeline.stringLengthBound(layer: layer))
             perFrame += min(plan.timeline.shadowAreaBound(layer: layer), 1e12) * pixelsPerPoint / 16
+            perFrame += min(coverage[layer] * pixelsPerPoint, canvasPixels) / 16
+            if plan.timeline.isCompositedGroup(layer: layer) { perFrame += canvasPixels / 16 }
         }
         let cost = perFrame * Double(plan.times.count)
         if cost > Double(FormatLimits.maxDrawCost) {
             throw refused(
                 query.times == nil ? "query.fps" : "query.times",
-                "\(plan.times.count) frames of \(count(perFrame)) drawing steps each (layers, path elements, particles, text, shadows) are \(count(cost)), \(count(cost - Double(FormatLimits.maxDrawCost))) over the \(FormatLimits.maxDrawCost) one response may draw (fewer frames, or a simpler scene)"
+                "\(plan.times.count) frames of \(count(perFrame)) drawing steps each (layers, the pixels they cover, path elements, particles, text, shadows) are \(count(cost)), \(count(cost - Double(FormatLimits.maxDrawCost))) over the \(FormatLimits.maxDrawCost) one response may draw (fewer frames, a lower scale, or a simpler scene)"
             )
         }
-        let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
         var pixels = renderer.pixelWidth * renderer.pixelHeight
         var field = "query.scale"
         if query.format == .filmstrip {
@@ -91,16 +97,19 @@ public enum PictureService {
     /// With `memory`, the picture's working memory (its canvases and encoding buffers, about 16
     /// bytes a pixel) is reserved first and held until the output is sent: when the renders
     /// in flight hold the budget, busy.
+    /// `holding`: render memory the request holds already (its scene's run): a picture that
+    /// could never fit beside it is refused, not told to try again.
     public static func output(
-        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil
+        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil,
+        holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
-        let pieces = try PicturePieces(plan, query)
+        let pieces = try PicturePieces(plan, query, cancellation: cancellation)
         var reservation: RenderMemory.Reservation?
         if let memory {
-            if pieces.workingBytes > memory.limit {
+            if pieces.workingBytes + holding > memory.limit {
                 throw refused(
                     "query.scale",
-                    "drawing this picture takes about \(pieces.workingBytes) bytes; this server draws at most \(memory.limit) at once (--max-render-memory): lower scale, width or height"
+                    "drawing this picture takes about \(pieces.workingBytes) bytes beside the \(holding) its scene holds; this server draws at most \(memory.limit) at once (--max-render-memory): lower scale, width or height"
                 )
             }
             guard let taken = memory.reserve(pieces.workingBytes) else { throw RenderService.busy(memory) }
@@ -137,10 +146,13 @@ public struct PicturePieces {
     public private(set) var framesDone = 0
     public var total: Int { plan.times.count }
 
-    public init(_ plan: RenderPlan, _ query: SamplingQuery) throws(ServiceError) {
+    /// With a `cancellation`, drawing stops between layers once it is set.
+    public init(_ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil) throws(ServiceError) {
         self.plan = plan
         self.query = query
-        renderer = try PictureService.renderer(plan, query)
+        var renderer = try PictureService.renderer(plan, query)
+        if let cancellation { renderer.shouldStop = { cancellation.isCancelled } }
+        self.renderer = renderer
         apng = APNGWriter(frameCount: plan.times.count)
     }
 

@@ -123,7 +123,7 @@ public enum RenderService {
             planned(plan)
             var output = try RenderService.response(
                 plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
-                memory: memory, query: query)
+                memory: memory, query: query, holding: run?.bytes ?? 0)
             if let run {
                 if let held = output.reservation { held.absorb(run) } else { output.reservation = run }
             }
@@ -195,12 +195,12 @@ public enum RenderService {
     /// its connection ends.
     public static func response(
         _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
-        byteBudget: Int? = nil, memory: RenderMemory? = nil, query: SamplingQuery? = nil
+        byteBudget: Int? = nil, memory: RenderMemory? = nil, query: SamplingQuery? = nil, holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
         switch format {
         case .png, .apng, .filmstrip:
             return try PictureService.output(
-                plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory)
+                plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory, holding: holding)
         case .json:
             let estimate = estimatedJSONBytes(plan, cancellation: cancellation)
             if cancellation?.isCancelled == true { throw .cancelled }

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChoreoRaster
@@ -40,6 +41,20 @@ import Testing
         #expect(double.width == 200)
         #expect(Self.rgba(double, 78, 118) == [255, 0, 0, 255])
         #expect(Self.rgba(double, 82, 118)[3] == 0)
+    }
+
+    /// A renderer told to stop draws no more layers: a client gone mid-frame costs at most
+    /// the layer being drawn.
+    @Test func drawingStopsBetweenLayersWhenAsked() throws {
+        let json =
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [0, 0, 50, 50], "backgroundColor": "#FF0000"}, {"id": "b", "frame": [50, 50, 50, 50], "backgroundColor": "#00FF00"}]}"##
+        var renderer = try Self.renderer(json)
+        #expect(Self.rgba(renderer.draw(at: 0), 75, 75) == [0, 255, 0, 255])
+        let asked = Atomic<Int>(0)
+        renderer.shouldStop = { asked.add(1, ordering: .relaxed).newValue > 1 }
+        let frame = renderer.draw(at: 0)
+        #expect(Self.rgba(frame, 25, 25) == [255, 0, 0, 255])
+        #expect(Self.rgba(frame, 75, 75)[3] == 0)
     }
 
     /// Without a canvas, the root layers' frames at time 0 make it.

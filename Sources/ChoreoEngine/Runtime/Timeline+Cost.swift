@@ -40,6 +40,70 @@ extension Timeline {
         return area.isFinite ? area : .greatestFiniteMagnitude
     }
 
+    /// The most area, in square points of the canvas, each layer can cover at any time: its
+    /// largest bounds, scaled by the largest scale of its transform and of every ancestor's in
+    /// any of the tree's shapes. Unbounded (infinite) where a transform has no finite bound;
+    /// a picture caps each by its canvas. Layers of a tree that changed shape more than
+    /// ``coverageShapesExamined`` times are given infinity (the whole canvas).
+    public func coverageBounds() -> [Double] {
+        let count = layers.count
+        var own = [Double](repeating: 1, count: count)
+        var area = [Double](repeating: 0, count: count)
+        for layer in 0..<count {
+            own[layer] = transformScaleBound(layer: layer)
+            for case .rect(let r) in valuesTaken(layer: layer, property: .bounds) {
+                area[layer] = max(area[layer], abs(r.size.x) * abs(r.size.y))
+            }
+        }
+        guard shape.values.count <= Self.coverageShapesExamined else {
+            return [Double](repeating: .infinity, count: count)
+        }
+        var world = [Double](repeating: 0, count: count)
+        for tree in shape.values {
+            // `order` is depth first: a parent comes before its sublayers.
+            var chain = [Double](repeating: 1, count: count)
+            for index in tree.order {
+                let parent = tree.parent[index]
+                chain[index] = own[index] * (parent >= 0 ? chain[parent] : 1)
+                world[index] = max(world[index], chain[index])
+            }
+        }
+        return (0..<count).map { layer in
+            let product = area[layer] * world[layer] * world[layer]
+            return product.isNaN ? .infinity : product
+        }
+    }
+
+    /// Tree shapes ``coverageBounds()`` walks at most.
+    public static let coverageShapesExamined = 256
+
+    /// The largest factor by which the layer's own `transform` scales lengths at any time (the
+    /// Frobenius norm of its 2 × 2 part, which bounds it; a sub-key-path scale by its value);
+    /// infinity for a perspective transform, which can magnify without bound.
+    func transformScaleBound(layer: Int) -> Double {
+        var most = 1.0
+        for value in valuesTaken(layer: layer, property: .transform) {
+            switch value {
+            case .transform(let m):
+                if m.m14 != 0 || m.m24 != 0 || m.m34 != 0 { return .infinity }
+                most = max(most, (m.m11 * m.m11 + m.m12 * m.m12 + m.m21 * m.m21 + m.m22 * m.m22).squareRoot())
+            case .number(let n): most = max(most, abs(n))
+            case .point(let p), .size(let p): most = max(most, abs(p.x), abs(p.y))
+            default: continue
+            }
+        }
+        return most.isFinite ? most : .infinity
+    }
+
+    /// Whether the layer is ever drawn as a group for its opacity (translucent, with sublayers
+    /// in some shape of the tree): its subtree is composited once more.
+    public func isCompositedGroup(layer: Int) -> Bool {
+        let translucent = valuesTaken(layer: layer, property: .opacity).contains {
+            if case .number(let n) = $0 { n < 1 } else { false }
+        }
+        return translucent && shape.values.contains { $0.parent.contains(layer) }
+    }
+
     /// Every value a property of a layer takes from its model or an animation's own values
     /// (`fromValue`, `toValue`, `byValue`, keyframes; a `byValue` also added to each model
     /// value): what bounds its size at any time, whatever the interpolation in between.
