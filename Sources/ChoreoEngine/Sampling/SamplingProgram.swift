@@ -593,12 +593,7 @@ public final class SamplingProgram: Sendable {
         if mode == .cubic {
             if s > 1 { return b + load(inTangents, i + 1) * (s - 1) }
             if s < 0 { return a + load(outTangents, i) * s }
-            let s2 = s * s
-            let s3 = s2 * s
-            let h00 = 2 * s3 - 3 * s2 + 1
-            let h10 = s3 - 2 * s2 + s
-            let h01 = -2 * s3 + 3 * s2
-            let h11 = s3 - s2
+            let (h00, h10, h01, h11) = hermiteBasis(s)
             let ma = load(outTangents, i)
             let mb = load(inTangents, i + 1)
             if keyframes[unchecked: index].pairwiseHermite { return (a * h00 + ma * h10) + (b * h01 + mb * h11) }

@@ -142,12 +142,7 @@ extension Value {
 
     /// Kochanek–Bartels Hermite interpolation between `p1` and `p2` with tangents `m1`, `m2`.
     static func hermite(_ p1: Value, _ p2: Value, _ m1: Value, _ m2: Value, _ s: Double) -> Value {
-        let s2 = s * s
-        let s3 = s2 * s
-        let h00 = 2 * s3 - 3 * s2 + 1
-        let h10 = s3 - 2 * s2 + s
-        let h01 = -2 * s3 + 3 * s2
-        let h11 = s3 - s2
+        let (h00, h10, h01, h11) = hermiteBasis(s)
         switch (p1, p2, m1, m2) {
         case (.number(let a), .number(let b), .number(let ma), .number(let mb)):
             return .number(h00 * a + h10 * ma + h01 * b + h11 * mb)
