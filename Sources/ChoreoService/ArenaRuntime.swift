@@ -59,14 +59,10 @@ public final class ArenaRuntime: Sendable {
     let announcements = DispatchQueue(label: "choreo.arena.announcements", qos: .utility)
     /// Signalled when the replica loop has ended: nothing starts the prober after ``stop()``.
     let replicaLoopDone = DispatchSemaphore(value: 0)
-    private let timers = Mutex<[TimerBox]>([])
-    private let roundTimer = Mutex<TimerBox?>(nil)
-
-    /// A Dispatch timer, cancelled only from `stop`.
-    private final class TimerBox: @unchecked Sendable {
-        let timer: any DispatchSourceTimer
-        init(_ timer: any DispatchSourceTimer) { self.timer = timer }
-    }
+    /// The Dispatch timers, cancelled only from `stop` (and the round timer when the
+    /// configuration changes), under their mutex.
+    private let timers = Mutex<[any DispatchSourceTimer]>([])
+    private let roundTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     /// Loads the configuration (the given one wins over the stored one, and is stored), and
     /// restores each node's health from its recorded probes.
@@ -103,8 +99,14 @@ public final class ArenaRuntime: Sendable {
     }
 
     /// Lets the prober's callbacks reach the runtime without keeping it alive.
-    private final class WeakBox: @unchecked Sendable {
-        weak var runtime: ArenaRuntime?
+    private final class WeakBox: Sendable {
+        private struct Reference { weak var runtime: ArenaRuntime? }
+        private let reference = Mutex(Reference())
+
+        var runtime: ArenaRuntime? {
+            get { reference.withLock { $0.runtime } }
+            set { reference.withLock { $0.runtime = newValue } }
+        }
     }
 
     public func start() {
@@ -122,18 +124,19 @@ public final class ArenaRuntime: Sendable {
     /// Automatic rounds every `round.every` seconds (none when 0, nor on a replica that does not
     /// lead), following configuration changes.
     func rescheduleRounds() {
-        roundTimer.withLock { $0 }?.timer.cancel()
+        roundTimer.withLock { $0?.cancel() }
         let every = prober.configuration.roundEvery
         guard every > 0, isLeader else {
             roundTimer.withLock { $0 = nil }
             return
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + every, repeating: every)
-        timer.setEventHandler { [weak self] in _ = self?.startRound() }
-        timer.resume()
-        let box = TimerBox(timer)
-        roundTimer.withLock { $0 = box }
+        roundTimer.withLock { slot in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + every, repeating: every)
+            timer.setEventHandler { [weak self] in _ = self?.startRound() }
+            timer.resume()
+            slot = timer
+        }
     }
 
     public func stop() {
@@ -143,8 +146,8 @@ public final class ArenaRuntime: Sendable {
         }
         // The loop ends within a tenth of a second, or a campaign's statement timeout.
         if looping { _ = replicaLoopDone.wait(timeout: .now() + 5) }
-        roundTimer.withLock { $0 }?.timer.cancel()
-        for box in timers.withLock({ $0 }) { box.timer.cancel() }
+        roundTimer.withLock { $0?.cancel() }
+        timers.withLock { $0.forEach { $0.cancel() } }
         prober.stop()
         flush()
         // Hand leadership over now rather than when the connection closes.
@@ -152,12 +155,13 @@ public final class ArenaRuntime: Sendable {
     }
 
     private func schedule(every seconds: Double, _ work: @escaping @Sendable () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + seconds, repeating: seconds)
-        timer.setEventHandler(handler: work)
-        timer.resume()
-        let box = TimerBox(timer)
-        timers.withLock { $0.append(box) }
+        timers.withLock { timers in
+            let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.schedule(deadline: .now() + seconds, repeating: seconds)
+            timer.setEventHandler(handler: work)
+            timer.resume()
+            timers.append(timer)
+        }
     }
 
     // MARK: Health
