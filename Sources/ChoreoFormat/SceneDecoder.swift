@@ -47,6 +47,16 @@ public struct SceneDecoder {
     public static func decodeEntry(
         bytes: [UInt8], knownLayers: [String], knownAnimators: [String], knownTransitions: [String]
     ) throws(SceneDocumentError) -> ScriptEntry {
+        try decodeInput(
+            bytes: bytes, knownLayers: knownLayers, knownAnimators: knownAnimators, knownTransitions: knownTransitions
+        ).entry
+    }
+
+    /// A live session's input: the entry, and what its text says that is valid but probably
+    /// not meant (`suspicious-unit`: a duration of 300 that is surely milliseconds).
+    public static func decodeInput(
+        bytes: [UInt8], knownLayers: [String], knownAnimators: [String], knownTransitions: [String]
+    ) throws(SceneDocumentError) -> (entry: ScriptEntry, warnings: [Diagnostic]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -63,7 +73,7 @@ public struct SceneDecoder {
                     decoder.reader.errors.isEmpty
                         ? [FieldError(path: "$", message: "is not a valid input")] : decoder.reader.errors))
         }
-        return entry
+        return (entry, decoder.reader.warnings)
     }
 
     var reader = JSONReader()

@@ -25,12 +25,15 @@ public struct InputOutcome: Sendable {
     /// The session's timeline as recorded up to ``time`` (its animators and transitions).
     public let recorded: Timeline
     public let events: [Event]
+    /// What the input says that is valid but probably not meant (`suspicious-unit`).
+    public let diagnostics: [Diagnostic]
 
-    public init(time: Double, inputs: Int, recorded: Timeline, events: [Event]) {
+    public init(time: Double, inputs: Int, recorded: Timeline, events: [Event], diagnostics: [Diagnostic] = []) {
         self.time = time
         self.inputs = inputs
         self.recorded = recorded
         self.events = events
+        self.diagnostics = diagnostics
     }
 }
 
@@ -65,7 +68,8 @@ extension ResponseEncoder {
         return writer.bytes
     }
 
-    /// `{"time", "inputs", "animators", "transitions", "events"}` after an input.
+    /// `{"time", "inputs", "animators", "transitions", "events"}` after an input, and
+    /// `"diagnostics"` when the input has any.
     public static func input(_ outcome: InputOutcome) -> [UInt8] {
         var writer = JSONWriter()
         writer.raw("{\"time\":")
@@ -75,6 +79,10 @@ extension ResponseEncoder {
         writeInteractive(outcome.recorded, at: SceneTime.quantize(outcome.time), into: &writer, always: true)
         writer.raw(",\"events\":")
         writeEvents(outcome.events, into: &writer)
+        if !outcome.diagnostics.isEmpty {
+            writer.raw(",\"diagnostics\":")
+            writeDiagnostics(outcome.diagnostics, into: &writer)
+        }
         writer.raw("}")
         return writer.bytes
     }

@@ -160,8 +160,9 @@ public final class SessionRegistry: Sendable {
                 throw ServiceError.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
             }
             let entry: ScriptEntry
+            var warnings: [Diagnostic]
             do throws(SceneDocumentError) {
-                entry = try SceneDecoder.decodeEntry(
+                (entry, warnings) = try SceneDecoder.decodeInput(
                     bytes: body, knownLayers: state.session.knownLayers, knownAnimators: state.session.knownAnimators,
                     knownTransitions: state.session.knownTransitions)
             } catch {
@@ -171,6 +172,21 @@ public final class SessionRegistry: Sendable {
                 throw ServiceError.conflict(
                     "The input's time \(entry.at) is earlier than the session's time \(state.session.time): inputs arrive in time order."
                 )
+            }
+            let jump = entry.at - state.session.time
+            if jump > ChoreoEngine.Limits.maxInputJump {
+                throw ServiceError.invalidField(
+                    "$.at",
+                    "moves the session \(jump) s ahead of its time \(state.session.time); an input moves it at most \(Int(ChoreoEngine.Limits.maxInputJump)) s (at is in seconds: 0.7, not 700)"
+                )
+            }
+            if jump >= 60 {
+                warnings.insert(
+                    Diagnostic.suspiciousUnit(
+                        time: entry.at, path: "$.at",
+                        message: "at \(entry.at) moves the session \(jump) s ahead: probably milliseconds",
+                        fix: "at is in seconds, as CACurrentMediaTime(): write \(entry.at / 1000) for \(entry.at) ms"),
+                    at: 0)
             }
             let copy = state.session.copy()
             let eventsBefore = copy.events.count
@@ -185,7 +201,7 @@ public final class SessionRegistry: Sendable {
             }
             let outcome = InputOutcome(
                 time: copy.time, inputs: count + 1, recorded: copy.recorded,
-                events: Array(copy.events[eventsBefore...]))
+                events: Array(copy.events[eventsBefore...]), diagnostics: warnings)
             prepared = Trial(number: count, at: entry.at, session: copy, outcome: outcome)
         }
         return prepared!

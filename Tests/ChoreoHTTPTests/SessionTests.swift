@@ -198,4 +198,22 @@ import Testing
             #expect(Self.body(response) == Self.rendered(app, inputs: Self.inputs, query: query), "\(query)")
         }
     }
+
+    /// Milliseconds in an input's `at`: a jump of a minute or more is taken with a
+    /// `suspicious-unit` warning, one past 600 s is refused naming `$.at`.
+    @Test func millisecondsInAtAreCaught() throws {
+        let app = try app()
+        let id = try create(app)
+        let refused = input(app, id, #"{"at": 700, "do": [{"set": {"card": {"position": [1, 0]}}}]}"#)
+        #expect(refused.status == 422)
+        #expect(String(decoding: Self.body(refused), as: UTF8.self).contains(#""path":"$.at""#))
+        let plain = try Self.json(input(app, id, #"{"at": 1, "do": [{"set": {"card": {"position": [2, 0]}}}]}"#))
+        #expect(plain["diagnostics"] == nil)
+        let warned = input(app, id, #"{"at": 90, "do": [{"set": {"card": {"position": [3, 0]}}}]}"#)
+        #expect(warned.status == 200)
+        guard case .array(let diagnostics)? = try Self.json(warned)["diagnostics"],
+            case .object(let first)? = diagnostics.first
+        else { throw CancellationError() }
+        #expect(first["code"] == .string("suspicious-unit") && first["path"] == .string("$.at"))
+    }
 }

@@ -6,6 +6,9 @@ public enum Limits {
     public static let maxLayers = 10_000
     /// The latest scene time anything may be scheduled or sampled at, in seconds.
     public static let maxSceneTime = 3_600.0
+    /// How far one input may move a live session's time ahead, in seconds: a jump past it is
+    /// surely milliseconds (`"at": 700` for 0.7 s).
+    public static let maxInputJump = 600.0
     /// Runtime events (turns and delegate callbacks) one scene may generate.
     public static let maxEvents = 250_000
     /// Runtime events at one instant: a loop that restarts itself without time passing (a
