@@ -15,7 +15,8 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "io-workers", "io-queue", "max-body-memory", "max-render-memory", "cors-origin", "database",
+                "render-workers", "render-queue", "io-workers", "io-queue", "max-body-memory", "max-render-memory",
+                "cors-origin", "database",
                 "leader-lease",
             ],
             flags: ["help"])
