@@ -22,7 +22,7 @@
     X(pango_font_description_free) X(pango_font_description_from_string) \
     X(pango_font_description_set_absolute_size) X(pango_layout_set_alignment) \
     X(pango_layout_set_font_description) X(pango_layout_set_justify) X(pango_layout_set_text) \
-    X(pango_layout_set_width) X(g_object_unref)
+    X(pango_layout_set_width) X(pango_layout_get_unknown_glyphs_count) X(g_object_unref)
 
 /* ccairo_functions and ccairo_bind (binding.h). */
 CHOREO_LIBRARY(ccairo, CCAIRO_FUNCTIONS)

@@ -290,6 +290,11 @@ public final class CairoCanvas {
         C.cairo_restore(cr)
     }
 
+    /// The faces text is set in, in order: DejaVu Sans for Latin, Greek and Cyrillic, Noto Sans
+    /// CJK for Chinese, Japanese and Korean (the articles' strings), Noto Color Emoji for emoji
+    /// (the arena's crown, 👑); fontconfig falls back to any other installed face after them.
+    static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC, Noto Color Emoji"
+
     /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
     /// `width`, aligned `left`, `center`, `right` or `justified` (`natural` is left).
     public func text(_ string: String, fontSize: Double, width: Double, alignment: String, color: Color) {
@@ -297,7 +302,7 @@ public final class CairoCanvas {
         guard !string.isEmpty, fontSize > 0, fontSize.isFinite, fontSize * deviceScale <= 100_000 else { return }
         let layout = C.pango_cairo_create_layout(cr)!
         defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let font = C.pango_font_description_from_string("DejaVu Sans")!
+        let font = C.pango_font_description_from_string(Self.fontFamilies)!
         defer { C.pango_font_description_free(font) }
         C.pango_font_description_set_absolute_size(font, min(fontSize, 10_000) * Double(PANGO_SCALE))
         C.pango_layout_set_font_description(layout, font)
@@ -314,6 +319,18 @@ public final class CairoCanvas {
         setColor(color)
         C.cairo_move_to(cr, 0, 0)
         C.pango_cairo_show_layout(cr, layout)
+    }
+
+    /// The characters of `string` no installed face can draw (shown as boxes): 0 where the
+    /// fonts cover it.
+    public func unknownGlyphs(_ string: String) -> Int {
+        let layout = C.pango_cairo_create_layout(cr)!
+        defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let font = C.pango_font_description_from_string(Self.fontFamilies)!
+        defer { C.pango_font_description_free(font) }
+        C.pango_layout_set_font_description(layout, font)
+        C.pango_layout_set_text(layout, string, -1)
+        return Int(C.pango_layout_get_unknown_glyphs_count(layout))
     }
 
     /// Another canvas drawn at (`x`, `y`) pixels, with the current transform ignored.

@@ -200,6 +200,37 @@ import Testing
         #expect(outside == 0, "the text is clipped to the bounds")
     }
 
+    /// Emoji and Chinese text are drawn with real glyphs, not boxes: the arena's crown in
+    /// colour, the articles' strings in a CJK face.
+    @Test func emojiAndChineseAreDrawn() throws {
+        let probe = CairoCanvas(width: 8, height: 8)
+        #expect(probe.unknownGlyphs("👑") == 0, "no face draws the crown")
+        #expect(probe.unknownGlyphs("服务器竞技场") == 0, "no face draws Chinese")
+        #expect(probe.unknownGlyphs("Fighting… 👑 冠军") == 0)
+        // The crown in colour though the text colour is black.
+        let crown = try Self.renderer(
+            ##"{\##(Self.canvas), "layers": [{"id": "t", "type": "text", "frame": [0, 0, 100, 100], "string": "👑", "fontSize": 60, "foregroundColor": "#000000"}]}"##
+        ).draw(at: 0)
+        var coloured = 0
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let p = Self.rgba(crown, x, y)
+                if p[3] > 200 && (abs(p[0] - p[1]) > 60 || abs(p[1] - p[2]) > 60) { coloured += 1 }
+            }
+        }
+        #expect(coloured > 200, "\(coloured) coloured pixels in the crown")
+        // Two different Chinese strings draw different ink (boxes would differ only in digits).
+        func ink(_ text: String) throws -> [Bool] {
+            let frame = try Self.renderer(
+                ##"{\##(Self.canvas), "layers": [{"id": "t", "type": "text", "frame": [0, 0, 100, 100], "string": "\##(text)", "fontSize": 40, "foregroundColor": "#000000"}]}"##
+            ).draw(at: 0)
+            return (0..<10_000).map { Self.rgba(frame, $0 % 100, $0 / 100)[3] > 128 }
+        }
+        let first = try ink("冠")
+        #expect(first.filter { $0 }.count > 100)
+        #expect(try first != ink("军"))
+    }
+
     /// A shadow is the layer's shape, offset and blurred, under the layer.
     @Test func shadowsAreOffsetAndBlurred() throws {
         func frame(_ radius: Int) throws -> CairoCanvas {
