@@ -100,6 +100,51 @@ import Testing
     }
 }
 
+/// A pan streamed one sample an input keeps the settings its first input gave (axis,
+/// distance, thresholds): what a gesture client sends.
+@Suite final class StreamedPanTests {
+    let scratch = Scratch("choreo-streamed-pan")
+
+    static let scene = Array(
+        #"""
+        {"layers": [{"id": "container", "frame": [0, 0, 375, 667], "sublayers": [
+          {"id": "presenting", "frame": [0, 0, 375, 667]},
+          {"id": "sheet", "frame": [0, 120, 375, 547]}]}]}
+        """#.utf8)
+
+    static let begin = Array(
+        #"""
+        {"at": 1, "do": [{"pan": {"transition": "dismiss", "axis": "x", "distance": 375,
+          "finishIf": {"progressOver": 0.5, "velocityOver": 800},
+          "onBegan": [{"beginTransition": {"id": "dismiss", "operation": "dismiss", "from": "sheet", "to": "presenting",
+            "container": "container", "duration": 0.4, "interactive": {"completionSpeed": 1},
+            "animateTransition": [{"animate": {"duration": 0.4, "changes": {"sheet": {"frame": [375, 120, 375, 547]}},
+              "completion": [{"completeTransition": "notCancelled"}]}}]}}],
+          "samples": [{"at": 1, "state": "began", "translation": [0, 0]}]}}]}
+        """#.utf8)
+
+    static func sample(_ at: Double, _ state: String, x: Double, velocity: Double = 0) -> [UInt8] {
+        Array(
+            #"{"at": \#(at), "do": [{"pan": {"transition": "dismiss", "samples": [{"at": \#(at), "state": "\#(state)", "translation": [\#(x), 0], "velocity": [\#(velocity), 0]}]}}]}"#
+                .utf8)
+    }
+
+    /// A fast release along x finishes though the pan moved only a quarter of the distance:
+    /// the later samples kept axis x and velocityOver 800 (they fell back to the y axis, and a
+    /// 1000 pt/s release was cancelled).
+    @Test func aStreamedPanKeepsItsSettings() throws {
+        let registry = SessionRegistry(store: try SQLiteStore(directory: scratch.file("pan")))
+        let id = try registry.create(Self.scene).id
+        _ = try registry.append(id, body: Self.begin, ifMatch: nil)
+        _ = try registry.append(id, body: Self.sample(1.05, "changed", x: 93.75), ifMatch: nil)
+        _ = try registry.append(id, body: Self.sample(1.1, "ended", x: 93.75, velocity: 1000), ifMatch: nil)
+        let completed = try registry.timeline(id, horizon: 3).events.compactMap { event -> Bool? in
+            if case .transitionCompleted(_, let didComplete, _) = event.kind { didComplete } else { nil }
+        }
+        #expect(completed == [true])
+    }
+}
+
 /// A SQLite store whose `appendInput` for one session waits until resumed: a storage round
 /// trip that takes as long as the test wants.
 final class PausingStore: Storage {

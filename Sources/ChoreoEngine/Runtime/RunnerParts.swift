@@ -112,6 +112,10 @@ struct InteractiveState {
     var animators: [AnimatorRecord] = []
     var transitionIndex: [String: Int] = [:]
     var transitions: [TransitionRecord] = []
+    /// The settings of the pans that drive each transition so far, by its id (a pan usually
+    /// begins its transition in `onBegan`, so before it exists): a pan that leaves one out
+    /// keeps the earlier one's.
+    var panSettings: [String: PanGesture.Settings] = [:]
     /// The owner of each timeline clock.
     var clockOwners: [ClockOwner] = []
     /// The clock animations added now attach to, and the local time they begin at: inside an

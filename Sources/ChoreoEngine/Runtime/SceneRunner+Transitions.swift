@@ -269,20 +269,24 @@ extension RunnerState {
 
     /// The pan's samples, each a run-loop turn of its own at its time.
     func schedulePan(_ gesture: PanGesture, path: String) throws(RuntimeError) {
+        // What this pan leaves out is its transition's earlier pans': a gesture streamed as
+        // one input a sample keeps its axis, distance and thresholds.
+        let settings = gesture.settings(over: interactive.panSettings[gesture.transition] ?? PanGesture.Settings())
+        interactive.panSettings[gesture.transition] = settings
         for (offset, sample) in gesture.samples.enumerated() {
             let samplePath = "\(path).samples[\(offset)]"
             guard sample.at >= now else {
                 throw RuntimeError(path: samplePath + ".at", message: "is earlier than the time the pan is added")
             }
-            let along = gesture.axis == .x ? sample.translation.x : sample.translation.y
-            let speed = gesture.axis == .x ? sample.velocity.x : sample.velocity.y
-            let progress = gesture.distance > 0 ? min(max(along / gesture.distance, 0), 1) : 0
+            let along = settings.axis == .x ? sample.translation.x : sample.translation.y
+            let speed = settings.axis == .x ? sample.velocity.x : sample.velocity.y
+            let progress = settings.distance > 0 ? min(max(along / settings.distance, 0), 1) : 0
             let actions: [ScriptAction]
             switch sample.state {
             case .began: actions = gesture.onBegan
             case .changed: actions = [.interaction(gesture.transition, .update(progress))]
             case .ended:
-                let finishes = progress > gesture.progressOver || speed > gesture.velocityOver
+                let finishes = progress > settings.progressOver || speed > settings.velocityOver
                 actions = [.interaction(gesture.transition, finishes ? .finish : .cancel)]
             case .cancelled: actions = [.interaction(gesture.transition, .cancel)]
             }

@@ -136,15 +136,38 @@ public struct PanGesture: Sendable, Equatable {
         case x, y
     }
 
+    /// How samples become progress and a finish or a cancel. Each field a pan leaves out is its
+    /// transition's earlier pan's (a gesture streamed one sample an input keeps its settings),
+    /// or the default.
+    public struct Settings: Sendable, Equatable {
+        public var axis: Axis = .y
+        public var distance: Double = 300
+        public var progressOver: Double = 0.5
+        public var velocityOver: Double = 800
+
+        public init() {}
+    }
+
     public var transition: String
     public var onBegan: [ScriptAction] = []
-    public var axis: Axis = .y
-    public var distance: Double = 300
-    public var progressOver: Double = 0.5
-    public var velocityOver: Double = 800
+    /// nil: as the transition's earlier pan had it, else the default.
+    public var axis: Axis?
+    public var distance: Double?
+    public var progressOver: Double?
+    public var velocityOver: Double?
     public var samples: [Sample] = []
 
     public init(transition: String) { self.transition = transition }
+
+    /// The settings this pan gives over `earlier`.
+    public func settings(over earlier: Settings) -> Settings {
+        var settings = earlier
+        if let axis { settings.axis = axis }
+        if let distance { settings.distance = distance }
+        if let progressOver { settings.progressOver = progressOver }
+        if let velocityOver { settings.velocityOver = velocityOver }
+        return settings
+    }
 }
 
 /// What an `if` tests.
