@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoFormat
 import ChoreoStorage
 import ChoreoTestSupport
@@ -142,6 +143,22 @@ import Testing
             if case .transitionCompleted(_, let didComplete, _) = event.kind { didComplete } else { nil }
         }
         #expect(completed == [true])
+    }
+
+    /// A session whose finger is still down is not told its transition never completed; the
+    /// render of the same script, which ends there, is.
+    @Test func aGestureInProgressIsNotNeverCompleted() throws {
+        let registry = SessionRegistry(store: try SQLiteStore(directory: scratch.file("down")))
+        let id = try registry.create(Self.scene).id
+        _ = try registry.append(id, body: Self.begin, ifMatch: nil)
+        _ = try registry.append(id, body: Self.sample(1.05, "changed", x: 93.75), ifMatch: nil)
+        let live = try registry.timeline(id, horizon: 3).diagnostics.map(\.code)
+        #expect(!live.contains(.transitionNeverCompleted), "\(live)")
+        let script = [Self.begin, Self.sample(1.05, "changed", x: 93.75)].map { String(decoding: $0, as: UTF8.self) }
+        let document = String(decoding: Self.scene, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let whole = String(document.dropLast()) + ", \"script\": [" + script.joined(separator: ", ") + "]}"
+        let rendered = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(whole.utf8)).scene)
+        #expect(rendered.diagnostics.map(\.code).contains(.transitionNeverCompleted))
     }
 }
 

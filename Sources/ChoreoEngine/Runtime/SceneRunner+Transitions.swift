@@ -259,9 +259,11 @@ extension RunnerState {
                 time: now, layer: record.spec.to, container: record.spec.container, transition: record.spec.id))
     }
 
-    /// `transition-never-completed`, at the end of the run.
+    /// `transition-never-completed`, at the end of the run; in a live session's look-ahead, not
+    /// for a transition whose gesture still drives it.
     func checkTransitionsCompleted() {
         for record in interactive.transitions where !record.completed {
+            if liveLookAhead && record.phase == "interactive" { continue }
             diagnose(
                 .transitionNeverCompleted(time: timeline.naturalEnd, transition: record.spec.id))
         }
