@@ -115,6 +115,7 @@ extension Application {
     func roundFrames(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let round = try currentRound()
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+        if request.method == "HEAD" { return Self.head(query) }
         do throws(ServiceError) {
             let plan = try RenderService.plan(round.parsed, query)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)

@@ -63,11 +63,25 @@ extension Application {
         let id = path[.id]
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
         let record = try fetch(id)
+        if request.method == "HEAD" { return Self.head(query) }
         return renderScene(request.cancellation) { () throws(ServiceError) in
             let run = try RenderService.reserveRun(record.document, memory: renderMemory)
             let (scene, _) = try RenderService.scene(from: record.document)
             return (consume scene, query, run)
         }
+    }
+
+    /// `HEAD` on a frames route: the answer's status and media type, the query checked and the
+    /// resource found, but nothing run or drawn (a HEAD of 1,000 layers' frames rendered them
+    /// all to send no body).
+    static func head(_ query: SamplingQuery) -> HTTPResponse {
+        let type =
+            switch query.format {
+            case .json: "application/json"
+            case .ndjson: "application/x-ndjson"
+            case .png, .apng, .filmstrip: PictureService.contentType(query.format)
+            }
+        return HTTPResponse(status: 200, headers: [("Content-Type", type)])
     }
 
     private func fetch(_ id: String) throws(Problem) -> SceneRecord {

@@ -45,6 +45,10 @@ extension Application {
     func sessionFrames(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let id = path[.id]
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
+        if request.method == "HEAD" {
+            _ = try service { () throws(ServiceError) in try sessions.describe(id) }
+            return Self.head(query)
+        }
         let output = try service { () throws(ServiceError) in
             try sessions.frames(
                 id, query: query, cancellation: request.cancellation, memory: renderMemory,

@@ -82,4 +82,21 @@ import Testing
                 == "https://x.example/health?api_key=…&region=eu&Access-Token=…#top")
         #expect(URLRedaction.redacted("http://127.0.0.1:9/health") == "http://127.0.0.1:9/health")
     }
+
+    /// HEAD on a frames route checks the query and the resource and renders nothing.
+    @Test func headOnFramesRendersNothing() throws {
+        let app = try app { _ in }
+        let stored = app.handle(ApplicationTests.request("POST", "/v1/scenes", body: Self.scene))
+        guard case .string(let id)? = try ApplicationTests.json(stored)["id"] else { throw CancellationError() }
+        let head = app.handle(
+            ApplicationTests.request("HEAD", "/v1/scenes/\(id)/frames", query: [("format", "png"), ("time", "0")]))
+        #expect(head.status == 200 && head.byteCount == 0)
+        #expect(Self.header(head, "Content-Type") == ["image/png"])
+        #expect(app.metrics.render().contains("choreo_frames_total 0"))
+        let bad = app.handle(ApplicationTests.request("HEAD", "/v1/scenes/\(id)/frames", query: [("fps", "fast")]))
+        #expect(bad.status == 422)
+        #expect(app.handle(ApplicationTests.request("HEAD", "/v1/scenes/scn_none/frames")).status == 404)
+        let get = app.handle(ApplicationTests.request("GET", "/v1/scenes/\(id)/frames", query: [("fps", "4")]))
+        #expect(get.status == 200 && !app.metrics.render().contains("choreo_frames_total 0"))
+    }
 }
