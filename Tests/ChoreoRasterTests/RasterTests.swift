@@ -231,6 +231,25 @@ import Testing
         #expect(try first != ink("军"))
     }
 
+    /// A filmstrip below scale 1 keeps its labels legible and a gutter between cells: the
+    /// label and the gap keep their size in pixels.
+    @Test func filmstripLabelsStayLegibleBelowScaleOne() throws {
+        let json =
+            ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [0, 0, 100, 100], "backgroundColor": "#0000FF"}]}"##
+        let renderer = try Self.renderer(json, scale: 0.25)
+        let sheet = Filmstrip(renderer: renderer, times: [0, 1], columns: 2)
+        // Two 25-pixel frames, a 4-pixel gutter each; 18 pixels of label under them.
+        #expect(sheet.pixelWidth == 58 && sheet.pixelHeight == 47)
+        let drawn = sheet.draw()
+        // The gutter between the two frames is white, not the frames' blue.
+        #expect(Self.rgba(drawn, 27, 10) == [255, 255, 255, 255])
+        #expect(Self.rgba(drawn, 10, 10)[2] > 200 && Self.rgba(drawn, 35, 10)[2] > 200)
+        // The label's ink is there, in pixels of its own size (dark pixels under the frame).
+        var ink = 0
+        for y in 25..<47 { for x in 0..<29 where Self.rgba(drawn, x, y)[0] < 128 { ink += 1 } }
+        #expect(ink > 10, "\(ink) dark pixels in the label")
+    }
+
     /// A shadow is the layer's shape, offset and blurred, under the layer.
     @Test func shadowsAreOffsetAndBlurred() throws {
         func frame(_ radius: Int) throws -> CairoCanvas {
