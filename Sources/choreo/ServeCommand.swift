@@ -16,8 +16,7 @@ enum ServeCommand {
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
                 "render-workers", "render-queue", "io-workers", "io-queue", "max-body-memory", "max-render-memory",
-                "cors-origin", "database",
-                "leader-lease",
+                "cors-origin", "database", "leader-lease",
             ],
             flags: ["help"])
         if parsed.flags.contains("help") {
@@ -25,6 +24,25 @@ enum ServeCommand {
             return
         }
         guard parsed.positional.isEmpty else { throw CLIError(message: "serve takes no positional arguments") }
+        let options = try serverOptions(parsed)
+        let token = try apiToken(parsed)
+        let (store, directory) = try openStorage(parsed)
+        let configuration: Application.Configuration
+        let arenaConfiguration: ArenaConfiguration?
+        do throws(CLIError) {
+            configuration = try applicationConfiguration(parsed, token: token, options: options)
+            arenaConfiguration = try self.arenaConfiguration(parsed)
+        } catch {
+            store.close()
+            throw error
+        }
+        try serve(
+            store: store, directory: directory, options: options, configuration: configuration,
+            arena: arenaConfiguration)
+    }
+
+    /// The server's addresses, threads, timeouts and limits (docs/limits.md).
+    static func serverOptions(_ parsed: Arguments) throws(CLIError) -> MicroHTTPDServer.Options {
         var options = MicroHTTPDServer.Options()
         options.host = parsed.options["host"] ?? "127.0.0.1"
         if let text = parsed.options["port"] {
@@ -46,10 +64,6 @@ enum ServeCommand {
         if let n = try parsed.integer("max-body-memory", in: 1024...(1 << 40), "a number of bytes") {
             options.bodyMemory = n
         }
-        var renderMemory: Int?
-        if let n = try parsed.integer("max-render-memory", in: (1 << 20)...(1 << 40), "a number of bytes") {
-            renderMemory = n
-        }
         if let n = try parsed.integer("render-workers", in: 1...256, "a number of threads") {
             options.renderWorkers = n
         }
@@ -68,6 +82,11 @@ enum ServeCommand {
         if let n = try parsed.integer("max-body-bytes", in: 1024...(1 << 30), "a number of bytes") {
             options.maxBodyBytes = n
         }
+        return options
+    }
+
+    /// `CHOREO_API_TOKEN` or `--token-file`, trimmed; an empty one refused.
+    static func apiToken(_ parsed: Arguments) throws(CLIError) -> String? {
         // Trimmed as the file's is: a newline pasted into the variable is not part of the token.
         var token = ProcessInfo.processInfo.environment["CHOREO_API_TOKEN"].map {
             $0.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -85,6 +104,11 @@ enum ServeCommand {
                 message: "CHOREO_API_TOKEN is set but empty: give it a token, or unset it to run without one", status: 1
             )
         }
+        return token
+    }
+
+    /// SQLite in `--data`, or PostgreSQL at `--database`: the store and the data directory.
+    static func openStorage(_ parsed: Arguments) throws(CLIError) -> (any Storage, String) {
         let directory = parsed.options["data"] ?? "./choreo-data"
         let database = parsed.options["database"] ?? ProcessInfo.processInfo.environment["CHOREO_DATABASE_URL"]
         let store: any Storage
@@ -114,10 +138,20 @@ enum ServeCommand {
         } catch {
             throw CLIError(message: "storage: \(error)", status: 1)
         }
+        return (store, directory)
+    }
+
+    /// What the API does with requests: the token, the loopback host check, the body and
+    /// render memory limits, CORS, the rendering threads.
+    static func applicationConfiguration(
+        _ parsed: Arguments, token: String?, options: MicroHTTPDServer.Options
+    ) throws(CLIError) -> Application.Configuration {
         var configuration = Application.Configuration(apiToken: token)
         if Self.isLoopback(options.host) { configuration.loopbackHosts = ["localhost", "127.0.0.1", "::1"] }
         configuration.maxBodyBytes = options.maxBodyBytes
-        if let renderMemory { configuration.maxRenderMemory = renderMemory }
+        if let n = try parsed.integer("max-render-memory", in: (1 << 20)...(1 << 40), "a number of bytes") {
+            configuration.maxRenderMemory = n
+        }
         for origin in parsed.repeated["cors-origin"] ?? [] {
             // An origin is scheme://host[:port], as a browser sends it in Origin; or *.
             let valid =
@@ -132,20 +166,33 @@ enum ServeCommand {
         }
         // Leave a core to libmicrohttpd's threads so a render never starves health checks.
         configuration.renderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        return configuration
+    }
+
+    /// The arena configuration of `--arena FILE`, if given.
+    static func arenaConfiguration(_ parsed: Arguments) throws(CLIError) -> ArenaConfiguration? {
         var arenaConfiguration: ArenaConfiguration?
         if let path = parsed.options["arena"] {
             let bytes = try readInput(path)
             do {
                 arenaConfiguration = try ArenaConfigurationCodec.decode(try JSONParser.parse(bytes))
             } catch let error as ValidationFailure {
-                store.close()
                 throw CLIError(
                     message: "--arena \(path): " + error.errors.map(\.description).joined(separator: "; "), status: 1)
             } catch {
-                store.close()
                 throw CLIError(message: "--arena \(path): not JSON: \(error)", status: 1)
             }
         }
+        return arenaConfiguration
+    }
+
+    /// Starts the arena and the server, logs `listening`, waits for SIGINT or SIGTERM, and
+    /// stops them: requests in flight get `--shutdown-timeout` seconds.
+    static func serve(
+        store: any Storage, directory: String, options: MicroHTTPDServer.Options,
+        configuration: Application.Configuration, arena arenaConfiguration: ArenaConfiguration?
+    ) throws(CLIError) {
+        let token = configuration.apiToken
         let arena: ArenaRuntime
         do {
             arena = try ArenaRuntime(store: store, configuration: arenaConfiguration)
