@@ -137,7 +137,7 @@ def main():
         assert red_after <= 0.3 * 3 + 1.5, f"the card turned red after {red_after:.2f} s"
         assert browser.evaluate("window.loadedOnce") == "yes", "the wallboard reloaded"
         assert "status 503" in browser.evaluate("document.querySelector('.card[data-node=beta]').textContent")
-        status, _ = http("POST", f"{base}/v1/arena/rounds")
+        status, _ = http("POST", f"{base}/v1/arena/rounds", body="{}")
         assert status == 201, status
         size = browser.wait(
             "(() => { const i = document.getElementById('round-frames'); "
