@@ -37,7 +37,7 @@ public struct JSONWriter: Sendable {
             return
         }
         if let digits = significantDigits {
-            exactNumber(Self.rounded(value, significantDigits: digits))
+            roundedNumber(value, digits)
         } else {
             exactNumber(value)
         }
@@ -47,8 +47,166 @@ public struct JSONWriter: Sendable {
     /// rounded half away from zero, read back as the double nearest to that decimal, so that
     /// its own shortest form has at most `digits` digits. Decimal, so 0.125 to two digits is
     /// 0.13 whatever its binary neighbours.
+    ///
+    /// Without a String: the shortest digits go to a buffer on the stack, are rounded there,
+    /// and the decimal is read back exactly as a correctly rounded parse would (one IEEE
+    /// multiplication or division of two exact doubles, Clinger's fast path; a parse of the
+    /// text only where that does not apply).
     public static func rounded(_ value: Double, significantDigits digits: Int) -> Double {
-        guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return value }
+        switch roundedDecimal(value, digits) {
+        case .unchanged: return value
+        case .slow: return slowRounded(value, digits)
+        case .decimal(let mantissa, let scale):
+            guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return slowRounded(value, digits) }
+            let result =
+                scale >= 0 ? Double(mantissa) * exactPowersOfTen[scale] : Double(mantissa) / exactPowersOfTen[-scale]
+            return value < 0 ? -result : result
+        }
+    }
+
+    /// A value's shortest decimal rounded to `digits` significant digits: `mantissa` ×
+    /// 10^`scale`, `mantissa` of `digits` digits at most.
+    enum RoundedDecimal {
+        /// The shortest form has `digits` digits or fewer already.
+        case unchanged
+        case decimal(mantissa: UInt64, scale: Int)
+        /// Not handled here (a text longer than expected).
+        case slow
+    }
+
+    static func roundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal {
+        guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return .unchanged }
+        var sink = ShortestDigits()
+        abs(value).write(to: &sink)
+        // The digits without leading zeros, how many stand before the decimal point, and the
+        // exponent after `e`.
+        var decimals = ShortestDigits.Digits()
+        var count = 0
+        var beforePoint = 0
+        var seenPoint = false
+        var exponent = 0
+        var exponentSign = 1
+        var inExponent = false
+        for index in 0..<sink.count {
+            let byte = sink[index]
+            if inExponent {
+                if byte == UInt8(ascii: "-") {
+                    exponentSign = -1
+                } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    exponent = exponent * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                inExponent = true
+            } else if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                let digit = byte - UInt8(ascii: "0")
+                if count == 0 && digit == 0 {
+                    // A leading zero: one place fewer before the point.
+                    if seenPoint { beforePoint -= 1 }
+                    continue
+                }
+                guard count < ShortestDigits.Digits.capacity else { return .slow }
+                decimals[count] = digit
+                count += 1
+                if !seenPoint { beforePoint += 1 }
+            }
+        }
+        exponent *= exponentSign
+        guard count > digits else { return .unchanged }
+        let roundUp = decimals[digits] >= 5
+        var mantissa: UInt64 = 0
+        for index in 0..<digits { mantissa = mantissa * 10 + UInt64(decimals[index]) }
+        if roundUp { mantissa += 1 }
+        // 99…9 rounded up is 10…0 with one digit more: the same number, one place higher.
+        var scale = exponent + beforePoint - digits
+        if mantissa == powersOfTen[digits] {
+            mantissa /= 10
+            scale += 1
+        }
+        return .decimal(mantissa: mantissa, scale: scale)
+    }
+
+    /// Writes `value` rounded to `digits` significant digits: the bytes of
+    /// `exactNumber(rounded(value, significantDigits: digits))`, formatted once. Up to 15
+    /// digits, a decimal's nearest double has that decimal as its shortest form, so its
+    /// digits are written as they are, laid out as the standard library lays out a double
+    /// (decimal from 0.0001 to 2^53, `1.5e-05` and `1e+16` beyond, integers below 10^15 bare).
+    mutating func roundedNumber(_ value: Double, _ digits: Int) {
+        guard digits <= 15, case .decimal(var mantissa, var scale) = Self.roundedDecimal(value, digits) else {
+            roundedByTheDouble(value, digits)
+            return
+        }
+        while mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
+        // The digits, and how many stand before the point (value = 0.DIGITS × 10^point).
+        var text = ShortestDigits.Digits()
+        var count = 0
+        var rest = mantissa
+        repeat {
+            count += 1
+            rest /= 10
+        } while rest > 0
+        rest = mantissa
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        let point = count + scale
+        // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the doubles'
+        // range the rounded decimal may have no double (or a subnormal one): the standard
+        // library decides.
+        if point == 16 || point >= 300 || point <= -300 {
+            roundedByTheDouble(value, digits)
+            return
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if point <= -4 || point >= 17 {
+            // 1.2345e-05, 1e+16.
+            bytes.append(text[0])
+            if count > 1 {
+                bytes.append(UInt8(ascii: "."))
+                for index in 1..<count { bytes.append(text[index]) }
+            }
+            let exponent = point - 1
+            bytes.append(UInt8(ascii: "e"))
+            bytes.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            if abs(exponent) < 10 { bytes.append(UInt8(ascii: "0")) }
+            integer(Int64(abs(exponent)))
+        } else if point <= 0 {
+            // 0.00012
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "."))
+            for _ in 0..<(-point) { bytes.append(UInt8(ascii: "0")) }
+            for index in 0..<count { bytes.append(text[index]) }
+        } else if point < count {
+            // 123.45
+            for index in 0..<point { bytes.append(text[index]) }
+            bytes.append(UInt8(ascii: "."))
+            for index in point..<count { bytes.append(text[index]) }
+        } else {
+            // An integer: bare below 10^15, with .0 from there (as `exactNumber`).
+            for index in 0..<count { bytes.append(text[index]) }
+            for _ in 0..<(point - count) { bytes.append(UInt8(ascii: "0")) }
+            if point > 15 {
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(UInt8(ascii: "0"))
+            }
+        }
+    }
+
+    /// 10^0 … 10^16 as integers, and 10^0 … 10^22 as doubles (each exact).
+    private static let powersOfTen: [UInt64] = (0...16).map { power in (0..<power).reduce(1) { value, _ in value * 10 }
+    }
+    private static let exactPowersOfTen: [Double] = (0...22).map { power in
+        (0..<power).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// The rounding through text, for the cases the fast path does not cover (a mantissa past
+    /// 2^53 or a power of ten past 10^22): the same result, only slower.
+    static func slowRounded(_ value: Double, _ digits: Int) -> Double {
         let text = "\(abs(value))"
         var mantissa = Substring(text)
         var exponent = 0
@@ -56,7 +214,6 @@ public struct JSONWriter: Sendable {
             mantissa = text[..<e]
             exponent = Int(text[text.index(after: e)...]) ?? 0
         }
-        // The digits, and how many of them stand before the decimal point.
         var decimals: [UInt8] = []
         var beforePoint = 0
         var seenPoint = false
@@ -92,6 +249,50 @@ public struct JSONWriter: Sendable {
         let scaled = String(decoding: decimals.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
         let result = Double(scaled + "e\(exponent + beforePoint - digits)") ?? abs(value)
         return value < 0 ? -result : result
+    }
+
+    /// A double's shortest round-trip text, received from the standard library's formatter
+    /// into 32 bytes on the stack (it writes at most 24).
+    struct ShortestDigits: TextOutputStream {
+        /// Up to 32 decimal digits or characters, on the stack.
+        struct Digits {
+            static let capacity = 32
+            private var storage:
+                (
+                    UInt64, UInt64, UInt64, UInt64
+                ) = (0, 0, 0, 0)
+
+            subscript(index: Int) -> UInt8 {
+                get { withUnsafeBytes(of: storage) { $0[index] } }
+                set { withUnsafeMutableBytes(of: &storage) { $0[index] = newValue } }
+            }
+        }
+
+        private var text = Digits()
+        private(set) var count = 0
+
+        subscript(index: Int) -> UInt8 { text[index] }
+
+        mutating func write(_ string: String) {
+            for byte in string.utf8 { append(byte) }
+        }
+
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            for byte in buffer { append(byte) }
+        }
+
+        private mutating func append(_ byte: UInt8) {
+            guard count < Digits.capacity else { return }
+            text[count] = byte
+            count += 1
+        }
+    }
+
+    /// The rounded double written whole; a value whose rounding passes the largest double
+    /// (1.8e308 for 1.797…e308 to two digits) is written as it is, still a number.
+    private mutating func roundedByTheDouble(_ value: Double, _ digits: Int) {
+        let rounded = Self.rounded(value, significantDigits: digits)
+        exactNumber(rounded.isFinite ? rounded : value)
     }
 
     @inline(__always)
