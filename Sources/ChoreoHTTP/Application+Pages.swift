@@ -6,8 +6,11 @@ extension Application {
 
     /// `GET /healthz`: 200 while storage is healthy, 503 saying why otherwise.
     func health(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
-        guard let problem = store.healthProblem() else { return .json(200, Self.healthyBody) }
-        return Problem.unavailable("Storage is not healthy: \(problem).").response
+        switch healthCheck.run() {
+        case .healthy: return .json(200, Self.healthyBody)
+        case .unhealthy(let problem): return Problem.unavailable("Storage is not healthy: \(problem).").response
+        case .noAnswer(let reason): return Problem.unavailable("Storage is not healthy: \(reason).").response
+        }
     }
 
     /// `GET /metrics`: Prometheus' text format.

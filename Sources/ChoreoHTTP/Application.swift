@@ -42,12 +42,15 @@ public final class Application: Sendable {
     let router = Router(Application.routes)
     /// The render responses in flight, against `Configuration.maxRenderMemory`.
     public let renderMemory: RenderMemory
+    /// `/healthz`'s check, with its deadline.
+    let healthCheck: HealthCheck
 
     public init(store: any Storage, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
         self.configuration = configuration
         self.arena = arena
         renderMemory = RenderMemory(limit: configuration.maxRenderMemory)
+        healthCheck = HealthCheck(store: store)
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
         metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }

@@ -99,4 +99,28 @@ import Testing
         let get = app.handle(ApplicationTests.request("GET", "/v1/scenes/\(id)/frames", query: [("fps", "4")]))
         #expect(get.status == 200 && !app.metrics.render().contains("choreo_frames_total 0"))
     }
+
+    /// A database that stops answering makes /healthz answer 503 within its deadline, not when
+    /// the database answers again; a check still waiting is not started twice.
+    @Test func aFrozenDatabaseIsUnhealthyAtOnce() throws {
+        let store = PausingStore(try SQLiteStore(directory: scratch.file("frozen")))
+        let app = Application(store: store, configuration: .init(apiToken: nil))
+        #expect(app.handle(ApplicationTests.request("GET", "/healthz")).status == 200)
+        store.holdHealth()
+        let frozen = app.handle(ApplicationTests.request("GET", "/healthz"))
+        #expect(frozen.status == 503)
+        #expect(String(decoding: SessionTests.body(frozen), as: UTF8.self).contains("did not answer"))
+        let again = app.handle(ApplicationTests.request("GET", "/healthz"))
+        #expect(again.status == 503)
+        #expect(String(decoding: SessionTests.body(again), as: UTF8.self).contains("earlier health check"))
+        store.releaseHealth()
+        // Once the held check has returned, checks answer again (bounded: 50 tries).
+        var status = 0
+        for _ in 0..<50 {
+            status = app.handle(ApplicationTests.request("GET", "/healthz")).status
+            if status == 200 { break }
+            usleep(100_000)
+        }
+        #expect(status == 200)
+    }
 }

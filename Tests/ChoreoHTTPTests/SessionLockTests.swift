@@ -193,7 +193,21 @@ final class PausingStore: Storage {
     var location: String { base.location }
     var coordination: (any ReplicaCoordination)? { nil }
     func schemaVersion() throws(StorageError) -> Int { try base.schemaVersion() }
-    func healthProblem() -> String? { base.healthProblem() }
+    /// With `holdHealth`, a health check waits until ``releaseHealth()`` (a frozen database).
+    let healthHeld = Mutex(false)
+    private let healthRelease = DispatchSemaphore(value: 0)
+
+    func holdHealth() { healthHeld.withLock { $0 = true } }
+
+    func releaseHealth() {
+        healthHeld.withLock { $0 = false }
+        healthRelease.signal()
+    }
+
+    func healthProblem() -> String? {
+        if healthHeld.withLock({ $0 }) { _ = healthRelease.wait(timeout: .now() + 30) }
+        return base.healthProblem()
+    }
     func close() { base.close() }
     func insert(name: String?, document: [UInt8], created: Date) throws(StorageError) -> SceneSummary {
         try base.insert(name: name, document: document, created: created)
