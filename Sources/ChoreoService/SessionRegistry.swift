@@ -32,6 +32,9 @@ public final class SessionRegistry: Sendable {
         public var liveBytes = 64 * 1024 * 1024
         /// Largest input body.
         public var inputBytes = 256 * 1024
+        /// Bytes of input documents one session may hold (they stay in memory while the
+        /// session is in use, and `GET /v1/sessions/{id}` returns them all).
+        public var bytesPerSession = 16 * 1024 * 1024
 
         public init() {}
     }
@@ -57,15 +60,21 @@ public final class SessionRegistry: Sendable {
         /// The session at its last accepted input; replaced whole, never changed in place by a
         /// request that may fail.
         var session: SceneSession
-        var inputs: [StoredInput]
+        private(set) var inputs: [StoredInput]
+        /// The input documents' bytes.
+        private(set) var inputBytes: Int
 
         init(session: sending SceneSession, inputs: [StoredInput]) {
             self.session = session
             self.inputs = inputs
+            inputBytes = inputs.reduce(0) { $0 + $1.document.count }
         }
 
-        /// The input documents' bytes.
-        var inputBytes: Int { inputs.reduce(0) { $0 + $1.document.count } }
+        /// Appends an accepted input, counting its bytes.
+        mutating func append(_ input: StoredInput) {
+            inputs.append(input)
+            inputBytes += input.document.count
+        }
     }
 
     /// The sessions in memory, by id; guarded by the registry's lock.
@@ -159,6 +168,11 @@ public final class SessionRegistry: Sendable {
             guard count < limits.inputsPerSession else {
                 throw ServiceError.conflict("The session has taken its \(limits.inputsPerSession) inputs.")
             }
+            guard state.inputBytes + body.count <= limits.bytesPerSession else {
+                throw ServiceError.conflict(
+                    "The session's inputs hold \(state.inputBytes) bytes; with this one they would pass the \(limits.bytesPerSession) one session may hold."
+                )
+            }
             let entry: ScriptEntry
             var warnings: [Diagnostic]
             do throws(SceneDocumentError) {
@@ -213,7 +227,7 @@ public final class SessionRegistry: Sendable {
         let added = live.state.withLock { (state: inout LiveState) -> Bool in
             guard state.inputs.count == trial.number else { return false }
             state.session = trial.session
-            state.inputs.append((trial.at, body))
+            state.append((trial.at, body))
             return true
         }
         touch(live, adding: added ? body.count : 0)
@@ -244,7 +258,7 @@ public final class SessionRegistry: Sendable {
                 } catch {
                     throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
                 }
-                state.inputs.append(input)
+                state.append(input)
                 bytes += input.document.count
             }
             state.session = copy

@@ -216,4 +216,23 @@ import Testing
         else { throw CancellationError() }
         #expect(first["code"] == .string("suspicious-unit") && first["path"] == .string("$.at"))
     }
+
+    /// One session's inputs are bounded in bytes, not only in count: past the limit, 409 and
+    /// nothing appended.
+    @Test func oneSessionsInputsAreBoundedInBytes() throws {
+        var limits = SessionRegistry.Limits()
+        limits.bytesPerSession = 250
+        let app = try app(limits: limits)
+        let id = try create(app)
+        let one = #"{"at": 1, "do": [{"set": {"card": {"position": [1, 0]}}}]}"#
+        var taken = 0
+        while taken < 10 && input(app, id, one).status == 200 { taken += 1 }
+        #expect(taken == 250 / one.utf8.count, "\(taken) inputs of \(one.utf8.count) bytes")
+        let refused = input(app, id, one)
+        #expect(refused.status == 409)
+        #expect(String(decoding: Self.body(refused), as: UTF8.self).contains("250"))
+        guard case .number(let inputs)? = try Self.json(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)")))["inputs"]
+        else { throw CancellationError() }
+        #expect(Int(inputs) == taken)
+    }
 }
