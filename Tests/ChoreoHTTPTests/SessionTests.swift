@@ -231,7 +231,9 @@ import Testing
         let refused = input(app, id, one)
         #expect(refused.status == 409)
         #expect(String(decoding: Self.body(refused), as: UTF8.self).contains("250"))
-        guard case .number(let inputs)? = try Self.json(app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)")))["inputs"]
+        guard
+            case .number(let inputs)? = try Self.json(
+                app.handle(ApplicationTests.request("GET", "/v1/sessions/\(id)")))["inputs"]
         else { throw CancellationError() }
         #expect(Int(inputs) == taken)
     }
