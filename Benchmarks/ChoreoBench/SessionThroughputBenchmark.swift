@@ -96,19 +96,9 @@ final class DelayProxy: Sendable {
     private let listener: Int32
 
     init(target: UInt16, delay: Double) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try loopbackSocket(listening: 64)
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 64) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError("the proxy cannot listen") }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)

@@ -250,14 +250,7 @@ public final class SessionRegistry: Sendable {
             let copy = state.session.copy()
             var bytes = 0
             for input in newer.dropFirst(max(0, skip)) {
-                do {
-                    let entry = try SceneDecoder.decodeEntry(
-                        bytes: input.document, knownLayers: copy.knownLayers, knownAnimators: copy.knownAnimators,
-                        knownTransitions: copy.knownTransitions)
-                    try copy.append(entry)
-                } catch {
-                    throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
-                }
+                try Self.apply(input, to: copy)
                 state.append(input)
                 bytes += input.document.count
             }
@@ -389,17 +382,21 @@ public final class SessionRegistry: Sendable {
     private func replay(scene: [UInt8], inputs: [StoredInput]) throws(ServiceError) -> SceneSession {
         let (decoded, _) = try RenderService.scene(from: scene)
         let session = SceneSession(decoded)
-        for input in inputs {
-            do {
-                let entry = try SceneDecoder.decodeEntry(
-                    bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
-                    knownTransitions: session.knownTransitions)
-                try session.append(entry)
-            } catch {
-                throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
-            }
-        }
+        for input in inputs { try Self.apply(input, to: session) }
         return session
+    }
+
+    /// Runs a stored input on a session: one that no longer decodes or runs is a fault of the
+    /// server's (it was accepted once).
+    private static func apply(_ input: StoredInput, to session: SceneSession) throws(ServiceError) {
+        do {
+            let entry = try SceneDecoder.decodeEntry(
+                bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
+                knownTransitions: session.knownTransitions)
+            try session.append(entry)
+        } catch {
+            throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
+        }
     }
 
     private func storage<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {

@@ -35,21 +35,32 @@ public func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws {
     }
 }
 
-/// A loopback port free now (the kernel's choice for a socket bound to port 0).
-public func freeLoopbackPort() throws -> UInt16 {
+/// A TCP socket bound to a free port of 127.0.0.1 (the kernel's choice), listening with
+/// `backlog` when given: the socket and its port.
+public func loopbackSocket(listening backlog: Int32? = nil) throws -> (socket: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            bind(fd, $0, length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
+                && getsockname(fd, $0, &length) == 0
         }
     }
-    guard bound else { throw LoopbackError(description: "no free loopback port") }
-    return UInt16(bigEndian: address.sin_port)
+    guard bound else {
+        close(fd)
+        throw LoopbackError(description: "no free loopback port")
+    }
+    return (fd, UInt16(bigEndian: address.sin_port))
+}
+
+/// A loopback port free now (the kernel's choice for a socket bound to port 0).
+public func freeLoopbackPort() throws -> UInt16 {
+    let (fd, port) = try loopbackSocket()
+    close(fd)
+    return port
 }
 
 public struct LoopbackError: Error, CustomStringConvertible {
