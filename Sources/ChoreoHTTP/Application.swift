@@ -156,6 +156,20 @@ public final class Application: Sendable {
         else { throw Problem.unauthorized() }
     }
 
+    /// A state change the token (or the loopback host check) refuses, answered from the
+    /// request's head: the body is never read, and no `100 Continue` asks for it.
+    public func refuseEarly(_ match: RouteMatch, header: (String) -> String?) -> HTTPResponse? {
+        guard let route = router.route(match), route.access == .token else { return nil }
+        var headers: [String: String] = [:]
+        for name in ["Authorization", "Host"] { headers[name.lowercased()] = header(name) }
+        do {
+            try authorize(HTTPRequest(method: route.method, path: route.pattern, headers: headers), .token)
+            return nil
+        } catch {
+            return error.response
+        }
+    }
+
     /// A `Host` header's name, lower case, without its port (`[::1]:8080` → `::1`).
     static func hostName(_ host: String) -> String {
         var name = Substring(host.lowercased())

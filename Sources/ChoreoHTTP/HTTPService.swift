@@ -7,10 +7,14 @@ public protocol HTTPService: Sendable {
     func handle(_ request: HTTPRequest, _ match: RouteMatch) -> HTTPResponse
     /// Adds what every answer carries to one the server made itself (413, 503).
     func decorate(_ response: inout HTTPResponse, origin: String?, method: String)
+    /// The answer to a request its head already refuses (a missing or wrong token), before
+    /// its body is read; nil to read it.
+    func refuseEarly(_ match: RouteMatch, header: (String) -> String?) -> HTTPResponse?
 }
 
 extension HTTPService {
     public func decorate(_ response: inout HTTPResponse, origin: String?, method: String) {}
+    public func refuseEarly(_ match: RouteMatch, header: (String) -> String?) -> HTTPResponse? { nil }
 
     /// Matches and handles a request: for callers without a server (tests, the CLI).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -98,6 +98,13 @@ public struct Problem: Error, Sendable {
             errors: [FieldError(path: field, message: "must not contain %00")])
     }
 
+    /// A 400: two `Content-Length` headers that disagree.
+    public static func conflictingLengths() -> Problem {
+        Problem(
+            .badRequestHead, detail: "The request has two different Content-Length headers.",
+            errors: [FieldError(path: "header.Content-Length", message: "must be given once")])
+    }
+
     /// A storage failure as the client sees it (``ServiceError/storage(_:)``).
     static func storage(_ error: StorageError) -> Problem { Problem(ServiceError.storage(error)) }
 

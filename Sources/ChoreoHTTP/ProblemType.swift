@@ -4,6 +4,7 @@
 public enum ProblemType: String, CaseIterable, Sendable {
     case malformedJSON = "malformed-json"
     case badRequestTarget = "bad-request-target"
+    case badRequestHead = "bad-request-head"
     case unauthorized
     case notFound = "not-found"
     case methodNotAllowed = "method-not-allowed"
@@ -23,7 +24,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
 
     public var status: Int {
         switch self {
-        case .malformedJSON, .badRequestTarget: 400
+        case .malformedJSON, .badRequestTarget, .badRequestHead: 400
         case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
@@ -42,6 +43,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         switch self {
         case .malformedJSON: "Malformed JSON"
         case .badRequestTarget: "Bad request target"
+        case .badRequestHead: "Bad request head"
         case .unauthorized: "Unauthorized"
         case .notFound: "Not found"
         case .methodNotAllowed: "Method not allowed"
@@ -63,6 +65,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         switch self {
         case .malformedJSON:
             "The request body is not JSON. The problem's errors name the line and column where parsing stopped."
+        case .badRequestHead:
+            "The request's head contradicts itself: two Content-Length headers with different values. A proxy in front may have read the other one (request smuggling), so neither is trusted. Send one length."
         case .badRequestTarget:
             "The path or a query parameter contains an encoded NUL (%00). No id, key path or value of choreo contains one; a server that decoded it would cut the text short there, so the request is refused instead."
         case .unauthorized:

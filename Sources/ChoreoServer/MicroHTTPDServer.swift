@@ -336,6 +336,8 @@ final class RequestState: @unchecked Sendable {
     var route: String { match?.name ?? "" }
     var body: [UInt8] = []
     var tooLarge = false
+    /// Answered from its head (a refused token, conflicting lengths): a body is dropped.
+    var answered = false
     var dispatched = false
     var response: HTTPResponse?
     var status = 0
@@ -488,6 +490,25 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         server.inFlight.add(1, ordering: .relaxed)
         server.application.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        // Two different lengths: which one a proxy in front believed is unknown (request
+        // smuggling), so neither is.
+        let lengths = Set(
+            values(connection, .HEADER_KIND).filter { $0.0.lowercased() == "content-length" }.map {
+                $0.1.trimmingCharacters(in: .whitespaces)
+            })
+        if lengths.count > 1 {
+            state.answered = true
+            return queue(
+                server, connection, state, server.own(Problem.conflictingLengths().response, connection, state))
+        }
+        // A request the token refuses is answered before its body is read (and before a
+        // `100 Continue` would ask for it).
+        if let match = state.match,
+            let refusal = server.application.refuseEarly(match, header: { header(connection, $0) })
+        {
+            state.answered = true
+            return queue(server, connection, state, server.own(refusal, connection, state))
+        }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }) {
             if length > server.options.maxBodyBytes {
                 state.tooLarge = true
@@ -520,7 +541,10 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             state.status = 408
             return .NO
         }
-        if state.tooLarge || state.body.count + count > server.options.maxBodyBytes {
+        if state.answered {
+            // Its answer is queued: the body is read and dropped, up to the body limit.
+            if state.received > server.options.maxBodyBytes { return .NO }
+        } else if state.tooLarge || state.body.count + count > server.options.maxBodyBytes {
             state.tooLarge = true
             state.body = []
         } else if state.body.count + count > state.reserved
@@ -541,7 +565,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         state.response = nil
         return queue(server, connection, state, response)
     }
-    if state.dispatched { return .YES }
+    if state.dispatched || state.answered { return .YES }
     if state.tooLarge {
         return queue(
             server, connection, state,

@@ -275,7 +275,7 @@ extension JSONValue {
             .invalidScene(failure),
             .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
             .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
-            .preconditionFailed("x"), .misdirected("x.example"),
+            .preconditionFailed("x"), .misdirected("x.example"), .conflictingLengths(),
             .unavailable("x"), .internalError("x"),
         ]
         for problem in problems {
