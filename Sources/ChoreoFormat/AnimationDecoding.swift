@@ -8,6 +8,12 @@ extension SceneDecoder {
         "autoreverses", "fillMode", "removedOnCompletion", "timingFunction", "onStart", "onStop",
     ]
     private static let propertyFields: Set<String> = ["keyPath", "additive", "cumulative"]
+    /// `CABasicAnimation` and the other classes, by the types they name.
+    static let classNames = [
+        "CABasicAnimation": "basic", "CAKeyframeAnimation": "keyframe", "CASpringAnimation": "spring",
+        "CAAnimationGroup": "group", "CATransition": "transition",
+    ]
+
     private static let fieldsByType: [String: Set<String>] = [
         "basic": ["fromValue", "toValue", "byValue"],
         "spring": [
@@ -33,7 +39,9 @@ extension SceneDecoder {
             reader.fail("\(path).type", "is required (basic, keyframe, spring, group or transition)")
             return nil
         }
-        guard let type = reader.string(typeJSON, "\(path).type") else { return nil }
+        guard let given = reader.string(typeJSON, "\(path).type") else { return nil }
+        // Core Animation's class names are the types they name: CABasicAnimation is basic.
+        let type = Self.classNames[given] ?? given
         guard let specific = Self.fieldsByType[type] else {
             reader.failUnknown(
                 "\(path).type", "must be basic, keyframe, spring, group or transition, not \"\(type)\"", type,
@@ -84,6 +92,12 @@ extension SceneDecoder {
             if let v = object["fromValue"] { values.from = reader.value(v, kind: kind, "\(path).fromValue") }
             if let v = object["toValue"] { values.to = reader.value(v, kind: kind, "\(path).toValue") }
             if let v = object["byValue"] { values.by = reader.value(v, kind: kind, "\(path).byValue") }
+            // transform.rotation to 90: radians, so 14 turns; surely degrees.
+            if property.keyPath.description.hasPrefix("transform.rotation") {
+                for (name, value) in [("fromValue", values.from), ("toValue", values.to), ("byValue", values.by)] {
+                    if case .number(let angle)? = value { reader.checkDegrees(angle, "\(path).\(name)") }
+                }
+            }
             if object["fromValue"] != nil && object["toValue"] != nil && object["byValue"] != nil {
                 reader.fail("\(path).byValue", "at most two of fromValue, toValue and byValue may be set")
             }

@@ -57,6 +57,16 @@ struct JSONReader {
             fix: "Angles are in radians, as in Core Animation: \(Self.format(angle))° is \(angle * Double.pi / 180).")
     }
 
+    /// An animated rotation of a whole number of 45 or more: radians, so many turns; surely
+    /// degrees (a spinner's 2π or 4π is not whole, and is not warned about).
+    mutating func checkDegrees(_ angle: Double, _ path: String) {
+        guard abs(angle) >= 45, angle == angle.rounded() else { return }
+        warnUnit(
+            path,
+            "a rotation of \(Self.format(angle)) radians is \(Self.format((abs(angle) / (2 * Double.pi) * 10).rounded() / 10)) turns: probably meant as degrees.",
+            fix: "Angles are in radians, as in Core Animation: \(Self.format(angle))° is \(angle * Double.pi / 180).")
+    }
+
     /// Renames UIKit / Core Animation spellings to the format's names, keeping the members'
     /// order; both spellings at once is an error.
     mutating func canonical(_ object: JSONObject, _ path: String, aliases: [String: String]) -> JSONObject {

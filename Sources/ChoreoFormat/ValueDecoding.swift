@@ -66,6 +66,17 @@ extension JSONReader {
     }
 
     mutating func color(_ json: JSONValue, _ path: String) -> Color? {
+        if case .string(let given) = json, !given.hasPrefix("#") {
+            // UIColor by name: `systemGreen`, `.systemGreen`, `UIColor.systemGreen`, `white`.
+            var name = Substring(given)
+            if name.hasPrefix("UIColor.") { name = name.dropFirst("UIColor.".count) }
+            if name.hasPrefix(".") { name = name.dropFirst() }
+            if let hex = Self.namedColors[String(name)] { return color(.string(hex), path) }
+            fail(
+                path, "must be \"#RRGGBB\", \"#RRGGBBAA\", [r, g, b, a] or a UIColor name such as systemBlue",
+                suggestion: Vocabulary.suggestion(for: String(name), among: Self.namedColors.keys))
+            return nil
+        }
         if case .string(let text) = json {
             let hex = Array(text.utf8)
             guard hex.first == UInt8(ascii: "#"), hex.count == 7 || hex.count == 9,
@@ -85,6 +96,22 @@ extension JSONReader {
         }
         return Color(red: n[0], green: n[1], blue: n[2], alpha: n[3])
     }
+
+    /// UIColor's named colours as `#RRGGBBAA`: the system colours as iOS 17 draws them in light
+    /// mode, and the fixed ones (`UIColor.red` is pure red, `gray` is 50 % white).
+    static let namedColors: [String: String] = [
+        "systemRed": "#FF3B30FF", "systemOrange": "#FF9500FF", "systemYellow": "#FFCC00FF",
+        "systemGreen": "#34C759FF", "systemMint": "#00C7BEFF", "systemTeal": "#30B0C7FF", "systemCyan": "#32ADE6FF",
+        "systemBlue": "#007AFFFF", "systemIndigo": "#5856D6FF", "systemPurple": "#AF52DEFF",
+        "systemPink": "#FF2D55FF", "systemBrown": "#A2845EFF", "systemGray": "#8E8E93FF", "systemGray2": "#AEAEB2FF",
+        "systemGray3": "#C7C7CCFF", "systemGray4": "#D1D1D6FF", "systemGray5": "#E5E5EAFF",
+        "systemGray6": "#F2F2F7FF", "systemBackground": "#FFFFFFFF", "secondarySystemBackground": "#F2F2F7FF",
+        "label": "#000000FF", "secondaryLabel": "#3C3C4399", "separator": "#3C3C434A",
+        "black": "#000000FF", "white": "#FFFFFFFF", "clear": "#00000000", "red": "#FF0000FF", "green": "#00FF00FF",
+        "blue": "#0000FFFF", "cyan": "#00FFFFFF", "magenta": "#FF00FFFF", "yellow": "#FFFF00FF",
+        "orange": "#FF8000FF", "purple": "#800080FF", "brown": "#996633FF", "gray": "#808080FF",
+        "darkGray": "#555555FF", "lightGray": "#AAAAAAFF",
+    ]
 
     /// `"identity"`, 16 numbers row by row, or `{"translate", "scale", "rotate", "perspective"}`
     /// composed as: scale, then rotation (x, y, z), then translation, then perspective `m34 = −1/d`.
@@ -236,10 +263,17 @@ extension JSONReader {
             }
             return .bezier(UnitBezier(n[0], n[1], n[2], n[3]))
         case .object(let object):
-            rejectUnknown(object, path, allowed: ["steps", "position"])
+            // `CAMediaTimingFunction(controlPoints:_:_:_:)`, spelled as an object.
+            if let points = object["controlPoints"] {
+                rejectUnknown(object, path, allowed: ["controlPoints"])
+                return timingFunction(points, "\(path).controlPoints")
+            }
+            rejectUnknown(object, path, allowed: ["steps", "position", "controlPoints"])
             guard let stepsJSON = object["steps"], let steps = integer(stepsJSON, "\(path).steps", min: 1, max: 10_000)
             else {
-                if object["steps"] == nil { fail("\(path).steps", "is required") }
+                if object["steps"] == nil {
+                    fail(path, "give steps ({\"steps\": n}) or controlPoints ({\"controlPoints\": [x1, y1, x2, y2]})")
+                }
                 return nil
             }
             var position = TimingFunction.StepPosition.end
@@ -252,7 +286,8 @@ extension JSONReader {
             }
             return .steps(steps, position)
         default:
-            fail(path, "must be a curve name, [x1, y1, x2, y2] or {\"steps\": n}")
+            fail(
+                path, "must be a curve name, [x1, y1, x2, y2], {\"controlPoints\": [x1, y1, x2, y2]} or {\"steps\": n}")
             return nil
         }
     }

@@ -67,6 +67,37 @@ import Testing
     }
 
     /// The Swift argument labels of the UIView block calls.
+    /// What a Swift user writes at once: `CAMediaTimingFunction(controlPoints:)` as an object,
+    /// `CABasicAnimation` as the type, UIColor's names, and a rotation in degrees warned about.
+    @Test func swiftSpellingsOfTimingTypesAndColours() throws {
+        let added = Self.scene(
+            layer: #""id": "L", "backgroundColor": "systemGreen", "borderColor": "UIColor.white""#,
+            #"{"add": {"type": "CABasicAnimation", "keyPath": "opacity", "toValue": 0, "duration": 1, "timingFunction": {"controlPoints": [0.4, 0, 0.2, 1]}}, "layer": "L"}"#
+        )
+        let scene = try Self.decode(added)
+        #expect(
+            scene.layers[0].values[.backgroundColor]
+                == .color(Color(red: 52 / 255, green: 199 / 255, blue: 89 / 255, alpha: 1)))
+        #expect(scene.layers[0].values[.borderColor] == .color(Color(red: 1, green: 1, blue: 1, alpha: 1)))
+        let misspelt = Self.errors(Self.scene(layer: #""id": "L", "backgroundColor": "systemGreeen""#))
+        #expect(misspelt.first?.suggestion == "systemGreen", "\(misspelt)")
+        let steps = Self.errors(
+            Self.scene(
+                #"{"add": {"type": "basic", "keyPath": "opacity", "toValue": 0, "timingFunction": {"position": "end"}}, "layer": "L"}"#
+            ))
+        #expect(steps.first?.message.contains("controlPoints") == true, "\(steps)")
+        let degrees = try Self.decode(
+            Self.scene(
+                #"{"add": {"type": "basic", "keyPath": "transform.rotation.z", "toValue": 90, "duration": 1}, "layer": "L"}"#
+            ))
+        #expect(degrees.warnings.contains { $0.code == .suspiciousUnit && $0.path?.hasSuffix("toValue") == true })
+        let spinner = try Self.decode(
+            Self.scene(
+                #"{"add": {"type": "basic", "keyPath": "transform.rotation.z", "byValue": 6.283185307179586, "duration": 1}, "layer": "L"}"#
+            ))
+        #expect(!spinner.warnings.contains { $0.code == .suspiciousUnit })
+    }
+
     @Test func blockArgumentLabels() throws {
         let swift = Self.scene(
             """
