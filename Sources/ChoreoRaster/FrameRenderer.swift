@@ -83,7 +83,8 @@ public struct FrameRenderer: Sendable {
     /// was just before the transition was added, the incoming one as it is, each with its
     /// alpha, offset, turn and curl (``TransitionState``).
     private func draw(
-        _ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas, face: Face? = nil
+        _ index: Int, frame: Frame, toCanvas parentMap: Homography, canvas: CairoCanvas, face: Face? = nil,
+        placedAs placement: PresentedLayer? = nil
     ) {
         if let shouldStop, shouldStop() { return }
         let layer = frame.layer(index)
@@ -103,7 +104,10 @@ public struct FrameRenderer: Sendable {
             canvas.beginGroup()
             for (faceFrame, face) in faces where face.alpha > 0 {
                 canvas.beginGroup()
-                draw(index, frame: faceFrame, toCanvas: parentMap, canvas: canvas, face: face)
+                // Both faces take the layer's geometry now: a transition animates the layer's
+                // content, while its transform and position keep applying (the outgoing face
+                // was drawn as the layer stood when the transition began).
+                draw(index, frame: faceFrame, toCanvas: parentMap, canvas: canvas, face: face, placedAs: layer)
                 canvas.endGroup(alpha: min(1, face.alpha), adding: dissolve)
             }
             canvas.endGroup(alpha: 1)
@@ -116,7 +120,7 @@ public struct FrameRenderer: Sendable {
             local = Homography.translation(-center.x, -center.y).then(Homography(face.transform))
                 .then(.translation(center.x + face.offset.x, center.y + face.offset.y))
         }
-        let toCanvas = local.then(layer.toParent()).then(parentMap)
+        let toCanvas = local.then((placement ?? layer).toParent()).then(parentMap)
         if let face, face.curl > 0 {
             // A curl lifts the face from its bottom edge: what has curled away is not drawn,
             // and the fold is a light band along the edge still flat.

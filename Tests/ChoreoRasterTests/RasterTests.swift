@@ -250,6 +250,19 @@ import Testing
         #expect(ink > 10, "\(ink) dark pixels in the label")
     }
 
+    /// A `CATransition` on a layer whose transform animates draws both faces with the
+    /// layer's transform now: the outgoing face scales with the layer, not at the size it had
+    /// when the transition began.
+    @Test func transitionFacesTakeTheLayersTransform() throws {
+        let json =
+            ##"{\##(Self.canvas), "layers": [{"id": "L", "frame": [0, 0, 100, 100], "backgroundColor": "#FF0000"}], "script": [{"at": 0, "do": [{"add": {"type": "basic", "keyPath": "transform.scale", "fromValue": 0.5, "toValue": 1, "duration": 1}, "layer": "L"}, {"add": {"type": "transition", "transitionType": "fade", "duration": 1}, "layer": "L"}, {"set": {"L": {"backgroundColor": "#0000FF"}}}]}]}"##
+        let frame = try Self.renderer(json).draw(at: 0.5)
+        // At scale 0.75 the layer covers 12.5…87.5: outside it nothing, inside both faces.
+        #expect(Self.rgba(frame, 5, 50)[3] == 0, "\(Self.rgba(frame, 5, 50))")
+        let inside = Self.rgba(frame, 50, 50)
+        #expect(inside[0] > 60 && inside[2] > 60, "\(inside)")
+    }
+
     /// A shadow is the layer's shape, offset and blurred, under the layer.
     @Test func shadowsAreOffsetAndBlurred() throws {
         func frame(_ radius: Int) throws -> CairoCanvas {
