@@ -124,6 +124,10 @@ def main():
         # The wallboard: both nodes up, then beta down without a reload.
         browser.open(f"{base}/arena")
         browser.wait("document.querySelectorAll('.card[data-status=up]').length === 2", "two cards up", 20)
+        # Before the first round: an empty state, not a broken image.
+        browser.wait(
+            "!document.getElementById('round-empty').hidden && document.getElementById('round-frames').hidden",
+            "the empty round state")
         browser.evaluate("window.loadedOnce = 'yes'")
         assert browser.wait(
             "document.querySelector('.card[data-node=alpha] .checked')?.textContent.match(/^checked \\d+ s ago$/)",
@@ -146,6 +150,12 @@ def main():
         # Once the round is over, the champion's card follows its health again.
         browser.wait("document.getElementById('summary').textContent.includes('finished')", "the round finished", 20)
         browser.wait("document.querySelector('.card[data-node=alpha]').classList.contains('champion')", "the champion")
+        # A finished round rests on its last frame (a still PNG), not a loop of the fight.
+        browser.wait(
+            "(() => { const i = document.getElementById('round-frames'); "
+            "return i.dataset.phase === 'finished' && i.complete && i.naturalWidth > 0 })()",
+            "the round resting on its last frame", 20)
+        assert browser.evaluate("document.getElementById('round-empty').hidden")
         assert browser.evaluate("document.querySelector('.card[data-node=beta]').dataset.status") == "down"
         print(f"browser: wallboard live (red {red_after:.2f} s after the change), round drawn at {size[0]}x{size[1]}")
 

@@ -1,6 +1,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let roundShown = null;
+let phaseShown = null;
 
 function text(tag, className, value) {
   const element = document.createElement(tag);
@@ -51,18 +52,28 @@ function show(doc) {
   $("cards").replaceChildren(...doc.nodes.map((node) => card(node, champion)));
   const up = doc.nodes.filter((n) => n.status === "up").length;
   $("summary").textContent = `${up}/${doc.nodes.length} up` + (doc.round ? ` · round ${doc.round.id} ${doc.round.phase}` : "");
-  if (doc.round && doc.round.id !== roundShown) loadRound(doc.round.id);
+  $("round-empty").hidden = Boolean(doc.round);
+  if (doc.round) {
+    const phase = doc.round.phase;
+    if (doc.round.id !== roundShown || phase !== phaseShown) loadRound(doc.round.id, phase, doc.round.duration);
+  }
   ages();
 }
 
-async function loadRound(id) {
+// A running round plays as an animated PNG; a finished one rests on its last frame, the
+// champion crowned, instead of looping the fight.
+async function loadRound(id, phase, duration) {
   roundShown = id;
-  const response = await fetch("/v1/arena/rounds/current/frames?format=apng&fps=15");
+  phaseShown = phase;
+  const query = phase === "finished" ? `format=png&time=${duration}` : "format=apng&fps=15";
+  const response = await fetch(`/v1/arena/rounds/current/frames?${query}`);
   if (!response.ok) return;
   const img = $("round-frames");
   const old = img.src;
   img.src = URL.createObjectURL(await response.blob());
   img.dataset.round = id;
+  img.dataset.phase = phase;
+  img.hidden = false;
   if (old.startsWith("blob:")) URL.revokeObjectURL(old);
 }
 
@@ -72,7 +83,6 @@ function listen() {
   events.addEventListener("health", refresh);
   events.addEventListener("round", (e) => {
     const data = JSON.parse(e.data);
-    if (data.phase === "started") loadRound(data.round);
     if (data.phase) refresh();
   });
   events.onopen = () => { $("offline").hidden = true; };
