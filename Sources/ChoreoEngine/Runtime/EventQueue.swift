@@ -45,6 +45,8 @@ struct EventQueue {
 
     var isEmpty: Bool { heap.isEmpty }
     var first: Entry? { heap.first }
+    /// Every pending entry, in no particular order.
+    var entries: [Entry] { heap }
 
     mutating func push(_ entry: Entry) {
         heap.append(entry)

@@ -252,7 +252,9 @@ final class RunnerState {
             // animations' ends out of it).
             if next > Limits.maxSceneTime { break }
             if next > horizon, let cut = workPastHorizon(scriptTime: scriptTime, eventTime: eventTime) {
-                loop.stillRunning = cut
+                // Name what keeps the scene going: an `onStop` that adds an animation again,
+                // rather than whichever work happens to come first.
+                loop.stillRunning = loopingStop() ?? cut
                 break
             }
             now = next
@@ -333,6 +335,24 @@ final class RunnerState {
             guard !actions.isEmpty else { return nil }
             return entry.kind == .start ? onStartPath(entry.subject) : onStopPath(entry.subject)
         }
+    }
+
+    /// The `onStop` among the pending work that restarts a loop (it adds an animation, or adds
+    /// one again), earliest first: what keeps a scene like the three-ball loader going.
+    func loopingStop() -> String? {
+        for entry in loop.queue.entries.sorted(by: { $0.precedes($1) }) where entry.kind == .stop {
+            let script = live.scripts[entry.subject]
+            guard entry.generation == script.generation, timeline.animations[entry.subject].removedAt == .infinity
+            else { continue }
+            let restarts = script.onStop.contains {
+                switch $0 {
+                case .add, .addAgain: true
+                default: false
+                }
+            }
+            if restarts { return onStopPath(entry.subject) }
+        }
+        return nil
     }
 
     func finish() {
