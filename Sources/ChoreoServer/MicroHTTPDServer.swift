@@ -649,7 +649,50 @@ private let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, 
     _, _, text in
     guard let text else { return 0 }
     if strstr(text, "%00") != nil { return strlen(text) }
+    if strstr(text, "%2F") != nil || strstr(text, "%2f") != nil { return unescapeKeepingSlashes(text) }
     return MHD.MHD_http_unescape(text)
+}
+
+/// Percent-decodes `text` in place except `%2F`, which stays as it is: decoded, an encoded
+/// slash would split a path segment (`/v1/scenes/a%2Fb` routed as `/v1/scenes/a/b`). Query
+/// names and values get their slashes back when they are read (``decodedSlashes(_:)``).
+private func unescapeKeepingSlashes(_ text: UnsafeMutablePointer<CChar>) -> Int {
+    let count = strlen(text)
+    let bytes = UnsafeMutableRawPointer(text).assumingMemoryBound(to: UInt8.self)
+    func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+    var read = 0
+    var written = 0
+    while read < count {
+        if bytes[read] == UInt8(ascii: "%"), read + 2 < count, let high = hex(bytes[read + 1]),
+            let low = hex(bytes[read + 2])
+        {
+            let value = high << 4 | low
+            if value != UInt8(ascii: "/") {
+                bytes[written] = value
+                written += 1
+                read += 3
+                continue
+            }
+        }
+        bytes[written] = bytes[read]
+        written += 1
+        read += 1
+    }
+    bytes[written] = 0
+    return written
+}
+
+/// A query name or value with the `%2F` the unescape kept as a slash again.
+private func decodedSlashes(_ text: String) -> String {
+    guard text.contains("%2F") || text.contains("%2f") else { return text }
+    return text.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%2f", with: "/")
 }
 
 private func header(_ connection: OpaquePointer?, _ name: String) -> String? {
@@ -664,7 +707,8 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(St
     let collector = ValueCollector()
     let pointer = Unmanaged.passUnretained(collector).toOpaque()
     _ = MHD.MHD_get_connection_values(connection, kind, collectValue, pointer)
-    return collector.values
+    guard kind == .GET_ARGUMENT_KIND else { return collector.values }
+    return collector.values.map { (decodedSlashes($0.0), decodedSlashes($0.1)) }
 }
 
 private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in

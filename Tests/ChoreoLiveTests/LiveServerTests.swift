@@ -445,6 +445,12 @@ import Testing
         #expect(query.status == 400)
         #expect(query.text.contains("query.fps"))
         #expect(try http.request("GET", "/v1/scenes/\(id)/frames?fps=1").status == 200)
+        // An encoded slash stays inside its segment: /v1/scenes/ID%2Fframes is no scene (404),
+        // not the frames of ID; in a query value it is a slash.
+        let slashed = try http.request("GET", "/v1/scenes/\(id)%2Fframes")
+        #expect(slashed.status == 404, "\(slashed.status) \(slashed.text)")
+        let layers = try http.request("GET", "/v1/scenes/\(id)/frames?fps=1&layers=a%2Fb")
+        #expect(layers.status == 422 && layers.text.contains("a/b"), "\(layers.text)")
     }
 
     /// Another process holding the database's write lock: `/healthz` says 503 after a bounded
