@@ -3,7 +3,7 @@ import Foundation
 
 /// `--memory`: peak resident memory of real `choreo` processes rendering the benchmark's scene
 /// with 10,000 layers (the most a scene may have) as one JSON document, 121 frames at 60 fps
-/// (about 251.6 MB): the memory goal of the performance issue, and docs/limits.md's figures.
+/// (about 251.6 MB): the memory figures of docs/limits.md and docs/benchmarks.md.
 ///
 /// - `choreo render`: the peak of the process (`ru_maxrss` from `wait4`). It runs first, while
 ///   this process is small, because Linux starts a spawned child's peak at its parent's; the

@@ -2,7 +2,7 @@ import ChoreoArena
 import ChoreoProbe
 import Foundation
 
-/// The arena issue's figure: 1,000 targets probed every second by one prober thread. Starts two
+/// The arena's prober at scale: 1,000 targets probed every second by one prober thread. Starts two
 /// `choreo target` processes on loopback and spreads 1,000 distinct URLs over them; reports the
 /// probes completed against those due, the lateness, and the CPU the prober process used.
 enum ProbeBenchmark {

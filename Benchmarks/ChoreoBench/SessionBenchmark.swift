@@ -6,7 +6,7 @@ import ChoreoTestSupport
 import Dispatch
 import Foundation
 
-/// The interactive issue's figures: a 50-layer scene whose property animator is scrubbed by
+/// Live sessions' figures: a 50-layer scene whose property animator is scrubbed by
 /// 10,000 session inputs, each timed — in process (the registry, with SQLite storage) and over
 /// HTTP (a `choreo serve` child on loopback, one keep-alive connection). Reported: median and
 /// p99 of the 100 inputs from the 10th, and of the last 100 up to the 10,000th.

@@ -5,7 +5,7 @@ import ChoreoTestSupport
 import Dispatch
 import Foundation
 
-// choreo-bench: the engine figures of the timing-engine issue, printed as one JSON object.
+// choreo-bench: the engine's figures (docs/benchmarks.md), printed as one JSON object.
 // Scene: 1,000 layers, each with an eased basic position animation, a cubic keyframe opacity
 // animation and a spring on transform.scale; 600 frames at 60 fps.
 
@@ -137,7 +137,7 @@ getrusage(RUSAGE_CHILDREN.rawValue, &usage)
 let ndjsonPeakMiB = Double(usage.ru_maxrss) / 1024
 try? FileManager.default.removeItem(at: sceneFile)
 
-// `--layers N` changes the layer count of `--engine-only` (the issue's second size is 10,000);
+// `--layers N` changes the layer count of `--engine-only` (10,000 is the large size docs/benchmarks.md reports);
 // the full run's JSON render is sized for 1,000.
 let layerCount =
     CommandLine.arguments.firstIndex(of: "--layers").flatMap {
