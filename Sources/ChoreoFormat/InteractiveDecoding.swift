@@ -29,12 +29,19 @@ extension SceneDecoder {
         return nil
     }
 
-    /// Timing parameters: exactly one of `curve`, `controlPoints`, `spring`.
+    /// Timing parameters: exactly one of `curve`, `controlPoints`, `spring`, or `dampingRatio`
+    /// (`UIViewPropertyAnimator(duration:dampingRatio:animations:)`, a spring of that ratio).
     mutating func animatorTiming(_ object: JSONObject, _ path: String) -> AnimatorTiming? {
-        let given = ["curve", "controlPoints", "spring"].filter { object[$0] != nil }
+        let given = ["curve", "controlPoints", "spring", "dampingRatio"].filter { object[$0] != nil }
         if given.count > 1 {
-            reader.fail(path, "give one of curve, controlPoints and spring, not \(given.joined(separator: " and "))")
+            reader.fail(
+                path,
+                "give one of curve, controlPoints, spring and dampingRatio, not \(given.joined(separator: " and "))")
             return nil
+        }
+        if let ratio = object["dampingRatio"] {
+            let value = reader.number(ratio, "\(path).dampingRatio", min: 0, max: 1, exclusiveMin: true) ?? 1
+            return .springRatio(dampingRatio: value, initialVelocity: 0)
         }
         if let v = object["curve"] { return curve(v, "\(path).curve").map { .cubic($0) } }
         if let v = object["controlPoints"] {
@@ -181,8 +188,8 @@ extension SceneDecoder {
         reader.rejectUnknown(
             object, path,
             allowed: [
-                "id", "duration", "curve", "controlPoints", "spring", "changes", "completion", "scrubsLinearly",
-                "pausesOnCompletion", "start", "delay",
+                "id", "duration", "curve", "controlPoints", "spring", "dampingRatio", "changes", "completion",
+                "scrubsLinearly", "pausesOnCompletion", "start", "delay",
             ])
         guard let idJSON = object["id"], let id = identifier(idJSON, "\(path).id") else {
             if object["id"] == nil { reader.fail("\(path).id", "is required") }

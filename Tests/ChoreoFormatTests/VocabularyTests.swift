@@ -98,6 +98,22 @@ import Testing
         #expect(!spinner.warnings.contains { $0.code == .suspiciousUnit })
     }
 
+    /// `UIViewPropertyAnimator(duration:dampingRatio:animations:)`: the ratio at the animator's
+    /// top level is its spring, as `spring: {"dampingRatio": …}` is.
+    @Test func propertyAnimatorDampingRatio() throws {
+        func animator(_ timing: String) -> String {
+            Self.scene(
+                #"{"propertyAnimator": {"id": "a", "duration": 1, \#(timing), "changes": {"L": {"opacity": 0}}}}"#)
+        }
+        let plain = try Self.decode(animator(#""dampingRatio": 0.6"#))
+        let spelled = try Self.decode(animator(#""spring": {"dampingRatio": 0.6}"#))
+        #expect(plain.script == spelled.script)
+        #expect(Self.errors(animator(#""dampingRatio": 0.6, "curve": "easeIn""#)).count == 1)
+        #expect(
+            Self.errors(animator(#""dampingRatio": 2"#)).map(\.path).contains(
+                "$.script[0].do[0].propertyAnimator.dampingRatio"))
+    }
+
     @Test func blockArgumentLabels() throws {
         let swift = Self.scene(
             """
