@@ -65,12 +65,27 @@ extension SceneDecoder {
     private mutating func choice<Choice: RawRepresentable & CaseIterable>(
         _ object: JSONObject, _ field: String, _ path: String, _ type: Choice.Type
     ) -> Choice? where Choice.RawValue == String {
-        guard let v = object[field], let name = reader.string(v, "\(path).\(field)") else { return nil }
-        guard let value = Choice(rawValue: name) else {
-            reader.fail("\(path).\(field)", "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let v = object[field], let given = reader.string(v, "\(path).\(field)") else { return nil }
+        guard let value = Choice(rawValue: Self.emitterConstant(given)) else {
+            reader.failUnknown(
+                "\(path).\(field)", "must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))",
+                Self.emitterConstant(given),
+                among: Choice.allCases.map(\.rawValue))
             return nil
         }
         return value
+    }
+
+    /// Core Animation's spellings of a shape or mode, as the format's name: `kCAEmitterLayerPoint`
+    /// (Objective-C), `.point` and `CAEmitterLayerEmitterShape.point` (Swift) are `point`.
+    static func emitterConstant(_ given: String) -> String {
+        var name = Substring(given)
+        for prefix in ["CAEmitterLayerEmitterShape.", "CAEmitterLayerEmitterMode.", "kCAEmitterLayer", "."]
+        where name.hasPrefix(prefix) {
+            name = name.dropFirst(prefix.count)
+        }
+        guard let first = name.first else { return given }
+        return first.lowercased() + name.dropFirst()
     }
 
     private func multiplier(_ object: JSONObject, _ name: String) -> Double {

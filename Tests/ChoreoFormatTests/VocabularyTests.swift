@@ -114,6 +114,21 @@ import Testing
                 "$.script[0].do[0].propertyAnimator.dampingRatio"))
     }
 
+    /// An emitter's shape and mode in Core Animation's spellings.
+    @Test func emitterConstants() throws {
+        func emitter(_ shape: String, _ mode: String) -> String {
+            Self.scene(layer: #""id": "L", "type": "emitter", "emitterShape": "\#(shape)", "emitterMode": "\#(mode)""#)
+        }
+        for (shape, mode) in [
+            ("kCAEmitterLayerLine", "kCAEmitterLayerOutline"), (".line", ".outline"),
+            ("CAEmitterLayerEmitterShape.line", "CAEmitterLayerEmitterMode.outline"), ("line", "outline"),
+        ] {
+            let layer = try Self.decode(emitter(shape, mode)).layers[0]
+            #expect(layer.emitter?.shape == .line && layer.emitter?.mode == .outline, "\(shape) \(mode)")
+        }
+        #expect(Self.errors(emitter("kCAEmitterLayerCirle", "points")).first?.suggestion == "circle")
+    }
+
     @Test func blockArgumentLabels() throws {
         let swift = Self.scene(
             """
