@@ -122,7 +122,23 @@ extension JSONReader {
         case .array:
             guard let n = numbers(json, path, count: 16) else { return nil }
             return Transform3D(elements: n)
-        case .object(let object):
+        case .object(let given):
+            // CGAffineTransform's initializers: (rotationAngle:), (scaleX:y:), (translationX:y:).
+            var object = given
+            if let angle = given["rotationAngle"] {
+                rejectUnknown(given, path, allowed: ["rotationAngle"])
+                object = JSONObject([("rotate", angle)])
+            } else if let x = given["scaleX"] ?? given["translationX"] {
+                let name = given["scaleX"] != nil ? "scaleX" : "translationX"
+                rejectUnknown(given, path, allowed: [name, "y"])
+                guard let y = given["y"] else {
+                    fail("\(path).y", "is required with \(name), as in CGAffineTransform(\(name):y:)")
+                    return nil
+                }
+                object =
+                    name == "scaleX"
+                    ? JSONObject([("scale", .array([x, y, .number(1)]))]) : JSONObject([("translate", .array([x, y]))])
+            }
             rejectUnknown(object, path, allowed: ["translate", "scale", "rotate", "perspective"])
             var result = Transform3D.identity
             if let scale = object["scale"] {
@@ -165,7 +181,10 @@ extension JSONReader {
             }
             return result
         default:
-            fail(path, "must be \"identity\", 16 numbers or an object with translate, scale, rotate, perspective")
+            fail(
+                path,
+                "must be \"identity\", 16 numbers, an object with translate, scale, rotate, perspective, or CGAffineTransform's rotationAngle, scaleX and y, translationX and y"
+            )
             return nil
         }
     }

@@ -129,6 +129,20 @@ import Testing
         #expect(Self.errors(emitter("kCAEmitterLayerCirle", "points")).first?.suggestion == "circle")
     }
 
+    /// CGAffineTransform's initializers as transforms.
+    @Test func affineTransformInitializers() throws {
+        func transform(_ value: String) throws -> Value? {
+            try Self.decode(Self.scene(layer: #""id": "L", "transform": \#(value)"#)).layers[0].values[.transform]
+        }
+        #expect(try transform(#"{"rotationAngle": 0.5}"#) == transform(#"{"rotate": 0.5}"#))
+        #expect(try transform(#"{"scaleX": 2, "y": 3}"#) == transform(#"{"scale": [2, 3, 1]}"#))
+        #expect(try transform(#"{"translationX": 4, "y": 5}"#) == transform(#"{"translate": [4, 5]}"#))
+        #expect(
+            Self.errors(Self.scene(layer: #""id": "L", "transform": {"scaleX": 2}"#)).map(\.path) == [
+                "$.layers[0].transform.y"
+            ])
+    }
+
     @Test func blockArgumentLabels() throws {
         let swift = Self.scene(
             """
