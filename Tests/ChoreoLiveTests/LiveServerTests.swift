@@ -144,7 +144,7 @@ import Testing
         let server = try ServerProcess(arguments: ["--max-body-bytes", "1048576", "--max-body-memory", "2097152"])
         let http = RawHTTP(port: server.port)
         let head =
-            "POST /v1/scenes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{"
+            "POST /v1/scenes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{"
         var uploads: [Int32] = []
         defer { for fd in uploads { close(fd) } }
         for _ in 0..<2 {
