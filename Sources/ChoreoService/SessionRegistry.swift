@@ -32,6 +32,8 @@ public final class SessionRegistry: Sendable {
         public var liveBytes = 64 * 1024 * 1024
         /// Largest input body.
         public var inputBytes = 256 * 1024
+        /// Sessions stored at once (each holds its scene and inputs on disk until deleted).
+        public var storedSessions = 10_000
         /// Bytes of input documents one session may hold (they stay in memory while the
         /// session is in use, and `GET /v1/sessions/{id}` returns them all).
         public var bytesPerSession = 16 * 1024 * 1024
@@ -107,6 +109,12 @@ public final class SessionRegistry: Sendable {
     /// `POST /v1/sessions`: stores the scene and starts the session.
     public func create(_ body: [UInt8]) throws(ServiceError) -> SessionSummary {
         let (scene, _) = try RenderService.scene(from: body)
+        let stored = try storage { () throws(StorageError) in try store.sessionCount() }
+        guard stored < limits.storedSessions else {
+            throw ServiceError.conflict(
+                "This server stores \(stored) sessions, its limit: delete sessions that are over (DELETE /v1/sessions/{id}) first."
+            )
+        }
         let id = try storage { () throws(StorageError) in try store.createSession(scene: body) }
         admit(Live(id: id, scene: body, session: SceneSession(scene), inputs: []), bytes: body.count)
         return SessionSummary(id: id, time: 0, inputs: 0)

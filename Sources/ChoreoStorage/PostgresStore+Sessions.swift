@@ -57,4 +57,11 @@ extension PostgresStore {
             try connection.run("DELETE FROM sessions WHERE id = $1", [.text(id)]).changed > 0
         }
     }
+
+    public func sessionCount() throws(StorageError) -> Int {
+        try withConnection(retry: true) { connection throws(StorageError) in
+            let value = try connection.run("SELECT count(*) FROM sessions").rows.first?[0]
+            return Int(value?.integer ?? value?.text.flatMap { Int64($0) } ?? 0)
+        }
+    }
 }

@@ -140,6 +140,8 @@ public protocol SessionRepository: Sendable {
     func inputs(session: String, from number: Int) throws(StorageError) -> [StoredInput]?
     /// Deletes a session and its inputs; false if there was none.
     func deleteSession(_ id: String) throws(StorageError) -> Bool
+    /// The number of stored sessions.
+    func sessionCount() throws(StorageError) -> Int
 }
 
 extension SessionRepository {

@@ -58,4 +58,10 @@ extension SQLiteStore {
             return db.changes > 0
         }
     }
+
+    public func sessionCount() throws(StorageError) -> Int {
+        try withDatabase { db throws(StorageError) in
+            Int(try db.query("SELECT count(*) FROM sessions").first?[0].integer ?? 0)
+        }
+    }
 }

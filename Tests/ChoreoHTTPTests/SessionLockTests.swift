@@ -225,6 +225,7 @@ final class PausingStore: Storage {
         try base.inputs(session: session, from: number)
     }
     func deleteSession(_ id: String) throws(StorageError) -> Bool { try base.deleteSession(id) }
+    func sessionCount() throws(StorageError) -> Int { try base.sessionCount() }
     func arenaConfiguration() throws(StorageError) -> [UInt8]? { try base.arenaConfiguration() }
     func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError) { try base.saveArenaConfiguration(document) }
     func appendProbes(_ rows: [ProbeRow]) throws(StorageError) { try base.appendProbes(rows) }

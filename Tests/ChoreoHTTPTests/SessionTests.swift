@@ -237,4 +237,17 @@ import Testing
         else { throw CancellationError() }
         #expect(Int(inputs) == taken)
     }
+
+    /// Stored sessions are capped: past the limit, creating one is a 409 until one is deleted.
+    @Test func storedSessionsAreCapped() throws {
+        var limits = SessionRegistry.Limits()
+        limits.storedSessions = 2
+        let app = try app(limits: limits)
+        let first = try create(app)
+        _ = try create(app)
+        let third = app.handle(ApplicationTests.request("POST", "/v1/sessions", body: Self.scene))
+        #expect(third.status == 409)
+        #expect(app.handle(ApplicationTests.request("DELETE", "/v1/sessions/\(first)")).status == 204)
+        _ = try create(app)
+    }
 }

@@ -96,6 +96,8 @@ final class Fixture: @unchecked Sendable {
         let store = try fixture.open()
         defer { store.close() }
         let id = try store.createSession(scene: Array("{}".utf8))
+        // Counted (other tests may store sessions in the same database at once).
+        #expect(try store.sessionCount() >= 1)
         #expect(try store.appendInput(session: id, number: 0, at: 0, document: [1]))
         #expect(try store.appendInput(session: id, number: 1, at: 0.5, document: [2]))
         // A second writer of number 1 loses, and what the first wrote stays.
