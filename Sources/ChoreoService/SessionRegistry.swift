@@ -282,7 +282,7 @@ public final class SessionRegistry: Sendable {
         let live = try session(id)
         let copy = live.state.withLock { $0.session.copy() }
         do throws(RuntimeError) {
-            return try copy.timeline(horizon: horizon, live: true)
+            return try copy.timeline(horizon: horizon)
         } catch {
             throw ServiceError.invalidField(error.path, error.message)
         }

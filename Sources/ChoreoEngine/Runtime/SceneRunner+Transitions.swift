@@ -259,11 +259,13 @@ extension RunnerState {
                 time: now, layer: record.spec.to, container: record.spec.container, transition: record.spec.id))
     }
 
-    /// `transition-never-completed`, at the end of the run; in a live session's look-ahead, not
-    /// for a transition whose gesture still drives it.
+    /// `transition-never-completed`, at the end of the run: a transition that ran (or was
+    /// finished or cancelled) and was never told `completeTransition`. One whose gesture still
+    /// drives it is not reported: the finger may still be down (a live session's next input
+    /// may end it), and completing is the gesture's to decide.
     func checkTransitionsCompleted() {
         for record in interactive.transitions where !record.completed {
-            if liveLookAhead && record.phase == "interactive" { continue }
+            if record.phase == "interactive" { continue }
             diagnose(
                 .transitionNeverCompleted(time: timeline.naturalEnd, transition: record.spec.id))
         }

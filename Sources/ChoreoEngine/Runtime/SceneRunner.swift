@@ -81,15 +81,8 @@ public final class SceneSession {
 
     /// The recorded timeline, run on to its end, as ``SceneRunner/run(_:horizon:)`` records it
     /// for the scene with the appended entries in its script; the session itself stays at ``time``.
-    ///
-    /// `live`: the inputs are not all here yet (a live session): a transition whose gesture
-    /// still drives it (its interaction neither finished nor cancelled) is not reported
-    /// `transition-never-completed`, since the finger may still be down and the next input
-    /// may end it. Otherwise the timeline is the batch run's, diagnostics included.
-    public func timeline(horizon: Double? = nil, live: Bool = false) throws(RuntimeError) -> Timeline {
-        let copy = state.copy()
-        copy.liveLookAhead = live
-        return try copy.runToEnd(lookAhead: lookAhead(horizon))
+    public func timeline(horizon: Double? = nil) throws(RuntimeError) -> Timeline {
+        try state.copy().runToEnd(lookAhead: lookAhead(horizon))
     }
 
     /// An independent copy at the same point: appending to it leaves this session as it was.
@@ -135,8 +128,6 @@ final class RunnerState {
     var loop = RunLoop()
     /// Asked every 4,096 events: whether to give up (``RuntimeError/stopped``).
     var shouldStop: (@Sendable () -> Bool)?
-    /// A live session's look-ahead: its inputs are not all here yet.
-    var liveLookAhead = false
     var interactive = InteractiveState()
     /// Keyframe tracks shared by identical keyframe animations.
     var keyframeTracks = KeyframeTracks()
