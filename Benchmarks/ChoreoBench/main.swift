@@ -274,26 +274,24 @@ if CommandLine.arguments.contains("--rlottie") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
-if CommandLine.arguments.contains("--scale-out") {
+/// The `--database URL` a benchmark needs, or its usage and exit status 2.
+func databaseArgument(for mode: String) -> String {
     let arguments = CommandLine.arguments
     guard let at = arguments.firstIndex(of: "--database"), at + 1 < arguments.count else {
         FileHandle.standardError.write(
-            Data("usage: choreo-bench --scale-out --database postgres://… (a throwaway database)\n".utf8))
+            Data("usage: choreo-bench \(mode) --database postgres://… (a throwaway database)\n".utf8))
         exit(2)
     }
-    let figures = try ScaleOutBenchmark.run(database: arguments[at + 1])
+    return arguments[at + 1]
+}
+if CommandLine.arguments.contains("--scale-out") {
+    let figures = try ScaleOutBenchmark.run(database: databaseArgument(for: "--scale-out"))
     print(
         "{" + figures.map { "\"\($0.0)\": \($0.1.contains("/") ? "\"\($0.1)\"" : $0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
 if CommandLine.arguments.contains("--session-throughput") {
-    let arguments = CommandLine.arguments
-    guard let at = arguments.firstIndex(of: "--database"), at + 1 < arguments.count else {
-        FileHandle.standardError.write(
-            Data("usage: choreo-bench --session-throughput --database postgres://… (a throwaway database)\n".utf8))
-        exit(2)
-    }
-    let figures = try SessionThroughputBenchmark.run(database: arguments[at + 1])
+    let figures = try SessionThroughputBenchmark.run(database: databaseArgument(for: "--session-throughput"))
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }

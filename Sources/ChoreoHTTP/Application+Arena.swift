@@ -19,9 +19,7 @@ extension Application {
         try requireJSON(request)
         try rejectQuery(request)
         let scene = try service { () throws(ServiceError) in try ArenaService.preview(request.body) }
-        var writer = JSONWriter()
-        writer.value(scene)
-        return .json(200, writer.bytes)
+        return .json(200, value: scene)
     }
 
     /// `GET /v1/arena`: the standings, as JSON or (`format=text`) a table.
@@ -54,9 +52,7 @@ extension Application {
                 configuration.nodes[index].url = URLRedaction.redacted(configuration.nodes[index].url)
             }
         }
-        var writer = JSONWriter()
-        writer.value(ArenaConfigurationCodec.encode(configuration))
-        return .json(200, writer.bytes)
+        return .json(200, value: ArenaConfigurationCodec.encode(configuration))
     }
 
     /// `PUT /v1/arena/config`: validated, stored, applied.
@@ -64,9 +60,7 @@ extension Application {
         let arena = try runningArena()
         try requireJSON(request)
         let configuration = try service { () throws(ServiceError) in try arena.replaceConfiguration(request.body) }
-        var writer = JSONWriter()
-        writer.value(ArenaConfigurationCodec.encode(configuration))
-        return .json(200, writer.bytes)
+        return .json(200, value: ArenaConfigurationCodec.encode(configuration))
     }
 
     /// `POST /v1/arena/rounds`: a round from the standings now. Its body is empty or `{}`, sent
@@ -89,13 +83,13 @@ extension Application {
             throw Problem.invalidConfiguration(ValidationFailure([FieldError(path: "$.round", message: reason)]))
         case .failure(.unavailable(let reason)): throw Problem.unavailable("Storage failed: \(reason)")
         }
-        var writer = JSONWriter()
-        writer.value([
-            "id": .number(Double(round.id)), "started": .number(round.started), "duration": .number(round.duration),
-            "order": .array(round.order.map { .string($0) }),
-            "champion": round.champion.map { .string($0) } ?? .null,
-        ])
-        var response = HTTPResponse.json(201, writer.bytes)
+        var response = HTTPResponse.json(
+            201,
+            value: [
+                "id": .number(Double(round.id)), "started": .number(round.started), "duration": .number(round.duration),
+                "order": .array(round.order.map { .string($0) }),
+                "champion": round.champion.map { .string($0) } ?? .null,
+            ])
         response.headers.append(("Location", "/v1/arena/rounds/current/scene"))
         return response
     }
@@ -191,9 +185,9 @@ extension Application {
         let arena = try runningArena()
         try rejectQuery(request)
         guard let node = arena.node(name) else { throw Problem.notFound("No node named \(name) in the arena.") }
-        var writer = JSONWriter()
-        writer.value(ArenaJSON.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
-        return .json(node.status == .up ? 200 : 503, writer.bytes)
+        return .json(
+            node.status == .up ? 200 : 503,
+            value: ArenaJSON.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
     }
 
     /// `GET /v1/arena/badge.svg`.

@@ -1,3 +1,4 @@
+import ChoreoJSON
 import ChoreoService
 import Synchronization
 
@@ -89,6 +90,13 @@ public struct HTTPResponse: Sendable {
     /// A JSON response.
     public static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(bytes))
+    }
+
+    /// A JSON response of a parsed-value tree, written in its members' order.
+    public static func json(_ status: Int, value: JSONValue) -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.value(value)
+        return json(status, writer.bytes)
     }
 
     /// Shared, so a JSON response allocates no header list of its own.

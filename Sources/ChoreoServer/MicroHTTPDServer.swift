@@ -492,11 +492,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         // Two different lengths: which one a proxy in front believed is unknown (request
         // smuggling), so neither is.
-        let lengths = Set(
-            values(connection, .HEADER_KIND).filter { $0.0.lowercased() == "content-length" }.map {
-                $0.1.trimmingCharacters(in: .whitespaces)
-            })
-        if lengths.count > 1 {
+        if conflictingLengths(connection) {
             state.answered = true
             return queue(
                 server, connection, state, server.own(Problem.conflictingLengths().response, connection, state))
@@ -709,6 +705,22 @@ private func values(_ connection: OpaquePointer?, _ kind: MHD_ValueKind) -> [(St
     _ = MHD.MHD_get_connection_values(connection, kind, collectValue, pointer)
     guard kind == .GET_ARGUMENT_KIND else { return collector.values }
     return collector.values.map { (decodedSlashes($0.0), decodedSlashes($0.1)) }
+}
+
+/// Whether the request has two `Content-Length` headers that disagree: only those headers are
+/// read, every request's head passes here.
+private func conflictingLengths(_ connection: OpaquePointer?) -> Bool {
+    let collector = ValueCollector()
+    let pointer = Unmanaged.passUnretained(collector).toOpaque()
+    _ = MHD.MHD_get_connection_values(connection, .HEADER_KIND, collectLength, pointer)
+    return Set(collector.values.map { $0.1.trimmingCharacters(in: .whitespaces) }).count > 1
+}
+
+private let collectLength: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let cls, let key, strcasecmp(key, "Content-Length") == 0 else { return .YES }
+    let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.values.append(("", value.map { String(cString: $0) } ?? ""))
+    return .YES
 }
 
 private let collectValue: MHD_KeyValueIterator = { cls, _, key, value in
