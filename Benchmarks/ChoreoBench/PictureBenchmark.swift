@@ -7,8 +7,10 @@ import Dispatch
 import Foundation
 
 /// `choreo-bench --pictures-only`: one 1280 × 720 PNG frame of a 100-layer scene (drawn and
-/// encoded, against libpng's encoder through Cairo on the same frames in the same run), and an
-/// APNG of 600 such frames streamed: when its first bytes are ready, and the memory it holds.
+/// encoded, against libpng's encoder through Cairo on the same frames in the same run), an
+/// APNG of 600 such frames streamed: when its first bytes are ready, and the memory it holds;
+/// and the 600-frame APNG of `examples/status-card.json` (run from the repository's root), as
+/// `POST /v1/render?format=apng&fps=…` draws it, from the scene's run to its last byte.
 enum PictureBenchmark {
     /// 20 s of scene: the APNG of 600 frames at 30 fps covers it.
     static func scene() throws -> Scene {
@@ -78,6 +80,7 @@ enum PictureBenchmark {
                 peak = max(peak, residentMiB())
             }
         }
+        let card = try statusCardAPNG()
         return [
             ("scene", "\"100 layers (rounded, bordered, translucent, rotating) on a 1280 x 720 canvas\""),
             ("png_frame_ms_median", String(format: "%.2f", frame)),
@@ -93,6 +96,40 @@ enum PictureBenchmark {
             ("apng_bytes", "\(total)"),
             ("apng_rss_growth_mib", String(format: "%.1f", peak - rssBefore)),
             ("frame_pixels_mib", String(format: "%.1f", 1280.0 * 720 * 4 / 1_048_576)),
+            ("status_card_apng_frames", "\(card.frames)"),
+            ("status_card_apng_ms_median", String(format: "%.1f", card.milliseconds)),
+            ("status_card_apng_bytes", "\(card.bytes)"),
         ]
+    }
+
+    /// `examples/status-card.json` as a 600-frame APNG over its natural length: run, planned,
+    /// drawn and encoded, the median of 3.
+    static func statusCardAPNG() throws -> (frames: Int, milliseconds: Double, bytes: Int) {
+        let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
+        var frames = 0
+        var bytes = 0
+        var times: [Double] = []
+        for _ in 0..<3 {
+            var failure: (any Error)?
+            times.append(
+                milliseconds {
+                    do {
+                        let scene = try SceneDecoder.decode(bytes: document).scene
+                        let duration = try SceneRunner.run(scene).naturalEnd
+                        var query = SamplingQuery()
+                        query.format = .apng
+                        query.fps = 599 / duration
+                        let plan = try RenderPlan.make(scene: scene, query: query)
+                        var pieces = try PicturePieces(plan, query)
+                        bytes = 0
+                        while let piece = pieces.next() { bytes += piece.count }
+                        frames = plan.times.count
+                    } catch {
+                        failure = error
+                    }
+                })
+            if let failure { throw failure }
+        }
+        return (frames, median(times), bytes)
     }
 }

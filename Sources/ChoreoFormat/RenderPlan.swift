@@ -162,6 +162,17 @@ public struct RenderPlan: Sendable {
                 ))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
+        // A picture's frames are drawn: its plan has what the render server reads of every
+        // layer (FramePlan.drawnColumns), and no JSON keys.
+        if query.format.isPicture {
+            let members = FramePlan.drawnColumns(timeline)
+            let frames = FramePlan(
+                timeline: consume timeline, times: times, selected: selected, columns: members)
+            return RenderPlan(
+                timeline: frames.timeline, duration: duration, times: times,
+                tables: FrameTables(keyBytes: [], columnKeys: [], layerKeys: []), sampleCount: samples,
+                frames: frames, precision: query.precision)
+        }
         // The timeline and the columns' members go to the plan: it lets go of the leaves in
         // place, and what follows reads the plan's.
         let frames = FramePlan(
@@ -170,7 +181,7 @@ public struct RenderPlan: Sendable {
                 layer.map { column in
                     column.keyPath.map { .keyPath($0) } ?? (column.name == "particles" ? .particles : .transition)
                 }
-            }, releasingLeaves: releasingLeaves && !query.format.isPicture)
+            }, releasingLeaves: releasingLeaves)
         // Keys are escaped once, in the plan's column order.
         var keyBytes: [UInt8] = []
         var columnKeys: [Range<Int>] = []

@@ -6,15 +6,25 @@ import ChoreoEngine
 /// (backgroundColor, cornerRadius, border over the sublayers, opacity as a group,
 /// masksToBounds, blurred shadows), `CAShapeLayer` paths, `CATextLayer` strings and
 /// `CAEmitterLayer` particles as discs.
+///
+/// It reads each frame through a ``FramePlan`` (a visitor of the plan's frames): the values the
+/// plan compiled, sampled once, in the same bits as a JSON render's. A plan made for pictures
+/// has every layer's ``FramePlan/drawnColumns(_:)``; a property a plan leaves out is read from
+/// the timeline.
 public struct FrameRenderer: Sendable {
-    public let timeline: Timeline
+    /// The frames it draws.
+    public let frames: FramePlan
+    public var timeline: Timeline { frames.timeline }
+    /// Per layer, the plan's column of each drawn property (``LayerProperty/ordinal``, below
+    /// ``slotCount``), −1 where the plan has none.
+    let slots: [Int32]
+    static let slotCount = LayerProperty.emitterPosition.ordinal
     /// Pixels per point, 1…4.
     public let scale: Double
     /// The canvas in points: its origin in the root layers' space, and its size.
     public let origin: Point
     public let size: Point
     public let background: Color?
-    let emissions = EmissionCache()
     /// Asked before each layer is drawn (a server passes its client's cancellation): once it
     /// says yes, the frame's other layers are skipped and the picture is abandoned.
     public var shouldStop: (@Sendable () -> Bool)?
@@ -22,16 +32,37 @@ public struct FrameRenderer: Sendable {
     /// The radius, in points, of a particle of scale 1 (cells have no images here).
     public static let particleRadius = 4.0
 
+    /// A renderer of a timeline's frames, with a plan of its own.
     /// `canvas` overrides the scene's; without either, the root layers' frames at time 0.
     public init(timeline: Timeline, scale: Double = 1, canvas: Canvas? = nil) {
-        self.timeline = timeline
+        self.init(
+            frames: FramePlan(
+                timeline: timeline, times: [], selected: [Bool](repeating: true, count: timeline.layers.count),
+                columns: FramePlan.drawnColumns(timeline)),
+            scale: scale, canvas: canvas)
+    }
+
+    /// A renderer of a plan's frames (``FramePlan/drawnColumns(_:)`` are what it reads).
+    /// `canvas` overrides the scene's; without either, the root layers' frames at time 0.
+    public init(frames: FramePlan, scale: Double = 1, canvas: Canvas? = nil) {
+        self.frames = frames
         self.scale = scale
-        if let canvas = canvas ?? timeline.canvas {
+        var slots = [Int32](repeating: -1, count: frames.timeline.layers.count * Self.slotCount)
+        for layer in frames.timeline.layers.indices {
+            for column in frames.columns(of: layer) {
+                guard case .keyPath(let keyPath) = frames.column(column).member, keyPath.component == nil,
+                    keyPath.property.isDrawn
+                else { continue }
+                slots[layer * Self.slotCount + keyPath.property.ordinal] = Int32(column)
+            }
+        }
+        self.slots = slots
+        if let canvas = canvas ?? frames.timeline.canvas {
             origin = .zero
             size = Point(canvas.width, canvas.height)
             background = canvas.background
         } else {
-            let box = Self.rootBox(timeline)
+            let box = Self.rootBox(Frame(frames, slots: slots, time: 0, cursor: frames.makeCursor()))
             origin = box.origin
             size = box.size
             background = nil
@@ -52,14 +83,13 @@ public struct FrameRenderer: Sendable {
     /// The frame at `time` drawn over what `canvas` holds.
     public func draw(at time: Double, on canvas: CairoCanvas) {
         if let background { canvas.paint(background) }
-        let frame = Frame(timeline: timeline, time: time)
+        let frame = Frame(frames, slots: slots, time: time, cursor: frames.makeCursor())
         let base = Homography.translation(-origin.x, -origin.y).then(.scale(scale))
         for root in frame.roots { draw(root, frame: frame, toCanvas: base, canvas: canvas) }
     }
 
     /// The axis-aligned box of the root layers' frames at time 0 (at least 1 × 1 point).
-    static func rootBox(_ timeline: Timeline) -> Rect {
-        let frame = Frame(timeline: timeline, time: 0)
+    static func rootBox(_ frame: Frame) -> Rect {
         var low = Point(Double.infinity, Double.infinity)
         var high = Point(-Double.infinity, -Double.infinity)
         for root in frame.roots {
@@ -89,8 +119,9 @@ public struct FrameRenderer: Sendable {
         if let shouldStop, shouldStop() { return }
         let layer = frame.layer(index)
         guard !layer.hidden, layer.opacity > 0 else { return }
-        if face == nil, let state = timeline.transitionState(layer: index, at: frame.time, map: frame.maps[index]) {
-            let before = Frame(timeline: timeline, time: state.begunAt - MediaTiming.resolution)
+        if face == nil, let state = frame.transitions[index] {
+            let before = Frame(
+                frames, slots: slots, time: state.begunAt - MediaTiming.resolution, cursor: frame.cursor)
             let faces = [
                 (
                     before,
@@ -277,7 +308,7 @@ public struct FrameRenderer: Sendable {
             canvas.setColor(layer.background, alpha: fade)
             canvas.fill()
         }
-        drawContent(layer, index: index, canvas: canvas)
+        drawContent(layer, frame: frame, canvas: canvas)
         canvas.restore()
         // Sublayers, clipped to the rounded bounds with masksToBounds.
         if !children.isEmpty {
@@ -313,7 +344,7 @@ public struct FrameRenderer: Sendable {
         }
     }
 
-    private func drawContent(_ layer: PresentedLayer, index: Int, canvas: CairoCanvas) {
+    private func drawContent(_ layer: PresentedLayer, frame: Frame, canvas: CairoCanvas) {
         switch layer.type {
         case .shape:
             guard let path = layer.path, !path.isEmpty else { return }
@@ -346,8 +377,7 @@ public struct FrameRenderer: Sendable {
                 string, fontSize: layer.number(.fontSize), width: layer.bounds.size.x,
                 alignment: layer.string(.alignmentMode) ?? "natural", color: layer.color(.foregroundColor))
         case .emitter:
-            let particles = layer.timeline.particles(layer: index, at: layer.time, emissions: emissions)
-            for particle in particles where particle.color.alpha > 0 && particle.scale > 0 {
+            for particle in frame.particles[layer.index] ?? [] where particle.color.alpha > 0 && particle.scale > 0 {
                 canvas.newPath()
                 canvas.circle(particle.position, radius: Self.particleRadius * particle.scale)
                 canvas.setColor(particle.color)
@@ -359,36 +389,73 @@ public struct FrameRenderer: Sendable {
     }
 }
 
-/// One frame's tree: the shape at the time, each layer's time map and its children in
-/// drawing order (zPosition among siblings, then insertion order).
-struct Frame {
-    let timeline: Timeline
+/// One frame's tree and values, read through the renderer's plan: the shape at the time, each
+/// layer's time map, the values of its drawn properties, its transition and particles, and its
+/// children in drawing order (zPosition among siblings, then insertion order).
+final class Frame {
+    let frames: FramePlan
+    let slots: [Int32]
     let time: Double
     let shape: Timeline.TreeShape
     let maps: [TimeMap]
-    private(set) var roots: [Int] = []
-    private var childLists: [Int: [Int]] = [:]
+    /// The plan's columns' values at the time (by column).
+    let values: [Value]
+    /// The `CATransition`s in effect, by layer.
+    let transitions: [Int: TransitionState]
+    /// An emitter's live particles, by layer.
+    let particles: [Int: [Particle]]
+    /// The thread's sampling cursor, for a transition's outgoing face at another time.
+    let cursor: SamplingCursor
+    let roots: [Int]
+    private let childLists: [Int: [Int]]
 
-    init(timeline: Timeline, time: Double) {
-        self.timeline = timeline
+    /// The values a ``FramePlan`` hands out for one frame.
+    struct Table: FrameVisitor {
+        var values: [Value]
+        var transitions: [Int: TransitionState] = [:]
+        var particles: [Int: [Particle]] = [:]
+        var layer = 0
+
+        mutating func beginLayer(_ layer: Int) { self.layer = layer }
+        mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
+            values[column] = Value(lanes: lanes, kind: keyPath.property.kind)
+        }
+        mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) { values[column] = value }
+        mutating func transition(_ column: Int, _ state: TransitionState) { transitions[layer] = state }
+        mutating func particles(_ column: Int, _ particles: [Particle]) { self.particles[layer] = particles }
+        mutating func endLayer(_ layer: Int) {}
+    }
+
+    init(_ frames: FramePlan, slots: [Int32], time: Double, cursor: SamplingCursor) {
+        self.frames = frames
+        self.slots = slots
         self.time = time
-        let shape = timeline.shape(at: time)
-        let maps = timeline.timeMaps(at: time, shape: shape)
+        self.cursor = cursor
+        let (shape, maps) = frames.frameState(at: time)
+        var table = Table(values: [Value](repeating: .number(0), count: frames.columnCount))
+        frames.visit(time, shape: shape, maps: maps, cursor: cursor, &table)
         self.shape = shape
         self.maps = maps
+        let values = table.values
+        self.values = values
+        transitions = table.transitions
+        particles = table.particles
+        let zSlot = LayerProperty.zPosition.ordinal
+        func z(_ index: Int) -> Double {
+            let column = Int(slots[index * FrameRenderer.slotCount + zSlot])
+            let value =
+                column >= 0
+                ? values[column]
+                : frames.timeline.presentationValue(
+                    layer: index, keyPath: KeyPath(.zPosition), at: time, map: maps[index])
+            if case .number(let n) = value { return n }
+            return 0
+        }
         var lists: [Int: [Int]] = [:]
         var roots: [Int] = []
         for index in shape.order {
             let parent = shape.parent[index]
             if parent >= 0 { lists[parent, default: []].append(index) } else { roots.append(index) }
-        }
-        let z = { (index: Int) -> Double in
-            if case .number(let n) = timeline.presentationValue(
-                layer: index, keyPath: KeyPath(.zPosition), at: time, map: maps[index])
-            {
-                return n
-            }
-            return 0
         }
         func sorted(_ list: [Int]) -> [Int] {
             let keyed = list.enumerated().map { (offset: $0.offset, index: $0.element, z: z($0.element)) }
@@ -400,24 +467,26 @@ struct Frame {
 
     func children(of index: Int) -> [Int] { childLists[index] ?? [] }
 
-    func layer(_ index: Int) -> PresentedLayer {
-        PresentedLayer(timeline: timeline, index: index, time: time, map: maps[index])
-    }
+    func layer(_ index: Int) -> PresentedLayer { PresentedLayer(frame: self, index: index) }
 
+    /// A layer's property at the frame's time: the plan's value, or the timeline's.
+    func value(_ index: Int, _ property: LayerProperty) -> Value {
+        if property.isDrawn {
+            let column = Int(slots[index * FrameRenderer.slotCount + property.ordinal])
+            if column >= 0 { return values[column] }
+        }
+        return frames.timeline.presentationValue(layer: index, keyPath: KeyPath(property), at: time, map: maps[index])
+    }
 }
 
 /// One layer's presentation values at a time.
 struct PresentedLayer {
-    let timeline: Timeline
+    let frame: Frame
     let index: Int
-    let time: Double
-    let map: TimeMap
 
-    var type: LayerType { timeline.layers[index].type }
+    var type: LayerType { frame.frames.timeline.layers[index].type }
 
-    func value(_ property: LayerProperty) -> Value {
-        timeline.presentationValue(layer: index, keyPath: KeyPath(property), at: time, map: map)
-    }
+    func value(_ property: LayerProperty) -> Value { frame.value(index, property) }
 
     func number(_ property: LayerProperty) -> Double {
         if case .number(let n) = value(property), n.isFinite { return n }

@@ -15,7 +15,7 @@ public enum PictureService {
         }
         var canvas = plan.timeline.canvas
         if query.width != nil || query.height != nil {
-            let natural = FrameRenderer(timeline: plan.timeline)
+            let natural = FrameRenderer(frames: plan.frames)
             canvas = Canvas(
                 width: query.width ?? natural.size.x, height: query.height ?? natural.size.y,
                 background: plan.timeline.canvas?.background)
@@ -30,7 +30,7 @@ public enum PictureService {
                 "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
             )
         }
-        let renderer = FrameRenderer(timeline: plan.timeline, scale: query.scale, canvas: canvas)
+        let renderer = FrameRenderer(frames: plan.frames, scale: query.scale, canvas: canvas)
         // Drawing's cost, decided before the first frame: layers, path elements, particles,
         // characters of text, shadow pixels (a blur costs about a step per 16 pixels), and the
         // pixels each layer covers (bounds × its and its ancestors' scale, at most the canvas;

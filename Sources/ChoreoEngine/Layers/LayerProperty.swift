@@ -110,6 +110,10 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         }
     }
 
+    /// Whether the render server reads the property to draw a layer: geometry, content and
+    /// the shape and text properties; an emitter's own properties only shape its particles.
+    public var isDrawn: Bool { ordinal < LayerProperty.emitterPosition.ordinal }
+
     /// Whether Core Animation can animate the property.
     public var isAnimatable: Bool {
         switch self {
@@ -122,6 +126,13 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
 /// `CALayer`'s subclasses a scene can use.
 public enum LayerType: String, Sendable, Equatable, Hashable {
     case layer, shape, text, emitter
+
+    /// The properties the render server reads to draw a layer of this type, in declaration
+    /// order: a `CALayer`'s geometry and content, and a `CAShapeLayer`'s path and stroke or a
+    /// `CATextLayer`'s string and font.
+    public var drawnProperties: [LayerProperty] {
+        LayerProperty.allCases.filter { $0.isDrawn && $0.belongs(to: self) }
+    }
 }
 
 /// Whether a model change animates by itself.

@@ -110,6 +110,43 @@ public final class FramePlan: Sendable {
     /// The number of columns over all layers.
     public var columnCount: Int { columns.count }
 
+    /// Column `index` of the flat list (``columns(of:)`` gives a layer's).
+    public func column(_ index: Int) -> Column { columns[index] }
+
+    /// The tree and each layer's time map at `time`: what ``visit(_:shape:maps:cursor:_:)``
+    /// takes, for a visitor that also reads the timeline at that time.
+    public func frameState(at time: Double) -> (shape: Timeline.TreeShape, maps: [TimeMap]) {
+        let shape = staticShape ?? timeline.shape(at: time)
+        return (shape, staticMaps ?? timeline.timeMaps(at: time, shape: shape))
+    }
+
+    /// Visits the frame at `time` as ``visit(_:cursor:_:)`` does, with its tree and time maps
+    /// given (``frameState(at:)``).
+    public func visit<Visitor: FrameVisitor>(
+        _ time: Double, shape: Timeline.TreeShape, maps: [TimeMap], cursor: SamplingCursor, _ visitor: inout Visitor
+    ) {
+        visit(time, shape: shape, maps: maps, tileFrame: -1, positions: nil, cursor: cursor, &visitor)
+    }
+
+    /// What Core Animation's render server reads of every layer to draw it
+    /// (``LayerType/drawnProperties``), its `CATransition` faces and, on a `CAEmitterLayer`,
+    /// its particles: the columns of a plan whose frames are pictures.
+    public static func drawnColumns(_ timeline: Timeline) -> [[Column.Member]] {
+        var byType: [LayerType: [Column.Member]] = [:]
+        return timeline.layers.map { track in
+            var columns =
+                byType[track.type]
+                ?? {
+                    let members = track.type.drawnProperties.map { Column.Member.keyPath(KeyPath($0)) }
+                    byType[track.type] = members
+                    return members
+                }()
+            if !track.transitionsEmpty { columns.append(.transition) }
+            if track.type == .emitter { columns.append(.particles) }
+            return columns
+        }
+    }
+
     /// A working cursor for one thread, with a tile of up to `tileFrames` frames (none with 0:
     /// frames sampled one at a time).
     public func makeCursor(tileFrames: Int = 0) -> SamplingCursor {
