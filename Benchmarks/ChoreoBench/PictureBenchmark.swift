@@ -61,12 +61,12 @@ enum PictureBenchmark {
         }
         let frame = median(zip(draw, encode).map { $0 + $1 })
 
-        var query = SamplingQuery()
-        query.format = .apng
-        query.fps = 30
-        query.start = 0
-        query.end = 599.0 / 30
-        let plan = try RenderPlan.make(timeline: timeline, query: query)
+        var query = RenderQuery()
+        query.sampling.format = .apng
+        query.sampling.fps = 30
+        query.sampling.start = 0
+        query.sampling.end = 599.0 / 30
+        let plan = try RenderPlan.make(timeline: timeline, query: query.sampling)
         var pieces = try PicturePieces(plan, query)
         let rssBefore = residentMiB()
         var peak = rssBefore
@@ -116,10 +116,10 @@ enum PictureBenchmark {
                     do {
                         let scene = try SceneDecoder.decode(bytes: document).scene
                         let duration = try SceneRunner.run(scene).naturalEnd
-                        var query = SamplingQuery()
-                        query.format = .apng
-                        query.fps = 599 / duration
-                        let plan = try RenderPlan.make(scene: scene, query: query)
+                        var query = RenderQuery()
+                        query.sampling.format = .apng
+                        query.sampling.fps = 599 / duration
+                        let plan = try RenderPlan.make(scene: scene, query: query.sampling)
                         var pieces = try PicturePieces(plan, query)
                         bytes = 0
                         while let piece = pieces.next() { bytes += piece.count }

@@ -24,20 +24,41 @@ public struct SamplingQuery: Sendable, Equatable {
     /// Key paths to return; nil: the animated properties plus position, bounds, opacity, transform.
     public var properties: [String]?
     public var format: Format = .json
-    /// Pictures: pixels per point (`contentsScale`), 0.1…4.
-    public var scale: Double = 1
-    /// Pictures: the canvas size in points, instead of the scene's.
-    public var width: Double?
-    public var height: Double?
-    /// Filmstrips: frames per row.
-    public var columns = 8
     /// Significant digits of the sampled values (1…17); nil: exact shortest round-trip output.
     public var precision: Int?
 
     public init() {}
 
-    /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
-    /// The parameters a sampling query takes.
+    /// Reads query parameters as ``RenderQuery/parse(_:)`` does, and keeps the sampling.
+    public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> SamplingQuery {
+        try RenderQuery.parse(parameters).sampling
+    }
+}
+
+/// How a picture's frames become pixels (docs/pictures.md): the `contentsScale`, the canvas,
+/// and a filmstrip's frames per row.
+public struct PictureQuery: Sendable, Equatable {
+    /// Pixels per point (`contentsScale`), 0.1…4.
+    public var scale: Double = 1
+    /// The canvas size in points, instead of the scene's.
+    public var width: Double?
+    public var height: Double?
+    /// Filmstrips: frames per row.
+    public var columns = 8
+
+    public init() {}
+}
+
+/// What a render request asks for: the frames to sample (``SamplingQuery``) and, for a
+/// picture, how to draw them (``PictureQuery``). It comes from the query string of
+/// `POST /v1/render` and the frames routes, or from the flags of `choreo render`.
+public struct RenderQuery: Sendable, Equatable {
+    public var sampling = SamplingQuery()
+    public var picture = PictureQuery()
+
+    public init() {}
+
+    /// The parameters a render query takes.
     static let parameterNames = [
         "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height", "columns",
         "precision",
@@ -45,8 +66,11 @@ public struct SamplingQuery: Sendable, Equatable {
     /// The parameters only pictures take.
     static let pictureParameters: Set<String> = ["scale", "width", "height", "columns"]
 
-    public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> SamplingQuery {
+    /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
+    public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> RenderQuery {
+        var request = RenderQuery()
         var query = SamplingQuery()
+        var picture = PictureQuery()
         var errors: [FieldError] = []
         var seen = Set<String>()
         func number(_ name: String, _ text: String, min: Double, max: Double) -> Double? {
@@ -93,13 +117,13 @@ public struct SamplingQuery: Sendable, Equatable {
             case "time":
                 if let v = number(name, value, min: 0, max: Limits.maxSceneTime) { query.times = [v] }
             case "scale":
-                if let v = number(name, value, min: 0.1, max: 4) { query.scale = v }
+                if let v = number(name, value, min: 0.1, max: 4) { picture.scale = v }
             case "width":
-                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { query.width = v }
+                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { picture.width = v }
             case "height":
-                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { query.height = v }
+                if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { picture.height = v }
             case "columns":
-                if let v = wholeNumber(name, value, min: 1, max: 64, "a whole number") { query.columns = v }
+                if let v = wholeNumber(name, value, min: 1, max: 64, "a whole number") { picture.columns = v }
             case "precision":
                 if let v = wholeNumber(name, value, min: 1, max: 17, "a whole number of digits") { query.precision = v }
             case "times":
@@ -130,13 +154,13 @@ public struct SamplingQuery: Sendable, Equatable {
                 }
                 query.properties = items
             case "format":
-                if let format = Format(rawValue: value) {
+                if let format = SamplingQuery.Format(rawValue: value) {
                     query.format = format
                 } else {
                     errors.append(
                         .unknown(
                             "query.format", "must be json, ndjson, png, apng or filmstrip", value,
-                            among: Format.allCases.map(\.rawValue)))
+                            among: SamplingQuery.Format.allCases.map(\.rawValue)))
                 }
             default:
                 errors.append(.unknown("query.\(name)", "unknown query parameter", name, among: Self.parameterNames))
@@ -179,7 +203,9 @@ public struct SamplingQuery: Sendable, Equatable {
             errors.append(FieldError(path: "query.end", message: "must not be before start"))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
-        return query
+        request.sampling = query
+        request.picture = picture
+        return request
     }
 }
 

@@ -111,11 +111,11 @@ extension Application {
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
         if request.method == "HEAD" { return Self.head(query) }
         do throws(ServiceError) {
-            let plan = try RenderService.plan(round.parsed, query)
+            let plan = try RenderService.plan(round.parsed, query.sampling)
             metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
             return HTTPResponse(
                 try RenderService.response(
-                    plan, format: query.format, threads: configuration.renderThreads,
+                    plan, format: query.sampling.format, threads: configuration.renderThreads,
                     cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes,
                     memory: renderMemory, query: query))
         } catch {

@@ -74,12 +74,12 @@ extension Application {
     /// `HEAD` on a frames route: the answer's status and media type, the query checked and the
     /// resource found, but nothing run or drawn (a HEAD of 1,000 layers' frames rendered them
     /// all to send no body).
-    static func head(_ query: SamplingQuery) -> HTTPResponse {
+    static func head(_ query: RenderQuery) -> HTTPResponse {
         let type =
-            switch query.format {
+            switch query.sampling.format {
             case .json: "application/json"
             case .ndjson: "application/x-ndjson"
-            case .png, .apng, .filmstrip: PictureService.contentType(query.format)
+            case .png, .apng, .filmstrip: PictureService.contentType(query.sampling.format)
             }
         return HTTPResponse(status: 200, headers: [("Content-Type", type)])
     }

@@ -229,7 +229,7 @@ public final class Application: Sendable {
     /// memory until it is sent. Frames and samples are counted once planned.
     func renderScene(
         _ cancellation: Cancellation?,
-        _ prepare: () throws(ServiceError) -> (Scene, SamplingQuery, RenderMemory.Reservation)
+        _ prepare: () throws(ServiceError) -> (Scene, RenderQuery, RenderMemory.Reservation)
     ) -> HTTPResponse {
         do throws(ServiceError) {
             let (scene, query, run) = try prepare()

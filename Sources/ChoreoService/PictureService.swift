@@ -8,16 +8,18 @@ import ChoreoRaster
 public enum PictureService {
     /// The renderer for a plan, its size checked: one picture at most 64 megapixels, and all
     /// the frames of a response together at most 2^31 pixels; over, 422 naming the field.
-    public static func renderer(_ plan: RenderPlan, _ query: SamplingQuery) throws(ServiceError) -> FrameRenderer {
+    public static func renderer(_ plan: RenderPlan, _ request: RenderQuery) throws(ServiceError) -> FrameRenderer {
+        let query = request.sampling
+        let picture = request.picture
         // Cairo and Pango are loaded with the first picture; without them, a 500 that says so.
         if case .failure(let unavailable) = CairoCanvas.library {
             throw ServiceError.internalFailure("pictures cannot be drawn here: \(unavailable)")
         }
         var canvas = plan.timeline.canvas
-        if query.width != nil || query.height != nil {
+        if picture.width != nil || picture.height != nil {
             let natural = FrameRenderer(frames: plan.frames)
             canvas = Canvas(
-                width: query.width ?? natural.size.x, height: query.height ?? natural.size.y,
+                width: picture.width ?? natural.size.x, height: picture.height ?? natural.size.y,
                 background: plan.timeline.canvas?.background)
         }
         let frameLimit =
@@ -30,12 +32,12 @@ public enum PictureService {
                 "\(plan.times.count) frames requested; a \(query.format.rawValue) has at most \(frameLimit) (lower fps or narrow start…end)"
             )
         }
-        let renderer = FrameRenderer(frames: plan.frames, scale: query.scale, canvas: canvas)
+        let renderer = FrameRenderer(frames: plan.frames, scale: picture.scale, canvas: canvas)
         // Drawing's cost, decided before the first frame: layers, path elements, particles,
         // characters of text, shadow pixels (a blur costs about a step per 16 pixels), and the
         // pixels each layer covers (bounds × its and its ancestors' scale, at most the canvas;
         // a step per 16 pixels; a group composited for its opacity once more, the canvas).
-        let pixelsPerPoint = query.scale * query.scale
+        let pixelsPerPoint = picture.scale * picture.scale
         let canvasPixels = Double(renderer.pixelWidth) * Double(renderer.pixelHeight)
         let coverage = plan.timeline.coverageBounds()
         var perFrame = 0.0
@@ -57,7 +59,7 @@ public enum PictureService {
         var pixels = renderer.pixelWidth * renderer.pixelHeight
         var field = "query.scale"
         if query.format == .filmstrip {
-            let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.columns)
+            let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: picture.columns)
             pixels = sheet.pixelWidth * sheet.pixelHeight
             field = "query.fps"
         }
@@ -100,7 +102,7 @@ public enum PictureService {
     /// `holding`: render memory the request holds already (its scene's run): a picture that
     /// could never fit beside it is refused, not told to try again.
     public static func output(
-        _ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil,
+        _ plan: RenderPlan, _ query: RenderQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil,
         holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
         let pieces = try PicturePieces(plan, query, cancellation: cancellation)
@@ -115,8 +117,8 @@ public enum PictureService {
             guard let taken = memory.reserve(pieces.workingBytes) else { throw RenderService.busy(memory) }
             reservation = taken
         }
-        let type = contentType(query.format)
-        if query.format == .apng {
+        let type = contentType(query.sampling.format)
+        if query.sampling.format == .apng {
             var stream = pieces
             return RenderOutput(
                 body: .stream(BodyStream { stream.next() }), contentType: type, reservation: reservation)
@@ -137,7 +139,7 @@ public enum PictureService {
 /// piece (only the frame being drawn is in memory).
 public struct PicturePieces {
     let plan: RenderPlan
-    let query: SamplingQuery
+    let query: RenderQuery
     let renderer: FrameRenderer
     var apng: APNGWriter
     var nextFrame = 0
@@ -147,7 +149,7 @@ public struct PicturePieces {
     public var total: Int { plan.times.count }
 
     /// With a `cancellation`, drawing stops between layers once it is set.
-    public init(_ plan: RenderPlan, _ query: SamplingQuery, cancellation: Cancellation? = nil) throws(ServiceError) {
+    public init(_ plan: RenderPlan, _ query: RenderQuery, cancellation: Cancellation? = nil) throws(ServiceError) {
         self.plan = plan
         self.query = query
         var renderer = try PictureService.renderer(plan, query)
@@ -160,15 +162,15 @@ public struct PicturePieces {
     /// and filtered copies and the compressed data, about 16 bytes a pixel.
     public var workingBytes: Int {
         let frame = renderer.pixelWidth * renderer.pixelHeight
-        guard query.format == .filmstrip else { return frame * 16 }
-        let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.columns)
+        guard query.sampling.format == .filmstrip else { return frame * 16 }
+        let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.picture.columns)
         return (sheet.pixelWidth * sheet.pixelHeight + frame) * 16
     }
 
     /// The next piece, nil at the end.
     public mutating func next() -> [UInt8]? {
         guard !ended else { return nil }
-        switch query.format {
+        switch query.sampling.format {
         case .apng:
             let times = plan.times
             guard nextFrame < times.count else {
@@ -180,12 +182,12 @@ public struct PicturePieces {
             framesDone = nextFrame
             let delay =
                 index + 1 < times.count
-                ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : 1 / query.fps
+                ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : 1 / query.sampling.fps
             return apng.frame(renderer.draw(at: times[index]).png(), delay: delay)
         case .filmstrip:
             ended = true
             framesDone = plan.times.count
-            return Filmstrip(renderer: renderer, times: plan.times, columns: query.columns).draw().png()
+            return Filmstrip(renderer: renderer, times: plan.times, columns: query.picture.columns).draw().png()
         default:
             ended = true
             framesDone = 1

@@ -28,10 +28,10 @@ public enum RenderService {
         }
     }
 
-    /// Reads the sampling query.
-    public static func query(_ parameters: [(String, String)]) throws(ServiceError) -> SamplingQuery {
+    /// Reads the render query: the sampling and the picture's parameters.
+    public static func query(_ parameters: [(String, String)]) throws(ServiceError) -> RenderQuery {
         do {
-            return try SamplingQuery.parse(parameters)
+            return try RenderQuery.parse(parameters)
         } catch {
             throw ServiceError.invalidScene(error)
         }
@@ -114,15 +114,16 @@ public enum RenderService {
     /// server counts its frames and samples). A client gone while it ran:
     /// ``ServiceError/cancelled``.
     public static func render(
-        _ scene: consuming Scene, _ query: SamplingQuery, cancellation: Cancellation?, run: RenderMemory.Reservation?,
+        _ scene: consuming Scene, _ query: RenderQuery, cancellation: Cancellation?, run: RenderMemory.Reservation?,
         memory: RenderMemory?, threads: Int, byteBudget: Int?, planned: (RenderPlan) -> Void = { _ in }
     ) throws(ServiceError) -> RenderOutput {
         do {
             let plan = try RenderService.plan(
-                consume scene, query, cancellation: cancellation, run: run, memory: memory)
+                consume scene, query.sampling, cancellation: cancellation, run: run, memory: memory)
             planned(plan)
             var output = try RenderService.response(
-                plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
+                plan, format: query.sampling.format, threads: threads, cancellation: cancellation,
+                byteBudget: byteBudget,
                 memory: memory, query: query, holding: run?.bytes ?? 0)
             if let run {
                 if let held = output.reservation { held.absorb(run) } else { output.reservation = run }
@@ -195,12 +196,12 @@ public enum RenderService {
     /// its connection ends.
     public static func response(
         _ plan: RenderPlan, format: SamplingQuery.Format, threads: Int, cancellation: Cancellation? = nil,
-        byteBudget: Int? = nil, memory: RenderMemory? = nil, query: SamplingQuery? = nil, holding: Int = 0
+        byteBudget: Int? = nil, memory: RenderMemory? = nil, query: RenderQuery? = nil, holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
         switch format {
         case .png, .apng, .filmstrip:
             return try PictureService.output(
-                plan, query ?? SamplingQuery(), cancellation: cancellation, memory: memory, holding: holding)
+                plan, query ?? RenderQuery(), cancellation: cancellation, memory: memory, holding: holding)
         case .json:
             let estimate = estimatedJSONBytes(plan, cancellation: cancellation)
             if cancellation?.isCancelled == true { throw .cancelled }

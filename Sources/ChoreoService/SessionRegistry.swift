@@ -292,9 +292,10 @@ public final class SessionRegistry: Sendable {
     /// samples, rendered as ``RenderService`` renders a scene, pictures with their query's
     /// scale, size and frames; `planned` sees the plan first.
     public func frames(
-        _ id: String, query: SamplingQuery, cancellation: Cancellation?, memory: RenderMemory?, threads: Int,
+        _ id: String, query request: RenderQuery, cancellation: Cancellation?, memory: RenderMemory?, threads: Int,
         byteBudget: Int?, planned: (RenderPlan) -> Void = { _ in }
     ) throws(ServiceError) -> RenderOutput {
+        let query = request.sampling
         let timeline = try timeline(id, horizon: query.times?.max() ?? query.end)
         let plan: RenderPlan
         do throws(ValidationFailure) {
@@ -305,7 +306,7 @@ public final class SessionRegistry: Sendable {
         planned(plan)
         return try RenderService.response(
             plan, format: query.format, threads: threads, cancellation: cancellation, byteBudget: byteBudget,
-            memory: memory, query: query)
+            memory: memory, query: request)
     }
 
     /// `DELETE /v1/sessions/{id}`.

@@ -39,8 +39,8 @@ enum RenderCommand {
             let (scene, _) = try RenderService.scene(from: consume body)
             // The heap's free pages go back after the run and after the plan: a large render
             // peaks lower (two calls per process).
-            plan = try RenderService.plan(consume scene, query, releasingFreePages: true)
-            format = query.format
+            plan = try RenderService.plan(consume scene, query.sampling, releasingFreePages: true)
+            format = query.sampling.format
             if format.isPicture { picture = try PicturePieces(plan, query) }
         } catch {
             throw CLIError(message: describe(error), status: 1)
