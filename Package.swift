@@ -128,7 +128,8 @@ let package = Package(
         .testTarget(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoService"], swiftSettings: strictSettings),
+            name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoService", "ChoreoHTTP"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],
             exclude: ["Goldens", "FuzzRegressions"], swiftSettings: strictSettings),

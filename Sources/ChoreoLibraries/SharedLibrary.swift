@@ -20,7 +20,7 @@ package enum SharedLibrary {
     package static func load<Functions>(
         _ soname: String, package debianPackage: String,
         bind: (UnsafeMutablePointer<Functions>, UnsafeMutableRawPointer) -> UnsafePointer<CChar>?
-    ) -> Result<Functions, LibraryUnavailable> {
+    ) -> Result<BoundFunctions<Functions>, LibraryUnavailable> {
         guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             return .failure(LibraryUnavailable(soname: soname, debianPackage: debianPackage, reason: reason))
@@ -35,8 +35,23 @@ package enum SharedLibrary {
                     reason: "it has no function \(String(cString: missing))"))
         }
         // The handle stays open for the life of the process: the table points into it.
-        return .success(functions.move())
+        return .success(BoundFunctions(table: functions.move()))
     }
+}
+
+/// A library's table of function pointers, bound once by ``SharedLibrary/load(_:package:bind:)``
+/// and never written again; its members are read as the table's (`MHD.MHD_start_daemon`).
+///
+/// `@unchecked Sendable`: the table holds only C function pointers into a library that stays
+/// loaded for the life of the process, and nothing writes it after it is bound, so any thread
+/// may read it. (The shims' `c…_functions` structs are imported from C and are not `Sendable`
+/// by themselves; this is the one place that says so for all of them.)
+@dynamicMemberLookup
+package struct BoundFunctions<Table>: @unchecked Sendable {
+    /// The table itself, for a shim function that takes it (`withUnsafePointer(to: MHD.table)`).
+    package let table: Table
+
+    package subscript<Member>(dynamicMember member: KeyPath<Table, Member>) -> Member { table[keyPath: member] }
 }
 
 /// A library that could not be loaded: which, why, and the Debian package that provides it.

@@ -40,7 +40,7 @@ public final class CurlProbeClient: @unchecked Sendable {
     private let plan = Mutex(Plan())
     private let onResult: @Sendable (Int, ProbeResult) -> Void
     /// libcurl's functions, or why it could not be loaded.
-    private let curl: Result<ccurl_functions, LibraryUnavailable>
+    private let curl: Result<BoundFunctions<ccurl_functions>, LibraryUnavailable>
     /// Created with the client and freed with it: any thread may wake it at any time.
     private let multi: UnsafeMutableRawPointer?
     /// Set and cleared by `start` and `stop`, which the owner calls from one thread.
@@ -55,7 +55,7 @@ public final class CurlProbeClient: @unchecked Sendable {
     /// A client on the given library (another than libcurl's only in tests, to see what
     /// probes report when it cannot be loaded).
     package init(
-        library: Result<ccurl_functions, LibraryUnavailable>,
+        library: Result<BoundFunctions<ccurl_functions>, LibraryUnavailable>,
         onResult: @escaping @Sendable (Int, ProbeResult) -> Void
     ) {
         self.onResult = onResult
@@ -133,7 +133,7 @@ public final class CurlProbeClient: @unchecked Sendable {
     }
 
     private func runLoop() {
-        let curl: ccurl_functions
+        let curl: BoundFunctions<ccurl_functions>
         switch self.curl {
         case .success(let functions): curl = functions
         case .failure(let unavailable):
@@ -256,9 +256,11 @@ public final class CurlProbeClient: @unchecked Sendable {
         }
     }
 
-    private func begin(_ target: Target, _ curl: ccurl_functions, timeout: Double, at now: UInt64) -> Transfer? {
+    private func begin(_ target: Target, _ curl: BoundFunctions<ccurl_functions>, timeout: Double, at now: UInt64)
+        -> Transfer?
+    {
         guard let handle = curl.curl_easy_init() else { return nil }
-        var curl = curl
+        var curl = curl.table
         let transfer = Transfer(target: target.id, handle: handle, started: now)
         let context = Unmanaged.passRetained(transfer).toOpaque()
         let timeoutMs = max(1, Int(timeout * 1000))
@@ -297,11 +299,11 @@ public final class CurlProbeClient: @unchecked Sendable {
     }
 
     private static func result(
-        _ code: CURLcode, _ transfer: Transfer, _ curl: ccurl_functions, finishedAt: UInt64
+        _ code: CURLcode, _ transfer: Transfer, _ curl: BoundFunctions<ccurl_functions>, finishedAt: UInt64
     ) -> ProbeResult {
         let latency = Double(finishedAt - transfer.started) / 1e6
         var status = 0
-        var curl = curl
+        var curl = curl.table
         ccurl_get_long(&curl, transfer.handle, CURLINFO_RESPONSE_CODE, &status)
         let failure: ProbeResult.Failure?
         switch code {
@@ -318,6 +320,3 @@ public final class CurlProbeClient: @unchecked Sendable {
         return ProbeResult(failure: failure, status: status, body: transfer.body, latencyMs: latency)
     }
 }
-
-/// The table of libcurl functions: pointers bound once and never changed.
-extension ccurl_functions: @retroactive @unchecked Sendable {}

@@ -431,9 +431,6 @@ private let pngRead: cairo_read_func_t = { closure, data, length in
     return CAIRO_STATUS_SUCCESS
 }
 
-/// The table of Cairo and Pango functions: pointers bound once and never changed.
-extension ccairo_functions: @retroactive @unchecked Sendable {}
-
 /// The functions every canvas calls. Reaching here without the library is a programming error
 /// (what draws checks ``CairoCanvas/library`` first), stopped with the reason.
 private let C = CairoCanvas.library.functions("pictures need Cairo and Pango")

@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 
 /// A fixed set of the server's own threads fed by a bounded queue: the render executor runs the
@@ -62,5 +63,19 @@ final class RenderExecutor: @unchecked Sendable {
             condition.unlock()
             job()
         }
+    }
+}
+
+/// Runs request work (renders, storage) below libmicrohttpd's I/O threads, so that a long
+/// render on every core still leaves health checks answered promptly. Linux schedules threads
+/// as tasks, so `setpriority` on the thread id affects this worker thread only; the I/O threads
+/// keep the default priority. Failure (no permission) leaves the priority as it was.
+func lowerWorkerPriority() {
+    let workerNice: Int32 = 10
+    let thread = id_t(cmhd_thread_id())
+    errno = 0
+    let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
+    if errno == 0 && current < workerNice {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, workerNice)
     }
 }

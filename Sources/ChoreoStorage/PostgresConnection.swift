@@ -295,9 +295,6 @@ final class PostgresConnection: @unchecked Sendable {
     }
 }
 
-/// The table of libpq functions: pointers bound once and never changed.
-extension cpostgres_functions: @retroactive @unchecked Sendable {}
-
 /// The functions every connection calls; a connection exists only once the library loaded
 /// (``PostgresConnection/init(url:defaults:setup:)`` checks first).
 private let PQ = PostgresConnection.library.functions("PostgreSQL storage needs libpq")
