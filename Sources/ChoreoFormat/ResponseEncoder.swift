@@ -606,24 +606,23 @@ public enum ResponseEncoder {
     }
 }
 
-/// Per-block output slots written from parallel workers.
-///
-/// `@unchecked Sendable`: each slot is written by exactly one `concurrentPerform` iteration and
-/// read only after `concurrentPerform` has returned, which orders the writes before the read.
-private final class BlockResults: @unchecked Sendable {
-    private var slots: [[UInt8]]
+/// Per-block output slots written from parallel workers: each slot is written by the one
+/// `concurrentPerform` iteration of its block, and read once `concurrentPerform` has returned.
+private final class BlockResults: Sendable {
+    private let slots: Mutex<[[UInt8]]>
 
     /// Slots for `count` blocks, the first holding the spare buffers until their blocks take
-    /// them (each slot is read and written by the one thread that writes its block).
+    /// them.
     init(count: Int, reusing spare: consuming [[UInt8]]) {
-        slots = [[UInt8]](repeating: [], count: count)
+        var slots = [[UInt8]](repeating: [], count: count)
         var spare = consume spare
         for index in 0..<min(count, spare.count) { swap(&slots[index], &spare[index]) }
+        self.slots = Mutex(slots)
     }
 
     /// The spare buffer of block `index` (empty when there is none), moved out of its slot.
     func takeSpare(at index: Int) -> [UInt8] {
-        slots.withUnsafeMutableBufferPointer { slots in
+        slots.withLock { slots in
             var buffer: [UInt8] = []
             swap(&buffer, &slots[index])
             return buffer
@@ -631,10 +630,10 @@ private final class BlockResults: @unchecked Sendable {
     }
 
     func store(_ bytes: [UInt8], at index: Int) {
-        slots.withUnsafeMutableBufferPointer { $0[index] = bytes }
+        slots.withLock { $0[index] = bytes }
     }
 
-    var values: [[UInt8]] { slots }
+    var values: [[UInt8]] { slots.withLock { $0 } }
 }
 
 /// The cursors of a stream's earlier pieces, for its next ones: a cursor's tile of sampled

@@ -1,6 +1,7 @@
 import CZlib
 import Dispatch
 import Foundation
+import Synchronization
 
 /// zlib, the one place choreo calls it: PNG chunk checksums and the deflate stream of a PNG's
 /// image data.
@@ -60,15 +61,10 @@ enum Zlib {
     }
 
     /// The parts' results, each stored once by the thread that made it.
-    private final class Results: @unchecked Sendable {
-        private var slots: [([UInt8], uLong, Int)?]
-        private let lock = NSLock()
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func store(_ value: ([UInt8], uLong, Int), at index: Int) {
-            lock.lock()
-            slots[index] = value
-            lock.unlock()
-        }
-        var values: [([UInt8], uLong, Int)] { slots.map { $0! } }
+    private final class Results: Sendable {
+        private let slots: Mutex<[([UInt8], uLong, Int)?]>
+        init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+        func store(_ value: ([UInt8], uLong, Int), at index: Int) { slots.withLock { $0[index] = value } }
+        var values: [([UInt8], uLong, Int)] { slots.withLock { $0.map { $0! } } }
     }
 }
