@@ -1,3 +1,4 @@
+import ChoreoHTTP
 import ChoreoJSON
 import Foundation
 import Synchronization

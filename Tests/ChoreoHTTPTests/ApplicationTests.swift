@@ -328,40 +328,6 @@ extension JSONValue {
     }
 }
 
-/// `choreo target`'s service, without a socket.
-@Suite struct TargetServiceTests {
-    static func get(_ service: TargetService) -> HTTPResponse {
-        service.handle(HTTPRequest(method: "GET", path: "/health", query: [], headers: [:], body: []))
-    }
-
-    @Test func failEveryAndControl() throws {
-        var settings = TargetService.Settings()
-        settings.failEvery = 2
-        settings.load = 0.4
-        let service = TargetService(settings: settings)
-        #expect((1...4).map { _ in Self.get(service).status } == [200, 503, 200, 503])
-        guard case .bytes(let body) = Self.get(service).body else { return }
-        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok","load":0.4}"#)
-        let control = service.handle(
-            HTTPRequest(
-                method: "POST", path: "/control", query: [], headers: [:],
-                body: Array(#"{"status": 418, "padBytes": 3}"#.utf8)))
-        #expect(control.status == 200)
-        #expect(service.settings.status == 418 && service.settings.padBytes == 3)
-        let rejected = service.handle(
-            HTTPRequest(method: "POST", path: "/control", query: [], headers: [:], body: Array(#"{"status": 42}"#.utf8))
-        )
-        #expect(rejected.status == 422)
-        #expect(service.settings.status == 418)
-        let redirect = TargetService(
-            settings: {
-                var s = TargetService.Settings(); s.redirect = true; return s
-            }())
-        let response = Self.get(redirect)
-        #expect(response.status == 302 && response.headers.contains { $0 == ("Location", "/health") })
-    }
-}
-
 /// The arena's status reads frames through the typed frame API: the same values the JSON
 /// encoder writes, without encoding and parsing them.
 @Suite struct FrameConsumerTests {
