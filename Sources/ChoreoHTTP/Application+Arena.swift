@@ -2,6 +2,7 @@ import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoService
+import ChoreoStorage
 import Foundation
 
 /// The arena's routes: status, configuration, rounds, nodes, badges and events.
@@ -38,7 +39,7 @@ extension Application {
                 status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")],
                 body: .bytes(Array(arena.statusText().utf8)))
         }
-        return .json(200, ArenaJSON.status(arena.status()))
+        return .json(200, ArenaDocuments.status(arena.status()))
     }
 
     /// `GET /v1/arena/config`.
@@ -167,7 +168,7 @@ extension Application {
         } else if let limit {
             rows = Array(rows.suffix(limit))
         }
-        return .json(200, ArenaJSON.history(node: name, rows))
+        return .json(200, Self.history(node: name, rows))
     }
 
     /// An RFC 3339 time as Unix seconds (fractional seconds and any offset allowed).
@@ -187,14 +188,14 @@ extension Application {
         guard let node = arena.node(name) else { throw Problem.notFound("No node named \(name) in the arena.") }
         return .json(
             node.status == .up ? 200 : 503,
-            value: ArenaJSON.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
+            value: ArenaDocuments.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
     }
 
     /// `GET /v1/arena/badge.svg`.
     /// Query parameters are ignored: README badges carry shields' (`style`, `label`…).
     func arenaBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        return Badge.response(Badge.arena(arena.nodes))
+        return Self.badge(ArenaBadge.arena(arena.nodes))
     }
 
     /// `GET /v1/arena/nodes/{name}/badge.svg`.
@@ -204,7 +205,7 @@ extension Application {
         guard let node = arena.nodes.first(where: { $0.name == name }) else {
             throw Problem.notFound("No node named \(name) in the arena.")
         }
-        return Badge.response(Badge.node(node))
+        return Self.badge(ArenaBadge.node(node))
     }
 
     /// `GET /v1/arena/events`: server-sent events; `max=N` ends the stream after N events (the
@@ -224,12 +225,43 @@ extension Application {
         let arena = try runningArena()
         guard
             let stream = arena.subscribe(
-                resumingAfter: request.headers["last-event-id"], limit: limit, encode: ArenaJSON.sse)
+                resumingAfter: request.headers["last-event-id"], limit: limit, encode: ArenaDocuments.sse)
         else {
             throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")
         }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],
             body: .stream(stream))
+    }
+
+    /// The response for badge bytes: never cached, as a status changes.
+    static func badge(_ bytes: [UInt8]) -> HTTPResponse {
+        HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "image/svg+xml"), ("Cache-Control", "no-cache, max-age=0"),
+                // An SVG opened on its own is a document: it may run nothing and load nothing.
+                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
+            ],
+            body: .bytes(bytes))
+    }
+
+    /// `{"node": …, "probes": [{"time", "url", "verdict", "reason", "httpStatus", "latencyMs"}]}`.
+    static func history(node: String, _ rows: [ProbeRow]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"node\":")
+        writer.string(node)
+        writer.raw(",\"probes\":")
+        writer.array(rows) { writer, row in
+            writer.value([
+                "time": .number(Double(row.timeMs) / 1000), "url": .string(URLRedaction.redacted(row.url)),
+                "verdict": .string(row.verdict),
+                "reason": row.reason.map { .string($0) } ?? .null,
+                "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
+                "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),
+            ])
+        }
+        writer.raw("}")
+        return writer.bytes
     }
 }

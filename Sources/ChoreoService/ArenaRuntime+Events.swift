@@ -7,22 +7,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// What `GET /v1/arena/events` tells its subscribers, as it happens.
-public enum ArenaEvent: Sendable {
-    /// The whole status, first on every stream: a new page draws itself from it.
-    case snapshot(ArenaStatus)
-    /// A node's health changed.
-    case health(node: String, from: String, to: String, reason: String?, time: Double)
-    /// A round started (Unix time).
-    case roundStarted(round: Int, time: Double)
-    /// The round's scene events at one instant, when that instant comes.
-    case roundEvents(round: Int, events: [Event])
-    /// The round's scene has settled; its champion.
-    case roundFinished(round: Int, time: Double, champion: String?)
-    /// Nothing happened for a while: keeps the connection open, and finds clients that left.
-    case keepAlive
-}
-
 /// `GET /v1/arena/events`: health changes and round events, as typed events that the edge
 /// encodes (Server-Sent Events over HTTP).
 ///

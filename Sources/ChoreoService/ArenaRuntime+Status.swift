@@ -7,41 +7,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The arena now, as `GET /v1/arena` shows it: every node's health and arena state, the round.
-public struct ArenaStatus: Sendable {
-    /// One node: its health, and (in the whole status) its state in the round and its
-    /// presentation values at this moment of the round.
-    public struct Node: Sendable {
-        public let health: NodeHealth
-        public let visual: Visual?
-    }
-
-    /// A node's arena state: `idle`, `offline`, or the state the round gave it by now
-    /// (`fighting`, `champion`…), and its layer's presentation values then (null between rounds).
-    public struct Visual: Sendable {
-        public let state: String
-        public let presentation: JSONValue?
-    }
-
-    /// The round now or last, with how far it has run.
-    public struct RoundState: Sendable {
-        public let id: Int
-        public let started: Double
-        public let running: Bool
-        public let elapsed: Double
-        public let duration: Double
-        public let order: [String]
-        public let champion: String?
-    }
-
-    public let nodes: [Node]
-    public let round: RoundState?
-    /// Whether this replica probes and runs rounds.
-    public let leader: Bool
-    /// When it was taken (Unix time): how long ago each node was checked.
-    public let now: Double
-}
-
 /// `GET /v1/arena`: the nodes' health and visual state, and the round, as values or a table.
 extension ArenaRuntime {
     /// `GET /v1/arena`: every node's health and visual state, and the round.
@@ -89,11 +54,6 @@ extension ArenaRuntime {
         return node.status == .down ? "offline" : "idle"
     }
 
-    /// The latency to show: none while the node is down (its last good one would mislead).
-    public static func shownLatency(_ node: NodeHealth) -> Double? {
-        node.status == .down ? nil : node.lastLatencyMs
-    }
-
     /// `GET /v1/arena/nodes/{name}`: the node's health now (the edge answers 200 while it is
     /// up, 503 otherwise, for load balancers and uptime checkers); nil for an unknown node.
     public func node(_ name: String) -> NodeHealth? {
@@ -114,7 +74,7 @@ extension ArenaRuntime {
                 + pad("UPTIME", 8) + pad("STATE", 10) + "REASON"
         ]
         for node in health {
-            let latency = Self.shownLatency(node).map { "\(Int($0.rounded())) ms" } ?? "-"
+            let latency = node.shownLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
             let median = (node.status == .down ? nil : node.medianLatencyMs).map { "\(Int($0.rounded())) ms" } ?? "-"
             let uptime = node.uptimeRatio.map { String(format: "%.1f%%", $0 * 100) } ?? "-"
             lines.append(

@@ -1,16 +1,13 @@
-import ChoreoArena
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
-import ChoreoService
-import ChoreoStorage
 
-/// The arena's documents as the API writes them: `GET /v1/arena`, a node, its history, and the
-/// Server-Sent Events of `GET /v1/arena/events`. Node URLs are shown redacted
-/// (``URLRedaction``): credentials in them stay on the server.
-enum ArenaJSON {
+/// The arena's documents as the API writes them: `GET /v1/arena`, a node, and the Server-Sent
+/// Events of `GET /v1/arena/events`. Node URLs are shown redacted (``URLRedaction``):
+/// credentials in them stay on the server.
+public enum ArenaDocuments {
     /// `{"nodes": […], "round": {…} | null, "leader": …}`.
-    static func status(_ status: ArenaStatus) -> [UInt8] {
+    public static func status(_ status: ArenaStatus) -> [UInt8] {
         let nodes: [JSONValue] = status.nodes.map { node(node: $0.health, visual: $0.visual, now: status.now) }
         var round: JSONValue = .null
         if let state = status.round {
@@ -27,10 +24,10 @@ enum ArenaJSON {
     }
 
     /// One node: its health, and in the whole status its arena state.
-    static func node(node: NodeHealth, visual: ArenaStatus.Visual?, now: Double) -> JSONValue {
+    public static func node(node: NodeHealth, visual: ArenaStatus.Visual?, now: Double) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(URLRedaction.redacted(node.url))),
-            ("status", .string(node.status.rawValue)), ("latencyMs", number(ArenaRuntime.shownLatency(node))),
+            ("status", .string(node.status.rawValue)), ("latencyMs", number(node.shownLatencyMs)),
             ("medianLatencyMs", number(node.status == .down ? nil : node.medianLatencyMs)),
             ("httpStatus", number(node.lastHTTPStatus.map(Double.init))),
             ("reason", node.lastReason.map { .string($0) } ?? .null),
@@ -49,29 +46,10 @@ enum ArenaJSON {
         return .object(JSONObject(fields))
     }
 
-    /// `{"node": …, "probes": [{"time", "url", "verdict", "reason", "httpStatus", "latencyMs"}]}`.
-    static func history(node: String, _ rows: [ProbeRow]) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"node\":")
-        writer.string(node)
-        writer.raw(",\"probes\":")
-        writer.array(rows) { writer, row in
-            writer.value([
-                "time": .number(Double(row.timeMs) / 1000), "url": .string(URLRedaction.redacted(row.url)),
-                "verdict": .string(row.verdict),
-                "reason": row.reason.map { .string($0) } ?? .null,
-                "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
-                "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),
-            ])
-        }
-        writer.raw("}")
-        return writer.bytes
-    }
-
     /// One event as Server-Sent Events: `event: NAME`, `id: ID` (which a client that
     /// reconnects sends back as `Last-Event-ID`), `data: JSON` and a blank line; the keep-alive
     /// is a comment; the snapshot opens the stream with a comment naming it.
-    static func sse(_ event: ArenaEvent, id: String?) -> [UInt8] {
+    public static func sse(_ event: ArenaEvent, id: String?) -> [UInt8] {
         var writer = JSONWriter()
         let name: String
         switch event {

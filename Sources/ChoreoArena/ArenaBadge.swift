@@ -1,9 +1,7 @@
-import ChoreoArena
-
-/// Status badges (`GET /v1/arena/badge.svg`, `/v1/arena/nodes/{name}/badge.svg`): the two-part
-/// label and value pictures of shields.io, for READMEs and dashboards. Green up, orange
+/// Status badges (`GET /v1/arena/badge.svg`, `/v1/arena/nodes/{name}/badge.svg`), as SVG: the
+/// two-part label and value pictures of shields.io, for READMEs and dashboards. Green up, orange
 /// degraded, red down, grey pending.
-public enum Badge {
+public enum ArenaBadge {
     /// The colour of a status.
     static func color(_ status: ArenaStanding.Status) -> String {
         switch status {
@@ -15,7 +13,7 @@ public enum Badge {
     }
 
     /// One node's badge: its name, and its status with its latest latency when it answers.
-    static func node(_ node: NodeHealth) -> [UInt8] {
+    public static func node(_ node: NodeHealth) -> [UInt8] {
         var value = node.status.rawValue
         if node.status == .up || node.status == .degraded, let latency = node.lastLatencyMs {
             value += " \(Int(latency.rounded())) ms"
@@ -24,7 +22,7 @@ public enum Badge {
     }
 
     /// The arena's badge: how many nodes are up, coloured by the worst of them.
-    static func arena(_ nodes: [NodeHealth]) -> [UInt8] {
+    public static func arena(_ nodes: [NodeHealth]) -> [UInt8] {
         let up = nodes.filter { $0.status == .up }.count
         let status: ArenaStanding.Status
         if nodes.isEmpty || nodes.allSatisfy({ $0.status == .pending }) {
@@ -90,17 +88,5 @@ public enum Badge {
             <text x="\(left + right / 2)" y="14">\(v)</text></g></svg>
             """
         return Array(text.utf8)
-    }
-
-    /// The response for badge bytes: never cached, as a status changes.
-    static func response(_ bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(
-            status: 200,
-            headers: [
-                ("Content-Type", "image/svg+xml"), ("Cache-Control", "no-cache, max-age=0"),
-                // An SVG opened on its own is a document: it may run nothing and load nothing.
-                ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
-            ],
-            body: .bytes(bytes))
     }
 }
