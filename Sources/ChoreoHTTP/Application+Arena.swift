@@ -71,19 +71,7 @@ extension Application {
         let arena = try runningArena()
         try requireJSON(request)
         try rejectQuery(request)
-        let body = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard body.isEmpty || body == "{}" else {
-            throw Problem.invalidScene(ValidationFailure([FieldError(path: "$", message: "must be empty or {}")]))
-        }
-        let round: ArenaRuntime.Round
-        switch arena.startRound() {
-        case .success(let started): round = started
-        case .failure(.running): throw Problem.conflict("A round is already running; try again when it ends.")
-        case .failure(.noNodes): throw Problem.conflict("The arena has no nodes; PUT /v1/arena/config first.")
-        case .failure(.invalid(let reason)):
-            throw Problem.invalidConfiguration(ValidationFailure([FieldError(path: "$.round", message: reason)]))
-        case .failure(.unavailable(let reason)): throw Problem.unavailable("Storage failed: \(reason)")
-        }
+        let round = try service { () throws(ServiceError) in try arena.startRound(body: request.body) }
         var response = HTTPResponse.json(
             201,
             value: [
@@ -124,60 +112,13 @@ extension Application {
         }
     }
 
-    /// A node of the arena by name, or 404.
-    private func knownNode(_ arena: ArenaRuntime, _ name: String) throws(Problem) {
-        guard arena.configuration.nodes.contains(where: { $0.name == name }) else {
-            throw Problem.notFound("No node named \(name) in the arena.")
-        }
-    }
-
-    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first. `since` (RFC
-    /// 3339) keeps those at or after it, and `limit` the first N of those; without `since`,
-    /// `limit` keeps the newest N.
+    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first
+    /// (``ArenaRuntime/history(of:parameters:)``).
     func nodeHistory(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let name = path[.name]
         let arena = try runningArena()
-        try knownNode(arena, name)
-        var since: Double?
-        var limit: Int?
-        var errors: [FieldError] = []
-        for (key, value) in request.query {
-            switch key {
-            case "since":
-                if let time = Self.rfc3339(value) {
-                    since = time
-                } else {
-                    errors.append(
-                        FieldError(path: "query.since", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
-                }
-            case "limit":
-                if let count = Int(value), (1...100_000).contains(count) {
-                    limit = count
-                } else {
-                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 100000"))
-                }
-            default:
-                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (since, limit)"))
-            }
-        }
-        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
-        var rows = try service { () throws(ServiceError) in try arena.history(of: name) }
-        if let since {
-            rows.removeAll { Double($0.timeMs) / 1000 < since }
-            if let limit { rows = Array(rows.prefix(limit)) }
-        } else if let limit {
-            rows = Array(rows.suffix(limit))
-        }
+        let rows = try service { () throws(ServiceError) in try arena.history(of: name, parameters: request.query) }
         return .json(200, Self.history(node: name, rows))
-    }
-
-    /// An RFC 3339 time as Unix seconds (fractional seconds and any offset allowed).
-    static func rfc3339(_ text: String) -> Double? {
-        let whole = ISO8601DateFormatter()
-        whole.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return (fractional.date(from: text) ?? whole.date(from: text))?.timeIntervalSince1970
     }
 
     /// `GET /v1/arena/nodes/{name}`: 200 while up, 503 while down.
@@ -212,22 +153,10 @@ extension Application {
     /// snapshot counts), `Last-Event-ID` resumes after an event (EventSource sends it when it
     /// reconnects).
     func arenaEvents(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        var limit: Int?
-        for (name, value) in request.query where name == "max" {
-            guard let count = Int(value), (1...1_000_000).contains(count) else {
-                throw Problem.invalidScene(
-                    ValidationFailure([
-                        FieldError(path: "query.max", message: "must be a whole number from 1 to 1000000")
-                    ]))
-            }
-            limit = count
-        }
+        let limit = try service { () throws(ServiceError) in try ArenaRuntime.eventLimit(request.query) }
         let arena = try runningArena()
-        guard
-            let stream = arena.subscribe(
-                resumingAfter: request.headers["last-event-id"], limit: limit, encode: ArenaDocuments.sse)
-        else {
-            throw Problem.unavailable("Too many event subscribers (at most \(ArenaRuntime.maxSubscribers)).")
+        let stream = try service { () throws(ServiceError) in
+            try arena.events(limit: limit, lastEventID: request.headers["last-event-id"], encode: ArenaDocuments.sse)
         }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],

@@ -33,10 +33,9 @@ extension Application {
     func storeScene(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         try requireJSON(request)
         try rejectQuery(request)
-        let (name, document) = try service { () throws(ServiceError) in
-            try RenderService.checkedForStorage(request.body, cancellation: request.cancellation, memory: renderMemory)
+        let summary = try service { () throws(ServiceError) in
+            try scenes.store(request.body, cancellation: request.cancellation, memory: renderMemory)
         }
-        let summary = try storage { () throws(StorageError) in try store.insert(name: name, document: document) }
         var response = HTTPResponse.json(201, summaryJSON(summary))
         response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
         return response
@@ -53,8 +52,7 @@ extension Application {
     func deleteScene(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let id = path[.id]
         try rejectQuery(request)
-        let deleted = try storage { () throws(StorageError) in try store.delete(id) }
-        guard deleted else { throw Problem.notFound("No stored scene has the id \(id).") }
+        try service { () throws(ServiceError) in try scenes.delete(id) }
         return HTTPResponse(status: 204)
     }
 
@@ -85,54 +83,16 @@ extension Application {
     }
 
     private func fetch(_ id: String) throws(Problem) -> SceneRecord {
-        let record = try storage { () throws(StorageError) in try store.get(id) }
-        guard let record else { throw Problem.notFound("No stored scene has the id \(id).") }
-        return record
+        try service { () throws(ServiceError) in try scenes.scene(id) }
     }
 
     /// `GET /v1/scenes`: a page of stored scenes, newest first.
     func listScenes(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        var limit = 50
-        var cursor: Int64?
-        var errors: [FieldError] = []
-        for (name, value) in request.query {
-            switch name {
-            case "limit":
-                if let n = Int(value), (1...500).contains(n) {
-                    limit = n
-                } else {
-                    errors.append(FieldError(path: "query.limit", message: "must be a whole number from 1 to 500"))
-                }
-            case "cursor":
-                if let n = Int64(value), n > 0 {
-                    cursor = n
-                } else {
-                    errors.append(FieldError(path: "query.cursor", message: "must be a cursor from a previous page"))
-                }
-            default:
-                errors.append(FieldError(path: "query.\(name)", message: "unknown query parameter"))
-            }
-        }
-        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
-        let page = try storage { () throws(StorageError) in try store.list(limit: limit, after: cursor) }
-        var writer = JSONWriter()
-        writer.raw("{\"items\":")
-        writer.array(page.items) { $0.bytes.append(contentsOf: summaryJSON($1)) }
-        writer.raw(",\"next\":")
-        if let next = page.next { writer.string(String(next)) } else { writer.raw("null") }
-        writer.raw("}")
-        return .json(200, writer.bytes)
+        let page = try service { () throws(ServiceError) in try scenes.list(request.query) }
+        return .json(200, ResponseEncoder.scenePage(page.items.map(summaryJSON), next: page.next))
     }
 
     private func summaryJSON(_ summary: SceneSummary) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"id\":")
-        writer.string(summary.id)
-        writer.raw(",\"name\":")
-        if let name = summary.name { writer.string(name) } else { writer.raw("null") }
-        writer.raw(",\"created\":")
-        writer.string(summary.created)
-        writer.raw("}")
-        return writer.bytes
+        ResponseEncoder.sceneSummary(id: summary.id, name: summary.name, created: summary.created)
     }
 }

@@ -39,6 +39,8 @@ public final class Application: Sendable {
     public let arena: ArenaRuntime?
     /// Live sessions (docs/sessions.md).
     public let sessions: SessionRegistry
+    /// Stored scenes.
+    let scenes: SceneCatalog
     let router = Router(Application.routes)
     /// The render responses in flight, against `Configuration.maxRenderMemory`.
     public let renderMemory: RenderMemory
@@ -52,6 +54,7 @@ public final class Application: Sendable {
         renderMemory = RenderMemory(limit: configuration.maxRenderMemory)
         healthCheck = HealthCheck(store: store)
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
+        scenes = SceneCatalog(store: store)
         metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }
 
@@ -249,14 +252,6 @@ public final class Application: Sendable {
             return try body()
         } catch {
             throw Problem(error)
-        }
-    }
-
-    func storage<T>(_ body: () throws(StorageError) -> T) throws(Problem) -> T {
-        do {
-            return try body()
-        } catch {
-            throw Problem.storage(error)
         }
     }
 }

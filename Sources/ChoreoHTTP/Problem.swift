@@ -1,7 +1,6 @@
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoService
-import ChoreoStorage
 
 /// An RFC 9457 problem document (`application/problem+json`): every error choreo returns.
 public struct Problem: Error, Sendable {
@@ -56,21 +55,10 @@ public struct Problem: Error, Sendable {
     public var response: HTTPResponse {
         // Nobody is there to read it: only the log sees the status.
         if status == Self.cancelledStatus { return HTTPResponse(status: status) }
-        var writer = JSONWriter()
-        writer.raw("{\"type\":")
-        writer.string(type)
-        writer.raw(",\"title\":")
-        writer.string(title)
-        writer.raw(",\"status\":")
-        writer.integer(Int64(status))
-        writer.raw(",\"detail\":")
-        writer.string(detail)
-        writer.raw(",\"errors\":")
-        ResponseEncoder.writeFieldErrors(errors, into: &writer)
-        writer.raw("}")
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/problem+json")] + headers,
-            body: .bytes(writer.bytes))
+            body: .bytes(
+                ResponseEncoder.problem(type: type, title: title, status: status, detail: detail, errors: errors)))
     }
 
     // MARK: The problems choreo returns
@@ -104,9 +92,6 @@ public struct Problem: Error, Sendable {
             .badRequestHead, detail: "The request has two different Content-Length headers.",
             errors: [FieldError(path: "header.Content-Length", message: "must be given once")])
     }
-
-    /// A storage failure as the client sees it (``ServiceError/storage(_:)``).
-    static func storage(_ error: StorageError) -> Problem { Problem(ServiceError.storage(error)) }
 
     public static func conflict(_ detail: String) -> Problem {
         Problem(.conflict, detail: detail)

@@ -358,7 +358,7 @@ extension JSONValue {
             (.unavailable, 503), (.notFound, 404), (.conflict, 409), (.corrupt, 500),
         ]
         for (kind, status) in kinds {
-            #expect(Problem.storage(StorageError("x", kind: kind)).status == status)
+            #expect(Problem(ServiceError.storage(StorageError("x", kind: kind))).status == status)
         }
     }
 }
