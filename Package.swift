@@ -107,7 +107,7 @@ let package = Package(
             name: "choreo",
             dependencies: [
                 "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoLibraries", "ChoreoJSON",
+                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster",
             ],
             exclude: ["choreo.order"], swiftSettings: strictSettings, linkerSettings: compactLinking + orderedLinking),
         .executableTarget(

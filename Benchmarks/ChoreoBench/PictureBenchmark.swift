@@ -67,7 +67,7 @@ enum PictureBenchmark {
         query.sampling.start = 0
         query.sampling.end = 599.0 / 30
         let plan = try RenderPlan.make(timeline: timeline, query: query.sampling)
-        var pieces = try PicturePieces(plan, query)
+        var pieces = try PictureService.pieces(plan, query)
         let rssBefore = residentMiB()
         var peak = rssBefore
         var first = 0.0
@@ -120,7 +120,7 @@ enum PictureBenchmark {
                         query.sampling.format = .apng
                         query.sampling.fps = 599 / duration
                         let plan = try RenderPlan.make(scene: scene, query: query.sampling)
-                        var pieces = try PicturePieces(plan, query)
+                        var pieces = try PictureService.pieces(plan, query)
                         bytes = 0
                         while let piece = pieces.next() { bytes += piece.count }
                         frames = plan.times.count

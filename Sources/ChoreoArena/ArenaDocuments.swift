@@ -87,4 +87,11 @@ public enum ArenaDocuments {
     private static func idLine(_ id: String?) -> [UInt8] { id.map { Array("id: \($0)\n".utf8) } ?? [] }
 
     static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+
+    /// The encoding of `GET /v1/arena/events`: ``sse(_:id:)``.
+    public struct ServerSentEvents: ArenaEventEncoding {
+        public init() {}
+
+        public func encode(_ event: ArenaEvent, id: String?) -> [UInt8] { ArenaDocuments.sse(event, id: id) }
+    }
 }

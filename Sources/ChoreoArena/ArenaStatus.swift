@@ -82,6 +82,14 @@ public enum ArenaEvent: Sendable {
     case keepAlive
 }
 
+/// How a connection writes the arena's events: the service queues each event as its
+/// subscriber's encoding writes it, so that a client too far behind is dropped by the bytes it
+/// has not read (``ArenaDocuments/ServerSentEvents`` for `GET /v1/arena/events`).
+public protocol ArenaEventEncoding: Sendable {
+    /// An event with its id (nil for the keep-alive), as the connection sends it.
+    func encode(_ event: ArenaEvent, id: String?) -> [UInt8]
+}
+
 extension NodeHealth {
     /// The latency to show: none while the node is down (its last good one would mislead).
     public var shownLatencyMs: Double? { status == .down ? nil : lastLatencyMs }

@@ -79,7 +79,7 @@ extension Application {
                 "order": .array(round.order.map { .string($0) }),
                 "champion": round.champion.map { .string($0) } ?? .null,
             ])
-        response.headers.append(("Location", "/v1/arena/rounds/current/scene"))
+        response.headers.append(("Location", Self.currentRoundScene))
         return response
     }
 
@@ -156,7 +156,9 @@ extension Application {
         let limit = try service { () throws(ServiceError) in try ArenaRuntime.eventLimit(request.query) }
         let arena = try runningArena()
         let stream = try service { () throws(ServiceError) in
-            try arena.events(limit: limit, lastEventID: request.headers["last-event-id"], encode: ArenaDocuments.sse)
+            try arena.events(
+                limit: limit, lastEventID: request.headers["last-event-id"], encoding: ArenaDocuments.ServerSentEvents()
+            )
         }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")],

@@ -1,10 +1,8 @@
 import ChoreoEngine
 import ChoreoFormat
-import ChoreoJSON
 import ChoreoService
 import ChoreoStorage
 import Foundation
-import Synchronization
 
 /// The choreo HTTP API, with no sockets: a request in, a response out.
 ///

@@ -2,6 +2,9 @@
 /// its handler. A new route is one line here; the server, the metrics, the CORS preflight and
 /// the token check all read this table.
 extension Application {
+    /// The current round's scene: a route, and where a started round is (`Location`).
+    static let currentRoundScene = "/v1/arena/rounds/current/scene"
+
     static let routes: [Route<Application>] = [
         Route("POST", "/v1/render", lane: .render, Application.render),
         Route("POST", "/v1/validate", lane: .render, Application.validate),
@@ -20,7 +23,7 @@ extension Application {
         Route("GET", "/v1/arena/config", Application.arenaConfiguration),
         Route("PUT", "/v1/arena/config", access: .token, Application.replaceArenaConfiguration),
         Route("POST", "/v1/arena/rounds", access: .token, Application.startRound),
-        Route("GET", "/v1/arena/rounds/current/scene", Application.roundScene),
+        Route("GET", currentRoundScene, Application.roundScene),
         Route("GET", "/v1/arena/rounds/current/frames", lane: .render, Application.roundFrames),
         Route("GET", "/v1/arena/events", Application.arenaEvents),
         Route("GET", "/v1/arena/nodes/{name}", Application.node),

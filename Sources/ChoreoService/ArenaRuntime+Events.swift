@@ -28,13 +28,13 @@ extension ArenaRuntime {
     /// One `GET /v1/arena/events` client, with the encoding its connection speaks.
     final class Subscriber: Sendable {
         /// Encodes an event with its id (nil for the keep-alive).
-        let encode: @Sendable (ArenaEvent, String?) -> [UInt8]
+        let encoding: any ArenaEventEncoding
         /// Events after which the stream ends (the snapshot counts), or nil: for ever.
         let limit: Int?
 
-        init(limit: Int?, encode: @escaping @Sendable (ArenaEvent, String?) -> [UInt8]) {
+        init(limit: Int?, encoding: any ArenaEventEncoding) {
             self.limit = limit
-            self.encode = encode
+            self.encoding = encoding
         }
 
         struct Outbox {
@@ -51,7 +51,7 @@ extension ArenaRuntime {
         /// Queues an event (ends the stream when the client is too far behind, or after its
         /// limit); the stream to wake, if any.
         func deliver(_ event: ArenaEvent, id: String?) -> BodyStream? {
-            let message = encode(event, id)
+            let message = encoding.encode(event, id: id)
             return outbox.withLock { outbox -> BodyStream? in
                 guard !outbox.ended else { return nil }
                 if outbox.bytes.count + message.count > ArenaRuntime.maxQueuedBytes {
@@ -141,7 +141,7 @@ extension ArenaRuntime {
     /// The number of open event streams.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// A stream of events, each encoded by `encode` with its id (`<stream>-<number>`): the
+    /// A stream of events, each written by `encoding` with its id (`<stream>-<number>`): the
     /// status first, then health changes and round events as they happen, a keep-alive every
     /// 15 s. A client that reconnects with the id of the last event it read (`Last-Event-ID`)
     /// gets the events it missed instead of the status, while this process still keeps them;
@@ -149,9 +149,9 @@ extension ArenaRuntime {
     /// Nil when there are too many subscribers. The slot is freed when the connection ends.
     public func subscribe(
         resumingAfter lastEventID: String? = nil, limit: Int? = nil,
-        encode: @escaping @Sendable (ArenaEvent, String?) -> [UInt8]
+        encoding: any ArenaEventEncoding
     ) -> BodyStream? {
-        let subscriber = Subscriber(limit: limit, encode: encode)
+        let subscriber = Subscriber(limit: limit, encoding: encoding)
         // The status is read outside the lock (it reads the round and the prober); events
         // numbered after `seen` follow it, so none is lost in between.
         let seen = state.withLock { $0.eventSequence }

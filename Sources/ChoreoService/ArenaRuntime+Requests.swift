@@ -85,12 +85,12 @@ extension ArenaRuntime {
         return limit
     }
 
-    /// `GET /v1/arena/events`: ``subscribe(resumingAfter:limit:encode:)``, unavailable beyond
+    /// `GET /v1/arena/events`: ``subscribe(resumingAfter:limit:encoding:)``, unavailable beyond
     /// ``maxSubscribers``.
     public func events(
-        limit: Int?, lastEventID: String?, encode: @escaping @Sendable (ArenaEvent, String?) -> [UInt8]
+        limit: Int?, lastEventID: String?, encoding: any ArenaEventEncoding
     ) throws(ServiceError) -> BodyStream {
-        guard let stream = subscribe(resumingAfter: lastEventID, limit: limit, encode: encode) else {
+        guard let stream = subscribe(resumingAfter: lastEventID, limit: limit, encoding: encoding) else {
             throw ServiceError.unavailable("Too many event subscribers (at most \(Self.maxSubscribers)).")
         }
         return stream

@@ -3,7 +3,7 @@ import Synchronization
 /// Produces a response body piece by piece, so large NDJSON renders never sit whole in memory,
 /// and event streams wait without holding a thread.
 ///
-/// A pull stream (``init(_:)``) always has its next piece at hand. A push stream
+/// A pull stream (``init(pulling:)``) always has its next piece at hand. A push stream
 /// (``init(pushing:onClose:)``) may answer ``Piece/later``: nothing now. Its producer then calls
 /// ``ready()`` when there is, and the server asks again; no thread waits in between.
 ///
@@ -33,9 +33,9 @@ public final class BodyStream: @unchecked Sendable {
         let call: () -> Piece
     }
 
-    /// A pull stream: `produce` returns the next piece, or nil at the end.
-    public init(_ produce: @escaping () -> [UInt8]?) {
-        let producer = Producer { produce().map(Piece.bytes) ?? .end }
+    /// A pull stream: `produce` returns the next piece (bytes, or the end; never ``Piece/later``).
+    public init(pulling produce: @escaping () -> Piece) {
+        let producer = Producer(call: produce)
         hooks.withLock { $0.produce = producer }
     }
 

@@ -79,6 +79,23 @@ public enum PictureService {
         return renderer
     }
 
+    /// The picture a plan and query ask for, in pieces (``PicturePieces``), its size and cost
+    /// checked (``renderer(_:_:)``). With a `cancellation`, drawing stops between layers once
+    /// it is set.
+    public static func pieces(
+        _ plan: RenderPlan, _ query: RenderQuery, cancellation: Cancellation? = nil
+    ) throws(ServiceError) -> PicturePieces {
+        var renderer = try renderer(plan, query)
+        if let cancellation { renderer.shouldStop = { cancellation.isCancelled } }
+        let kind: PicturePieces.Kind =
+            switch query.sampling.format {
+            case .apng: .apng
+            case .filmstrip: .filmstrip(columns: query.picture.columns)
+            default: .png
+            }
+        return PicturePieces(renderer: renderer, times: plan.times, kind: kind, frameDelay: 1 / query.sampling.fps)
+    }
+
     /// A count for a message, whole while it fits an integer.
     static func count(_ value: Double) -> String {
         value.isFinite && value < 9e18 ? String(Int(value.rounded(.up))) : String(value)
@@ -105,7 +122,7 @@ public enum PictureService {
         _ plan: RenderPlan, _ query: RenderQuery, cancellation: Cancellation? = nil, memory: RenderMemory? = nil,
         holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
-        let pieces = try PicturePieces(plan, query, cancellation: cancellation)
+        let pieces = try Self.pieces(plan, query, cancellation: cancellation)
         var reservation: RenderMemory.Reservation?
         if let memory {
             if pieces.workingBytes + holding > memory.limit {
@@ -121,7 +138,8 @@ public enum PictureService {
         if query.sampling.format == .apng {
             var stream = pieces
             return RenderOutput(
-                body: .stream(BodyStream { stream.next() }), contentType: type, reservation: reservation)
+                body: .stream(BodyStream(pulling: { stream.next().map(BodyStream.Piece.bytes) ?? .end })),
+                contentType: type, reservation: reservation)
         }
         var whole = pieces
         var bytes: [UInt8] = []
@@ -132,66 +150,5 @@ public enum PictureService {
         return RenderOutput(
             body: .bytes(bytes), contentType: type,
             reservation: reservation)
-    }
-}
-
-/// A picture response in pieces: the PNG or filmstrip at once, an animated PNG a frame per
-/// piece (only the frame being drawn is in memory).
-public struct PicturePieces {
-    let plan: RenderPlan
-    let query: RenderQuery
-    let renderer: FrameRenderer
-    var apng: APNGWriter
-    var nextFrame = 0
-    var ended = false
-    /// Frames drawn so far.
-    public private(set) var framesDone = 0
-    public var total: Int { plan.times.count }
-
-    /// With a `cancellation`, drawing stops between layers once it is set.
-    public init(_ plan: RenderPlan, _ query: RenderQuery, cancellation: Cancellation? = nil) throws(ServiceError) {
-        self.plan = plan
-        self.query = query
-        var renderer = try PictureService.renderer(plan, query)
-        if let cancellation { renderer.shouldStop = { cancellation.isCancelled } }
-        self.renderer = renderer
-        apng = APNGWriter(frameCount: plan.times.count)
-    }
-
-    /// The memory drawing takes at once: the canvas (or the sheet and a frame), its straight
-    /// and filtered copies and the compressed data, about 16 bytes a pixel.
-    public var workingBytes: Int {
-        let frame = renderer.pixelWidth * renderer.pixelHeight
-        guard query.sampling.format == .filmstrip else { return frame * 16 }
-        let sheet = Filmstrip(renderer: renderer, times: plan.times, columns: query.picture.columns)
-        return (sheet.pixelWidth * sheet.pixelHeight + frame) * 16
-    }
-
-    /// The next piece, nil at the end.
-    public mutating func next() -> [UInt8]? {
-        guard !ended else { return nil }
-        switch query.sampling.format {
-        case .apng:
-            let times = plan.times
-            guard nextFrame < times.count else {
-                ended = true
-                return times.isEmpty ? nil : apng.end()
-            }
-            let index = nextFrame
-            nextFrame += 1
-            framesDone = nextFrame
-            let delay =
-                index + 1 < times.count
-                ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : 1 / query.sampling.fps
-            return apng.frame(renderer.draw(at: times[index]).png(), delay: delay)
-        case .filmstrip:
-            ended = true
-            framesDone = plan.times.count
-            return Filmstrip(renderer: renderer, times: plan.times, columns: query.picture.columns).draw().png()
-        default:
-            ended = true
-            framesDone = 1
-            return renderer.draw(at: plan.times.first ?? 0).png()
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ChoreoFormat
+import ChoreoRaster
 import ChoreoService
 import Foundation
 
@@ -41,7 +42,7 @@ enum RenderCommand {
             // peaks lower (two calls per process).
             plan = try RenderService.plan(consume scene, query.sampling, releasingFreePages: true)
             format = query.sampling.format
-            if format.isPicture { picture = try PicturePieces(plan, query) }
+            if format.isPicture { picture = try PictureService.pieces(plan, query) }
         } catch {
             throw CLIError(message: describe(error), status: 1)
         }

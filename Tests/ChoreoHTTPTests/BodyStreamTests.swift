@@ -14,11 +14,11 @@ import Testing
             let held = Held()
             watched = held
             var sent = false
-            return BodyStream {
+            return BodyStream(pulling: {
                 _ = held
                 defer { sent = true }
-                return sent ? nil : [1, 2, 3]
-            }
+                return sent ? .end : .bytes([1, 2, 3])
+            })
         }()
         guard case .bytes(let first) = stream.next() else {
             Issue.record("no first piece")

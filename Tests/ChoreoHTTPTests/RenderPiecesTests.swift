@@ -1,7 +1,7 @@
-import ChoreoFormat
 import Foundation
 import Testing
 
+@testable import ChoreoFormat
 @testable import ChoreoHTTP
 @testable import ChoreoService
 
