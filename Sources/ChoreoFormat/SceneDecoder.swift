@@ -339,7 +339,7 @@ public struct SceneDecoder {
         [
             "add", "addAgain", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction",
             "animate",
-            "animateKeyframes", "transition", "setState", "after", "if",
+            "animateKeyframes", "transition", "setState", "after", "if", "performWithoutAnimation",
         ] + animatorActionNames + transitionActionNames
 
     mutating func reference(_ id: String, _ path: String) {
@@ -456,6 +456,10 @@ public struct SceneDecoder {
         case "animate":
             reader.rejectUnknown(object, path, allowed: ["animate"])
             return decodeAnimate(object["animate"]!, "\(path).animate")
+        case "performWithoutAnimation":
+            reader.rejectUnknown(object, path, allowed: ["performWithoutAnimation"])
+            return .withoutAnimation(
+                decodeActions(object["performWithoutAnimation"]!, "\(path).performWithoutAnimation"))
         case "animateKeyframes":
             reader.rejectUnknown(object, path, allowed: ["animateKeyframes"])
             return decodeAnimateKeyframes(object["animateKeyframes"]!, "\(path).animateKeyframes")

@@ -89,7 +89,10 @@ extension SceneDecoder {
             switch self {
             case .animate: Self.common
             case .keyframes: Self.common + Self.calculationModes
-            case .transition: Self.common + ViewTransition.Style.allCases.map(\.rawValue) + ["transitionNone"]
+            case .transition:
+                Self.common + ViewTransition.Style.allCases.map(\.rawValue) + [
+                    "transitionNone", "showHideTransitionViews",
+                ]
             }
         }
     }
@@ -132,6 +135,7 @@ extension SceneDecoder {
             case "calculationModeCubic": (options.calculationMode, modes) = (.cubic, modes + 1)
             case "calculationModeCubicPaced": (options.calculationMode, modes) = (.cubicPaced, modes + 1)
             case "transitionNone": transitions += 1
+            case "showHideTransitionViews": break
             default:
                 if let given = ViewTransition.Style(rawValue: name) {
                     style = given
@@ -166,6 +170,7 @@ extension SceneDecoder {
     mutating func decodeAnimate(_ json: JSONValue, _ path: String) -> ScriptAction? {
         guard let given = reader.object(json, path) else { return nil }
         var object = reader.canonical(given, path, aliases: Vocabulary.animateFieldAliases)
+        let perceptual = perceptualSpring(&object, path)
         // The Swift labels `usingSpringWithDamping:initialSpringVelocity:` are the `spring` object.
         let labels = ["usingSpringWithDamping", "initialSpringVelocity"]
         if labels.contains(where: { object[$0] != nil }) {
@@ -181,9 +186,15 @@ extension SceneDecoder {
         }
         reader.rejectUnknown(
             object, path, allowed: ["duration", "delay", "options", "spring", "changes", "completion", "name"])
-        var block = ViewAnimation(duration: duration(object, path, required: true) ?? 0)
+        var block = ViewAnimation(
+            duration: perceptual.map(\.settlingDuration) ?? duration(object, path, required: true) ?? 0)
         block.delay = delay(object, path)
         block.options = options(object, path, .animate).0
+        if let perceptual {
+            // The spring is the timing: its animations last until it settles; curves do not apply.
+            block.physics = perceptual
+            block.options.curve = .linear
+        }
         if let v = object["spring"], let spring = reader.object(v, "\(path).spring") {
             reader.rejectUnknown(spring, "\(path).spring", allowed: ["dampingRatio", "initialVelocity"])
             var ratio = 1.0
@@ -206,6 +217,33 @@ extension SceneDecoder {
         block.name = optionalName(object, path)
         block.completion = completion(object, path)
         return .animate(block)
+    }
+
+    /// iOS 17's `UIView.animate(springDuration:bounce:initialSpringVelocity:delay:options:animations:completion:)`:
+    /// a spring of that perceptual duration (0.5 s by default) and bounce (0 by default; −1 < bounce
+    /// < 1), `CASpringAnimation(perceptualDuration:bounce:)`. Its fields are taken out of `object`;
+    /// nil when the block gives neither.
+    private mutating func perceptualSpring(_ object: inout JSONObject, _ path: String) -> Spring? {
+        guard object["springDuration"] != nil || object["bounce"] != nil else { return nil }
+        for other in ["duration", "spring", "usingSpringWithDamping"] where object[other] != nil {
+            reader.fail("\(path).\(other)", "give springDuration and bounce, or duration, not both")
+        }
+        var springDuration = 0.5
+        if let v = object["springDuration"] {
+            springDuration =
+                reader.number(v, "\(path).springDuration", min: 0, max: 60, exclusiveMin: true) ?? springDuration
+        }
+        var bounce = 0.0
+        if let v = object["bounce"] {
+            bounce = reader.number(v, "\(path).bounce", min: -1, max: 1, exclusiveMin: true) ?? 0
+            if bounce >= 1 { reader.fail("\(path).bounce", "must be less than 1") }
+        }
+        var velocity = 0.0
+        if let v = object["initialSpringVelocity"] {
+            velocity = reader.number(v, "\(path).initialSpringVelocity", min: -1000, max: 1000) ?? 0
+        }
+        for key in ["springDuration", "bounce", "initialSpringVelocity"] { object[key] = nil }
+        return Spring(perceptualDuration: springDuration, bounce: bounce, initialVelocity: velocity)
     }
 
     mutating func decodeAnimateKeyframes(_ json: JSONValue, _ path: String) -> ScriptAction? {
@@ -254,6 +292,7 @@ extension SceneDecoder {
     mutating func decodeViewTransition(_ json: JSONValue, _ path: String) -> ScriptAction? {
         guard let given = reader.object(json, path) else { return nil }
         let object = reader.canonical(given, path, aliases: Vocabulary.transitionFieldAliases)
+        if object["from"] != nil || object["to"] != nil { return decodeReplacement(object, path) }
         reader.rejectUnknown(
             object, path, allowed: ["layer", "duration", "options", "changes", "completion", "name"])
         guard let layerJSON = object["layer"] else {
@@ -268,6 +307,41 @@ extension SceneDecoder {
         block.name = optionalName(object, path)
         block.completion = completion(object, path)
         return .transition(block)
+    }
+
+    /// `UIView.transition(from:to:duration:options:completion:)`: `from` and `to` instead of
+    /// `layer` and `changes`.
+    private mutating func decodeReplacement(_ object: JSONObject, _ path: String) -> ScriptAction? {
+        reader.rejectUnknown(object, path, allowed: ["from", "to", "duration", "options", "completion", "name"])
+        var ids: [String] = []
+        for key in ["from", "to"] {
+            guard let v = object[key] else {
+                reader.fail("\(path).\(key)", "is required with \(key == "from" ? "to" : "from")")
+                continue
+            }
+            if let id = reader.string(v, "\(path).\(key)") {
+                reference(id, "\(path).\(key)")
+                ids.append(id)
+            }
+        }
+        guard ids.count == 2 else { return nil }
+        if ids[0] == ids[1] { reader.fail("\(path).to", "must be another view than from") }
+        var block = ViewTransition(layer: ids[0], duration: duration(object, path, required: true) ?? 0)
+        let showHide = optionNames(object).contains("showHideTransitionViews")
+        (block.options, block.style) = options(object, path, .transition)
+        block.replacement = ViewTransition.Replacement(from: ids[0], to: ids[1], showHide: showHide)
+        block.name = optionalName(object, path)
+        block.completion = completion(object, path)
+        return .transition(block)
+    }
+
+    /// The option names a block lists, in their short spelling (`.showHideTransitionViews`).
+    private func optionNames(_ object: JSONObject) -> [String] {
+        guard case .array(let list)? = object["options"] else { return [] }
+        return list.compactMap { element in
+            guard case .string(let given) = element else { return nil }
+            return given.split(separator: ".").last.map(String.init) ?? given
+        }
     }
 
     mutating func decodeSetState(_ object: JSONObject, _ path: String) -> ScriptAction? {

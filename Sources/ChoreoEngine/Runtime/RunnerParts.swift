@@ -79,6 +79,9 @@ struct RunLoop {
     var eventsAtInstant = 0
     /// Open `CATransaction`s, innermost last; the first is the run-loop turn's implicit one.
     var transactions = [RunnerState.TransactionFrame.implicit]
+    /// `UIView.performWithoutAnimation` blocks open: while any is, UIView animation blocks
+    /// change their views at once.
+    var viewAnimationsDisabled = 0
     /// Transaction and UIView-block completions, and the animations each waits for.
     var completionGroups: [RunnerState.CompletionGroup] = []
     /// Completion groups collecting the animations added right now, innermost last.

@@ -74,7 +74,9 @@ extension RunnerState {
         loop.openGroups.removeAll { $0 == group }
         loop.completionGroups[group].closed = true
         let entry = loop.completionGroups[group]
-        if entry.added == 0 && !entry.actions.isEmpty {
+        // Inside `performWithoutAnimation` a block's completion running at once is what was asked.
+        if entry.added == 0 && !entry.actions.isEmpty && !(entry.kind == .viewBlock && loop.viewAnimationsDisabled > 0)
+        {
             let what = entry.kind == .transaction ? "transaction" : "UIView animation block"
             diagnose(
                 .completionImmediate(time: now, what: what))
@@ -178,7 +180,9 @@ extension RunnerState {
         for (position, change) in block.changes.enumerated() {
             let index = try layer(change.layer, path: "\(path).changes.\(change.layer)")
             for item in expandingFrames(change.changes, layer: index) {
-                guard case .property(let property, let new) = item, property.isAnimatable, block.duration > 0 else {
+                guard case .property(let property, let new) = item, property.isAnimatable, block.duration > 0,
+                    loop.viewAnimationsDisabled == 0
+                else {
                     applyWithoutAnimation(item, to: index)
                     continue
                 }
@@ -271,7 +275,7 @@ extension RunnerState {
                 }
             }
             let final = values[values.count - 1]
-            guard target.property.isAnimatable, block.duration > 0 else {
+            guard target.property.isAnimatable, block.duration > 0, loop.viewAnimationsDisabled == 0 else {
                 setModel(target.property, final, on: index)
                 continue
             }
@@ -310,13 +314,16 @@ extension RunnerState {
     }
 
     func performViewTransition(_ block: ViewTransition, path: String) throws(RuntimeError) {
-        let index = try layer(block.layer, path: path + ".layer")
+        var index = try layer(block.layer, path: path + ".layer")
         let group = openGroup(.viewBlock, name: block.name, actions: block.completion, path: path + ".completion")
+        if let replacement = block.replacement {
+            index = try replace(replacement, path: path)
+        }
         for change in block.changes {
             let target = try layer(change.layer, path: "\(path).changes.\(change.layer)")
             for item in change.changes { applyWithoutAnimation(item, to: target) }
         }
-        if block.duration > 0, let style = block.style {
+        if block.duration > 0, loop.viewAnimationsDisabled == 0, let style = block.style {
             var animation = Animation(content: .transition(style.transition))
             animation.timing = blockTiming(duration: block.duration, options: block.options)
             animation.timingFunction = block.options.curve
@@ -324,6 +331,43 @@ extension RunnerState {
             try attach(animation, to: index, path: path, byUIKit: true)
         }
         closeGroup(group)
+    }
+
+    /// `UIView.transition(from:to:…)`'s change: `to` takes `from`'s place in its superview
+    /// (`from` removed, `to` added at its index), or with `showHideTransitionViews` `from` is
+    /// hidden and `to` shown. The superview, whose layer the transition animates.
+    private func replace(_ replacement: ViewTransition.Replacement, path: String) throws(RuntimeError) -> Int {
+        let from = try layer(replacement.from, path: path + ".from")
+        let to = try layer(replacement.to, path: path + ".to")
+        let parent = tree.parent[from]
+        guard parent >= 0 else {
+            throw RuntimeError(
+                path: path + ".from",
+                message:
+                    "\"\(replacement.from)\" has no superview: UIView.transition(from:to:) replaces a view in its superview"
+            )
+        }
+        if replacement.showHide {
+            applyWithoutAnimation(.property(.hidden, .bool(true)), to: from)
+            applyWithoutAnimation(.property(.hidden, .bool(false)), to: to)
+        } else {
+            let position = tree.children[parent].firstIndex(of: from)
+            try perform(.removeLayer(replacement.from), path: path + ".from")
+            try perform(
+                .insertLayer(replacement.to, parent: timeline.layers[parent].id, index: position), path: path + ".to")
+        }
+        return parent
+    }
+
+    /// `UIView.performWithoutAnimation { … }`: the UIView animation blocks inside (`animate`,
+    /// `animateKeyframes`, `transition`, an animated `setState`) change their views at once, and
+    /// their completions run at once with `finished` true. A standalone layer's implicit actions
+    /// are not UIKit's to disable (a transaction's `disableActions` is), nor are property
+    /// animators.
+    func performWithoutAnimation(_ actions: [ScriptAction], path: String) throws(RuntimeError) {
+        loop.viewAnimationsDisabled += 1
+        defer { loop.viewAnimationsDisabled -= 1 }
+        try performAll(actions, path: path)
     }
 
     // MARK: Named states

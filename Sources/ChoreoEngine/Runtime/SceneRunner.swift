@@ -478,6 +478,8 @@ final class RunnerState {
             try performTransaction(block, path: path + ".transaction")
         case .animate(let block):
             try performViewAnimation(block, path: path + ".animate")
+        case .withoutAnimation(let actions):
+            try performWithoutAnimation(actions, path: path + ".performWithoutAnimation")
         case .animateKeyframes(let block):
             try performViewKeyframes(block, path: path + ".animateKeyframes")
         case .transition(let block):

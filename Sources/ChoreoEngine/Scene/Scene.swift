@@ -127,6 +127,8 @@ public indirect enum ScriptAction: Sendable, Equatable {
     case transaction(TransactionBlock)
     /// `UIView.animate`.
     case animate(ViewAnimation)
+    /// `UIView.performWithoutAnimation { … }`.
+    case withoutAnimation([ScriptAction])
     /// `UIView.animateKeyframes`.
     case animateKeyframes(ViewKeyframes)
     /// `UIView.transition(with:…)`.
@@ -163,6 +165,7 @@ public indirect enum ScriptAction: Sendable, Equatable {
         case (.mark(let x), .mark(let y)): x == y
         case (.transaction(let x), .transaction(let y)): x == y
         case (.animate(let x), .animate(let y)): x == y
+        case (.withoutAnimation(let x), .withoutAnimation(let y)): x == y
         case (.animateKeyframes(let x), .animateKeyframes(let y)): x == y
         case (.transition(let x), .transition(let y)): x == y
         case (.setState(let x, let p, let d), .setState(let y, let q, let e)):

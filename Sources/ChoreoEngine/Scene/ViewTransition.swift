@@ -27,7 +27,25 @@ public struct ViewTransition: Sendable, Equatable {
         }
     }
 
+    /// `UIView.transition(from:to:duration:options:completion:)`: `from` gives way to `to` in
+    /// its superview, whose layer the transition animates; with `showHideTransitionViews`
+    /// `from` is hidden and `to` shown instead of removed and added.
+    public struct Replacement: Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var showHide: Bool
+
+        public init(from: String, to: String, showHide: Bool) {
+            self.from = from
+            self.to = to
+            self.showHide = showHide
+        }
+    }
+
+    /// The view whose content the transition animates (`with:`); for a replacement, `from`
+    /// (its superview, found when the block runs, is what animates).
     public var layer: String
+    public var replacement: Replacement?
     public var duration: Double
     /// nil: `transitionNone`, the content changes without a transition.
     public var style: Style?
