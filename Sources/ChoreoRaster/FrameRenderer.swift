@@ -19,6 +19,10 @@ public struct FrameRenderer: Sendable {
     /// ``slotCount``), −1 where the plan has none.
     let slots: [Int32]
     static let slotCount = LayerProperty.emitterPosition.ordinal
+    /// Per column, where its lanes start in a frame's lane table (−1: a column without lanes),
+    /// and the lanes of all columns.
+    let laneOffsets: [Int32]
+    let laneTotal: Int
     /// Pixels per point, 1…4.
     public let scale: Double
     /// The canvas in points: its origin in the root layers' space, and its size.
@@ -57,12 +61,24 @@ public struct FrameRenderer: Sendable {
             }
         }
         self.slots = slots
+        var offsets = [Int32](repeating: -1, count: frames.columnCount)
+        var total = 0
+        for column in 0..<frames.columnCount {
+            guard case .keyPath(let keyPath) = frames.column(column).member, keyPath.component == nil else { continue }
+            let lanes = keyPath.property.kind.laneCount
+            if lanes > 0 {
+                offsets[column] = Int32(total)
+                total += lanes
+            }
+        }
+        laneOffsets = offsets
+        laneTotal = total
         if let canvas = canvas ?? frames.timeline.canvas {
             origin = .zero
             size = Point(canvas.width, canvas.height)
             background = canvas.background
         } else {
-            let box = Self.rootBox(Frame(frames, slots: slots, time: 0, cursor: frames.makeCursor()))
+            let box = Self.rootBox(Frame(frames, layout: (slots, offsets, total), time: 0, cursor: frames.makeCursor()))
             origin = box.origin
             size = box.size
             background = nil
@@ -83,7 +99,7 @@ public struct FrameRenderer: Sendable {
     /// The frame at `time` drawn over what `canvas` holds.
     public func draw(at time: Double, on canvas: CairoCanvas) {
         if let background { canvas.paint(background) }
-        let frame = Frame(frames, slots: slots, time: time, cursor: frames.makeCursor())
+        let frame = Frame(self, time: time, cursor: frames.makeCursor())
         let base = Homography.translation(-origin.x, -origin.y).then(.scale(scale))
         for root in frame.roots { draw(root, frame: frame, toCanvas: base, canvas: canvas) }
     }
@@ -120,8 +136,7 @@ public struct FrameRenderer: Sendable {
         let layer = frame.layer(index)
         guard !layer.hidden, layer.opacity > 0 else { return }
         if face == nil, let state = frame.transitions[index] {
-            let before = Frame(
-                frames, slots: slots, time: state.begunAt - MediaTiming.resolution, cursor: frame.cursor)
+            let before = Frame(self, time: state.begunAt - MediaTiming.resolution, cursor: frame.cursor)
             let faces = [
                 (
                     before,
@@ -395,70 +410,87 @@ public struct FrameRenderer: Sendable {
 final class Frame {
     let frames: FramePlan
     let slots: [Int32]
+    let laneOffsets: [Int32]
     let time: Double
     let shape: Timeline.TreeShape
     let maps: [TimeMap]
-    /// The plan's columns' values at the time (by column).
-    let values: [Value]
+    /// The compiled columns' lanes at the time (at each column's ``FrameRenderer/laneOffsets``).
+    let lanes: [Double]
+    /// The values read from the timeline (booleans, strings, paths, and what the program
+    /// leaves generic), by column.
+    let generic: [Value?]
     /// The `CATransition`s in effect, by layer.
     let transitions: [Int: TransitionState]
     /// An emitter's live particles, by layer.
     let particles: [Int: [Particle]]
     /// The thread's sampling cursor, for a transition's outgoing face at another time.
     let cursor: SamplingCursor
-    let roots: [Int]
-    private let childLists: [Int: [Int]]
+    private(set) var roots: [Int]
+    private var childLists: [Int: [Int]]
 
-    /// The values a ``FramePlan`` hands out for one frame.
+    /// What a ``FramePlan`` hands out for one frame: lanes as they are, values as values.
     struct Table: FrameVisitor {
-        var values: [Value]
+        let offsets: [Int32]
+        var lanes: [Double]
+        var generic: [Value?]
         var transitions: [Int: TransitionState] = [:]
         var particles: [Int: [Particle]] = [:]
         var layer = 0
 
         mutating func beginLayer(_ layer: Int) { self.layer = layer }
-        mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
-            values[column] = Value(lanes: lanes, kind: keyPath.property.kind)
+        mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ values: UnsafePointer<Double>) {
+            let offset = Int(offsets[column])
+            guard offset >= 0 else {
+                generic[column] = Value(lanes: values, kind: keyPath.property.kind)
+                return
+            }
+            for lane in 0..<keyPath.property.kind.laneCount { lanes[offset + lane] = values[lane] }
         }
-        mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) { values[column] = value }
+        mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) { generic[column] = value }
         mutating func transition(_ column: Int, _ state: TransitionState) { transitions[layer] = state }
         mutating func particles(_ column: Int, _ particles: [Particle]) { self.particles[layer] = particles }
         mutating func endLayer(_ layer: Int) {}
     }
 
-    init(_ frames: FramePlan, slots: [Int32], time: Double, cursor: SamplingCursor) {
+    convenience init(_ renderer: FrameRenderer, time: Double, cursor: SamplingCursor) {
+        self.init(
+            renderer.frames, layout: (renderer.slots, renderer.laneOffsets, renderer.laneTotal), time: time,
+            cursor: cursor)
+    }
+
+    init(
+        _ frames: FramePlan, layout: (slots: [Int32], laneOffsets: [Int32], laneTotal: Int), time: Double,
+        cursor: SamplingCursor
+    ) {
         self.frames = frames
-        self.slots = slots
+        slots = layout.slots
+        laneOffsets = layout.laneOffsets
         self.time = time
         self.cursor = cursor
         let (shape, maps) = frames.frameState(at: time)
-        var table = Table(values: [Value](repeating: .number(0), count: frames.columnCount))
+        var table = Table(
+            offsets: layout.laneOffsets, lanes: [Double](repeating: 0, count: layout.laneTotal),
+            generic: [Value?](repeating: nil, count: frames.columnCount))
         frames.visit(time, shape: shape, maps: maps, cursor: cursor, &table)
         self.shape = shape
         self.maps = maps
-        let values = table.values
-        self.values = values
+        lanes = table.lanes
+        generic = table.generic
         transitions = table.transitions
         particles = table.particles
-        let zSlot = LayerProperty.zPosition.ordinal
-        func z(_ index: Int) -> Double {
-            let column = Int(slots[index * FrameRenderer.slotCount + zSlot])
-            let value =
-                column >= 0
-                ? values[column]
-                : frames.timeline.presentationValue(
-                    layer: index, keyPath: KeyPath(.zPosition), at: time, map: maps[index])
-            if case .number(let n) = value { return n }
-            return 0
-        }
         var lists: [Int: [Int]] = [:]
         var roots: [Int] = []
         for index in shape.order {
             let parent = shape.parent[index]
             if parent >= 0 { lists[parent, default: []].append(index) } else { roots.append(index) }
         }
+        self.roots = roots
+        childLists = lists
+        // Siblings in drawing order: zPosition, then insertion order.
         func sorted(_ list: [Int]) -> [Int] {
-            let keyed = list.enumerated().map { (offset: $0.offset, index: $0.element, z: z($0.element)) }
+            let keyed = list.enumerated().map {
+                (offset: $0.offset, index: $0.element, z: number($0.element, .zPosition))
+            }
             return keyed.sorted { $0.z != $1.z ? $0.z < $1.z : $0.offset < $1.offset }.map(\.index)
         }
         self.roots = sorted(roots)
@@ -469,13 +501,78 @@ final class Frame {
 
     func layer(_ index: Int) -> PresentedLayer { PresentedLayer(frame: self, index: index) }
 
+    /// Where a layer's property lies in the tables: its lanes' offset, or −1 with its column
+    /// (−1: the plan has none).
+    @inline(__always)
+    private func place(_ index: Int, _ property: LayerProperty) -> (lanes: Int, column: Int) {
+        guard property.isDrawn else { return (-1, -1) }
+        let column = Int(slots[index * FrameRenderer.slotCount + property.ordinal])
+        guard column >= 0, generic[column] == nil else { return (-1, column) }
+        return (Int(laneOffsets[column]), column)
+    }
+
     /// A layer's property at the frame's time: the plan's value, or the timeline's.
     func value(_ index: Int, _ property: LayerProperty) -> Value {
-        if property.isDrawn {
-            let column = Int(slots[index * FrameRenderer.slotCount + property.ordinal])
-            if column >= 0 { return values[column] }
+        let (offset, column) = place(index, property)
+        if offset >= 0 {
+            return lanes.withUnsafeBufferPointer { Value(lanes: $0.baseAddress! + offset, kind: property.kind) }
         }
+        if column >= 0, let value = generic[column] { return value }
         return frames.timeline.presentationValue(layer: index, keyPath: KeyPath(property), at: time, map: maps[index])
+    }
+
+    /// A number property, 0 unless finite.
+    func number(_ index: Int, _ property: LayerProperty) -> Double {
+        let offset = place(index, property).lanes
+        if offset >= 0 { return lanes[offset].isFinite ? lanes[offset] : 0 }
+        if case .number(let n) = value(index, property), n.isFinite { return n }
+        return 0
+    }
+
+    /// A colour property, clear unless a colour.
+    func color(_ index: Int, _ property: LayerProperty) -> Color {
+        let offset = place(index, property).lanes
+        if offset >= 0 {
+            return Color(
+                red: lanes[offset], green: lanes[offset + 1], blue: lanes[offset + 2], alpha: lanes[offset + 3])
+        }
+        if case .color(let c) = value(index, property) { return c }
+        return .clear
+    }
+
+    /// A point or size property, zero unless one.
+    func point(_ index: Int, _ property: LayerProperty) -> Point {
+        let offset = place(index, property).lanes
+        if offset >= 0 { return Point(lanes[offset], lanes[offset + 1]) }
+        switch value(index, property) {
+        case .point(let p), .size(let p): return p
+        default: return .zero
+        }
+    }
+
+    /// A rectangle property, zero unless one.
+    func rect(_ index: Int, _ property: LayerProperty) -> Rect {
+        let offset = place(index, property).lanes
+        if offset >= 0 {
+            return Rect(x: lanes[offset], y: lanes[offset + 1], width: lanes[offset + 2], height: lanes[offset + 3])
+        }
+        if case .rect(let r) = value(index, property) { return r }
+        return .zero
+    }
+
+    /// A transform property, the identity unless one.
+    func transform(_ index: Int, _ property: LayerProperty) -> Transform3D {
+        let offset = place(index, property).lanes
+        if offset >= 0 {
+            return lanes.withUnsafeBufferPointer { buffer in
+                guard case .transform(let t) = Value(lanes: buffer.baseAddress! + offset, kind: .transform) else {
+                    return .identity
+                }
+                return t
+            }
+        }
+        if case .transform(let t) = value(index, property) { return t }
+        return .identity
     }
 }
 
@@ -488,30 +585,18 @@ struct PresentedLayer {
 
     func value(_ property: LayerProperty) -> Value { frame.value(index, property) }
 
-    func number(_ property: LayerProperty) -> Double {
-        if case .number(let n) = value(property), n.isFinite { return n }
-        return 0
-    }
+    func number(_ property: LayerProperty) -> Double { frame.number(index, property) }
 
-    func color(_ property: LayerProperty) -> Color {
-        if case .color(let c) = value(property) { return c }
-        return .clear
-    }
+    func color(_ property: LayerProperty) -> Color { frame.color(index, property) }
 
     func string(_ property: LayerProperty) -> String? {
         if case .string(let s) = value(property) { return s }
         return nil
     }
 
-    func transform(_ property: LayerProperty) -> Transform3D {
-        if case .transform(let t) = value(property) { return t }
-        return .identity
-    }
+    func transform(_ property: LayerProperty) -> Transform3D { frame.transform(index, property) }
 
-    var bounds: Rect {
-        if case .rect(let r) = value(.bounds) { return r }
-        return .zero
-    }
+    var bounds: Rect { frame.rect(index, .bounds) }
 
     var hidden: Bool {
         if case .bool(let b) = value(.hidden) { return b }
@@ -532,24 +617,14 @@ struct PresentedLayer {
     var shadowColor: Color { color(.shadowColor) }
     var shadowRadius: Double { max(0, number(.shadowRadius)) }
 
-    var shadowOffset: Point {
-        switch value(.shadowOffset) {
-        case .size(let s), .point(let s): return s
-        default: return .zero
-        }
-    }
+    var shadowOffset: Point { frame.point(index, .shadowOffset) }
 
     var path: BezierPath? {
         if case .path(let p) = value(.path) { return p }
         return nil
     }
 
-    func point(_ property: LayerProperty) -> Point {
-        switch value(property) {
-        case .point(let p), .size(let p): return p
-        default: return .zero
-        }
-    }
+    func point(_ property: LayerProperty) -> Point { frame.point(index, property) }
 
     /// The anchor point in the layer's own (bounds) coordinates.
     var anchorOffset: Point {

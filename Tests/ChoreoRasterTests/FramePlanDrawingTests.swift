@@ -34,7 +34,7 @@ import Testing
         let cursor = plan.frames.makeCursor()
         var compared = 0
         for time in times {
-            let frame = Frame(plan.frames, slots: renderer.slots, time: time, cursor: cursor)
+            let frame = Frame(renderer, time: time, cursor: cursor)
             for layer in frame.shape.order {
                 for property in plan.timeline.layers[layer].type.drawnProperties {
                     let expected = plan.timeline.presentationValue(
