@@ -51,7 +51,7 @@ public final class Application: Sendable {
         self.arena = arena
         renderMemory = RenderMemory(limit: configuration.maxRenderMemory)
         healthCheck = HealthCheck(store: store)
-        sessions = SessionRegistry(store: store, limits: configuration.sessionLimits)
+        sessions = SessionRegistry(store: store, limits: configuration.sessionLimits, memory: renderMemory)
         scenes = SceneCatalog(store: store)
         metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }

@@ -54,6 +54,13 @@ public final class RenderMemory: Sendable {
             return true
         }
 
+        /// Gives `bytes` back to the budget (at most what is held).
+        public func shrink(_ bytes: Int) {
+            let returned = min(max(bytes, 0), held.load(ordering: .relaxed))
+            held.subtract(returned, ordering: .relaxed)
+            memory.give(returned)
+        }
+
         /// Takes over `other`'s bytes, which then holds none: one reservation for everything a
         /// response holds (its scene's run and its own bytes).
         public func absorb(_ other: Reservation) {

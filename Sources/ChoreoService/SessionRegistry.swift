@@ -12,7 +12,10 @@ import Synchronization
 /// replay of the ones before. Its scene and inputs are in storage, each input stored before it
 /// is acknowledged: a session evicted from memory, or one this server has never seen (after a
 /// restart), comes back by replaying them. Memory is bounded by a count and by bytes; the
-/// least recently used sessions leave first.
+/// least recently used sessions leave first. With the server's render memory, live sessions
+/// hold theirs in it too (``memoryPerDocumentByte`` times their documents' bytes), so that
+/// sessions and renders share one budget: when renders hold it, other sessions leave memory
+/// to make room for an input, and an input that still does not fit is busy (503).
 ///
 /// Locks: the registry's lock guards the index of sessions in memory and nothing else. Each
 /// session has two of its own: its state lock, held only while its state is read or replaced
@@ -95,10 +98,19 @@ public final class SessionRegistry: Sendable {
     let store: any Storage
     public let limits: Limits
     private let index = Mutex(Index())
+    /// The budget shared with renders, and what the live sessions hold in it.
+    private let memory: RenderMemory?
+    private let held: RenderMemory.Reservation?
 
-    public init(store: any Storage, limits: Limits = Limits()) {
+    /// Memory a live session takes per byte of its scene and input documents: the documents
+    /// kept, and what running them builds (measured: about 0.52 MiB per 256 KiB input).
+    static let memoryPerDocumentByte = 2
+
+    public init(store: any Storage, limits: Limits = Limits(), memory: RenderMemory? = nil) {
         self.store = store
         self.limits = limits
+        self.memory = memory
+        held = memory?.reserve(0)
     }
 
     /// The sessions in memory now (for tests and metrics).
@@ -115,6 +127,7 @@ public final class SessionRegistry: Sendable {
                 "This server stores \(stored) sessions, its limit: delete sessions that are over (DELETE /v1/sessions/{id}) first."
             )
         }
+        try makeRoom(for: body.count, keeping: nil)
         let id = try storage { () throws(StorageError) in try store.createSession(scene: body) }
         admit(Live(id: id, scene: body, session: SceneSession(scene), inputs: []), bytes: body.count)
         return SessionSummary(id: id, time: 0, inputs: 0)
@@ -134,6 +147,7 @@ public final class SessionRegistry: Sendable {
         // every other session) never wait for the storage round trip. Without If-Match, a
         // writer that lost the race for an input number to another replica takes the winner's
         // inputs and tries again, as one server would have ordered them.
+        try makeRoom(for: body.count, keeping: id)
         for attempt in 1...Self.appendAttempts {
             let live = try session(id)
             let outcome = try live.writing.withLock { _ throws(ServiceError) -> InputOutcome? in
@@ -353,6 +367,7 @@ public final class SessionRegistry: Sendable {
             index.live[live.id] = Entry(live: live, bytes: bytes, lastUse: index.clock)
             index.bytes += bytes
             evict(&index, keeping: live.id)
+            holdMemory(&index, keeping: live.id)
             return live
         }
     }
@@ -367,6 +382,7 @@ public final class SessionRegistry: Sendable {
             index.live[live.id]?.bytes += bytes
             index.bytes += bytes
             evict(&index, keeping: live.id)
+            holdMemory(&index, keeping: live.id)
         }
     }
 
@@ -374,6 +390,54 @@ public final class SessionRegistry: Sendable {
     private func forget(_ id: String) {
         index.withLock { index in
             if let entry = index.live.removeValue(forKey: id) { index.bytes -= entry.bytes }
+            holdMemory(&index, keeping: nil)
+        }
+    }
+
+    /// Brings what the live sessions hold in the shared budget to their documents' bytes times
+    /// ``memoryPerDocumentByte``: the least recently used sessions but `id` leave memory while
+    /// it does not fit. (An input checked the room first, ``makeRoom(for:keeping:)``; a render
+    /// that took it meanwhile leaves the sessions holding less until their next change.)
+    private func holdMemory(_ index: inout Index, keeping id: String?) {
+        guard let held else { return }
+        let target = index.bytes * Self.memoryPerDocumentByte
+        if target < held.bytes {
+            held.shrink(held.bytes - target)
+            return
+        }
+        while target > held.bytes && !held.grow(target - held.bytes) {
+            guard let oldest = index.live.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            else { return }
+            index.live.removeValue(forKey: oldest.key)
+            index.bytes -= oldest.value.bytes
+            let lower = index.bytes * Self.memoryPerDocumentByte
+            if lower < held.bytes { held.shrink(held.bytes - lower) }
+            if lower <= held.bytes { return }
+        }
+    }
+
+    /// Before a session or an input is taken: room in the shared budget for `bytes` more of
+    /// documents, made by letting the least recently used other sessions go from memory; busy
+    /// (503, `Retry-After`) when the renders in flight hold the rest.
+    private func makeRoom(for bytes: Int, keeping id: String?) throws(ServiceError) {
+        guard let memory, let held else { return }
+        let need = bytes * Self.memoryPerDocumentByte
+        let fits = index.withLock { index -> Bool in
+            while memory.limit - memory.inUse < need {
+                guard
+                    let oldest = index.live.filter({ $0.key != id }).min(by: { $0.value.lastUse < $1.value.lastUse })
+                else { return false }
+                index.live.removeValue(forKey: oldest.key)
+                index.bytes -= oldest.value.bytes
+                let target = index.bytes * Self.memoryPerDocumentByte
+                if target < held.bytes { held.shrink(held.bytes - target) }
+            }
+            return true
+        }
+        if !fits {
+            throw ServiceError.busy(
+                "The renders in flight and the live sessions hold the server's render memory (\(memory.limit) bytes); try again shortly."
+            )
         }
     }
 

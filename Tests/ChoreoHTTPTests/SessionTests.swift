@@ -238,6 +238,54 @@ import Testing
         #expect(Int(inputs) == taken)
     }
 
+    /// Live sessions hold their memory in the render budget: it grows with their inputs, the
+    /// least recently used session leaves memory to make room for another's input, and when
+    /// renders hold the rest an input is busy (503 with Retry-After) and nothing is stored.
+    @Test func liveSessionsShareTheRenderMemory() throws {
+        var configuration = Application.Configuration(apiToken: nil)
+        configuration.maxRenderMemory = 6_000
+        let app = Application(
+            store: try SQLiteStore(directory: scratch.file("store")), configuration: configuration)
+        let first = try create(app)
+        let held = app.renderMemory.inUse
+        #expect(held == Self.scene.utf8.count * 2)
+        let one = #"{"at": 1, "do": [{"set": {"card": {"position": [1, 0]}}}]}"#
+        #expect(input(app, first, one).status == 200)
+        #expect(app.renderMemory.inUse == held + one.utf8.count * 2)
+        // A second session's inputs push the first out of memory (it stays stored): 49 of
+        // them and its scene are 2,904 bytes of documents, 5,808 of memory, and the first
+        // session's 240 would pass the 6,000.
+        let second = try create(app)
+        #expect(app.sessions.liveCount == 2)
+        var taken = 0
+        while taken < 49 && input(app, second, one).status == 200 { taken += 1 }
+        #expect(taken == 49)
+        #expect(app.sessions.liveCount == 1)
+        #expect(app.renderMemory.inUse == (Self.scene.utf8.count + 49 * one.utf8.count) * 2)
+        // Renders holding the rest: the input is refused, and the session keeps its inputs.
+        let renders = try #require(app.renderMemory.reserve(app.renderMemory.limit - app.renderMemory.inUse))
+        let refused = input(app, second, one)
+        #expect(refused.status == 503)
+        #expect(refused.headers.contains { $0.0 == "Retry-After" })
+        guard
+            case .number(let inputs)? = try Self.json(
+                app.handle(ApplicationTests.request("GET", "/v1/sessions/\(second)")))["inputs"]
+        else { throw CancellationError() }
+        #expect(Int(inputs) == taken)
+        _ = consume renders
+        #expect(input(app, second, one).status == 200)
+        // The first session comes back from storage with its input.
+        guard
+            case .number(let firstInputs)? = try Self.json(
+                app.handle(ApplicationTests.request("GET", "/v1/sessions/\(first)")))["inputs"]
+        else { throw CancellationError() }
+        #expect(firstInputs == 1)
+        // Deleting them gives their memory back.
+        #expect(app.handle(ApplicationTests.request("DELETE", "/v1/sessions/\(first)")).status == 204)
+        #expect(app.handle(ApplicationTests.request("DELETE", "/v1/sessions/\(second)")).status == 204)
+        #expect(app.renderMemory.inUse == 0)
+    }
+
     /// Stored sessions are capped: past the limit, creating one is a 409 until one is deleted.
     @Test func storedSessionsAreCapped() throws {
         var limits = SessionRegistry.Limits()
