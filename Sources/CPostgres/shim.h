@@ -12,9 +12,10 @@ static inline int cpostgres_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }
 #define CPOSTGRES_FUNCTIONS(X) \
     X(PQclear) X(PQcmdTuples) X(PQconnectdbParams) X(PQconsumeInput) X(PQerrorMessage) \
     X(PQescapeIdentifier) X(PQexec) X(PQexecParams) X(PQfinish) X(PQfreemem) X(PQftype) \
-    X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQnfields) X(PQnotifies) X(PQntuples) \
-    X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) \
-    X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)
+    X(PQgetisnull) X(PQgetlength) X(PQgetResult) X(PQgetvalue) X(PQisBusy) X(PQnfields) \
+    X(PQnotifies) X(PQntuples) X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage) \
+    X(PQresultStatus) X(PQsendQuery) X(PQsendQueryParams) X(PQsetNoticeProcessor) X(PQsocket) \
+    X(PQstatus)
 
 /* cpostgres_functions and cpostgres_bind (binding.h). */
 CHOREO_LIBRARY(cpostgres, CPOSTGRES_FUNCTIONS)

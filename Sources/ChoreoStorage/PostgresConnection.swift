@@ -9,6 +9,10 @@ import Foundation
 /// Statements go through `PQexecParams` with parameters sent apart from the SQL (text, and
 /// `bytea` as binary) and results asked for in binary, so no value is ever quoted into SQL.
 /// A connection that broke (the server restarted, a network failure) is reset at its next use.
+/// With a `statementDeadline`, a statement is sent and its answer awaited without blocking
+/// (`PQsendQueryParams`, `poll` on its socket): one the server has not answered by then — a
+/// frozen server or a black-holed network, where the server's own `statement_timeout` cannot
+/// fire and TCP stays acknowledged — closes the connection and fails as unavailable.
 ///
 /// `@unchecked Sendable`: a connection is used by one thread at a time, which
 /// ``PostgresStore``'s pool and ``PostgresCoordination``'s own threads guarantee.
@@ -18,11 +22,16 @@ final class PostgresConnection: @unchecked Sendable {
     static let library = SharedLibrary.load("libpq.so.5", package: "libpq5", bind: cpostgres_bind)
     /// Statements run after every (re)connection: session settings.
     private let setup: [String]
+    /// Seconds a statement's answer is awaited at most; nil: as long as libpq waits.
+    let statementDeadline: Double?
 
     /// Opens a connection to `url` (a `postgres://` URL or a libpq `key=value` string); the
     /// defaults given here are overridden by what the URL says.
-    init(url: String, defaults: [String: String] = [:], setup: [String] = []) throws(StorageError) {
+    init(
+        url: String, defaults: [String: String] = [:], setup: [String] = [], statementDeadline: Double? = nil
+    ) throws(StorageError) {
         self.setup = setup
+        self.statementDeadline = statementDeadline
         if case .failure(let unavailable) = Self.library {
             throw StorageError("cannot connect to PostgreSQL: \(unavailable)")
         }
@@ -133,7 +142,10 @@ final class PostgresConnection: @unchecked Sendable {
     /// Runs statements with no parameters and no rows (several may be separated by `;`).
     func execute(_ sql: String) throws(StorageError) {
         guard let handle else { throw StorageError("the connection is closed") }
-        let result = PQ.PQexec(handle, sql)
+        let result =
+            try statementDeadline.map { (deadline: Double) throws(StorageError) in
+                try awaitResult(handle, sent: PQ.PQsendQuery(handle, sql), sql: sql, deadline: deadline)
+            } ?? PQ.PQexec(handle, sql)
         defer { PQ.PQclear(result) }
         try check(result, sql)
     }
@@ -171,7 +183,13 @@ final class PostgresConnection: @unchecked Sendable {
             }
         }
         let values = buffers.map { UnsafePointer($0) }
-        let result = PQ.PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        let result: OpaquePointer?
+        if let deadline = statementDeadline {
+            let sent = PQ.PQsendQueryParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            result = try awaitResult(handle, sent: sent, sql: sql, deadline: deadline)
+        } else {
+            result = PQ.PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
         defer { PQ.PQclear(result) }
         try check(result, sql)
         var rows: [[Column]] = []
@@ -188,6 +206,45 @@ final class PostgresConnection: @unchecked Sendable {
         }
         let changed = PQ.PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
         return Outcome(rows: rows, changed: changed)
+    }
+
+    /// The result of a statement sent (`sent` is what `PQsend…` returned), awaited at most
+    /// `deadline` seconds: the first that failed, else the last (a string of statements has
+    /// one each). Past the deadline the connection is closed and the statement fails as
+    /// unavailable; the server may still run it, as after a dropped connection.
+    private func awaitResult(
+        _ handle: OpaquePointer, sent: Int32, sql: String, deadline: Double
+    ) throws(StorageError) -> OpaquePointer? {
+        guard sent == 1 else { return nil }
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)
+        while PQ.PQisBusy(handle) == 1 {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < end else {
+                close()
+                throw StorageError(
+                    "\(sql.prefix(60).split(separator: "\n").first ?? ""): PostgreSQL did not answer within \(deadline) s",
+                    kind: .unavailable)
+            }
+            var descriptor = pollfd(fd: PQ.PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard descriptor.fd >= 0 else { break }
+            let ready = poll(&descriptor, 1, Int32(min(1000, max(1, (end - now) / 1_000_000))))
+            if ready < 0 && errno != EINTR { break }
+            // A broken connection: the results say so (PQgetResult no longer waits).
+            if ready > 0 && PQ.PQconsumeInput(handle) == 0 { break }
+        }
+        var chosen: OpaquePointer?
+        var failed = false
+        while let next = PQ.PQgetResult(handle) {
+            if failed {
+                PQ.PQclear(next)
+                continue
+            }
+            PQ.PQclear(chosen)
+            chosen = next
+            let status = PQ.PQresultStatus(next)
+            failed = status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK
+        }
+        return chosen
     }
 
     /// A column of a binary result, by its type.

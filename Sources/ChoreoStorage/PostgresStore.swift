@@ -92,6 +92,8 @@ public final class PostgresStore: Storage, @unchecked Sendable {
     private let health: PostgresConnection
     private let healthLock = NSLock()
     private let replicas: PostgresCoordination
+    /// Seconds a pooled statement's answer is awaited at most.
+    let statementDeadline: Double
 
     /// Connection defaults; the URL's own parameters win. A dead server or network is noticed
     /// within seconds rather than the kernel's two hours.
@@ -112,9 +114,19 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         case lease(seconds: Double)
     }
 
-    public init(url: String, leadership: Leadership = .advisoryLock) throws(StorageError) {
+    /// Seconds a pooled statement's answer is awaited at most: a frozen server or a
+    /// black-holed network fails the request as unavailable (503) then, instead of holding it
+    /// until TCP gives up (``PostgresConnection/statementDeadline``).
+    public static let statementDeadline = 10.0
+
+    /// `statementDeadline`: ``statementDeadline`` unless a test asks for less.
+    public init(
+        url: String, leadership: Leadership = .advisoryLock, statementDeadline: Double = PostgresStore.statementDeadline
+    ) throws(StorageError) {
         self.url = url
-        let first = try PostgresConnection(url: url, defaults: Self.connectionDefaults)
+        self.statementDeadline = statementDeadline
+        let first = try PostgresConnection(
+            url: url, defaults: Self.connectionDefaults, statementDeadline: statementDeadline)
         try Self.migrate(first)
         idle = [first]
         open = 1
@@ -225,7 +237,8 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         open += 1
         pool.unlock()
         do {
-            return try PostgresConnection(url: url, defaults: Self.connectionDefaults)
+            return try PostgresConnection(
+                url: url, defaults: Self.connectionDefaults, statementDeadline: statementDeadline)
         } catch {
             pool.lock()
             open -= 1

@@ -29,6 +29,39 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A frozen server (its backend stopped, as a paused VM or a black-holed network looks:
+    /// TCP stays acknowledged, `statement_timeout` cannot fire) fails a pooled statement as
+    /// unavailable at the client's deadline instead of holding the request; once the server
+    /// is back, the next request works on a fresh connection.
+    @Test func aFrozenServerFailsAtTheStatementDeadline() throws {
+        let database = try TestDatabase()
+        let store = try PostgresStore(url: database.url, statementDeadline: 1)
+        defer { store.close() }
+        let id = try store.insert(name: "kept", document: [7]).id
+        let pid = try store.withConnection { connection throws(StorageError) in
+            try connection.run("SELECT pg_backend_pid()").rows.first?.first?.integer ?? 0
+        }
+        #expect(pid > 0)
+        #expect(kill(pid_t(pid), SIGSTOP) == 0)
+        var resumed = false
+        defer { if !resumed { kill(pid_t(pid), SIGCONT) } }
+        // Without a client deadline the read would wait for ever: the server thaws after 8 s,
+        // and the timing below fails instead.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 8) { kill(pid_t(pid), SIGCONT) }
+        let started = Date()
+        do {
+            _ = try store.get(id)
+            Issue.record("a frozen server answered")
+        } catch {
+            #expect(error.kind == .unavailable && error.message.contains("did not answer within 1"))
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.9 && waited < 5, "waited \(waited) s")
+        kill(pid_t(pid), SIGCONT)
+        resumed = true
+        #expect(try store.get(id)?.document == [7])
+    }
+
     /// The server ends every choreo connection (a restart, a failover): the next reads work on
     /// fresh connections, and health recovers.
     @Test func survivesDroppedConnections() throws {
