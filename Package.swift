@@ -101,7 +101,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .target(
-            name: "ChoreoServer", dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP", "ChoreoService"],
+            name: "ChoreoServer",
+            dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP", "ChoreoService", "ChoreoFormat"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",

@@ -71,15 +71,17 @@ struct UploadPolicy: Sendable {
         case read(capacity: Int)
     }
 
-    /// The step for a request's head. Two different `Content-Length`s: which one a proxy in
+    /// The step for a request's head. A query cut off for its length (`overlongQuery`) is
+    /// answered 400 at once. Two different `Content-Length`s: which one a proxy in
     /// front believed is unknown (request smuggling), so neither is (400). A request the
     /// token refuses (`refusal`) is answered before its body is read, and before a
     /// `100 Continue` would ask for it. An announced body over the limit is 413; one that the
     /// body memory cannot hold (`reserve`) is `full()`, 503.
     func head(
-        conflictingLengths: Bool, refusal: () -> HTTPResponse?, contentLength: Int?, reserve: (Int) -> Bool,
-        full: () -> HTTPResponse
+        overlongQuery: Bool = false, conflictingLengths: Bool, refusal: () -> HTTPResponse?, contentLength: Int?,
+        reserve: (Int) -> Bool, full: () -> HTTPResponse
     ) -> HeadStep {
+        if overlongQuery { return .answer(overlongQueryAnswer(), answered: true, tooLarge: false) }
         if conflictingLengths {
             return .answer(Problem.conflictingLengths().response, answered: true, tooLarge: false)
         }

@@ -80,6 +80,8 @@ public final class MicroHTTPDServer: Sendable {
                     option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: context),
                 MHD_OptionItem(
                     option: .UNESCAPE_CALLBACK, value: unsafeBitCast(unescape, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(
+                    option: .URI_LOG_CALLBACK, value: unsafeBitCast(uriLogged, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeout, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryLimit, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: options.connectionLimit, ptr_value: nil),
@@ -160,8 +162,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
     guard let cls, let connection, let method, let uploadDataSize, let conCls else { return .NO }
     let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
-    guard let raw = conCls.pointee else {
+    guard let raw = conCls.pointee, UInt(bitPattern: raw) != overlongQueryMark else {
         // First call: headers only.
+        let overlongQuery = conCls.pointee != nil
         server.markHead(connection, waiting: false)
         let state = RequestState(id: server.nextRequestID())
         state.method = String(cString: method)
@@ -171,7 +174,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         server.application.metrics.requestStarted()
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         let step = server.uploads.head(
-            conflictingLengths: conflictingLengths(connection),
+            overlongQuery: overlongQuery, conflictingLengths: conflictingLengths(connection),
             refusal: { state.match.flatMap { server.application.refuseEarly($0, header: { header(connection, $0) }) } },
             contentLength: header(connection, "Content-Length").flatMap { Int($0) },
             reserve: { server.bodyMemory.reserve($0, for: state) }, full: server.bodyMemory.fullAnswer)
@@ -353,7 +356,7 @@ private let streamFree: MHD_ContentReaderFreeCallback = { cls in
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
-    guard let cls, let conCls, let raw = conCls.pointee else { return }
+    guard let cls, let conCls, let raw = conCls.pointee, UInt(bitPattern: raw) != overlongQueryMark else { return }
     let server = Unmanaged<MicroHTTPDServer>.fromOpaque(cls).takeUnretainedValue()
     // A kept-alive connection waits for its next request head from now.
     server.markHead(connection, waiting: true)
@@ -377,15 +380,6 @@ private let connectionNotified:
             server.watch.closed(key)
         }
     }
-
-/// libmicrohttpd's messages, formatted by the shim: `{"event": "libmicrohttpd", "message": …}`.
-private let libraryMessage: cmhd_message_sink = { context, message in
-    guard let context, let message else { return }
-    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(context).takeUnretainedValue()
-    let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strlen(message)), as: UTF8.self)
-    server.log(
-        RequestLog.event("libmicrohttpd", ["message": .string(text.trimmingCharacters(in: .whitespacesAndNewlines))]))
-}
 
 extension MicroHTTPDServer {
     /// libmicrohttpd, loaded once, when the first server starts: the other commands never map

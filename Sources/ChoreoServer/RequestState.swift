@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import ChoreoHTTP
 import ChoreoLibraries
 import ChoreoService
@@ -137,4 +138,13 @@ extension MicroHTTPDServer {
     static func trimHeap() {
         DispatchQueue.global(qos: .utility).async { Allocator.releaseFreePages() }
     }
+}
+
+/// libmicrohttpd's messages, formatted by the shim: `{"event": "libmicrohttpd", "message": …}`.
+let libraryMessage: cmhd_message_sink = { context, message in
+    guard let context, let message else { return }
+    let server = Unmanaged<MicroHTTPDServer>.fromOpaque(context).takeUnretainedValue()
+    let text = String(decoding: UnsafeRawBufferPointer(start: message, count: strlen(message)), as: UTF8.self)
+    server.log(
+        RequestLog.event("libmicrohttpd", ["message": .string(text.trimmingCharacters(in: .whitespacesAndNewlines))]))
 }

@@ -42,6 +42,25 @@ import Testing
 
     /// Finding 1: scenes that once trapped the process are refused before they are stored, or
     /// stored and rendered; the server lives on.
+    /// A thousand query parameters would exhaust libmicrohttpd's connection memory before any
+    /// answer could be made (the client waited for the head deadline): past 256 the query is
+    /// cut off before it is parsed, and the request is answered 400 at once.
+    @Test func tooManyQueryParametersAreAnswered() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let many = (0..<1_000).map { "p\($0)=1" }.joined(separator: "&")
+        let started = Date()
+        let refused = try http.request("GET", "/v1/scenes?" + many)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("/problems/bad-request-target") && refused.text.contains("256"))
+        // 256 are the request's, answered as it would be (here: unknown parameters).
+        let allowed = (0..<256).map { "p\($0)=1" }.joined(separator: "&")
+        let answered = try http.request("GET", "/v1/scenes?" + allowed)
+        #expect(answered.status == 422 && answered.text.contains("query.p0"))
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
     @Test func poisonScenesAreRefusedOrRendered() throws {
         let server = try ServerProcess()
         let http = RawHTTP(port: server.port)

@@ -177,6 +177,31 @@ import Testing
         #expect(stream.read(into: &byte, max: 1, peerClosed: { true }, suspend: {}) == .hungUp)
     }
 
+    @Test func anOverlongQueryIsCutOffBeforeItIsParsed() {
+        func cut(_ target: String) -> (Bool, String) {
+            var bytes = Array(target.utf8CString)
+            return bytes.withUnsafeMutableBufferPointer { buffer in
+                let done = cutOverlongQuery(buffer.baseAddress!)
+                return (done, String(cString: buffer.baseAddress!))
+            }
+        }
+        let allowed = "/v1/scenes?" + (0..<256).map { "p\($0)=1" }.joined(separator: "&")
+        #expect(cut(allowed) == (false, allowed))
+        #expect(cut("/v1/scenes") == (false, "/v1/scenes"))
+        let over = "/v1/scenes?" + (0..<257).map { "p\($0)=1" }.joined(separator: "&")
+        #expect(cut(over) == (true, "/v1/scenes?"))
+        guard
+            case .answer(let response, let answered, _) = Self.policy.head(
+                overlongQuery: true, conflictingLengths: false, refusal: { nil }, contentLength: 10,
+                reserve: { _ in true },
+                full: { HTTPResponse(status: 503) })
+        else {
+            Issue.record("an overlong query is answered from the head")
+            return
+        }
+        #expect(response.status == 400 && answered)
+    }
+
     @Test func encodedSlashesStayInPathSegments() {
         func unescaped(_ text: String) -> String {
             var bytes = Array(text.utf8CString)
