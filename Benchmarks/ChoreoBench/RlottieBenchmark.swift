@@ -14,9 +14,12 @@ import Foundation
 /// with `cc` against Debian's librlottie-dev; without the library the comparison is skipped
 /// with a message. Reported: the engine (rlottie's `render_tree` over every frame against
 /// choreo's `SamplingProgram` over every sample, best of three, one core) and the pipeline
-/// (from the file to the answer, in samples per CPU-second: rlottie loading, building every
-/// frame's tree and writing its layers as JSON; choreo decoding, running, sampling and writing
-/// JSON, NDJSON, and over HTTP).
+/// (from the file to the answer, in samples per CPU-second), like for like: both write the same
+/// numbers for every layer and frame, its position, opacity and scale, at the same digits —
+/// rlottie loading, building every frame's tree and writing those numbers with `%.9g` (or
+/// `%.17g`), choreo decoding, running, sampling and writing `--properties
+/// position,opacity,transform.scale` with `precision=9` (or its shortest round-trip digits) as
+/// JSON, NDJSON and over HTTP.
 enum RlottieBenchmark {
     static let layers = 1_000
     static let frames = 600
@@ -61,7 +64,8 @@ enum RlottieBenchmark {
             + actions.joined(separator: ",") + "]}]}"
     }
 
-    static let query = "fps=60&end=9.99&properties=position,opacity,transform"
+    /// choreo's query: the three numbers' properties; `&precision=9` for nine digits.
+    static let query = "fps=60&end=9.99&properties=position,opacity,transform.scale"
 
     static func run() throws -> [(String, String)] {
         guard let flags = try? shell("/usr/bin/pkg-config", ["--cflags", "--libs", "rlottie"]), flags.status == 0 else {
@@ -82,12 +86,25 @@ enum RlottieBenchmark {
         try lottie.write(toFile: lottieFile, atomically: false, encoding: .utf8)
         let sceneBytes = Array(scene.utf8)
 
-        // rlottie.
-        let peer = try shell(driver, [lottieFile, "3", directory.appendingPathComponent("peer-frames.json").path])
-        guard peer.status == 0, let renderTree = number(peer.output, "render_tree_seconds"),
-            let peerPipeline = number(peer.output, "pipeline_cpu_seconds"),
-            let peerLoad = number(peer.output, "load_cpu_seconds"), number(peer.output, "frames") == 600
-        else { throw BenchError("the rlottie driver failed: \(peer.output)") }
+        // rlottie, at 9 and at 17 significant digits (best of two each).
+        let peerFrames = directory.appendingPathComponent("peer-frames.json").path
+        func peerRun(_ digits: Int) throws -> (renderTree: Double, pipeline: Double, load: Double, bytes: Int) {
+            var best: (renderTree: Double, pipeline: Double, load: Double, bytes: Int)?
+            for _ in 0..<2 {
+                let peer = try shell(driver, [lottieFile, "3", peerFrames, "\(digits)"])
+                guard peer.status == 0, let renderTree = number(peer.output, "render_tree_seconds"),
+                    let pipeline = number(peer.output, "pipeline_cpu_seconds"),
+                    let load = number(peer.output, "load_cpu_seconds"), number(peer.output, "frames") == 600
+                else { throw BenchError("the rlottie driver failed: \(peer.output)") }
+                let bytes = (try FileManager.default.attributesOfItem(atPath: peerFrames)[.size] as? Int) ?? 0
+                if best == nil || pipeline < best!.pipeline { best = (renderTree, pipeline, load, bytes) }
+            }
+            return best!
+        }
+        let peer9 = try peerRun(9)
+        let peer17 = try peerRun(17)
+        let renderTree = min(peer9.renderTree, peer17.renderTree)
+        let peerLoad = min(peer9.load, peer17.load)
 
         // choreo's engine, one core, every sample, best of three.
         let (decoded, _) = try SceneDecoder.decode(bytes: sceneBytes)
@@ -113,26 +130,36 @@ enum RlottieBenchmark {
         }
 
         // choreo's pipeline: file bytes to the answer, CPU time of this process (every thread).
-        func pipeline(_ format: SamplingQuery.Format) throws -> Double {
-            var parameters = query.split(separator: "&").map { pair in
+        var choreoBytes: [String: Int] = [:]
+        func pipeline(_ format: SamplingQuery.Format, _ extra: String) throws -> Double {
+            var parameters = (query + extra).split(separator: "&").map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 return (String(parts[0]), String(parts[1]))
             }
             parameters.append(("format", format.rawValue))
-            return try cpuSeconds {
+            var written = 0
+            let seconds = try cpuSeconds {
                 let (scene, _) = try SceneDecoder.decode(bytes: sceneBytes)
                 let plan = try RenderPlan.make(scene: scene, query: try SamplingQuery.parse(parameters))
                 var pieces = RenderPieces(plan, format: format, threads: ResponseEncoder.defaultThreads)
                 var bytes = 0
                 while let piece = pieces.next() { bytes += piece.count }
+                written = bytes
                 guard plan.sampleCount >= samples else { throw BenchError("\(plan.sampleCount) samples") }
             }
+            choreoBytes["\(format.rawValue)\(extra)"] = written
+            return seconds
         }
-        let json = try (0..<2).map { _ in try pipeline(.json) }.min()!
-        let ndjson = try (0..<2).map { _ in try pipeline(.ndjson) }.min()!
-        let http = try httpPipeline(sceneBytes)
+        let nine = "&precision=9"
+        let json9 = try (0..<2).map { _ in try pipeline(.json, nine) }.min()!
+        let json = try (0..<2).map { _ in try pipeline(.json, "") }.min()!
+        let ndjson9 = try (0..<2).map { _ in try pipeline(.ndjson, nine) }.min()!
+        let ndjson = try (0..<2).map { _ in try pipeline(.ndjson, "") }.min()!
+        let http9 = try httpPipeline(sceneBytes, nine)
+        let http = try httpPipeline(sceneBytes, "")
 
         func perCPUSecond(_ seconds: Double) -> String { String(format: "%.0f", Double(samples) / seconds) }
+        func ratio(_ peer: Double, _ choreo: Double) -> String { String(format: "%.2f", peer / choreo) }
         return [
             ("rlottie_workload", "\"1000 layers x 600 frames x (eased position, 4-keyframe opacity, eased scale)\""),
             ("samples", "\(samples)"),
@@ -141,21 +168,33 @@ enum RlottieBenchmark {
             ("choreo_engine_speed_over_rlottie", String(format: "%.2f", renderTree / engine)),
             // rlottie's tree for every frame, without writing it out: the least a pipeline does.
             ("rlottie_tree_only_samples_per_cpu_second", perCPUSecond(peerLoad + renderTree)),
-            ("rlottie_pipeline_samples_per_cpu_second", perCPUSecond(peerPipeline)),
+            ("rlottie_9_digits_samples_per_cpu_second", perCPUSecond(peer9.pipeline)),
+            ("rlottie_17_digits_samples_per_cpu_second", perCPUSecond(peer17.pipeline)),
+            ("rlottie_9_digits_bytes", "\(peer9.bytes)"),
+            ("rlottie_17_digits_bytes", "\(peer17.bytes)"),
+            ("choreo_json_precision_9_samples_per_cpu_second", perCPUSecond(json9)),
             ("choreo_json_samples_per_cpu_second", perCPUSecond(json)),
+            ("choreo_ndjson_precision_9_samples_per_cpu_second", perCPUSecond(ndjson9)),
             ("choreo_ndjson_samples_per_cpu_second", perCPUSecond(ndjson)),
+            ("choreo_http_precision_9_samples_per_cpu_second", perCPUSecond(http9)),
             ("choreo_http_samples_per_cpu_second", perCPUSecond(http)),
-            ("choreo_json_over_rlottie_tree_only", String(format: "%.2f", (peerLoad + renderTree) / json)),
-            ("choreo_json_over_rlottie", String(format: "%.2f", peerPipeline / json)),
-            ("choreo_ndjson_over_rlottie", String(format: "%.2f", peerPipeline / ndjson)),
-            ("choreo_http_over_rlottie", String(format: "%.2f", peerPipeline / http)),
+            ("choreo_json_precision_9_bytes", "\(choreoBytes["json" + nine] ?? 0)"),
+            ("choreo_json_bytes", "\(choreoBytes["json"] ?? 0)"),
+            ("choreo_json_over_rlottie_tree_only", ratio(peerLoad + renderTree, json)),
+            ("choreo_json_9_over_rlottie_9", ratio(peer9.pipeline, json9)),
+            ("choreo_ndjson_9_over_rlottie_9", ratio(peer9.pipeline, ndjson9)),
+            ("choreo_http_9_over_rlottie_9", ratio(peer9.pipeline, http9)),
+            ("choreo_json_shortest_over_rlottie_17", ratio(peer17.pipeline, json)),
+            ("choreo_ndjson_shortest_over_rlottie_17", ratio(peer17.pipeline, ndjson)),
+            ("choreo_http_shortest_over_rlottie_17", ratio(peer17.pipeline, http)),
+            ("choreo_json_precision_9_over_full", ratio(json, json9)),
             ("checksum", String(format: "%.3f", checksum)),
         ]
     }
 
     /// The server's CPU seconds for one `POST /v1/render` of the scene (best of two), read from
     /// /proc before and after: the client's work is not counted.
-    static func httpPipeline(_ body: [UInt8]) throws -> Double {
+    static func httpPipeline(_ body: [UInt8], _ extra: String) throws -> Double {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "choreo-bench-rl-http-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -164,7 +203,8 @@ enum RlottieBenchmark {
         var best = Double.infinity
         for _ in 0..<2 {
             let before = try processCPUSeconds(server.process.processIdentifier)
-            let (status, _) = try ScaleOutBenchmark.request(server.port, "POST", "/v1/render?\(query)", body: body)
+            let (status, _) = try ScaleOutBenchmark.request(
+                server.port, "POST", "/v1/render?\(query)\(extra)", body: body)
             guard status == 200 else { throw BenchError("the render answered \(status)") }
             best = min(best, try processCPUSeconds(server.process.processIdentifier) - before)
         }

@@ -3,13 +3,14 @@
  * the render tree of a Lottie file at every frame, the work it shares with choreo's engine
  * (every layer's animated transform and opacity at a frame).
  *
- *   driver FILE.json PASSES OUT.json
+ *   driver FILE.json PASSES OUT.json DIGITS
  *
  * prints one JSON object: the frames, the best pass's wall time of render_tree over every frame
  * (the engine figure), the CPU time of loading the file, and the CPU time of the pipeline, in
- * seconds: loading the file, building
- * every frame's tree and writing each frame's layers as JSON to OUT.json (their opacity and
- * their transformed outline's points, 17 significant digits), as choreo writes its frames.
+ * seconds: loading the file, building every frame's tree and writing each frame's layers as
+ * JSON to OUT.json with DIGITS significant digits (printf's %.*g): the numbers choreo writes
+ * for `--properties position,opacity,transform.scale`, each layer's position (the centre of
+ * its transformed 20 x 20 rectangle's bounds), opacity and scale (the bounds' width over 20).
  */
 #include <rlottie_capi.h>
 #include <stdio.h>
@@ -28,18 +29,26 @@ static unsigned long walk(const LOTLayerNode *node) {
     return sum;
 }
 
-/* One frame as a JSON line: {"frame": N, "layers": [{"opacity": A, "points": [x, y, ...]}, ...]}. */
-static void write_layer(FILE *out, const LOTLayerNode *node, int *first) {
+/* One frame as a JSON line: {"frame": N, "layers": [{"position": [x, y], "opacity": A,
+   "scale": S}, ...]}, each number with `digits` significant digits. */
+static void write_layer(FILE *out, const LOTLayerNode *node, int *first, int digits) {
     for (size_t i = 0; i < node->mNodeList.size; i++) {
         const LOTNode *shape = node->mNodeList.ptr[i];
-        fputs(*first ? "{\"opacity\":" : ",{\"opacity\":", out);
+        if (shape->mPath.ptCount == 0) continue;
+        double minX = shape->mPath.ptPtr[0], maxX = minX, minY = shape->mPath.ptPtr[1], maxY = minY;
+        for (size_t p = 1; p < shape->mPath.ptCount; p++) {
+            double x = shape->mPath.ptPtr[2 * p], y = shape->mPath.ptPtr[2 * p + 1];
+            if (x < minX) minX = x;
+            if (x > maxX) maxX = x;
+            if (y < minY) minY = y;
+            if (y > maxY) maxY = y;
+        }
+        fprintf(out, "%s{\"position\":[%.*g,%.*g],\"opacity\":%.*g,\"scale\":%.*g}", *first ? "" : ",", digits,
+                (minX + maxX) / 2, digits, (minY + maxY) / 2, digits, node->mAlpha / 255.0, digits,
+                (maxX - minX) / 20);
         *first = 0;
-        fprintf(out, "%.17g,\"points\":[", node->mAlpha / 255.0);
-        for (size_t p = 0; p < shape->mPath.ptCount * 2; p++)
-            fprintf(out, p ? ",%.17g" : "%.17g", (double)shape->mPath.ptPtr[p]);
-        fputs("]}", out);
     }
-    for (size_t i = 0; i < node->mLayerList.size; i++) write_layer(out, node->mLayerList.ptr[i], first);
+    for (size_t i = 0; i < node->mLayerList.size; i++) write_layer(out, node->mLayerList.ptr[i], first, digits);
 }
 
 static char *slurp(const char *path) {
@@ -59,11 +68,12 @@ static char *slurp(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s FILE.json PASSES OUT.json\n", argv[0]);
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s FILE.json PASSES OUT.json DIGITS\n", argv[0]);
         return 2;
     }
     int passes = atoi(argv[2]);
+    int digits = atoi(argv[4]);
     double cpuStart = now(CLOCK_PROCESS_CPUTIME_ID);
     char *data = slurp(argv[1]);
     if (!data) {
@@ -87,7 +97,7 @@ int main(int argc, char **argv) {
         const LOTLayerNode *tree = lottie_animation_render_tree(animation, frame, 400, 400);
         int first = 1;
         fprintf(out, "{\"frame\":%zu,\"layers\":[", frame);
-        write_layer(out, tree, &first);
+        write_layer(out, tree, &first, digits);
         fputs("]}\n", out);
         checksum += walk(tree);
     }
