@@ -1,4 +1,5 @@
 import ChoreoFormat
+import ChoreoJSON
 import Foundation
 import Testing
 
@@ -523,12 +524,35 @@ struct SamplingProgramTests {
             scene: try scene(plain), query: query { $0.format = .ndjson }, releasingLeaves: true)
         #expect(ndjson.timeline.leavesReleased)
 
+        // Sub-paths are extracted from their whole property's compiled track: the plan needs no
+        // leaves, and each value is the timeline's, to the bit.
         let subPaths = query { $0.properties = ["position.x", "opacity"] }
+        let extracted = try RenderPlan.make(scene: try scene(plain), query: subPaths, releasingLeaves: true)
+        #expect(extracted.timeline.leavesReleased)
+        let reference = try SceneRunner.run(try scene(plain))
+        guard case .object(let document) = try JSONParser.parse(ResponseEncoder.json(extracted)),
+            case .array(let frames)? = document["frames"]
+        else { throw CancellationError() }
+        var compared = 0
+        for case .object(let frame) in frames {
+            guard case .number(let time)? = frame["time"], case .object(let layers)? = frame["layers"] else { continue }
+            let maps = reference.timeMaps(at: time, shape: reference.shape(at: time))
+            for (id, value) in layers.members {
+                guard case .object(let columns) = value, case .number(let x)? = columns["position.x"],
+                    let index = reference.layerIndex[id]
+                else { continue }
+                let expected = reference.presentationValue(
+                    layer: index, keyPath: KeyPath("position.x")!, at: time, map: maps[index])
+                #expect(Value.number(x) == expected, "\(id) at \(time)")
+                compared += 1
+            }
+        }
+        #expect(compared > 0)
         let picture = query {
             $0.format = .png
             $0.times = [0.5]
         }
-        for (text, query) in [(plain, subPaths), (generic, query()), (plain, picture)] {
+        for (text, query) in [(generic, query()), (plain, picture)] {
             let plan = try RenderPlan.make(scene: try scene(text), query: query, releasingLeaves: true)
             #expect(!plan.timeline.leavesReleased && plan.timeline.leaves.count == 3)
             if query.format == .json {

@@ -19,7 +19,9 @@ public final class FramePlan: Sendable {
         }
 
         public let member: Member
-        /// The column's track in the sampling program, −1 when it is read from the timeline.
+        /// The column's track in the sampling program, −1 when it is read from the timeline. A
+        /// sub-path's track is its whole property's: the sub-path is extracted from it
+        /// (`KeyPath.extract`, as `Timeline.presentationValue` does).
         let track: Int
     }
 
@@ -57,6 +59,8 @@ public final class FramePlan: Sendable {
         for layer in timeline.layers.indices where selected[layer] { total += columns[layer].count }
         var requests: [(layer: Int, property: LayerProperty)] = []
         requests.reserveCapacity(total)
+        // A layer's whole property is compiled once, however many of its columns read it.
+        var tracks: [Int: Int] = [:]
         let flat = GrowableBuffer<Column>()
         flat.reserveCapacity(total)
         var ranges: [Range<Int>] = []
@@ -66,9 +70,15 @@ public final class FramePlan: Sendable {
             if selected[layer] {
                 for member in columns[layer] {
                     var track = -1
-                    if case .keyPath(let keyPath) = member, keyPath.component == nil {
-                        track = requests.count
-                        requests.append((layer, keyPath.property))
+                    if case .keyPath(let keyPath) = member {
+                        let key = layer &* 64 &+ keyPath.property.ordinal
+                        if let known = tracks[key] {
+                            track = known
+                        } else {
+                            track = requests.count
+                            tracks[key] = track
+                            requests.append((layer, keyPath.property))
+                        }
                     }
                     flat.append(Column(member: member, track: track))
                 }
@@ -234,12 +244,24 @@ public final class FramePlan: Sendable {
                     let track = columns[column].track
                     if track >= 0 && tileFrame >= 0 {
                         if let values = program.tileValues(track, frame: tileFrame, cursor: cursor) {
-                            visitor.lanes(column, keyPath, values)
+                            if keyPath.component == nil {
+                                visitor.lanes(column, keyPath, values)
+                            } else {
+                                visitor.value(
+                                    column, keyPath,
+                                    keyPath.extract(from: Value(lanes: values, kind: keyPath.property.kind)))
+                            }
                             continue
                         }
                     } else if track >= 0, program.sample(track, at: time, map: map, cursor: cursor, into: &lanes) {
-                        withUnsafeBytes(of: &lanes) {
-                            visitor.lanes(column, keyPath, $0.assumingMemoryBound(to: Double.self).baseAddress!)
+                        if keyPath.component == nil {
+                            withUnsafeBytes(of: &lanes) {
+                                visitor.lanes(column, keyPath, $0.assumingMemoryBound(to: Double.self).baseAddress!)
+                            }
+                        } else {
+                            visitor.value(
+                                column, keyPath, keyPath.extract(from: Value(lanes: lanes, kind: keyPath.property.kind))
+                            )
                         }
                         continue
                     }
