@@ -76,6 +76,7 @@ public struct JSONWriter: Sendable {
 
     static func roundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal {
         guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return .unchanged }
+        if digits <= 12, let quick = quickRoundedDecimal(abs(value), digits) { return quick }
         var sink = ShortestDigits()
         abs(value).write(to: &sink)
         // The digits without leading zeros, how many stand before the decimal point, and the
@@ -125,6 +126,44 @@ public struct JSONWriter: Sendable {
             scale += 1
         }
         return .decimal(mantissa: mantissa, scale: scale)
+    }
+
+    /// ``roundedDecimal(_:_:)`` by arithmetic, without the shortest digits, where that gives the
+    /// same decimal: `value` (positive) scaled by an exact power of ten to `digits` digits
+    /// before the point, then rounded. The shortest decimal of `value` and the scaled double
+    /// differ by a few units in the last place at most, so when the scaled value's fraction is
+    /// neither near a half nor near a whole number (a margin well above that error), both round
+    /// to the same integer, and the shortest decimal has more than `digits` digits. Nil
+    /// otherwise, for the digits' path to decide.
+    @inline(__always)
+    static func quickRoundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal? {
+        guard value >= 1e-280, value <= 1e280 else { return nil }
+        // The decimal exponent from the binary one (log10 2 ≈ 0.30103), one off at most.
+        var power = digits - 1 - Int((Double(Int(value.exponent)) * 0.301_029_995_663_981_2).rounded(.down))
+        for _ in 0..<3 {
+            guard abs(power) <= 22 else { return nil }
+            let scaled = power >= 0 ? value * exactPowersOfTen[power] : value / exactPowersOfTen[-power]
+            if scaled >= exactPowersOfTen[digits] {
+                power -= 1
+                continue
+            }
+            if scaled < exactPowersOfTen[digits - 1] {
+                power += 1
+                continue
+            }
+            let whole = scaled.rounded(.down)
+            let fraction = scaled - whole
+            let margin = scaled * 1e-14 + 1e-12
+            guard fraction > margin, fraction < 1 - margin, abs(fraction - 0.5) > margin else { return nil }
+            var mantissa = UInt64(whole) + (fraction > 0.5 ? 1 : 0)
+            var scale = -power
+            if mantissa == powersOfTen[digits] {
+                mantissa /= 10
+                scale += 1
+            }
+            return .decimal(mantissa: mantissa, scale: scale)
+        }
+        return nil
     }
 
     /// Writes `value` rounded to `digits` significant digits: the bytes of

@@ -15,6 +15,13 @@ import Testing
             Double.greatestFiniteMagnitude,
             0.1, 0.2, 0.3, 2.675, 1.005, 0.3684210526315789, 1e21, 1e22, 1e23, 9_007_199_254_740_992,
         ]
+        // Short decimals, whose roundings fall on halves (0.125, 2.675 …), at many scales: where
+        // rounding the double and rounding its shortest decimal part ways.
+        for k in 1...3_000 {
+            values.append(Double(k) * 0.005)
+            values.append(Double(k) * 0.000_125 * pow10(k % 13 - 4))
+            values.append(Double(k) / 7)
+        }
         for _ in 0..<10_000 {
             let exponent = Int(generator.next() % 120) - 60
             let mantissa = Double(generator.next() >> 11) / Double(1 << 53)
