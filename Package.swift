@@ -119,7 +119,8 @@ let package = Package(
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings, linkerSettings: compactLinking),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
-        .testTarget(name: "ChoreoJSONTests", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoJSONTests", dependencies: ["ChoreoJSON", "ChoreoTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoLibrariesTests",
             dependencies: [
@@ -127,12 +128,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoEngineTests", dependencies: ["ChoreoEngine"], swiftSettings: strictSettings),
+            name: "ChoreoEngineTests", dependencies: ["ChoreoEngine", "ChoreoTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoService", "ChoreoHTTP"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoFormatTests", dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz"],
+            name: "ChoreoFormatTests",
+            dependencies: ["ChoreoFormat", "ChoreoJSON", "ChoreoEngine", "ChoreoFuzz", "ChoreoTestSupport"],
             exclude: ["Goldens", "FuzzRegressions"], swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoStorageTests", dependencies: ["ChoreoStorage", "ChoreoTestSupport"],

@@ -1,3 +1,4 @@
+import ChoreoTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     }
 
     @Test func decompositionRoundTrip() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let t = Transform3D.scale(generator.next(0.2, 3), generator.next(0.2, 3), generator.next(0.2, 3))
                 .concatenating(
@@ -79,20 +80,6 @@ extension Value {
     var number: Double? {
         if case .number(let n) = self { return n }
         return nil
-    }
-}
-
-/// A tiny deterministic generator for property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ low: Double, _ high: Double) -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return low + (high - low) * Double(z >> 11) / Double(1 << 53)
     }
 }
 

@@ -1,5 +1,6 @@
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoTestSupport
 import Foundation
 import Testing
 
@@ -40,25 +41,7 @@ struct SamplingProgramTests {
     }
 
     /// SplitMix64: the same scenes on every run.
-    struct Generator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func number(_ low: Double, _ high: Double) -> Double {
-            let unit = Double(next() >> 11) / Double(1 << 53)
-            return ((low + (high - low) * unit) * 1000).rounded() / 1000
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    typealias Generator = SplitMix64
 
     /// A key path and a generator of values of its kind, as scene JSON.
     static let targets: [(keyPath: String, value: @Sendable (inout Generator) -> String)] = [
@@ -142,7 +125,7 @@ struct SamplingProgramTests {
     }
 
     static func scene(seed: UInt64) -> String {
-        var g = Generator(state: seed)
+        var g = Generator(seed: seed)
         let layerCount = 3 + g.below(3)
         var layers: [String] = []
         for index in 0..<layerCount {
@@ -607,4 +590,14 @@ private struct BitCollector: FrameVisitor {
     mutating func transition(_ column: Int, _ state: TransitionState) {}
     mutating func particles(_ column: Int, _ particles: [Particle]) {}
     mutating func endLayer(_ layer: Int) {}
+}
+
+extension SplitMix64 {
+    /// A number in `low…high` to three decimals, as a scene would write it.
+    mutating func number(_ low: Double, _ high: Double) -> Double {
+        let unit = Double(next() >> 11) / Double(1 << 53)
+        return ((low + (high - low) * unit) * 1000).rounded() / 1000
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
