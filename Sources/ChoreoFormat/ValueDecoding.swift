@@ -97,21 +97,7 @@ extension JSONReader {
         return Color(red: n[0], green: n[1], blue: n[2], alpha: n[3])
     }
 
-    /// UIColor's named colours as `#RRGGBBAA`: the system colours as iOS 17 draws them in light
-    /// mode, and the fixed ones (`UIColor.red` is pure red, `gray` is 50 % white).
-    static let namedColors: [String: String] = [
-        "systemRed": "#FF3B30FF", "systemOrange": "#FF9500FF", "systemYellow": "#FFCC00FF",
-        "systemGreen": "#34C759FF", "systemMint": "#00C7BEFF", "systemTeal": "#30B0C7FF", "systemCyan": "#32ADE6FF",
-        "systemBlue": "#007AFFFF", "systemIndigo": "#5856D6FF", "systemPurple": "#AF52DEFF",
-        "systemPink": "#FF2D55FF", "systemBrown": "#A2845EFF", "systemGray": "#8E8E93FF", "systemGray2": "#AEAEB2FF",
-        "systemGray3": "#C7C7CCFF", "systemGray4": "#D1D1D6FF", "systemGray5": "#E5E5EAFF",
-        "systemGray6": "#F2F2F7FF", "systemBackground": "#FFFFFFFF", "secondarySystemBackground": "#F2F2F7FF",
-        "label": "#000000FF", "secondaryLabel": "#3C3C4399", "separator": "#3C3C434A",
-        "black": "#000000FF", "white": "#FFFFFFFF", "clear": "#00000000", "red": "#FF0000FF", "green": "#00FF00FF",
-        "blue": "#0000FFFF", "cyan": "#00FFFFFF", "magenta": "#FF00FFFF", "yellow": "#FFFF00FF",
-        "orange": "#FF8000FF", "purple": "#800080FF", "brown": "#996633FF", "gray": "#808080FF",
-        "darkGray": "#555555FF", "lightGray": "#AAAAAAFF",
-    ]
+    static var namedColors: [String: String] { NamedColors.table }
 
     /// `"identity"`, 16 numbers row by row, or `{"translate", "scale", "rotate", "perspective"}`
     /// composed as: scale, then rotation (x, y, z), then translation, then perspective `m34 = −1/d`.
