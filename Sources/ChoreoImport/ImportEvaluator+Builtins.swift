@@ -1,0 +1,507 @@
+import ChoreoFormat
+import ChoreoJSON
+
+/// The CoreGraphics, UIKit, Foundation and GCD values and functions the importer knows.
+extension ImportEvaluator {
+    /// Types whose names may appear as values or receivers.
+    var knownTypes: Set<String> {
+        [
+            "UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer", "CAGradientLayer",
+            "CAEmitterLayer", "CAEmitterCell", "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation",
+            "CAAnimationGroup", "CATransition", "CAMediaTimingFunction", "CATransaction", "UIColor", "CGColor",
+            "CGPoint", "CGSize", "CGRect", "CGFloat", "Double", "Float", "Int", "CGAffineTransform", "CATransform3D",
+            "UIBezierPath", "DispatchQueue", "DispatchTime", "UIScreen", "UIFont", "UIEdgeInsets", "NSValue",
+            "NSNumber", "UIAccessibility", "UIViewPropertyAnimator", "String", "Bool", "Array", "NSString", "Date",
+            "CAMediaTimingFunctionName", "UIImage", "NSLayoutConstraint", "UIApplication", "Thread",
+        ]
+    }
+
+    /// Global constants: `M_PI`, `CGFLOAT_MAX`, Core Animation's `kCA…` names, `CATransform3DIdentity`.
+    func constant(_ name: String) -> Value? {
+        switch name {
+        case "M_PI": return .number(Double.pi)
+        case "M_PI_2": return .number(Double.pi / 2)
+        case "M_PI_4": return .number(Double.pi / 4)
+        case "HUGE_VALF", "HUGE_VAL", "INFINITY", "CGFLOAT_MAX", "FLT_MAX", "MAXFLOAT": return .number(.infinity)
+        case "YES": return .bool(true)
+        case "NO": return .bool(false)
+        case "nil", "NULL", "Nil": return .null
+        case "CATransform3DIdentity", "CGAffineTransformIdentity": return .transform(.identity)
+        case "CGPointZero": return .point(0, 0)
+        case "CGSizeZero": return .size(0, 0)
+        case "CGRectZero": return .rect(0, 0, 0, 0)
+        case "DISPATCH_TIME_NOW": return .number(0)
+        case "NSEC_PER_SEC": return .integer(1_000_000_000)
+        case "NSEC_PER_MSEC": return .integer(1_000_000)
+        case "USEC_PER_SEC": return .integer(1_000_000)
+        default: break
+        }
+        if name.hasPrefix("kCA") { return .enumCase(canonicalConstant(name)) }
+        if name.hasPrefix("UIViewAnimationOption") {
+            return .options([lowerFirst(String(name.dropFirst("UIViewAnimationOption".count)))])
+        }
+        if name.hasPrefix("UIViewKeyframeAnimationOption") {
+            return .options([lowerFirst(String(name.dropFirst("UIViewKeyframeAnimationOption".count)))])
+        }
+        if name.hasPrefix("UIViewAnimatingPosition") {
+            return .enumCase(lowerFirst(String(name.dropFirst("UIViewAnimatingPosition".count))))
+        }
+        return nil
+    }
+
+    /// `kCAFillModeForwards` → `forwards`, `kCAMediaTimingFunctionEaseIn` → `easeIn`.
+    func canonicalConstant(_ name: String) -> String {
+        for prefix in [
+            "kCAMediaTimingFunction", "kCAFillMode", "kCAAnimation", "kCATransition", "kCAEmitterLayer", "kCALineCap",
+            "kCALineJoin", "kCAAlignment", "kCAGravity", "kCA",
+        ] where name.hasPrefix(prefix) {
+            return lowerFirst(String(name.dropFirst(prefix.count)))
+        }
+        return name
+    }
+
+    func lowerFirst(_ text: String) -> String { text.prefix(1).lowercased() + text.dropFirst() }
+
+    /// `Type.member` without a call: `UIColor.systemGreen`, `CGAffineTransform.identity`.
+    func staticMember(_ type: String, _ name: String) -> Value? {
+        switch (type, name) {
+        case ("UIColor", _), ("NSColor", _):
+            return color(named: name)
+        case ("CGAffineTransform", "identity"), ("CATransform3D", "identity"):
+            return .transform(.identity)
+        case ("CGPoint", "zero"): return .point(0, 0)
+        case ("CGSize", "zero"): return .size(0, 0)
+        case ("CGRect", "zero"): return .rect(0, 0, 0, 0)
+        case ("UIEdgeInsets", "zero"): return .insets(0, 0, 0, 0)
+        case ("CGFloat", "pi"), ("Double", "pi"), ("Float", "pi"): return .number(Double.pi)
+        case ("CGFloat", "infinity"), ("Double", "infinity"), ("Float", "infinity"),
+            ("CGFloat", "greatestFiniteMagnitude"), ("Float", "greatestFiniteMagnitude"):
+            return .number(.infinity)
+        case ("DispatchQueue", "main"): return .typeName("DispatchQueue.main")
+        case ("UIScreen", "main"): return .typeName("UIScreen.main")
+        case ("UIAccessibility", "isReduceMotionEnabled"): return .bool(options.reduceMotion)
+        case (_, _)
+        where type.hasPrefix("CAMediaTimingFunctionName") || type == "CAMediaTimingFillMode"
+            || type == "CAAnimationCalculationMode" || type == "CAAnimationRotationMode" || type == "CATransitionType"
+            || type == "CATransitionSubtype" || type == "CAEmitterLayerEmitterShape"
+            || type == "CAEmitterLayerEmitterMode"
+            || type == "CAShapeLayerLineCap" || type == "CAShapeLayerLineJoin":
+            return .enumCase(name)
+        case ("UIView.AnimationOptions", _), ("UIViewAnimationOptions", _), ("UIView.KeyframeAnimationOptions", _):
+            return .options([name])
+        default:
+            return nil
+        }
+    }
+
+    /// A UIColor by name (`systemGreen`, `white`); `systemGreenColor` in Objective-C.
+    func color(named name: String) -> Value? {
+        var base = name
+        if base.hasSuffix("Color"), base != "Color" { base.removeLast(5) }
+        if base == "systemGrey" { base = "systemGray" }
+        guard NamedColors.table[base] != nil else { return nil }
+        return .color(.string(base))
+    }
+
+    /// An implicit member without a call: `.identity`, `.curveEaseOut`, `.systemGreen`.
+    func implicitMember(_ name: String, _ position: SourcePosition) -> Value {
+        switch name {
+        case "identity": return .transform(.identity)
+        case "zero": return .enumCase("zero")
+        case "pi": return .number(Double.pi)
+        default: return .enumCase(name)
+        }
+    }
+
+    /// An implicit member call: `.now()`, `.milliseconds(300)`, `.init(x:y:)`.
+    func implicitCall(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        let first = arguments.items.first?.value
+        switch name {
+        case "now": return .number(0)
+        case "seconds": return .number(try double(first ?? .null, position))
+        case "milliseconds": return .number(try double(first ?? .null, position) / 1000)
+        case "microseconds": return .number(try double(first ?? .null, position) / 1e6)
+        case "nanoseconds": return .number(try double(first ?? .null, position) / 1e9)
+        case "init":
+            return try callFunction("CGPoint", arguments, position)
+        default:
+            return try unknownAPI(".\(name)(…)", position)
+        }
+    }
+
+    /// A `Type(…)` of UIKit, Core Animation or CoreGraphics.
+    func construct(_ type: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        if types[type] != nil { return try constructInstance(type, arguments, position) }
+        return try callFunction(type, arguments, position)
+    }
+
+    /// Free functions and initializers.
+    func callFunction(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        let values = arguments.items.map(\.value)
+        func number(_ index: Int) throws(ImportStop) -> Double {
+            guard index < values.count else { throw stop(position, "\(name) needs more arguments") }
+            return try double(values[index], position)
+        }
+        switch name {
+        case "print", "NSLog", "debugPrint", "os_log":
+            let text = values.map(describe).joined(separator: " ")
+            try emit([("mark", .value(.string(text)))], position)
+            return .null
+        case "min", "fmin", "fminf", "MIN":
+            guard !values.isEmpty else { return .null }
+            var best = values[0]
+            for value in values.dropFirst() where try double(value, position) < double(best, position) { best = value }
+            return best
+        case "max", "fmax", "fmaxf", "MAX":
+            guard !values.isEmpty else { return .null }
+            var best = values[0]
+            for value in values.dropFirst() where try double(value, position) > double(best, position) { best = value }
+            return best
+        case "abs", "fabs", "fabsf":
+            if case .integer(let i) = values.first { return .integer(abs(i)) }
+            return .number(abs(try number(0)))
+        case "sqrt", "sqrtf": return .number(try number(0).squareRoot())
+        case "sin", "sinf": return .number(sine(try number(0)))
+        case "cos", "cosf": return .number(cosine(try number(0)))
+        case "tan", "tanf": return .number(tangent(try number(0)))
+        case "atan2", "atan2f": return .number(arcTangent(try number(0), try number(1)))
+        case "pow", "powf": return .number(power(try number(0), try number(1)))
+        case "floor", "floorf": return .number((try number(0)).rounded(.down))
+        case "ceil", "ceilf": return .number((try number(0)).rounded(.up))
+        case "round", "roundf": return .number((try number(0)).rounded())
+        case "CGFloat", "Double", "Float", "TimeInterval", "NSTimeInterval", "Float64":
+            return .number(try number(0))
+        case "Int", "NSInteger", "NSUInteger":
+            return .integer(Int((try number(0)).rounded(.towardZero)))
+        case "String":
+            return .string(values.first.map(describe) ?? "")
+        case "dispatch_time":
+            return .number(try number(1) / 1e9)
+        case "dispatch_get_main_queue":
+            return .typeName("DispatchQueue.main")
+        case "dispatch_after", "dispatch_async":
+            return try dispatch(name == "dispatch_async" ? .number(0) : values.first ?? .null, arguments, position)
+        case "CACurrentMediaTime":
+            warn(position, "CACurrentMediaTime() reads the wall clock; the import counts scene time from 0")
+            return .number(now)
+        case "CGPoint", "CGPointMake", "CGVector":
+            return .point(try number(0), try number(1))
+        case "CGSize", "CGSizeMake":
+            return .size(try number(0), try number(1))
+        case "CGRect", "CGRectMake":
+            if arguments["origin"] != nil, case .point(let x, let y)? = arguments["origin"],
+                case .size(let w, let h)? = arguments["size"]
+            {
+                return .rect(x, y, w, h)
+            }
+            return .rect(try number(0), try number(1), try number(2), try number(3))
+        case "UIEdgeInsets", "UIEdgeInsetsMake":
+            return .insets(try number(0), try number(1), try number(2), try number(3))
+        case "CGAffineTransform":
+            if arguments["scaleX"] != nil { return .transform(.scale(try number(0), try number(1))) }
+            if arguments["translationX"] != nil { return .transform(.translation(try number(0), try number(1))) }
+            if arguments["rotationAngle"] != nil { return .transform(.rotation(try number(0))) }
+            if values.count == 6 {
+                let n = try (0..<6).map { (i: Int) throws(ImportStop) in try number(i) }
+                return .transform(
+                    TransformValue(
+                        matrix: [n[0], n[1], 0, 0, n[2], n[3], 0, 0, 0, 0, 1, 0, n[4], n[5], 0, 1], readable: nil))
+            }
+            return .transform(.identity)
+        case "CGAffineTransformMakeScale": return .transform(.scale(try number(0), try number(1)))
+        case "CGAffineTransformMakeTranslation": return .transform(.translation(try number(0), try number(1)))
+        case "CGAffineTransformMakeRotation": return .transform(.rotation(try number(0)))
+        case "CATransform3DMakeScale": return .transform(.scale(try number(0), try number(1), try number(2)))
+        case "CATransform3DMakeTranslation":
+            return .transform(.translation(try number(0), try number(1), try number(2)))
+        case "CATransform3DMakeRotation":
+            return .transform(.rotation(try number(0), try number(1), try number(2), try number(3)))
+        case "CGAffineTransformScale", "CATransform3DScale", "CGAffineTransformTranslate", "CATransform3DTranslate",
+            "CGAffineTransformRotate", "CATransform3DRotate", "CGAffineTransformConcat", "CATransform3DConcat":
+            guard case .transform(let base)? = values.first else { throw stop(position, "\(name) needs a transform") }
+            let rest = Arguments(items: Array(arguments.items.dropFirst()))
+            let method: String =
+                switch name {
+                case "CGAffineTransformScale", "CATransform3DScale": "scaledBy"
+                case "CGAffineTransformTranslate", "CATransform3DTranslate": "translatedBy"
+                case "CGAffineTransformRotate", "CATransform3DRotate": "rotated"
+                default: "concatenating"
+                }
+            return try valueMethod(.transform(base), method, rest, position)
+        case "CATransform3DMakeAffineTransform", "CATransform3DGetAffineTransform":
+            return values.first ?? .transform(.identity)
+        case "CGAffineTransformIsIdentity", "CATransform3DIsIdentity":
+            if case .transform(let t)? = values.first { return .bool(t.isIdentity) }
+            return .bool(false)
+        case "CGRectGetWidth": return try member(values.first ?? .null, "width", position)
+        case "CGRectGetHeight": return try member(values.first ?? .null, "height", position)
+        case "CGRectGetMidX": return try member(values.first ?? .null, "midX", position)
+        case "CGRectGetMidY": return try member(values.first ?? .null, "midY", position)
+        case "CGRectGetMinX": return try member(values.first ?? .null, "minX", position)
+        case "CGRectGetMinY": return try member(values.first ?? .null, "minY", position)
+        case "CGRectGetMaxX": return try member(values.first ?? .null, "maxX", position)
+        case "CGRectGetMaxY": return try member(values.first ?? .null, "maxY", position)
+        case "CGRectOffset":
+            return try valueMethod(
+                values.first ?? .null, "offsetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
+        case "CGRectInset":
+            return try valueMethod(
+                values.first ?? .null, "insetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
+        case "UIColor", "CGColor":
+            return try makeColor(arguments, position)
+        case "UIFont":
+            return .number(try number(0))
+        case "NSValue", "NSNumber":
+            return values.first ?? .null
+        case "CAMediaTimingFunction":
+            if let name = arguments.first("name", "functionWithName") {
+                return timing(name) ?? .timing(.string("linear"))
+            }
+            if values.count == 4 {
+                return .timing(.array(try (0..<4).map { (i: Int) throws(ImportStop) in .number(try number(i)) }))
+            }
+            return .timing(.string("default"))
+        case "UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer", "CAEmitterLayer",
+            "CAGradientLayer", "UIStackView", "UIScrollView", "UITextField", "UISwitch", "UIProgressView":
+            return try makeLayer(name, arguments, position)
+        case "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation", "CAAnimationGroup", "CATransition":
+            return try makeAnimation(name, arguments, position)
+        case "UIBezierPath":
+            return try makePath(arguments, position)
+        case "UIViewPropertyAnimator":
+            return try unknownAPI("UIViewPropertyAnimator", position)
+        default:
+            if name.hasPrefix("__interpolate") { return .string(values.map(describe).joined()) }
+            if let fix = closest(name, Array(knownTypes) + ["print", "min", "max", "abs"]), fix != name {
+                warn(
+                    position, "\(name) is not an API the importer knows; the call is skipped",
+                    fix: "did you mean \(fix)?")
+                return .runtime(.unknown(name))
+            }
+            return try unknownAPI(name, position)
+        }
+    }
+
+    /// `UIColor(red:green:blue:alpha:)`, `UIColor(white:alpha:)`, `UIColor(hue:…)` is not read.
+    func makeColor(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        func component(_ label: String, _ fallback: Double) throws(ImportStop) -> Double {
+            guard let value = arguments[label] else { return fallback }
+            return try double(value, position)
+        }
+        if arguments["red"] != nil || arguments["colorWithRed"] != nil {
+            let r = try double(arguments.first("red", "colorWithRed") ?? .null, position)
+            return .color(
+                .array([
+                    .number(r), .number(try component("green", 0)), .number(try component("blue", 0)),
+                    .number(try component("alpha", 1)),
+                ]))
+        }
+        if arguments["white"] != nil || arguments["colorWithWhite"] != nil {
+            let w = try double(arguments.first("white", "colorWithWhite") ?? .null, position)
+            return .color(.array([.number(w), .number(w), .number(w), .number(try component("alpha", 1))]))
+        }
+        if case .color(let c)? = arguments["cgColor"] { return .color(c) }
+        warn(position, "this UIColor initializer is not imported; the colour is clear")
+        return .color(.string("clear"))
+    }
+
+    /// A timing function from its name.
+    func timing(_ name: Value) -> Value? {
+        switch name {
+        case .enumCase(let n), .string(let n): .timing(.string(n == "easeInOut" ? "easeInEaseOut" : n))
+        case .timing: name
+        default: nil
+        }
+    }
+
+    /// Properties of CoreGraphics values, arrays and strings.
+    func member(_ value: Value, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
+        switch (value, name) {
+        case (.point(let x, _), "x"), (.size(let x, _), "width"): return .number(x)
+        case (.point(_, let y), "y"), (.size(_, let y), "height"): return .number(y)
+        case (.rect(let x, let y, _, _), "origin"): return .point(x, y)
+        case (.rect(_, _, let w, let h), "size"): return .size(w, h)
+        case (.rect(_, _, let w, _), "width"): return .number(w)
+        case (.rect(_, _, _, let h), "height"): return .number(h)
+        case (.rect(let x, _, _, _), "minX"): return .number(x)
+        case (.rect(_, let y, _, _), "minY"): return .number(y)
+        case (.rect(let x, _, let w, _), "midX"): return .number(x + w / 2)
+        case (.rect(_, let y, _, let h), "midY"): return .number(y + h / 2)
+        case (.rect(let x, _, let w, _), "maxX"): return .number(x + w)
+        case (.rect(_, let y, _, let h), "maxY"): return .number(y + h)
+        case (.color, "cgColor"), (.color, "CGColor"): return value
+        case (.transform(let t), "isIdentity"): return .bool(t.isIdentity)
+        case (.array(let elements), "count"): return .integer(elements.count)
+        case (.array(let elements), "first"): return elements.first ?? .null
+        case (.array(let elements), "last"): return elements.last ?? .null
+        case (.array(let elements), "isEmpty"): return .bool(elements.isEmpty)
+        case (.array(let elements), "indices"): return .array(elements.indices.map { .integer($0) })
+        case (.string(let s), "count"): return .integer(s.count)
+        case (.string(let s), "isEmpty"): return .bool(s.isEmpty)
+        case (.typeName("UIScreen.main"), "bounds"):
+            warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
+            return .rect(0, 0, 375, 667)
+        case (.path, "cgPath"), (.path, "CGPath"): return value
+        case (.null, _): return .null
+        case (.runtime, _): return value
+        case (.object, _):
+            if layer(value) != nil { return try layerMember(value, name, position) }
+            if animation(value) != nil { return animationMember(value, name) }
+            if let object = instance(value) {
+                if let field = object.fields[name] { return field }
+                if method(object.typeName, name) != nil { return .method(value, name) }
+                if hasProperty(object, name) { return .null }
+                return try unknownAPI("\(object.typeName).\(name)", position)
+            }
+            return .null
+        default:
+            if case .integer(let i) = value, name == "description" { return .string(String(i)) }
+            warn(position, "\(value.kindName) has no member \(name) the importer knows; its value is unknown")
+            return .runtime(.unknown("\(value.kindName).\(name)"))
+        }
+    }
+
+    /// A struct value with one field replaced: `frame.origin.x = 10` rebuilds the frame.
+    func withMember(_ value: Value, _ name: String, _ newValue: Value, _ position: SourcePosition) throws(ImportStop)
+        -> Value
+    {
+        let n = newValue.number
+        switch (value, name) {
+        case (.point(_, let y), "x"): return .point(try double(newValue, position), y)
+        case (.point(let x, _), "y"): return .point(x, try double(newValue, position))
+        case (.size(_, let h), "width"): return .size(try double(newValue, position), h)
+        case (.size(let w, _), "height"): return .size(w, try double(newValue, position))
+        case (.rect(_, _, let w, let h), "origin"):
+            guard case .point(let x, let y) = newValue else { break }
+            return .rect(x, y, w, h)
+        case (.rect(let x, let y, _, _), "size"):
+            guard case .size(let w, let h) = newValue else { break }
+            return .rect(x, y, w, h)
+        case (.rect(let x, let y, _, let h), "width") where n != nil: return .rect(x, y, n!, h)
+        case (.rect(let x, let y, let w, _), "height") where n != nil: return .rect(x, y, w, n!)
+        default: break
+        }
+        throw stop(position, "cannot set \(name) of \(value.kindName)")
+    }
+
+    /// Methods of values: `CGRect.offsetBy(dx:dy:)`, `CGAffineTransform.scaledBy(x:y:)`, arrays' `map`.
+    func valueMethod(_ value: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        let values = arguments.items.map(\.value)
+        func number(_ index: Int) throws(ImportStop) -> Double {
+            guard index < values.count else { throw stop(position, "\(name) needs more arguments") }
+            return try double(values[index], position)
+        }
+        switch (value, name) {
+        case (.rect(let x, let y, let w, let h), "offsetBy"):
+            return .rect(x + (try number(0)), y + (try number(1)), w, h)
+        case (.rect(let x, let y, let w, let h), "insetBy"):
+            let dx = try number(0)
+            let dy = try number(1)
+            return .rect(x + dx, y + dy, w - 2 * dx, h - 2 * dy)
+        case (.rect(let x, let y, let w, let h), "inset"):
+            guard case .insets(let t, let l, let b, let r)? = values.first else { break }
+            return .rect(x + l, y + t, w - l - r, h - t - b)
+        case (.transform(let t), "scaledBy"):
+            let z = values.count > 2 ? try number(2) : 1
+            return .transform(TransformValue.scale(try number(0), try number(1), z).concatenating(t))
+        case (.transform(let t), "translatedBy"):
+            let z = values.count > 2 ? try number(2) : 0
+            return .transform(TransformValue.translation(try number(0), try number(1), z).concatenating(t))
+        case (.transform(let t), "rotated"):
+            if values.count >= 4 {
+                return .transform(
+                    TransformValue.rotation(try number(0), try number(1), try number(2), try number(3)).concatenating(t)
+                )
+            }
+            return .transform(TransformValue.rotation(try number(0)).concatenating(t))
+        case (.transform(let t), "concatenating"):
+            guard case .transform(let other)? = values.first else { break }
+            return .transform(t.concatenating(other))
+        case (.color(let c), "withAlphaComponent"), (.color(let c), "colorWithAlphaComponent"):
+            let alpha = try number(0)
+            if case .array(let parts) = c, parts.count == 4 {
+                return .color(.array(Array(parts.prefix(3)) + [.number(alpha)]))
+            }
+            if case .string(let name) = c, let hex = NamedColors.table[name], let rgba = components(hex) {
+                return .color(.array(rgba.prefix(3).map { .number($0) } + [.number(alpha)]))
+            }
+        case (.array(let elements), "map"), (.array(let elements), "forEach"), (.array(let elements), "compactMap"):
+            guard case .closure(let closure)? = values.first else { break }
+            var results: [Value] = []
+            for element in elements { results.append(try invoke(closure, [element], at: position)) }
+            return name == "forEach" ? .null : .array(results)
+        case (.array(let elements), "enumerated"):
+            return .array(elements.enumerated().map { .array([.integer($0.offset), $0.element]) })
+        case (.array(let elements), "reversed"):
+            return .array(elements.reversed())
+        case (.array(let elements), "contains"):
+            guard let needle = values.first else { break }
+            return .bool(elements.contains { equal($0, needle) })
+        case (.array(let elements), "firstIndex"), (.array(let elements), "indexOfObject"):
+            guard let needle = values.first else { break }
+            return elements.firstIndex { equal($0, needle) }.map { .integer($0) } ?? .null
+        case (.array(let elements), "objectAtIndex"), (.array(let elements), "objectAtIndexedSubscript"):
+            guard let i = values.first.flatMap(integer), elements.indices.contains(i) else {
+                throw stop(position, "index out of range")
+            }
+            return elements[i]
+        case (.typeName("DispatchQueue.main"), "asyncAfter"):
+            return try dispatch(arguments["deadline"] ?? values.first ?? .null, arguments, position)
+        case (.typeName("DispatchQueue.main"), "async"):
+            return try dispatch(.number(0), arguments, position)
+        case (.integer, "isMultiple"):
+            guard let a = integer(value), let b = values.first.flatMap(integer), b != 0 else { break }
+            return .bool(a % b == 0)
+        case (.enumCase, "rawValue"):
+            return value
+        default:
+            break
+        }
+        return try unknownAPI("\(value.kindName).\(name)", position)
+    }
+
+    /// `#RRGGBBAA` as four fractions.
+    func components(_ hex: String) -> [Double]? {
+        let digits = Array(hex.dropFirst())
+        guard digits.count == 8 else { return nil }
+        var result: [Double] = []
+        for i in stride(from: 0, to: 8, by: 2) {
+            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
+            result.append(Double(byte) / 255)
+        }
+        return result
+    }
+
+    /// `DispatchQueue.main.asyncAfter(deadline: .now() + d) { … }` and `dispatch_after`: the block
+    /// runs `d` seconds later, in a turn of its own.
+    func dispatch(_ deadline: Value, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        guard let closure = arguments.closure("execute", orTrailing: 0) else {
+            warn(position, "the dispatched work is not a closure the importer can read; skipped")
+            return .null
+        }
+        let delay = try double(deadline, position, "a delay in seconds")
+        guard delay.isFinite, delay >= 0 else {
+            throw stop(position, "the delay must be a finite number of seconds ≥ 0")
+        }
+        let list = ActionList()
+        if inCallback || !isTopLevelTurn {
+            try emit([("after", .value(.number(delay))), ("do", .list(list))], position)
+            schedule(.closure(closure, []), at: now + delay, into: list, callback: true)
+        } else {
+            let time = roundedTime(now + delay)
+            turns.append((time, list, position))
+            schedule(.closure(closure, []), at: time, into: list, callback: false)
+        }
+        return .null
+    }
+
+    /// Whether actions now go to a top-level turn (`at`), not inside a block or callback.
+    var isTopLevelTurn: Bool {
+        turns.contains { $0.list === sink } && transactions.isEmpty
+    }
+
+    /// Times on the nanosecond, as the runtime schedules them (1.2 + 0.6 is 1.8).
+    func roundedTime(_ t: Double) -> Double { (t * 1e9).rounded() / 1e9 }
+}

@@ -1,0 +1,481 @@
+import ChoreoJSON
+
+/// A call's evaluated arguments, looked up by label.
+struct Arguments {
+    var items: [(label: String?, value: Value)]
+
+    subscript(label: String) -> Value? { items.first { $0.label == label }?.value }
+
+    var labels: [String?] { items.map(\.label) }
+    var count: Int { items.count }
+    var unlabelled: [Value] { items.filter { $0.label == nil }.map(\.value) }
+
+    /// The closures among the arguments, labelled or trailing, in order.
+    var closures: [(label: String?, closure: ClosureValue)] {
+        items.compactMap { item in
+            if case .closure(let c) = item.value { return (item.label, c) }
+            return nil
+        }
+    }
+
+    /// The closure labelled `label`, else the `index`th unlabelled closure (a trailing one).
+    func closure(_ label: String, orTrailing index: Int) -> ClosureValue? {
+        if case .closure(let c)? = self[label] { return c }
+        let trailing = closures.filter { $0.label == nil }
+        return trailing.indices.contains(index) ? trailing[index].closure : nil
+    }
+
+    /// A block's body and completion: labelled, or trailing in that order (`animate(withDuration:
+    /// animations: {…}) { _ in … }` has a labelled body and a trailing completion).
+    func blockClosures(body: String, completion: String) -> (body: ClosureValue?, completion: ClosureValue?) {
+        let trailing = closures.filter { $0.label == nil }.map(\.closure)
+        var next = 0
+        var bodyClosure: ClosureValue?
+        if case .closure(let c)? = self[body] {
+            bodyClosure = c
+        } else if !trailing.isEmpty {
+            bodyClosure = trailing[0]
+            next = 1
+        }
+        if case .closure(let c)? = self[completion] { return (bodyClosure, c) }
+        return (bodyClosure, trailing.indices.contains(next) ? trailing[next] : nil)
+    }
+
+    func first(_ labels: String...) -> Value? {
+        for label in labels { if let value = self[label] { return value } }
+        return nil
+    }
+}
+
+extension ImportEvaluator {
+    func evaluate(_ expression: Expression, _ scope: Scope, selfValue: Value?) throws(ImportStop) -> Value {
+        try step(expression.position)
+        switch expression {
+        case .literal(let literal, _):
+            switch literal {
+            case .integer(let i): return .integer(i)
+            case .number(let d): return .number(d)
+            case .string(let s): return .string(s)
+            case .bool(let b): return .bool(b)
+            case .null: return .null
+            }
+        case .name(let name, let position):
+            return try lookup(name, scope, selfValue: selfValue, position)
+        case .member(nil, let name, let position):
+            return implicitMember(name, position)
+        case .member(let base?, let name, let position):
+            if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
+                let value = staticMember(typeName, name)
+            {
+                return value
+            }
+            let baseValue = try evaluate(base, scope, selfValue: selfValue)
+            return try member(baseValue, name, position)
+        case .call(let callee, let arguments, let position):
+            return try evaluateCall(callee, arguments, position, scope, selfValue: selfValue)
+        case .closure(let syntax, let position):
+            return .closure(ClosureValue(syntax: syntax, scope: scope, selfValue: selfValue, position: position))
+        case .binary(let op, let lhs, let rhs, let position):
+            switch op {
+            case "&&":
+                let left = try evaluate(lhs, scope, selfValue: selfValue)
+                if case .runtime = left { return left }
+                guard try truth(left, position) else { return .bool(false) }
+                let right = try evaluate(rhs, scope, selfValue: selfValue)
+                if case .runtime = right { return right }
+                return .bool(try truth(right, position))
+            case "||":
+                let left = try evaluate(lhs, scope, selfValue: selfValue)
+                if case .runtime = left { return left }
+                if try truth(left, position) { return .bool(true) }
+                let right = try evaluate(rhs, scope, selfValue: selfValue)
+                if case .runtime = right { return right }
+                return .bool(try truth(right, position))
+            case "??":
+                let left = try evaluate(lhs, scope, selfValue: selfValue)
+                if case .null = left { return try evaluate(rhs, scope, selfValue: selfValue) }
+                return left
+            default:
+                let left = try evaluate(lhs, scope, selfValue: selfValue)
+                let right = try evaluate(rhs, scope, selfValue: selfValue)
+                return try binary(op, left, right, position)
+            }
+        case .prefix(let op, let operand, let position):
+            let value = try evaluate(operand, scope, selfValue: selfValue)
+            switch (op, value) {
+            case ("-", .integer(let i)): return .integer(-i)
+            case ("-", .number(let d)): return .number(-d)
+            case ("+", _): return value
+            case ("!", .bool(let b)): return .bool(!b)
+            case ("!", .runtime(let r)): return r.negated.map { .runtime($0) } ?? value
+            case ("!", .null): return .bool(true)
+            case ("!", .object): return .bool(false)
+            case ("!", .integer(let i)): return .bool(i == 0)
+            default:
+                if value.isRuntime { return value }
+                throw stop(position, "\(op) does not apply to \(value.kindName)")
+            }
+        case .ternary(let condition, let then, let otherwise, let position):
+            let test = try evaluate(condition, scope, selfValue: selfValue)
+            if case .runtime(let runtime) = test {
+                warn(
+                    position,
+                    "this condition depends on \(runtime.description), known only at run time: the import takes the first branch"
+                )
+                return try evaluate(then, scope, selfValue: selfValue)
+            }
+            return try evaluate(try truth(test, position) ? then : otherwise, scope, selfValue: selfValue)
+        case .array(let elements, _):
+            var values: [Value] = []
+            for element in elements { values.append(try evaluate(element, scope, selfValue: selfValue)) }
+            return .array(values)
+        case .dictionary(let pairs, _):
+            var values: [(Value, Value)] = []
+            for (key, value) in pairs {
+                values.append(
+                    (try evaluate(key, scope, selfValue: selfValue), try evaluate(value, scope, selfValue: selfValue)))
+            }
+            return .dictionary(values)
+        case .subscriptAccess(let base, let arguments, let position):
+            let container = try evaluate(base, scope, selfValue: selfValue)
+            guard let first = arguments.first else { return container }
+            let key = try evaluate(first.value, scope, selfValue: selfValue)
+            switch container {
+            case .array(let elements):
+                guard let i = integer(key) else { throw stop(position, "an array index must be an Int") }
+                guard elements.indices.contains(i) else {
+                    throw stop(position, "index \(i) is out of range (the array has \(elements.count) elements)")
+                }
+                return elements[i]
+            case .dictionary(let pairs):
+                return pairs.first { equal($0.0, key) }?.1 ?? .null
+            case .runtime:
+                return container
+            default:
+                throw stop(position, "\(container.kindName) has no subscript")
+            }
+        case .unsupported(let what, let position):
+            warn(position, "\(what) is not imported; its value is unknown")
+            return .runtime(.unknown(what))
+        }
+    }
+
+    /// A name: a variable, `self`, a stored property or method of `self`, a type, or a constant.
+    func lookup(_ name: String, _ scope: Scope, selfValue: Value?, _ position: SourcePosition) throws(ImportStop)
+        -> Value
+    {
+        if let value = scope.lookup(name) { return value }
+        if name == "self" || name == "strongSelf" { return selfValue ?? .null }
+        // UIKit's own implementations: `super.viewDidLoad()` and friends do nothing here.
+        if name == "super" { return .typeName("super") }
+        if let selfValue, let object = instance(selfValue) {
+            var stripped = name
+            if stripped.hasPrefix("_") { stripped.removeFirst() }
+            if let value = object.fields[name] ?? object.fields[stripped] { return value }
+            if method(object.typeName, name) != nil { return .method(selfValue, name) }
+        }
+        if let value = globals.lookup(name) { return value }
+        if types[name] != nil || functions[name] != nil { return .typeName(name) }
+        if let constant = constant(name) { return constant }
+        if knownTypes.contains(name) { return .typeName(name) }
+        warn(position, "\(name) is not declared in this file; its value is unknown")
+        return .runtime(.unknown(name))
+    }
+
+    /// A method of one of the file's types (or of a type it inherits from, in the file).
+    func method(_ typeName: String, _ name: String, labels: [String?]? = nil) -> FunctionDeclaration? {
+        var seen: Set<String> = []
+        var current: String? = typeName
+        while let type = current, seen.insert(type).inserted, let syntax = types[type] {
+            let named = syntax.methods.filter { $0.name == name }
+            if let labels, let exact = named.first(where: { $0.labels == labels }) { return exact }
+            if let labels, let counted = named.first(where: { $0.labels.count == labels.count }) { return counted }
+            if let any = named.first { return any }
+            current = syntax.inherits.first
+        }
+        return nil
+    }
+
+    func evaluateCall(
+        _ callee: Expression, _ arguments: [Argument], _ position: SourcePosition, _ scope: Scope, selfValue: Value?
+    ) throws(ImportStop) -> Value {
+        var evaluated = Arguments(items: [])
+        for argument in arguments {
+            evaluated.items.append((argument.label, try evaluate(argument.value, scope, selfValue: selfValue)))
+        }
+        switch callee {
+        case .name(let name, _):
+            if let value = scope.lookup(name) {
+                if case .closure(let closure) = value {
+                    return try invoke(closure, evaluated.items.map(\.value), at: position)
+                }
+                if case .typeName(let type) = value { return try construct(type, evaluated, position) }
+            }
+            if let selfValue, let object = instance(selfValue),
+                let function = method(object.typeName, name, labels: evaluated.labels)
+            {
+                return try call(function, on: selfValue, arguments: evaluated.items.map(\.value), at: position)
+            }
+            if let function = functions[name]?.first(where: { $0.labels == evaluated.labels }) ?? functions[name]?.first
+            {
+                return try call(function, on: .null, arguments: evaluated.items.map(\.value), at: position)
+            }
+            if types[name] != nil { return try constructInstance(name, evaluated, position) }
+            return try callFunction(name, evaluated, position)
+        case .member(nil, let name, _):
+            return try implicitCall(name, evaluated, position)
+        case .member(let base?, let name, _):
+            if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
+                selfValue.flatMap(instance).map({ $0.fields[typeName] == nil }) ?? true,
+                types[typeName] != nil || knownTypes.contains(typeName)
+            {
+                if let function = types[typeName]?.methods.first(where: { $0.name == name }) {
+                    return try call(
+                        function, on: .typeName(typeName), arguments: evaluated.items.map(\.value), at: position)
+                }
+                return try callStatic(typeName, name, evaluated, position)
+            }
+            let target = try evaluate(base, scope, selfValue: selfValue)
+            return try callMethod(target, name, evaluated, position)
+        default:
+            let target = try evaluate(callee, scope, selfValue: selfValue)
+            if case .closure(let closure) = target {
+                return try invoke(closure, evaluated.items.map(\.value), at: position)
+            }
+            if case .typeName(let type) = target { return try construct(type, evaluated, position) }
+            if case .method(let object, let name) = target { return try callMethod(object, name, evaluated, position) }
+            warn(position, "this call is not imported; its value is unknown")
+            return .runtime(.unknown("a call"))
+        }
+    }
+
+    /// A method on a value: the file's methods on its instances, UIKit's on views and layers.
+    func callMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        switch target {
+        case .object:
+            if let object = instance(target) {
+                if let function = method(object.typeName, name, labels: arguments.labels) {
+                    return try call(function, on: target, arguments: arguments.items.map(\.value), at: position)
+                }
+                if case .closure(let closure)? = object.fields[name] {
+                    return try invoke(closure, arguments.items.map(\.value), at: position)
+                }
+                return try unknownAPI("\(object.typeName).\(name)", position)
+            }
+            if layer(target) != nil { return try layerMethod(target, name, arguments, position) }
+            if animation(target) != nil { return try animationMethod(target, name, arguments, position) }
+            return try unknownAPI(name, position)
+        case .typeName(let type):
+            return try callStatic(type, name, arguments, position)
+        case .closure(let closure) where name == "callAsFunction":
+            return try invoke(closure, arguments.items.map(\.value), at: position)
+        case .runtime:
+            if name == "completeTransition" {
+                return try completeTransition(arguments, position)
+            }
+            if let value = try runtimeMethod(target, name, arguments, position) { return value }
+            warn(position, "\(name) is called on \(target.kindName), known only at run time; skipped")
+            return .runtime(.unknown("\(name)(…)"))
+        case .null:
+            // Optional chaining on nil: nothing happens.
+            return .null
+        default:
+            return try valueMethod(target, name, arguments, position)
+        }
+    }
+
+    func unknownAPI(_ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
+        warn(position, "\(name) is not an API the importer knows; the call is skipped")
+        return .runtime(.unknown(name))
+    }
+
+    /// Calls one of the file's functions or methods.
+    func call(_ function: FunctionDeclaration, on target: Value, arguments: [Value], at position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > limits.callDepth {
+            throw stop(position, "calls nest more than \(limits.callDepth) deep here (\(function.signature))")
+        }
+        let scope = Scope(parent: globals)
+        for (index, parameter) in function.parameters.enumerated() {
+            scope.variables[parameter] = index < arguments.count ? arguments[index] : .null
+        }
+        let selfValue: Value? = if case .null = target { nil } else { target }
+        if case .returned(let value) = try execute(function.body, scope, selfValue: selfValue) { return value }
+        return .null
+    }
+
+    /// Calls a closure or block.
+    func invoke(_ closure: ClosureValue, _ arguments: [Value], at position: SourcePosition) throws(ImportStop) -> Value
+    {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > limits.callDepth {
+            throw stop(position, "calls nest more than \(limits.callDepth) deep here")
+        }
+        let scope = Scope(parent: closure.scope)
+        for (index, argument) in arguments.enumerated() {
+            scope.variables["$\(index)"] = argument
+            if index < closure.syntax.parameters.count, closure.syntax.parameters[index] != "_" {
+                scope.variables[closure.syntax.parameters[index]] = argument
+            }
+        }
+        // A single-expression closure returns its value.
+        if closure.syntax.body.count == 1, case .expression(let expression) = closure.syntax.body[0] {
+            return try evaluate(expression, scope, selfValue: closure.selfValue)
+        }
+        if case .returned(let value) = try execute(closure.syntax.body, scope, selfValue: closure.selfValue) {
+            return value
+        }
+        return .null
+    }
+
+    /// `Type(...)` for one of the file's types.
+    func constructInstance(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop)
+        -> Value
+    {
+        let value = try instantiate(name, at: position)
+        if let initializer = method(name, "init", labels: arguments.labels) {
+            _ = try call(initializer, on: value, arguments: arguments.items.map(\.value), at: position)
+        } else if let object = instance(value) {
+            // A struct's memberwise initializer.
+            for item in arguments.items { if let label = item.label { object.fields[label] = item.value } }
+        }
+        return value
+    }
+
+    // MARK: Operators
+
+    func integer(_ value: Value) -> Int? {
+        switch value {
+        case .integer(let i): i
+        case .number(let d) where d == d.rounded() && abs(d) < 1e15: Int(d)
+        default: nil
+        }
+    }
+
+    func double(_ value: Value, _ position: SourcePosition, _ what: String = "a number") throws(ImportStop) -> Double {
+        if let number = value.number { return number }
+        if case .bool(let b) = value { return b ? 1 : 0 }
+        throw stop(position, "expected \(what), found \(value.kindName)")
+    }
+
+    func binary(_ op: String, _ left: Value, _ right: Value, _ position: SourcePosition) throws(ImportStop) -> Value {
+        if case .runtime(let runtime) = left {
+            if op == "==" || op == "!=", case .enumCase(let name) = right, runtime == .animatorPosition {
+                return .runtime(.positionIs(name, negated: op == "!="))
+            }
+            return left
+        }
+        if case .runtime = right { return right }
+        switch op {
+        case "==": return .bool(equal(left, right))
+        case "!=", "!==": return .bool(!equal(left, right))
+        case "===": return .bool(equal(left, right))
+        case "..<", "...":
+            guard let low = integer(left), let high = integer(right) else {
+                throw stop(position, "a range needs whole numbers")
+            }
+            let upper = op == "..<" ? high : high + 1
+            guard upper - low <= limits.loopIterations else {
+                throw stop(position, "the range has more than \(limits.loopIterations) elements")
+            }
+            return .array(upper > low ? (low..<upper).map { .integer($0) } : [])
+        case "<", ">", "<=", ">=":
+            let a = try double(left, position)
+            let b = try double(right, position)
+            switch op {
+            case "<": return .bool(a < b)
+            case ">": return .bool(a > b)
+            case "<=": return .bool(a <= b)
+            default: return .bool(a >= b)
+            }
+        default:
+            return try arithmetic(op, left, right, position)
+        }
+    }
+
+    func arithmetic(_ op: String, _ left: Value, _ right: Value, _ position: SourcePosition) throws(ImportStop) -> Value
+    {
+        if left.isRuntime { return left }
+        if right.isRuntime { return right }
+        switch (left, right) {
+        case (.integer(let a), .integer(let b)):
+            switch op {
+            case "+": return .integer(a &+ b)
+            case "-": return .integer(a &- b)
+            case "*": return .integer(a &* b)
+            case "/":
+                guard b != 0 else { throw stop(position, "division by zero") }
+                return .integer(a / b)
+            case "%":
+                guard b != 0 else { throw stop(position, "division by zero") }
+                return .integer(a % b)
+            default: break
+            }
+        case (.string(let a), .string(let b)) where op == "+":
+            return .string(a + b)
+        case (.array(let a), .array(let b)) where op == "+":
+            return .array(a + b)
+        case (.transform(let a), .transform(let b)) where op == "*":
+            return .transform(a.concatenating(b))
+        default:
+            if let a = left.number, let b = right.number {
+                switch op {
+                case "+": return .number(a + b)
+                case "-": return .number(a - b)
+                case "*": return .number(a * b)
+                case "/": return .number(a / b)
+                case "%": return .number(a.truncatingRemainder(dividingBy: b))
+                default: break
+                }
+            }
+        }
+        throw stop(position, "\(op) does not apply to \(left.kindName) and \(right.kindName)")
+    }
+
+    func equal(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.integer, _), (.number, _):
+            if let x = a.number, let y = b.number { return x == y }
+            return false
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.null, .null): return true
+        case (.object(let x), .object(let y)): return x == y
+        case (.enumCase(let x), .enumCase(let y)): return x == y
+        case (.typeName(let x), .typeName(let y)): return x == y
+        case (.point(let a1, let a2), .point(let b1, let b2)): return a1 == b1 && a2 == b2
+        case (.size(let a1, let a2), .size(let b1, let b2)): return a1 == b1 && a2 == b2
+        case (.rect(let a1, let a2, let a3, let a4), .rect(let b1, let b2, let b3, let b4)):
+            return a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4
+        case (.transform(let x), .transform(let y)): return x.matrix == y.matrix
+        case (.color(let x), .color(let y)): return x == y
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        default: return false
+        }
+    }
+
+    /// A description of a value for `print` and string interpolation.
+    func describe(_ value: Value) -> String {
+        switch value {
+        case .integer(let i): String(i)
+        case .number(let d): String(d)
+        case .bool(let b): String(b)
+        case .string(let s): s
+        case .null: "nil"
+        case .point(let x, let y): "(\(x), \(y))"
+        case .size(let w, let h): "(\(w), \(h))"
+        case .rect(let x, let y, let w, let h): "(\(x), \(y), \(w), \(h))"
+        case .enumCase(let name): name
+        case .array(let elements): "[" + elements.map(describe).joined(separator: ", ") + "]"
+        case .object:
+            if let layer = layer(value) { layer.id ?? layer.className } else { value.kindName }
+        default: value.kindName
+        }
+    }
+}

@@ -1,0 +1,418 @@
+import ChoreoJSON
+
+/// Views and layers: making them, their properties, the tree.
+extension ImportEvaluator {
+    /// `UIView(frame:)`, `UILabel()`, `CALayer()`, `CAShapeLayer()`: a new layer of the scene.
+    func makeLayer(_ className: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value
+    {
+        let count = heap.reduce(0) { count, object in if case .layer = object { count + 1 } else { count } }
+        if count >= limits.layers { throw stop(position, "the code makes more than \(limits.layers) views and layers") }
+        let kind: LayerKind =
+            switch className {
+            case "UILabel", "CATextLayer", "UITextField": .text
+            case "CAShapeLayer": .shape
+            case "CAEmitterLayer": .emitter
+            default: .layer
+            }
+        let isView = className.hasPrefix("UI")
+        if !["UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer"].contains(
+            className)
+        {
+            note(position, "\(className) is imported as a plain \(kind == .text ? "text " : "")layer")
+        }
+        let layer = LayerObject(kind: kind, className: className, isView: isView, created: position)
+        layer.model["position"] = .point(0, 0)
+        layer.model["bounds"] = .rect(0, 0, 0, 0)
+        layer.model["anchorPoint"] = .point(0.5, 0.5)
+        layer.model["opacity"] = .number(1)
+        layer.model["transform"] = .transform(.identity)
+        let value = allocate(.layer(layer))
+        if let frame = arguments.first("frame", "initWithFrame") {
+            try setMember(value, "frame", frame, position)
+        }
+        return value
+    }
+
+    /// The scene property a UIKit or Core Animation property name sets, for this kind of layer.
+    func sceneProperty(_ name: String, _ layer: LayerObject) -> String? {
+        switch name {
+        case "frame", "bounds", "position", "anchorPoint", "zPosition", "opacity", "transform", "sublayerTransform",
+            "backgroundColor", "borderColor", "borderWidth", "cornerRadius", "masksToBounds", "shadowColor",
+            "shadowOpacity", "shadowOffset", "shadowRadius", "speed", "timeOffset", "beginTime":
+            return name
+        case "center": return "position"
+        case "alpha": return "opacity"
+        case "isHidden", "hidden": return "hidden"
+        case "clipsToBounds": return "masksToBounds"
+        case "path", "fillColor", "strokeColor", "lineWidth", "strokeStart", "strokeEnd", "lineCap", "lineJoin":
+            return layer.kind == .shape ? name : nil
+        case "text", "string": return layer.kind == .text ? "string" : nil
+        case "textColor", "foregroundColor": return layer.kind == .text ? "foregroundColor" : nil
+        case "font", "fontSize": return layer.kind == .text ? "fontSize" : nil
+        case "textAlignment", "alignmentMode": return layer.kind == .text ? "alignmentMode" : nil
+        default: return nil
+        }
+    }
+
+    /// Properties that change nothing the scene draws.
+    static let ignoredProperties: Set<String> = [
+        "tag", "isUserInteractionEnabled", "userInteractionEnabled", "contentMode", "tintColor", "numberOfLines",
+        "translatesAutoresizingMaskIntoConstraints", "accessibilityLabel", "accessibilityIdentifier", "isOpaque",
+        "opaque", "autoresizingMask", "contentsScale", "rasterizationScale", "shouldRasterize",
+        "adjustsFontSizeToFitWidth",
+        "minimumScaleFactor", "lineBreakMode", "isExclusiveTouch", "delegate", "name", "needsDisplayOnBoundsChange",
+        "allowsEdgeAntialiasing", "contentScaleFactor", "preservesSuperviewLayoutMargins", "wantsLayer",
+    ]
+
+    /// Sets a property of a view, layer, animation or instance.
+    func setMember(_ target: Value, _ name: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
+        if let object = instance(target) {
+            object.fields[name] = value
+            self.name(value, name)
+            return
+        }
+        if animation(target) != nil {
+            try setAnimationField(target, name, value, position)
+            return
+        }
+        guard let layer = layer(target) else { return }
+        if case .runtime(let runtime) = value {
+            warn(
+                position, "\(name) is set to \(runtime.description), known only at run time; the assignment is skipped")
+            return
+        }
+        if layer.isCanvas {
+            if name == "backgroundColor", let color = try colorJSON(value, position) {
+                canvasBackground = color
+            } else if !Self.ignoredProperties.contains(name) {
+                note(position, "the view controller's view is the canvas; its \(name) is not imported")
+            }
+            return
+        }
+        if name == "layer" { return }
+        if name == "title" || name == "image" {
+            warn(position, "\(name) is not drawn by choreo; skipped")
+            return
+        }
+        guard let property = sceneProperty(name, layer) else {
+            if Self.ignoredProperties.contains(name) { return }
+            warn(position, "\(layer.className).\(name) is not a property choreo animates; skipped")
+            return
+        }
+        let json = try sceneValue(property, value, position)
+        // The model, as later reads see it.
+        switch property {
+        case "frame":
+            guard case .rect(let x, let y, let w, let h) = value else { throw stop(position, "frame needs a CGRect") }
+            let anchor = pointOf(layer.model["anchorPoint"]) ?? (0.5, 0.5)
+            let bounds = rectOf(layer.model["bounds"]) ?? (0, 0, 0, 0)
+            layer.model["bounds"] = .rect(bounds.0, bounds.1, w, h)
+            layer.model["position"] = .point(x + w * anchor.0, y + h * anchor.1)
+        case "position", "bounds", "anchorPoint":
+            layer.model[property] = value
+        default:
+            layer.model[property] = value
+        }
+        if let collector = changeCollectors.last {
+            collector.record(id(of: layer), property, json)
+        } else if folds(layer) {
+            switch property {
+            case "frame":
+                layer.undeclare("position")
+                layer.undeclare("bounds")
+                layer.declare("frame", json)
+            case "position", "bounds", "anchorPoint":
+                if layer.declared.contains(where: { $0.0 == "frame" }) {
+                    layer.undeclare("frame")
+                    if let p = layer.model["position"] {
+                        layer.declare("position", try sceneValue("position", p, position))
+                    }
+                    if let b = layer.model["bounds"] { layer.declare("bounds", try sceneValue("bounds", b, position)) }
+                }
+                layer.declare(property, json)
+            default:
+                layer.declare(property, json)
+            }
+        } else {
+            try emit(
+                [("set", .value(.object(JSONObject([(id(of: layer), .object(JSONObject([(property, json)])))]))))],
+                position)
+        }
+    }
+
+    /// Whether a change to `layer` shapes its declaration instead of being an action: while the
+    /// entry point's first turn has emitted nothing, or while the layer has never been on screen.
+    func folds(_ layer: LayerObject) -> Bool {
+        entryTurn || !layer.everAttached
+    }
+
+    func pointOf(_ value: Value?) -> (Double, Double)? {
+        if case .point(let x, let y)? = value { return (x, y) }
+        return nil
+    }
+
+    func rectOf(_ value: Value?) -> (Double, Double, Double, Double)? {
+        if case .rect(let x, let y, let w, let h)? = value { return (x, y, w, h) }
+        return nil
+    }
+
+    /// A value as the scene property `property` takes it.
+    func sceneValue(_ property: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) -> JSONValue {
+        switch property {
+        case "backgroundColor", "borderColor", "shadowColor", "fillColor", "strokeColor", "foregroundColor":
+            return try colorJSON(value, position) ?? .null
+        case "transform", "sublayerTransform":
+            switch value {
+            case .transform(let t): return t.json
+            case .enumCase("identity"): return .string("identity")
+            default: throw stop(position, "\(property) needs a transform, found \(value.kindName)")
+            }
+        case "path":
+            if case .path(let commands) = value { return .array(commands) }
+            if case .null = value { return .null }
+            throw stop(position, "path needs a UIBezierPath or CGPath, found \(value.kindName)")
+        case "hidden", "masksToBounds":
+            if case .bool(let b) = value { return .bool(b) }
+            return .bool(try truth(value, position))
+        case "string":
+            if case .string(let s) = value { return .string(s) }
+            if case .null = value { return .string("") }
+            return .string(describe(value))
+        case "alignmentMode", "lineCap", "lineJoin":
+            if case .enumCase(let name) = value { return .string(name == "center" ? "center" : name) }
+            if case .string(let name) = value { return .string(name) }
+            throw stop(position, "\(property) needs a constant, found \(value.kindName)")
+        default:
+            return try json(value, position)
+        }
+    }
+
+    /// A colour's scene JSON.
+    func colorJSON(_ value: Value, _ position: SourcePosition) throws(ImportStop) -> JSONValue? {
+        switch value {
+        case .color(let c): return c
+        case .enumCase(let name):
+            if case .color(let c)? = color(named: name) { return c }
+            throw stop(position, "\(name) is not a colour the importer knows")
+        case .null: return .string("clear")
+        default: throw stop(position, "expected a colour, found \(value.kindName)")
+        }
+    }
+
+    /// Any value as scene JSON: numbers, points, sizes, rects, transforms, colours, paths, arrays.
+    func json(_ value: Value, _ position: SourcePosition) throws(ImportStop) -> JSONValue {
+        switch value {
+        case .integer(let i): return .number(Double(i))
+        case .number(let d):
+            guard d.isFinite else { return .string("infinity") }
+            return .number(d)
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
+        case .null: return .null
+        case .point(let x, let y), .size(let x, let y): return .array([.number(x), .number(y)])
+        case .rect(let x, let y, let w, let h): return .array([.number(x), .number(y), .number(w), .number(h)])
+        case .transform(let t): return t.json
+        case .color(let c): return c
+        case .timing(let t): return t
+        case .path(let commands): return .array(commands)
+        case .array(let elements):
+            var result: [JSONValue] = []
+            for element in elements { result.append(try json(element, position)) }
+            return .array(result)
+        case .enumCase(let name):
+            if name == "identity" { return .string("identity") }
+            if name == "zero" { return .number(0) }
+            if case .color(let c)? = color(named: name) { return c }
+            return .string(name)
+        case .options(let names): return .array(names.map { .string($0) })
+        case .object:
+            if let layer = layer(value) { return .string(id(of: layer)) }
+            throw stop(position, "\(value.kindName) cannot be a value of the scene")
+        default:
+            throw stop(position, "\(value.kindName) cannot be a value of the scene")
+        }
+    }
+
+    /// Reads a property of a view or layer.
+    func layerMember(_ target: Value, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
+        guard let layer = layer(target) else { return .null }
+        switch name {
+        case "layer", "presentation", "presentationLayer", "model", "modelLayer":
+            if name.hasPrefix("presentation") {
+                warn(
+                    position, "the presentation layer's values change while animations run; the import reads the model")
+            }
+            return target
+        case "frame":
+            guard let p = pointOf(layer.model["position"]), let b = rectOf(layer.model["bounds"]) else { return .null }
+            let a = pointOf(layer.model["anchorPoint"]) ?? (0.5, 0.5)
+            return .rect(p.0 - b.2 * a.0, p.1 - b.3 * a.1, b.2, b.3)
+        case "superview", "superlayer":
+            return layer.parent.map { .object($0) } ?? .null
+        case "subviews", "sublayers":
+            return .array(layer.children.map { .object($0) })
+        case "window":
+            return layer.everAttached ? .bool(true) : .null
+        default:
+            if let property = sceneProperty(name, layer) {
+                if let value = layer.model[property] { return value }
+                return defaultValue(property)
+            }
+            if layer.isCanvas, name == "backgroundColor" { return canvasBackground.map { .color($0) } ?? .null }
+            return try unknownAPI("\(layer.className).\(name)", position)
+        }
+    }
+
+    func defaultValue(_ property: String) -> Value {
+        switch property {
+        case "opacity", "speed", "strokeEnd", "lineWidth": .number(1)
+        case "hidden", "masksToBounds": .bool(false)
+        case "transform", "sublayerTransform": .transform(.identity)
+        case "string": .string("")
+        case "fontSize": .number(17)
+        case "backgroundColor", "borderColor", "fillColor", "strokeColor": .null
+        default: .number(0)
+        }
+    }
+
+    /// Methods of views and layers.
+    func layerMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        guard let layer = layer(target), case .object(let index) = target else { return .null }
+        let values = arguments.items.map(\.value)
+        switch name {
+        case "addSubview", "addSublayer":
+            guard let child = values.first else { return .null }
+            try attach(child, to: index, at: nil, position)
+        case "insertSubview", "insertSublayer":
+            guard let child = values.first else { return .null }
+            var at: Int?
+            if let i = arguments.first("at", "atIndex").flatMap(integer) { at = i }
+            if let sibling = arguments.first("belowSubview", "below").flatMap({ self.layer($0) }),
+                case .object(let s)? = arguments.first("belowSubview", "below")
+            {
+                _ = sibling
+                at = layer.children.firstIndex(of: s)
+            }
+            if case .object(let s)? = arguments.first("aboveSubview", "above") {
+                at = layer.children.firstIndex(of: s).map { $0 + 1 }
+            }
+            try attach(child, to: index, at: at, position)
+        case "bringSubviewToFront":
+            guard let child = values.first else { return .null }
+            try attach(child, to: index, at: nil, position)
+        case "sendSubviewToBack":
+            guard let child = values.first else { return .null }
+            try attach(child, to: index, at: 0, position)
+        case "removeFromSuperview", "removeFromSuperlayer":
+            try detach(index, position)
+        case "add", "addAnimation":
+            try addAnimation(
+                to: target, values.first ?? .null, key: arguments.first("forKey", "key") ?? .null, position)
+        case "removeAnimation":
+            let key = try json(arguments.first("forKey", "key") ?? values.first ?? .null, position)
+            try emit([("remove", .value(key)), ("layer", .value(.string(id(of: layer))))], position)
+        case "removeAllAnimations":
+            try emit([("removeAll", .value(.string(id(of: layer))))], position)
+        case "presentation", "presentationLayer", "model", "modelLayer":
+            if name.hasPrefix("presentation") {
+                warn(
+                    position, "the presentation layer's values change while animations run; the import reads the model")
+            }
+            return target
+        case "animation", "animationForKey":
+            return .runtime(.unknown("the animation under a key"))
+        case "layoutIfNeeded", "setNeedsLayout", "layoutSubviews", "setNeedsDisplay", "sizeToFit",
+            "setNeedsLayoutAndDisplay":
+            return .null
+        case "setTitle", "setTitleColor", "setImage", "addTarget", "addGestureRecognizer":
+            note(position, "\(name) is not part of the scene; skipped")
+        case "setValue":
+            if case .string(let key)? = arguments.first("forKeyPath", "forKey") {
+                try setMember(target, key, values.first ?? .null, position)
+            }
+        case "setAffineTransform":
+            try setMember(target, "transform", values.first ?? .null, position)
+        case "convert":
+            warn(position, "coordinate conversion is not imported; the value is returned as it is")
+            return values.first ?? .null
+        case "snapshotView":
+            warn(position, "snapshots are not imported; the view itself stands in")
+            return target
+        default:
+            return try unknownAPI("\(layer.className).\(name)", position)
+        }
+        return .null
+    }
+
+    /// `parent.addSubview(child)`: part of the declared tree while the script has not begun (or
+    /// while neither is on screen), else an `addLayer` action.
+    func attach(_ child: Value, to parentIndex: Int, at index: Int?, _ position: SourcePosition) throws(ImportStop) {
+        guard let layer = layer(child), case .object(let childIndex) = child else {
+            warn(position, "only views and layers can be added; skipped")
+            return
+        }
+        guard case .layer(let parent) = heap[parentIndex] else { return }
+        // The model's tree, as code reads it.
+        if let old = layer.parent, case .layer(let oldParent) = heap[old] {
+            oldParent.children.removeAll { $0 == childIndex }
+        }
+        layer.parent = parentIndex
+        parent.children.insert(
+            childIndex, at: index.map { min(max($0, 0), parent.children.count) } ?? parent.children.count)
+        let parentOnScreen = parent.isCanvas || parent.everAttached
+        if entryTurn || (!parentOnScreen && !layer.everAttached) {
+            undeclareParent(childIndex)
+            if parent.isCanvas {
+                declaredRoots.insert(
+                    childIndex, at: index.map { min(max($0, 0), declaredRoots.count) } ?? declaredRoots.count)
+            } else {
+                parent.declaredChildren.insert(
+                    childIndex,
+                    at: index.map { min(max($0, 0), parent.declaredChildren.count) } ?? parent.declaredChildren.count)
+            }
+            layer.declaredParent = parentIndex
+            if parentOnScreen { markAttached(childIndex) }
+            return
+        }
+        var members: [(String, Piece)] = [("addLayer", .value(.string(id(of: layer))))]
+        if !parent.isCanvas { members.append(("parent", .value(.string(id(of: parent))))) }
+        if let index { members.append(("index", .value(.number(Double(index))))) }
+        try emit(members, position)
+        markAttached(childIndex)
+    }
+
+    /// Takes a layer out of the declared tree.
+    func undeclareParent(_ index: Int) {
+        guard case .layer(let layer) = heap[index], let old = layer.declaredParent else { return }
+        if case .layer(let parent) = heap[old] {
+            if parent.isCanvas {
+                declaredRoots.removeAll { $0 == index }
+            } else {
+                parent.declaredChildren.removeAll { $0 == index }
+            }
+        }
+        layer.declaredParent = nil
+    }
+
+    func markAttached(_ index: Int) {
+        guard case .layer(let layer) = heap[index] else { return }
+        layer.everAttached = true
+        for child in layer.children { markAttached(child) }
+    }
+
+    /// `removeFromSuperview()`.
+    func detach(_ index: Int, _ position: SourcePosition) throws(ImportStop) {
+        guard case .layer(let layer) = heap[index], let parentIndex = layer.parent,
+            case .layer(let parent) = heap[parentIndex]
+        else { return }
+        parent.children.removeAll { $0 == index }
+        layer.parent = nil
+        if entryTurn || !layer.everAttached {
+            undeclareParent(index)
+            return
+        }
+        try emit([("removeLayer", .value(.string(id(of: layer))))], position)
+    }
+}

@@ -1,0 +1,424 @@
+import ChoreoJSON
+
+/// A limit went over, or the code cannot be imported at all: the import stops here.
+struct ImportStop: Error {
+    let diagnostic: ImportDiagnostic
+}
+
+/// How a statement list ended.
+enum Flow {
+    case normal
+    case returned(Value)
+    case broke
+    case continued
+}
+
+/// Code run later on the virtual clock: a completion, a delegate callback, a delayed block.
+struct Deferred {
+    enum Work {
+        case closure(ClosureValue, [Value])
+        case method(Value, FunctionDeclaration, [Value])
+    }
+
+    var time: Double
+    var sequence: Int
+    var work: Work
+    var list: ActionList
+    /// Runs inside a callback (times become `after`), or as a turn of its own at `time` (an `at` entry).
+    var isCallback: Bool
+    /// The transition context in effect (`animateTransition(using:)`'s completion).
+    var transition: String?
+}
+
+/// Interprets a ``SourceUnit`` on a virtual clock and builds the scene it describes. Nothing
+/// is executed: the evaluator knows the subset of Swift and Objective-C that animation code is
+/// written in, and the UIKit / Core Animation calls, and reads them as the scene format's
+/// actions (`UIView.animate` → `animate`, `layer.add(_:forKey:)` → `add`, …).
+///
+/// The clock: the entry point runs at 0 as one run-loop turn; completions, delegate callbacks
+/// and delayed blocks are queued at the time they would run (estimated from the durations, which
+/// is enough to order them) and run in that order, each filling the action list the scene
+/// already has for it. So code sees the variables as they are when it would run.
+final class ImportEvaluator {
+    let unit: SourceUnit
+    let options: ImportOptions
+    var limits: ImportLimits { options.limits }
+
+    var heap: [HeapObject] = []
+    var diagnostics: [ImportDiagnostic] = []
+    private var warned: Set<String> = []
+    var steps = 0
+    var depth = 0
+    let globals = Scope(parent: nil)
+    var types: [String: TypeDeclaration] = [:]
+    var functions: [String: [FunctionDeclaration]] = [:]
+
+    // The scene being built.
+    /// `at` entries: time, list, where in the code the turn began.
+    var turns: [(time: Double, list: ActionList, position: SourcePosition)] = []
+    /// Where actions go now.
+    var sink = ActionList()
+    var now = 0.0
+    var inCallback = false
+    /// While the entry point's first turn has emitted no action, model changes shape the layers
+    /// as declared rather than becoming `set` actions.
+    var entryTurn = false
+    var actionCount = 0
+    var queue: [Deferred] = []
+    var sequence = 0
+    var canvasObject: Int?
+    var canvasBackground: JSONValue?
+    var usedIDs: Set<String> = []
+    /// The declared root layers, in order.
+    var declaredRoots: [Int] = []
+    /// UIView animation blocks being evaluated: their changes.
+    var changeCollectors: [ChangeCollector] = []
+    /// `animateKeyframes` blocks being evaluated: their keyframes.
+    var keyframeCollectors: [KeyframeCollector] = []
+    /// Open `CATransaction`s (begin … commit).
+    var transactions: [TransactionFrame] = []
+    /// The animation last added to each layer under each key, for `addAgain`.
+    var lastAdded: [String: JSONValue] = [:]
+    /// The transition in progress, in `animateTransition(using:)` and its completions.
+    var currentTransition: String?
+    var transitionCount = 0
+
+    init(unit: SourceUnit, options: ImportOptions) {
+        self.unit = unit
+        self.options = options
+        diagnostics = unit.diagnostics
+        for type in unit.types {
+            if var existing = types[type.name] {
+                existing.properties += type.properties
+                existing.methods += type.methods
+                existing.inherits += type.inherits
+                types[type.name] = existing
+            } else {
+                types[type.name] = type
+            }
+        }
+        for function in unit.functions { functions[function.name, default: []].append(function) }
+    }
+
+    // MARK: Diagnostics
+
+    func warn(_ position: SourcePosition, _ message: String, fix: String? = nil) {
+        let key = "\(position.line):\(position.column):\(message)"
+        guard warned.insert(key).inserted else { return }
+        diagnostics.append(ImportDiagnostic(.warning, position, message, fix: fix))
+    }
+
+    func note(_ position: SourcePosition, _ message: String) {
+        let key = "n\(position.line):\(position.column):\(message)"
+        guard warned.insert(key).inserted else { return }
+        diagnostics.append(ImportDiagnostic(.note, position, message))
+    }
+
+    func stop(_ position: SourcePosition, _ message: String) -> ImportStop {
+        ImportStop(diagnostic: ImportDiagnostic(.error, position, message))
+    }
+
+    func step(_ position: SourcePosition) throws(ImportStop) {
+        steps += 1
+        if steps > limits.steps {
+            throw stop(position, "the import evaluated more than \(limits.steps) steps here; is there an endless loop?")
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs the entry point, then everything it scheduled, in time order.
+    func run() throws(ImportStop) {
+        let entry = try entryPoint()
+        let list = ActionList()
+        turns.append((0, list, entry.position))
+        sink = list
+        entryTurn = true
+        now = 0
+        switch entry.work {
+        case .topLevel:
+            // Top-level variables are globals: the file's functions see them.
+            _ = try execute(unit.topLevel, globals, selfValue: nil)
+        case .methods(let instance, let methods):
+            for method in methods {
+                _ = try call(method, on: instance, arguments: [], at: method.position)
+            }
+        }
+        entryTurn = false
+        try drainQueue()
+    }
+
+    enum EntryWork {
+        case topLevel
+        case methods(Value, [FunctionDeclaration])
+    }
+
+    /// The entry point: `--entry`, else top-level code, else the view controller's
+    /// `viewDidLoad` then `viewDidAppear(_:)`.
+    func entryPoint() throws(ImportStop) -> (work: EntryWork, position: SourcePosition) {
+        if let entry = options.entry {
+            let parts = entry.split(separator: ".").map(String.init)
+            let methodName = parts.last ?? entry
+            let baseName = methodName.split(separator: "(").first.map(String.init) ?? methodName
+            let candidates = unit.types.filter { parts.count < 2 || $0.name == parts[0] }
+            for type in candidates {
+                if let method = (types[type.name]?.methods ?? []).first(where: { $0.name == baseName }) {
+                    let instance = try instantiate(type.name, at: method.position)
+                    var methods: [FunctionDeclaration] = []
+                    if let setup = lifecycle(type.name, "viewDidLoad"), setup.name != method.name {
+                        methods.append(setup)
+                    }
+                    methods.append(method)
+                    return (.methods(instance, methods), method.position)
+                }
+            }
+            if parts.count < 2, let function = functions[baseName]?.first {
+                return (.methods(.null, [function]), function.position)
+            }
+            let known =
+                unit.types.flatMap { type in (types[type.name]?.methods ?? []).map { "\(type.name).\($0.name)" } }
+                + unit.functions.map(\.name)
+            throw ImportStop(
+                diagnostic: ImportDiagnostic(
+                    .error, SourcePosition(line: 1, column: 1), "no method \(entry) in this file",
+                    fix: closest(entry, known).map { "did you mean \($0)?" }))
+        }
+        if !unit.topLevel.isEmpty { return (.topLevel, unit.topLevel[0].position) }
+        for type in unit.types {
+            let setup = ["viewDidLoad", "viewDidAppear", "viewWillAppear"].compactMap { lifecycle(type.name, $0) }
+            if !setup.isEmpty {
+                let instance = try instantiate(type.name, at: type.position)
+                return (.methods(instance, setup.sorted { order($0.name) < order($1.name) }), setup[0].position)
+            }
+        }
+        throw ImportStop(
+            diagnostic: ImportDiagnostic(
+                .error, SourcePosition(line: 1, column: 1),
+                "nothing to run: no top-level code, no viewDidLoad or viewDidAppear(_:), and no --entry",
+                fix: "name a method with --entry Type.method"))
+    }
+
+    private func order(_ name: String) -> Int {
+        ["viewDidLoad", "viewWillAppear", "viewDidAppear"].firstIndex(of: name) ?? 3
+    }
+
+    private func lifecycle(_ type: String, _ name: String) -> FunctionDeclaration? {
+        types[type]?.methods.first { $0.name == name }
+    }
+
+    /// Runs queued work in time order until none is left or the horizon is passed.
+    func drainQueue() throws(ImportStop) {
+        while !queue.isEmpty {
+            var best = 0
+            for index in queue.indices.dropFirst()
+            where (queue[index].time, queue[index].sequence) < (queue[best].time, queue[best].sequence) {
+                best = index
+            }
+            let item = queue.remove(at: best)
+            if item.time > limits.horizon {
+                let position: SourcePosition
+                switch item.work {
+                case .closure(let closure, _): position = closure.position
+                case .method(_, let method, _): position = method.position
+                }
+                warn(position, "runs after \(format(limits.horizon)) s of scene time; the import stops before it")
+                continue
+            }
+            now = item.time
+            sink = item.list
+            inCallback = item.isCallback
+            currentTransition = item.transition
+            switch item.work {
+            case .closure(let closure, let arguments):
+                _ = try invoke(closure, arguments, at: closure.position)
+            case .method(let target, let method, let arguments):
+                _ = try call(method, on: target, arguments: arguments, at: method.position)
+            }
+        }
+    }
+
+    /// Queues `work` to fill `list` at `time`.
+    func schedule(_ work: Deferred.Work, at time: Double, into list: ActionList, callback: Bool = true) {
+        sequence += 1
+        queue.append(
+            Deferred(
+                time: time, sequence: sequence, work: work, list: list, isCallback: callback,
+                transition: currentTransition))
+    }
+
+    // MARK: Emitting
+
+    /// Appends an action to the current list.
+    func emit(_ members: [(String, Piece)], _ position: SourcePosition) throws(ImportStop) {
+        actionCount += 1
+        if actionCount > limits.actions {
+            throw stop(position, "the scene has more than \(limits.actions) actions")
+        }
+        entryTurn = false
+        sink.items.append(.object(members, position))
+    }
+
+    /// Runs `body` with actions going to `list`.
+    func collecting(into list: ActionList, _ body: () throws(ImportStop) -> Void) throws(ImportStop) {
+        let saved = sink
+        let savedEntry = entryTurn
+        sink = list
+        entryTurn = false
+        defer {
+            sink = saved
+            entryTurn = savedEntry && actionCount == 0
+        }
+        try body()
+    }
+
+    // MARK: Objects
+
+    func allocate(_ object: HeapObject) -> Value {
+        heap.append(object)
+        return .object(heap.count - 1)
+    }
+
+    func layer(_ value: Value) -> LayerObject? {
+        if case .object(let index) = value, case .layer(let layer) = heap[index] { return layer }
+        return nil
+    }
+
+    func animation(_ value: Value) -> AnimationObject? {
+        if case .object(let index) = value, case .animation(let animation) = heap[index] { return animation }
+        return nil
+    }
+
+    func instance(_ value: Value) -> InstanceObject? {
+        if case .object(let index) = value, case .instance(let instance) = heap[index] { return instance }
+        return nil
+    }
+
+    /// An instance of one of the file's types, its stored properties initialised.
+    func instantiate(_ typeName: String, at position: SourcePosition) throws(ImportStop) -> Value {
+        let object = InstanceObject(typeName: typeName)
+        let value = allocate(.instance(object))
+        if isViewController(typeName) {
+            let canvas = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
+            canvas.isCanvas = true
+            canvas.id = "view"
+            let canvasValue = allocate(.layer(canvas))
+            if case .object(let index) = canvasValue { canvasObject = index }
+            object.fields["view"] = canvasValue
+        }
+        for property in types[typeName]?.properties ?? [] {
+            let scope = Scope(parent: globals)
+            let initial =
+                try property.value.map { (e: Expression) throws(ImportStop) in try evaluate(e, scope, selfValue: value)
+                } ?? .null
+            object.fields[property.name] = initial
+            name(initial, property.name)
+        }
+        return value
+    }
+
+    func isViewController(_ typeName: String) -> Bool {
+        var seen: Set<String> = []
+        var current = typeName
+        while seen.insert(current).inserted, let type = types[current] {
+            if type.inherits.contains(where: { $0.hasSuffix("ViewController") }) { return true }
+            guard let next = type.inherits.first else { break }
+            current = next
+        }
+        return typeName.hasSuffix("ViewController")
+    }
+
+    /// Gives an unnamed layer the name it is first bound to: `card`, `self.card` and `_card` are `card`.
+    func name(_ value: Value, _ bound: String) {
+        switch value {
+        case .object:
+            guard let layer = layer(value), layer.id == nil, !layer.isCanvas else { return }
+            var base = bound
+            while base.hasPrefix("_") { base.removeFirst() }
+            if base.isEmpty { base = layer.className }
+            layer.id = uniqueID(base, layer.created)
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { name(element, "\(bound)[\(index)]") }
+        default:
+            break
+        }
+    }
+
+    func uniqueID(_ base: String, _ position: SourcePosition) -> String {
+        if usedIDs.insert(base).inserted { return base }
+        var suffix = 2
+        while !usedIDs.insert("\(base)-\(suffix)").inserted { suffix += 1 }
+        note(position, "the layer is named \(base)-\(suffix): \(base) names another one")
+        return "\(base)-\(suffix)"
+    }
+
+    /// The scene id of a layer, naming it after its class when it was never bound to a name.
+    func id(of layer: LayerObject) -> String {
+        layer.referenced = true
+        if let id = layer.id { return id }
+        var base = layer.className
+        if base.hasPrefix("UI") || base.hasPrefix("CA") { base.removeFirst(2) }
+        base = base.prefix(1).lowercased() + base.dropFirst()
+        let id = uniqueID(base, layer.created)
+        layer.id = id
+        return id
+    }
+}
+
+/// The changes a UIView animation block makes, by layer then property, in the order made.
+final class ChangeCollector {
+    var changes: [(String, [(String, JSONValue)])] = []
+    var position: SourcePosition
+
+    init(position: SourcePosition) { self.position = position }
+
+    func record(_ layer: String, _ property: String, _ value: JSONValue) {
+        if let index = changes.firstIndex(where: { $0.0 == layer }) {
+            if let p = changes[index].1.firstIndex(where: { $0.0 == property }) {
+                changes[index].1[p].1 = value
+            } else {
+                changes[index].1.append((property, value))
+            }
+        } else {
+            changes.append((layer, [(property, value)]))
+        }
+    }
+
+    var json: JSONValue {
+        .object(JSONObject(changes.map { ($0.0, .object(JSONObject($0.1))) }))
+    }
+}
+
+/// An open `CATransaction`: its settings and the latest end of the animations added inside.
+struct TransactionFrame {
+    var position: SourcePosition
+    var members: [(String, Piece)] = []
+    var list = ActionList()
+    var completion: ClosureValue?
+    var latestEnd: Double
+    var outerSink: ActionList
+}
+
+/// The closest of `candidates` to `word` (edit distance at most a third of its length).
+func closest(_ word: String, _ candidates: [String]) -> String? {
+    let a = Array(word.lowercased())
+    var best: (String, Int)?
+    for candidate in candidates {
+        let b = Array(candidate.lowercased())
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        let distance = previous[b.count]
+        if distance <= max(1, a.count / 3), best == nil || distance < best!.1 { best = (candidate, distance) }
+    }
+    return best?.0
+}
+
+/// A number as diagnostics print it: `1.2`, `3`.
+func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,213 @@
+/// The one intermediate form both front ends lower to: a small typed tree of the subset of Swift
+/// and Objective-C that the importer understands. The Swift front end (SwiftSyntax) and the
+/// Objective-C one (libclang) produce it; ``ImportEvaluator`` interprets it.
+///
+/// Objective-C messages are lowered in Swift's spelling (`[UIView animateWithDuration:0.3
+/// animations:^{…}]` is a call of `UIView.animate(withDuration:animations:)`), so the evaluator
+/// knows each API once.
+
+/// A place in the source: 1-based line and column (columns count UTF-8 bytes, as compilers do).
+package struct SourcePosition: Sendable, Equatable, Hashable, Comparable {
+    package var line: Int
+    package var column: Int
+
+    package init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    package static let unknown = SourcePosition(line: 0, column: 0)
+
+    package static func < (a: SourcePosition, b: SourcePosition) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// A literal as written.
+package enum Literal: Sendable, Equatable {
+    case integer(Int)
+    case number(Double)
+    case string(String)
+    case bool(Bool)
+    case null
+}
+
+/// One argument of a call: its label (`withDuration`), or nil for an unlabelled one.
+package struct Argument: Sendable {
+    package var label: String?
+    package var value: Expression
+
+    package init(_ label: String?, _ value: Expression) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// A closure or an Objective-C block: its parameters' names (`_` for an unnamed one) and body.
+package struct ClosureSyntax: Sendable {
+    package var parameters: [String]
+    package var body: [Statement]
+    /// `[weak self]` and friends: names captured weakly (they read as the object while it lives).
+    package var weakCaptures: [String] = []
+
+    package init(parameters: [String], body: [Statement], weakCaptures: [String] = []) {
+        self.parameters = parameters
+        self.body = body
+        self.weakCaptures = weakCaptures
+    }
+}
+
+/// An expression.
+package indirect enum Expression: Sendable {
+    case literal(Literal, SourcePosition)
+    /// An identifier: a variable, a type (`UIView`), a function, or `self`.
+    case name(String, SourcePosition)
+    /// `base.name`; a nil base is Swift's implicit member (`.identity`, `.curveEaseOut`).
+    case member(Expression?, String, SourcePosition)
+    case call(Expression, [Argument], SourcePosition)
+    case closure(ClosureSyntax, SourcePosition)
+    /// A binary operator (`+`, `==`, `&&`, `..<`, `??`), operands folded by precedence.
+    case binary(String, Expression, Expression, SourcePosition)
+    /// A prefix operator (`-`, `!`).
+    case prefix(String, Expression, SourcePosition)
+    case ternary(Expression, Expression, Expression, SourcePosition)
+    case array([Expression], SourcePosition)
+    case dictionary([(Expression, Expression)], SourcePosition)
+    case subscriptAccess(Expression, [Argument], SourcePosition)
+    /// What the front end could not lower; evaluating it is a warning at its position.
+    case unsupported(String, SourcePosition)
+
+    package var position: SourcePosition {
+        switch self {
+        case .literal(_, let p), .name(_, let p), .member(_, _, let p), .call(_, _, let p), .closure(_, let p),
+            .binary(_, _, _, let p), .prefix(_, _, let p), .ternary(_, _, _, let p), .array(_, let p),
+            .dictionary(_, let p), .subscriptAccess(_, _, let p), .unsupported(_, let p):
+            p
+        }
+    }
+}
+
+/// A condition of `if`, `guard` or `while`.
+package enum Condition: Sendable {
+    case expression(Expression)
+    /// `if let name = value` (`guard let`), also `if let name` (Swift 5.7).
+    case binding(String, Expression)
+}
+
+/// One case of a `switch`: its patterns (empty for `default`) and body.
+package struct SwitchCase: Sendable {
+    package var patterns: [Expression]
+    package var body: [Statement]
+
+    package init(patterns: [Expression], body: [Statement]) {
+        self.patterns = patterns
+        self.body = body
+    }
+}
+
+/// A statement.
+package indirect enum Statement: Sendable {
+    case expression(Expression)
+    /// `let name = value` / `var name = value` (`CGFloat x = 1;` in Objective-C).
+    case declare(String, Expression?, SourcePosition)
+    /// `target = value`, or a compound assignment (`+=`, `-=`, `*=`, `/=`).
+    case assign(Expression, String, Expression, SourcePosition)
+    case ifStatement([Condition], [Statement], [Statement]?, SourcePosition)
+    case guardStatement([Condition], [Statement], SourcePosition)
+    /// `for name in sequence`; `for (i, node) in …` binds several names (`_` binds none).
+    case forIn([String], Expression, [Statement], SourcePosition)
+    /// `for (init; condition; step)` in Objective-C.
+    case forLoop([Statement], Expression?, [Statement], [Statement], SourcePosition)
+    case whileLoop(Expression, [Statement], SourcePosition)
+    case switchStatement(Expression, [SwitchCase], SourcePosition)
+    case returnStatement(Expression?, SourcePosition)
+    case breakStatement(SourcePosition)
+    case continueStatement(SourcePosition)
+    /// A nested function declared in a body.
+    case function(FunctionDeclaration)
+    case unsupported(String, SourcePosition)
+
+    package var position: SourcePosition {
+        switch self {
+        case .expression(let e): e.position
+        case .declare(_, _, let p), .assign(_, _, _, let p), .ifStatement(_, _, _, let p), .guardStatement(_, _, let p),
+            .forIn(_, _, _, let p), .forLoop(_, _, _, _, let p), .whileLoop(_, _, let p),
+            .switchStatement(_, _, let p), .returnStatement(_, let p), .breakStatement(let p),
+            .continueStatement(let p), .unsupported(_, let p):
+            p
+        case .function(let f): f.position
+        }
+    }
+}
+
+/// A function or method: `animationDidStop(_:finished:)` is name `animationDidStop`, labels
+/// `[nil, "finished"]`, whatever the language it was written in.
+package struct FunctionDeclaration: Sendable {
+    package var name: String
+    package var labels: [String?]
+    package var parameters: [String]
+    package var body: [Statement]
+    package var isStatic: Bool
+    package var position: SourcePosition
+
+    package init(
+        name: String, labels: [String?], parameters: [String], body: [Statement], isStatic: Bool = false,
+        position: SourcePosition
+    ) {
+        self.name = name
+        self.labels = labels
+        self.parameters = parameters
+        self.body = body
+        self.isStatic = isStatic
+        self.position = position
+    }
+
+    /// `name(label:label:)`, as diagnostics and `--entry` spell it.
+    package var signature: String {
+        "\(name)(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+    }
+}
+
+/// A stored property and its initial value.
+package struct PropertyDeclaration: Sendable {
+    package var name: String
+    package var value: Expression?
+    package var position: SourcePosition
+
+    package init(name: String, value: Expression?, position: SourcePosition) {
+        self.name = name
+        self.value = value
+        self.position = position
+    }
+}
+
+/// A class, struct or extension (extensions merge into their type).
+package struct TypeDeclaration: Sendable {
+    package var name: String
+    package var inherits: [String]
+    package var properties: [PropertyDeclaration]
+    package var methods: [FunctionDeclaration]
+    package var position: SourcePosition
+
+    package init(
+        name: String, inherits: [String], properties: [PropertyDeclaration], methods: [FunctionDeclaration],
+        position: SourcePosition
+    ) {
+        self.name = name
+        self.inherits = inherits
+        self.properties = properties
+        self.methods = methods
+        self.position = position
+    }
+}
+
+/// A whole source file, lowered.
+package struct SourceUnit: Sendable {
+    package var types: [TypeDeclaration] = []
+    package var functions: [FunctionDeclaration] = []
+    package var topLevel: [Statement] = []
+    /// The front end's own diagnostics: syntax errors, constructs it skipped.
+    package var diagnostics: [ImportDiagnostic] = []
+
+    package init() {}
+}

@@ -1,0 +1,261 @@
+import ChoreoJSON
+import Glibc
+
+/// A value while the importer evaluates code. Numbers keep Swift's split between integers and
+/// floating point (`7 / 2` is 3); geometry, colours and transforms are the CoreGraphics / UIKit
+/// values; views, layers, animations and instances of the file's classes live in the
+/// evaluator's heap and are referred to by ``object``.
+package indirect enum Value {
+    case integer(Int)
+    case number(Double)
+    case bool(Bool)
+    case string(String)
+    case null
+    /// `CGPoint`.
+    case point(Double, Double)
+    /// `CGSize`.
+    case size(Double, Double)
+    /// `CGRect`.
+    case rect(Double, Double, Double, Double)
+    /// `UIEdgeInsets` (top, left, bottom, right).
+    case insets(Double, Double, Double, Double)
+    /// `CGAffineTransform` or `CATransform3D`.
+    case transform(TransformValue)
+    /// `UIColor` / `CGColor`: a scene colour (a system colour's name, or `[r, g, b, a]`).
+    case color(JSONValue)
+    /// `CAMediaTimingFunction`: a scene timing function (a name or control points).
+    case timing(JSONValue)
+    /// `UIBezierPath` / `CGPath`: scene path commands.
+    case path([JSONValue])
+    case array([Value])
+    case dictionary([(Value, Value)])
+    /// A view, layer, animation, animator or instance of the file's classes.
+    case object(Int)
+    case closure(ClosureValue)
+    /// A type used as a value (`UIView`, `CABasicAnimation`).
+    case typeName(String)
+    /// An enumeration case or constant by its canonical name (`curveEaseOut`, `forwards`).
+    case enumCase(String)
+    /// An option set (`[.curveEaseOut, .beginFromCurrentState]`).
+    case options([String])
+    /// A method of an object, as a value (`self.tick`, `#selector(tick)`).
+    case method(Value, String)
+    /// A value known only while the animation runs.
+    case runtime(RuntimeValue)
+
+    package var number: Double? {
+        switch self {
+        case .integer(let i): Double(i)
+        case .number(let d): d
+        default: nil
+        }
+    }
+
+    package var isRuntime: Bool {
+        if case .runtime = self { return true }
+        return false
+    }
+
+    /// A short description for diagnostics.
+    package var kindName: String {
+        switch self {
+        case .integer: "Int"
+        case .number: "Double"
+        case .bool: "Bool"
+        case .string: "String"
+        case .null: "nil"
+        case .point: "CGPoint"
+        case .size: "CGSize"
+        case .rect: "CGRect"
+        case .insets: "UIEdgeInsets"
+        case .transform: "transform"
+        case .color: "UIColor"
+        case .timing: "CAMediaTimingFunction"
+        case .path: "UIBezierPath"
+        case .array: "Array"
+        case .dictionary: "Dictionary"
+        case .object: "object"
+        case .closure: "closure"
+        case .typeName(let name): name
+        case .enumCase(let name): ".\(name)"
+        case .options: "options"
+        case .method: "method"
+        case .runtime(let r): r.description
+        }
+    }
+}
+
+/// What a value known only at run time is.
+package enum RuntimeValue: Sendable, Equatable {
+    /// A completion's or `animationDidStop`'s `finished` (negated: `!finished`).
+    case finished(negated: Bool)
+    /// `transitionContext.transitionWasCancelled` (negated: `!…`).
+    case transitionWasCancelled(negated: Bool)
+    /// A property animator completion's `UIViewAnimatingPosition`.
+    case animatorPosition
+    /// `position == .end` in an animator's completion.
+    case positionIs(String, negated: Bool)
+    /// A transition context (`UIViewControllerContextTransitioning`).
+    case transitionContext
+    /// Anything else: what it is, in words.
+    case unknown(String)
+
+    package var description: String {
+        switch self {
+        case .finished(let negated): negated ? "!finished" : "finished"
+        case .transitionWasCancelled(let negated): negated ? "!transitionWasCancelled" : "transitionWasCancelled"
+        case .animatorPosition: "the animator's final position"
+        case .positionIs(let p, let negated): "position \(negated ? "!=" : "==") .\(p)"
+        case .transitionContext: "the transition context"
+        case .unknown(let what): what
+        }
+    }
+
+    /// The scene format's `if` condition for it, when it has one.
+    package var condition: String? {
+        switch self {
+        case .finished(let negated): negated ? "!finished" : "finished"
+        case .transitionWasCancelled(let negated): negated ? "!transitionWasCancelled" : "transitionWasCancelled"
+        case .positionIs(let p, let negated): "position \(negated ? "!=" : "==") \(p)"
+        default: nil
+        }
+    }
+
+    package var negated: RuntimeValue? {
+        switch self {
+        case .finished(let n): .finished(negated: !n)
+        case .transitionWasCancelled(let n): .transitionWasCancelled(negated: !n)
+        case .positionIs(let p, let n): .positionIs(p, negated: !n)
+        default: nil
+        }
+    }
+}
+
+/// A closure or block and the scope it captured (Swift captures variables, not values).
+package final class ClosureValue {
+    let syntax: ClosureSyntax
+    let scope: Scope
+    let selfValue: Value?
+    let position: SourcePosition
+
+    init(syntax: ClosureSyntax, scope: Scope, selfValue: Value?, position: SourcePosition) {
+        self.syntax = syntax
+        self.scope = scope
+        self.selfValue = selfValue
+        self.position = position
+    }
+}
+
+/// A lexical scope: variables, and the scope around it.
+final class Scope {
+    var variables: [String: Value] = [:]
+    let parent: Scope?
+
+    init(parent: Scope?) { self.parent = parent }
+
+    func lookup(_ name: String) -> Value? {
+        var scope: Scope? = self
+        while let current = scope {
+            if let value = current.variables[name] { return value }
+            scope = current.parent
+        }
+        return nil
+    }
+
+    /// Assigns where the variable lives; false when no scope has it.
+    func assign(_ name: String, _ value: Value) -> Bool {
+        var scope: Scope? = self
+        while let current = scope {
+            if current.variables[name] != nil {
+                current.variables[name] = value
+                return true
+            }
+            scope = current.parent
+        }
+        return false
+    }
+}
+
+/// A `CGAffineTransform` or `CATransform3D`: its matrix (m11 … m44, row by row, translation in
+/// m41 m42 m43) and, when it was made by one initializer, the scene's readable form of it.
+package struct TransformValue: Sendable, Equatable {
+    package var matrix: [Double]
+    package var readable: JSONValue?
+
+    package static let identity = TransformValue(
+        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], readable: .string("identity"))
+
+    package var isIdentity: Bool { matrix == Self.identity.matrix }
+
+    package static func scale(_ x: Double, _ y: Double, _ z: Double = 1) -> TransformValue {
+        TransformValue(
+            matrix: [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1],
+            readable: .object(JSONObject([("scale", .array([.number(x), .number(y), .number(z)]))])))
+    }
+
+    package static func translation(_ x: Double, _ y: Double, _ z: Double = 0) -> TransformValue {
+        TransformValue(
+            matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1],
+            readable: .object(JSONObject([("translate", .array([.number(x), .number(y), .number(z)]))])))
+    }
+
+    /// A rotation by `angle` radians about (x, y, z) (`CATransform3DMakeRotation`); about z only
+    /// for `CGAffineTransform(rotationAngle:)`.
+    package static func rotation(_ angle: Double, _ x: Double = 0, _ y: Double = 0, _ z: Double = 1)
+        -> TransformValue
+    {
+        let length = (x * x + y * y + z * z).squareRoot()
+        guard length > 0 else { return .identity }
+        let (ux, uy, uz) = (x / length, y / length, z / length)
+        let c = cosine(angle)
+        let s = sine(angle)
+        let t = 1 - c
+        let matrix = [
+            t * ux * ux + c, t * ux * uy + s * uz, t * ux * uz - s * uy, 0,
+            t * ux * uy - s * uz, t * uy * uy + c, t * uy * uz + s * ux, 0,
+            t * ux * uz + s * uy, t * uy * uz - s * ux, t * uz * uz + c, 0,
+            0, 0, 0, 1,
+        ]
+        let readable: JSONValue =
+            (ux == 0 && uy == 0 && uz == 1)
+            ? .object(JSONObject([("rotate", .number(angle))]))
+            : .object(
+                JSONObject([
+                    (
+                        "rotate",
+                        .object(
+                            JSONObject([
+                                ("x", .number(angle * ux)), ("y", .number(angle * uy)), ("z", .number(angle * uz)),
+                            ]))
+                    )
+                ]))
+        return TransformValue(
+            matrix: matrix,
+            readable: (ux == 0 && uy == 0) || (uy == 0 && uz == 0) || (ux == 0 && uz == 0) ? readable : nil)
+    }
+
+    /// `self` then `other` (`CGAffineTransform.concatenating`, `CATransform3DConcat(self, other)`).
+    package func concatenating(_ other: TransformValue) -> TransformValue {
+        var result = [Double](repeating: 0, count: 16)
+        for row in 0..<4 {
+            for column in 0..<4 {
+                var sum = 0.0
+                for k in 0..<4 { sum += matrix[row * 4 + k] * other.matrix[k * 4 + column] }
+                result[row * 4 + column] = sum
+            }
+        }
+        return TransformValue(matrix: result, readable: nil)
+    }
+
+    /// The scene's JSON for it: the readable form when it has one, else the 16 numbers.
+    package var json: JSONValue {
+        if isIdentity { return .string("identity") }
+        return readable ?? .array(matrix.map { .number($0) })
+    }
+}
+
+func sine(_ x: Double) -> Double { Glibc.sin(x) }
+func cosine(_ x: Double) -> Double { Glibc.cos(x) }
+func arcTangent(_ y: Double, _ x: Double) -> Double { Glibc.atan2(y, x) }
+func power(_ x: Double, _ y: Double) -> Double { Glibc.pow(x, y) }
+func tangent(_ x: Double) -> Double { Glibc.tan(x) }

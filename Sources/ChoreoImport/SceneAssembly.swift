@@ -1,0 +1,80 @@
+import ChoreoJSON
+
+/// Imports a lowered source file: evaluates it and assembles the scene.
+package enum Importer {
+    /// The scene `unit` describes, with diagnostics and a source map. A syntax error or a limit
+    /// gone over leaves no scene.
+    package static func run(_ unit: SourceUnit, options: ImportOptions, name: String? = nil) -> ImportResult {
+        if unit.diagnostics.contains(where: { $0.severity == .error }) {
+            return ImportResult(scene: nil, diagnostics: sorted(unit.diagnostics), sourceMap: [])
+        }
+        let evaluator = ImportEvaluator(unit: unit, options: options)
+        do throws(ImportStop) {
+            try evaluator.run()
+        } catch {
+            return ImportResult(
+                scene: nil, diagnostics: sorted(evaluator.diagnostics + [error.diagnostic]), sourceMap: [])
+        }
+        var map: [SourceMapping] = []
+        let scene = evaluator.assemble(name: name, &map)
+        return ImportResult(scene: scene, diagnostics: sorted(evaluator.diagnostics), sourceMap: map)
+    }
+
+    static func sorted(_ diagnostics: [ImportDiagnostic]) -> [ImportDiagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            (a.element.position, a.offset) < (b.element.position, b.offset)
+        }.map(\.element)
+    }
+}
+
+extension ImportEvaluator {
+    /// The scene document: name, layers (the declared tree, then detached roots), script.
+    func assemble(name: String?, _ map: inout [SourceMapping]) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let name { members.append(("name", .string(name))) }
+        var layers: [JSONValue] = []
+        var placed: Set<Int> = []
+        for root in declaredRoots {
+            layers.append(layerJSON(root, path: "$.layers[\(layers.count)]", detached: false, &placed, &map))
+        }
+        for index in heap.indices where !placed.contains(index) {
+            guard case .layer(let layer) = heap[index], !layer.isCanvas, layer.declaredParent == nil else { continue }
+            if layer.referenced || layer.everAttached {
+                layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
+            } else {
+                note(layer.created, "\(layer.id ?? layer.className) is never added to a view; it is not in the scene")
+            }
+        }
+        members.append(("layers", .array(layers)))
+        var script: [JSONValue] = []
+        let ordered = turns.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        for (_, turn) in ordered where !turn.list.items.isEmpty {
+            let path = "$.script[\(script.count)]"
+            map.append(SourceMapping(path: path, position: turn.position))
+            let actions = Piece.list(turn.list).assemble(path + ".do", &map)
+            script.append(.object(JSONObject([("at", .number(turn.time)), ("do", actions)])))
+        }
+        members.append(("script", .array(script)))
+        return .object(JSONObject(members))
+    }
+
+    private func layerJSON(
+        _ index: Int, path: String, detached: Bool, _ placed: inout Set<Int>, _ map: inout [SourceMapping]
+    ) -> JSONValue {
+        placed.insert(index)
+        guard case .layer(let layer) = heap[index] else { return .null }
+        map.append(SourceMapping(path: path, position: layer.created))
+        var members: [(String, JSONValue)] = [("id", .string(id(of: layer)))]
+        if layer.kind != .layer { members.append(("type", .string(layer.kind.rawValue))) }
+        if !layer.isView { members.append(("actions", .string("implicit"))) }
+        members += layer.declared
+        if detached { members.append(("detached", .bool(true))) }
+        var sublayers: [JSONValue] = []
+        for child in layer.declaredChildren {
+            sublayers.append(
+                layerJSON(child, path: "\(path).sublayers[\(sublayers.count)]", detached: false, &placed, &map))
+        }
+        if !sublayers.isEmpty { members.append(("sublayers", .array(sublayers))) }
+        return .object(JSONObject(members))
+    }
+}
