@@ -31,6 +31,33 @@ let compactLinking: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
 ]
 
+/// The toolchain's own SwiftSyntax and SwiftParser (`usr/lib/swift/host`): shared libraries with
+/// textual interfaces, linked by the Swift importer and run only in `choreo-import`, the helper
+/// process a parse happens in. Built against the toolchain this package pins (6.3).
+let swiftSyntaxDirectory: String = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+    for directory in path.split(separator: ":") {
+        let compiler = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+        guard FileManager.default.fileExists(atPath: compiler.path) else { continue }
+        let host = compiler.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/host")
+        if FileManager.default.fileExists(atPath: host.appendingPathComponent("SwiftParser.swiftmodule").path) {
+            return host.path
+        }
+    }
+    return "/opt/swift/usr/lib/swift/host"
+}()
+
+let swiftSyntaxLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-L", swiftSyntaxDirectory]
+            + [
+                "SwiftSyntax", "SwiftParser", "SwiftDiagnostics", "SwiftParserDiagnostics", "SwiftOperators",
+                "SwiftBasicFormat",
+            ]
+            .map { "-l\($0)" } + ["-Xlinker", "-rpath", "-Xlinker", swiftSyntaxDirectory])
+]
+
 let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 /// The release build of `choreo` places the functions that a start, an idle server and a render
@@ -48,6 +75,7 @@ let package = Package(
     name: "choreo",
     products: [
         .executable(name: "choreo", targets: ["choreo"]),
+        .executable(name: "choreo-import", targets: ["choreo-import"]),
         .library(name: "ChoreoEngine", targets: ["ChoreoEngine"]),
     ],
     targets: [
@@ -73,6 +101,18 @@ let package = Package(
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
+        // Code in, scene out: the intermediate form both front ends lower to, and its evaluator.
+        .target(name: "ChoreoImport", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoSwiftImport", dependencies: ["ChoreoImport"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
+            linkerSettings: swiftSyntaxLinking),
+        // The helper process a parse and its evaluation run in, under limits: linked with the
+        // toolchain's Swift runtime (SwiftSyntax needs it), unlike the statically linked server.
+        .executableTarget(
+            name: "choreo-import", dependencies: ["ChoreoSwiftImport", "ChoreoImport", "ChoreoJSON"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
+            linkerSettings: swiftSyntaxLinking),
         .target(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
             swiftSettings: strictSettings),
@@ -85,7 +125,7 @@ let package = Package(
             name: "ChoreoService",
             dependencies: [
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
-                "ChoreoRaster", "ChoreoLibraries",
+                "ChoreoRaster", "ChoreoLibraries", "ChoreoImport",
             ],
             swiftSettings: strictSettings),
         .target(
@@ -108,7 +148,7 @@ let package = Package(
             name: "choreo",
             dependencies: [
                 "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster",
+                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster", "ChoreoImport",
             ],
             exclude: ["choreo.order"], swiftSettings: strictSettings, linkerSettings: compactLinking + orderedLinking),
         .executableTarget(
@@ -153,6 +193,10 @@ let package = Package(
             name: "ChoreoRasterTests",
             dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat"],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoImportTests",
+            dependencies: ["ChoreoImport", "ChoreoSwiftImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])]),
         .testTarget(
             name: "ChoreoLiveTests",
             dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport", "ChoreoRaster"],

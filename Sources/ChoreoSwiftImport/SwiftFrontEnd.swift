@@ -1,0 +1,498 @@
+import ChoreoImport
+import SwiftDiagnostics
+import SwiftOperators
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+/// Swift source to the importer's intermediate form, through the toolchain's SwiftParser:
+/// syntax errors come from SwiftParserDiagnostics with their line and column, operators are
+/// folded by their standard precedence (SwiftOperators), and everything outside the subset is
+/// lowered to `unsupported` where it stands, so the evaluator can warn at its line.
+package enum SwiftFrontEnd {
+    package static func lower(_ source: String) -> SourceUnit {
+        let tree = Parser.parse(source: source)
+        let converter = SourceLocationConverter(fileName: "", tree: tree)
+        var unit = SourceUnit()
+        for diagnostic in ParseDiagnosticsGenerator.diagnostics(for: tree) {
+            let location = diagnostic.location(converter: converter)
+            let severity: ImportDiagnostic.Severity =
+                switch diagnostic.diagMessage.severity {
+                case .error: .error
+                case .warning: .warning
+                default: .note
+                }
+            let fix = diagnostic.fixIts.first.map { "fix-it: \($0.message.message)" }
+            unit.diagnostics.append(
+                ImportDiagnostic(
+                    severity, SourcePosition(line: location.line, column: location.column), diagnostic.message, fix: fix
+                ))
+        }
+        let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }.as(SourceFileSyntax.self) ?? tree
+        var lowering = SwiftLowering(converter: converter)
+        lowering.lowerFile(folded, into: &unit)
+        unit.diagnostics += lowering.diagnostics
+        return unit
+    }
+}
+
+struct SwiftLowering {
+    let converter: SourceLocationConverter
+    var diagnostics: [ImportDiagnostic] = []
+
+    func position(_ node: some SyntaxProtocol) -> SourcePosition {
+        let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+        return SourcePosition(line: location.line, column: location.column)
+    }
+
+    // MARK: Declarations
+
+    mutating func lowerFile(_ file: SourceFileSyntax, into unit: inout SourceUnit) {
+        for item in file.statements {
+            switch item.item {
+            case .decl(let decl):
+                lowerTopDeclaration(decl, into: &unit)
+            case .stmt(let stmt):
+                unit.topLevel.append(contentsOf: lowerStatement(stmt))
+            case .expr(let expr):
+                unit.topLevel.append(contentsOf: lowerExpressionStatement(expr))
+            @unknown default:
+                unit.topLevel.append(.unsupported("this statement", position(item)))
+            }
+        }
+    }
+
+    mutating func lowerTopDeclaration(_ decl: DeclSyntax, into unit: inout SourceUnit) {
+        if let type = decl.as(ClassDeclSyntax.self) {
+            unit.types.append(lowerType(type.name.text, type.inheritanceClause, type.memberBlock, position(type)))
+        } else if let type = decl.as(StructDeclSyntax.self) {
+            unit.types.append(lowerType(type.name.text, type.inheritanceClause, type.memberBlock, position(type)))
+        } else if let type = decl.as(ExtensionDeclSyntax.self) {
+            unit.types.append(
+                lowerType(
+                    type.extendedType.trimmedDescription, type.inheritanceClause, type.memberBlock, position(type)))
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            unit.functions.append(lowerFunction(function))
+        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) || decl.is(EnumDeclSyntax.self)
+            || decl.is(TypeAliasDeclSyntax.self)
+        {
+            return
+        } else {
+            unit.topLevel.append(contentsOf: lowerDeclaration(decl))
+        }
+    }
+
+    mutating func lowerType(
+        _ name: String, _ inheritance: InheritanceClauseSyntax?, _ members: MemberBlockSyntax,
+        _ position: SourcePosition
+    ) -> TypeDeclaration {
+        var properties: [PropertyDeclaration] = []
+        var methods: [FunctionDeclaration] = []
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
+                for binding in variable.bindings {
+                    guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                    if binding.accessorBlock != nil {
+                        // A computed property: a method without arguments.
+                        if let accessor = binding.accessorBlock {
+                            methods.append(
+                                computedProperty(identifier.identifier.text, accessor, self.position(binding)))
+                        }
+                        continue
+                    }
+                    _ = isStatic
+                    properties.append(
+                        PropertyDeclaration(
+                            name: identifier.identifier.text,
+                            value: binding.initializer.map { lowerExpression($0.value) },
+                            position: self.position(binding)))
+                }
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                methods.append(lowerFunction(function))
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                let (labels, parameters) = lowerParameters(initializer.signature.parameterClause)
+                methods.append(
+                    FunctionDeclaration(
+                        name: "init", labels: labels, parameters: parameters,
+                        body: initializer.body.map { lowerBlock($0.statements) } ?? [],
+                        position: self.position(initializer)))
+            }
+        }
+        let inherits = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        return TypeDeclaration(
+            name: name, inherits: inherits, properties: properties, methods: methods, position: position)
+    }
+
+    mutating func computedProperty(_ name: String, _ accessor: AccessorBlockSyntax, _ position: SourcePosition)
+        -> FunctionDeclaration
+    {
+        var body: [Statement] = []
+        switch accessor.accessors {
+        case .getter(let statements): body = lowerBlock(statements)
+        case .accessors(let list):
+            if let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }),
+                let block = getter.body
+            {
+                body = lowerBlock(block.statements)
+            }
+        @unknown default:
+            break
+        }
+        return FunctionDeclaration(name: name, labels: [], parameters: [], body: body, position: position)
+    }
+
+    mutating func lowerFunction(_ function: FunctionDeclSyntax) -> FunctionDeclaration {
+        let (labels, parameters) = lowerParameters(function.signature.parameterClause)
+        let isStatic = function.modifiers.contains {
+            $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+        }
+        return FunctionDeclaration(
+            name: function.name.text, labels: labels, parameters: parameters,
+            body: function.body.map { lowerBlock($0.statements) } ?? [], isStatic: isStatic,
+            position: position(function))
+    }
+
+    func lowerParameters(_ clause: FunctionParameterClauseSyntax) -> ([String?], [String]) {
+        var labels: [String?] = []
+        var names: [String] = []
+        for parameter in clause.parameters {
+            let first = parameter.firstName.text
+            labels.append(first == "_" ? nil : first)
+            names.append(parameter.secondName?.text ?? first)
+        }
+        return (labels, names)
+    }
+
+    // MARK: Statements
+
+    mutating func lowerBlock(_ items: CodeBlockItemListSyntax) -> [Statement] {
+        var statements: [Statement] = []
+        for item in items {
+            switch item.item {
+            case .decl(let decl): statements += lowerDeclaration(decl)
+            case .stmt(let stmt): statements += lowerStatement(stmt)
+            case .expr(let expr): statements += lowerExpressionStatement(expr)
+            @unknown default: statements.append(.unsupported("this statement", position(item)))
+            }
+        }
+        return statements
+    }
+
+    mutating func lowerDeclaration(_ decl: DeclSyntax) -> [Statement] {
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            var statements: [Statement] = []
+            for binding in variable.bindings {
+                if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
+                    statements.append(
+                        .declare(
+                            identifier.identifier.text, binding.initializer.map { lowerExpression($0.value) },
+                            position(binding)))
+                } else if let tuple = binding.pattern.as(TuplePatternSyntax.self),
+                    let value = binding.initializer?.value
+                {
+                    // let (a, b) = (1, 2)
+                    let lowered = lowerExpression(value)
+                    let temporary = "$tuple\(position(binding).line)_\(position(binding).column)"
+                    statements.append(.declare(temporary, lowered, position(binding)))
+                    for (index, element) in tuple.elements.enumerated() {
+                        guard let name = element.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+                            continue
+                        }
+                        statements.append(
+                            .declare(
+                                name,
+                                .subscriptAccess(
+                                    .name(temporary, position(element)),
+                                    [Argument(nil, .literal(.integer(index), position(element)))], position(element)),
+                                position(element)))
+                    }
+                } else {
+                    statements.append(.unsupported("this pattern", position(binding)))
+                }
+            }
+            return statements
+        }
+        if let function = decl.as(FunctionDeclSyntax.self) {
+            return [.function(lowerFunction(function))]
+        }
+        return [.unsupported("this declaration", position(decl))]
+    }
+
+    mutating func lowerStatement(_ stmt: StmtSyntax) -> [Statement] {
+        if let expression = stmt.as(ExpressionStmtSyntax.self) {
+            return lowerExpressionStatement(expression.expression)
+        }
+        if let ret = stmt.as(ReturnStmtSyntax.self) {
+            return [.returnStatement(ret.expression.map { lowerExpression($0) }, position(ret))]
+        }
+        if let guardStmt = stmt.as(GuardStmtSyntax.self) {
+            return [
+                .guardStatement(
+                    lowerConditions(guardStmt.conditions), lowerBlock(guardStmt.body.statements), position(guardStmt))
+            ]
+        }
+        if let forStmt = stmt.as(ForStmtSyntax.self) {
+            var names: [String] = []
+            if let identifier = forStmt.pattern.as(IdentifierPatternSyntax.self) {
+                names = [identifier.identifier.text]
+            } else if let tuple = forStmt.pattern.as(TuplePatternSyntax.self) {
+                names = tuple.elements.map { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "_" }
+            } else {
+                names = ["_"]
+            }
+            var body = lowerBlock(forStmt.body.statements)
+            if let whereClause = forStmt.whereClause {
+                body = [
+                    .ifStatement(
+                        [.expression(lowerExpression(whereClause.condition))], body, nil, position(whereClause))
+                ]
+            }
+            return [.forIn(names, lowerExpression(forStmt.sequence), body, position(forStmt))]
+        }
+        if let whileStmt = stmt.as(WhileStmtSyntax.self) {
+            let conditions = lowerConditions(whileStmt.conditions)
+            if conditions.count == 1, case .expression(let e) = conditions[0] {
+                return [.whileLoop(e, lowerBlock(whileStmt.body.statements), position(whileStmt))]
+            }
+            return [.unsupported("this while loop", position(whileStmt))]
+        }
+        if let repeatStmt = stmt.as(RepeatStmtSyntax.self) {
+            let body = lowerBlock(repeatStmt.body.statements)
+            let p = position(repeatStmt)
+            return body + [.whileLoop(lowerExpression(repeatStmt.condition), body, p)]
+        }
+        if stmt.is(BreakStmtSyntax.self) { return [.breakStatement(position(stmt))] }
+        if stmt.is(ContinueStmtSyntax.self) { return [.continueStatement(position(stmt))] }
+        if let deferStmt = stmt.as(DeferStmtSyntax.self) {
+            return [.unsupported("defer", position(deferStmt))]
+        }
+        return [.unsupported("this statement", position(stmt))]
+    }
+
+    mutating func lowerConditions(_ conditions: ConditionElementListSyntax) -> [Condition] {
+        conditions.map { element in
+            switch element.condition {
+            case .expression(let expression):
+                return .expression(lowerExpression(expression))
+            case .optionalBinding(let binding):
+                let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text ?? "_"
+                let value = binding.initializer.map { lowerExpression($0.value) } ?? .name(name, position(binding))
+                return .binding(name, value)
+            default:
+                return .expression(.unsupported("this condition", position(element)))
+            }
+        }
+    }
+
+    /// An expression in statement position: assignments and `if` / `switch` are statements here.
+    mutating func lowerExpressionStatement(_ expr: ExprSyntax) -> [Statement] {
+        if let infix = expr.as(InfixOperatorExprSyntax.self) {
+            if infix.operator.is(AssignmentExprSyntax.self) {
+                return [
+                    .assign(
+                        lowerExpression(infix.leftOperand), "=", lowerExpression(infix.rightOperand), position(infix))
+                ]
+            }
+            if let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+                ["+=", "-=", "*=", "/="].contains(op.operator.text)
+            {
+                return [
+                    .assign(
+                        lowerExpression(infix.leftOperand), op.operator.text, lowerExpression(infix.rightOperand),
+                        position(infix))
+                ]
+            }
+        }
+        if let ifExpr = expr.as(IfExprSyntax.self) { return [lowerIf(ifExpr)] }
+        if let switchExpr = expr.as(SwitchExprSyntax.self) {
+            var cases: [SwitchCase] = []
+            for item in switchExpr.cases {
+                guard case .switchCase(let switchCase) = item else { continue }
+                var patterns: [Expression] = []
+                if case .case(let label) = switchCase.label {
+                    for caseItem in label.caseItems {
+                        if let pattern = caseItem.pattern.as(ExpressionPatternSyntax.self) {
+                            patterns.append(lowerExpression(pattern.expression))
+                        } else {
+                            patterns.append(.unsupported("this pattern", position(caseItem)))
+                        }
+                    }
+                }
+                cases.append(SwitchCase(patterns: patterns, body: lowerBlock(switchCase.statements)))
+            }
+            return [.switchStatement(lowerExpression(switchExpr.subject), cases, position(switchExpr))]
+        }
+        return [.expression(lowerExpression(expr))]
+    }
+
+    mutating func lowerIf(_ ifExpr: IfExprSyntax) -> Statement {
+        var otherwise: [Statement]?
+        switch ifExpr.elseBody {
+        case .ifExpr(let nested)?: otherwise = [lowerIf(nested)]
+        case .codeBlock(let block)?: otherwise = lowerBlock(block.statements)
+        case nil: otherwise = nil
+        @unknown default: otherwise = nil
+        }
+        return .ifStatement(
+            lowerConditions(ifExpr.conditions), lowerBlock(ifExpr.body.statements), otherwise, position(ifExpr))
+    }
+
+    // MARK: Expressions
+
+    mutating func lowerExpression(_ expr: ExprSyntax) -> Expression {
+        let p = position(expr)
+        if let literal = expr.as(IntegerLiteralExprSyntax.self) {
+            let text = literal.literal.text.replacingUnderscores
+            if let value = Int(text) { return .literal(.integer(value), p) }
+            if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) {
+                return .literal(.integer(value), p)
+            }
+            return .unsupported("this number", p)
+        }
+        if let literal = expr.as(FloatLiteralExprSyntax.self) {
+            guard let value = Double(literal.literal.text.replacingUnderscores) else {
+                return .unsupported("this number", p)
+            }
+            return .literal(.number(value), p)
+        }
+        if let literal = expr.as(BooleanLiteralExprSyntax.self) {
+            return .literal(.bool(literal.literal.tokenKind == .keyword(.true)), p)
+        }
+        if expr.is(NilLiteralExprSyntax.self) { return .literal(.null, p) }
+        if let literal = expr.as(StringLiteralExprSyntax.self) {
+            var pieces: [Argument] = []
+            var plain = ""
+            var interpolated = false
+            for segment in literal.segments {
+                if let text = segment.as(StringSegmentSyntax.self) {
+                    plain += text.content.text
+                    pieces.append(Argument(nil, .literal(.string(text.content.text), p)))
+                } else if let inner = segment.as(ExpressionSegmentSyntax.self) {
+                    interpolated = true
+                    for element in inner.expressions {
+                        pieces.append(Argument(nil, lowerExpression(element.expression)))
+                    }
+                }
+            }
+            if !interpolated { return .literal(.string(unescape(plain)), p) }
+            return .call(.name("__interpolate", p), pieces, p)
+        }
+        if let reference = expr.as(DeclReferenceExprSyntax.self) {
+            return .name(reference.baseName.text, p)
+        }
+        if expr.is(SuperExprSyntax.self) { return .name("super", p) }
+        if let member = expr.as(MemberAccessExprSyntax.self) {
+            return .member(member.base.map { lowerExpression($0) }, member.declName.baseName.text, p)
+        }
+        if let call = expr.as(FunctionCallExprSyntax.self) {
+            var arguments = call.arguments.map { Argument($0.label?.text, lowerExpression($0.expression)) }
+            if let trailing = call.trailingClosure { arguments.append(Argument(nil, lowerClosure(trailing))) }
+            for extra in call.additionalTrailingClosures {
+                arguments.append(Argument(extra.label.text, lowerClosure(extra.closure)))
+            }
+            return .call(lowerExpression(call.calledExpression), arguments, p)
+        }
+        if let closure = expr.as(ClosureExprSyntax.self) { return lowerClosure(closure) }
+        if let infix = expr.as(InfixOperatorExprSyntax.self) {
+            if let op = infix.operator.as(BinaryOperatorExprSyntax.self) {
+                return .binary(
+                    op.operator.text, lowerExpression(infix.leftOperand), lowerExpression(infix.rightOperand), p)
+            }
+            return .unsupported("this operator", p)
+        }
+        if let prefix = expr.as(PrefixOperatorExprSyntax.self) {
+            return .prefix(prefix.operator.text, lowerExpression(prefix.expression), p)
+        }
+        if let ternary = expr.as(TernaryExprSyntax.self) {
+            return .ternary(
+                lowerExpression(ternary.condition), lowerExpression(ternary.thenExpression),
+                lowerExpression(ternary.elseExpression), p)
+        }
+        if let array = expr.as(ArrayExprSyntax.self) {
+            return .array(array.elements.map { lowerExpression($0.expression) }, p)
+        }
+        if let dictionary = expr.as(DictionaryExprSyntax.self) {
+            if case .elements(let elements) = dictionary.content {
+                return .dictionary(elements.map { (lowerExpression($0.key), lowerExpression($0.value)) }, p)
+            }
+            return .dictionary([], p)
+        }
+        if let subscriptCall = expr.as(SubscriptCallExprSyntax.self) {
+            return .subscriptAccess(
+                lowerExpression(subscriptCall.calledExpression),
+                subscriptCall.arguments.map { Argument($0.label?.text, lowerExpression($0.expression)) }, p)
+        }
+        if let tuple = expr.as(TupleExprSyntax.self) {
+            if tuple.elements.count == 1, let only = tuple.elements.first { return lowerExpression(only.expression) }
+            return .array(tuple.elements.map { lowerExpression($0.expression) }, p)
+        }
+        if let optional = expr.as(OptionalChainingExprSyntax.self) { return lowerExpression(optional.expression) }
+        if let forced = expr.as(ForceUnwrapExprSyntax.self) { return lowerExpression(forced.expression) }
+        if let tryExpr = expr.as(TryExprSyntax.self) { return lowerExpression(tryExpr.expression) }
+        if let awaitExpr = expr.as(AwaitExprSyntax.self) { return lowerExpression(awaitExpr.expression) }
+        if let cast = expr.as(AsExprSyntax.self) { return lowerExpression(cast.expression) }
+        if let inout_ = expr.as(InOutExprSyntax.self) { return lowerExpression(inout_.expression) }
+        if let postfix = expr.as(PostfixOperatorExprSyntax.self) { return lowerExpression(postfix.expression) }
+        if let type = expr.as(TypeExprSyntax.self) { return .name(type.type.trimmedDescription, p) }
+        if expr.is(DiscardAssignmentExprSyntax.self) { return .name("_", p) }
+        if let macro = expr.as(MacroExpansionExprSyntax.self), macro.macroName.text == "selector",
+            let argument = macro.arguments.first
+        {
+            // #selector(tick) / #selector(Self.tick(_:)): the method, named.
+            let name = argument.expression.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+            return .member(.name("self", p), String(name.split(separator: "(").first ?? ""), p)
+        }
+        if let ifExpr = expr.as(IfExprSyntax.self) {
+            return .unsupported("if as an expression", position(ifExpr))
+        }
+        return .unsupported("this expression (\(expr.kind))", p)
+    }
+
+    mutating func lowerClosure(_ closure: ClosureExprSyntax) -> Expression {
+        var parameters: [String] = []
+        var weak: [String] = []
+        if let signature = closure.signature {
+            switch signature.parameterClause {
+            case .simpleInput(let list)?: parameters = list.map(\.name.text)
+            case .parameterClause(let clause)?:
+                parameters = clause.parameters.map { ($0.secondName ?? $0.firstName).text }
+            case nil: break
+            @unknown default: break
+            }
+            if let capture = signature.capture {
+                for item in capture.items where item.specifier != nil {
+                    weak.append(item.name.text)
+                }
+            }
+        }
+        return .closure(
+            ClosureSyntax(parameters: parameters, body: lowerBlock(closure.statements), weakCaptures: weak),
+            position(closure))
+    }
+
+    func unescape(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var result = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                switch character {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                default: result.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate var replacingUnderscores: String { String(filter { $0 != "_" }) }
+}

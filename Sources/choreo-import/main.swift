@@ -1,0 +1,88 @@
+import ChoreoImport
+import ChoreoJSON
+import ChoreoSwiftImport
+import Glibc
+
+/// `choreo-import`: the helper process an import runs in. It reads source code on standard
+/// input and writes the import's result (`{"scene", "diagnostics", "sourceMap"}`) as JSON on
+/// standard output. `choreo import` and `POST /v1/import` start it under limits (address
+/// space, CPU time, no files, no core dumps; the parent adds a wall-clock deadline), so that
+/// a parser meeting hostile input can crash or run away without taking the server with it.
+///
+///     choreo-import --language swift|objc [--entry NAME] [--name NAME] [--reduce-motion]
+///                   [--memory BYTES] [--cpu SECONDS]
+
+/// A line on standard error.
+func complain(_ text: String) {
+    let line = Array("choreo-import: \(text)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+func limit(_ resource: Int32, _ value: UInt64) {
+    var bound = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
+    _ = setrlimit(__rlimit_resource_t(UInt32(resource)), &bound)
+}
+
+var language: SourceLanguage?
+var options = ImportOptions()
+var name: String?
+var memory: UInt64 = 2 << 30
+var cpu: UInt64 = 10
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--language": language = arguments.next().flatMap(SourceLanguage.init(rawValue:))
+    case "--entry": options.entry = arguments.next()
+    case "--name": name = arguments.next()
+    case "--reduce-motion": options.reduceMotion = true
+    case "--memory": memory = arguments.next().flatMap { UInt64($0) } ?? memory
+    case "--cpu": cpu = arguments.next().flatMap { UInt64($0) } ?? cpu
+    default:
+        complain("unknown argument \(argument)")
+        exit(2)
+    }
+}
+guard let language else {
+    complain("--language swift|objc is required")
+    exit(2)
+}
+limit(Int32(RLIMIT_AS.rawValue), memory)
+limit(Int32(RLIMIT_CPU.rawValue), cpu)
+limit(Int32(RLIMIT_CORE.rawValue), 0)
+limit(Int32(RLIMIT_FSIZE.rawValue), 0)
+
+// The source, bounded.
+var source: [UInt8] = []
+var chunk = [UInt8](repeating: 0, count: 65536)
+while true {
+    let count = read(0, &chunk, chunk.count)
+    if count <= 0 { break }
+    source += chunk[0..<count]
+    if source.count > options.limits.sourceBytes {
+        complain("the source is larger than \(options.limits.sourceBytes) bytes")
+        exit(3)
+    }
+}
+let text = String(decoding: source, as: UTF8.self)
+let unit: SourceUnit
+switch language {
+case .swift: unit = SwiftFrontEnd.lower(text)
+case .objc:
+    var none = SourceUnit()
+    none.diagnostics.append(
+        ImportDiagnostic(
+            .error, SourcePosition(line: 1, column: 1), "Objective-C import is not available in this build"))
+    unit = none
+}
+let result = Importer.run(unit, options: options, name: name)
+var writer = JSONWriter(capacity: 1 << 16)
+writer.value(result.json)
+writer.byte(UInt8(ascii: "\n"))
+let bytes = writer.bytes
+var written = 0
+while written < bytes.count {
+    let n = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    if n <= 0 { exit(4) }
+    written += n
+}
+exit(0)
