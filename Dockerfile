@@ -12,7 +12,9 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
 RUN swift build -c release --product choreo --static-swift-stdlib \
-    && install -D .build/release/choreo /out/choreo
+    && install -D .build/release/choreo /out/choreo \
+    && swift build -c release --product choreo-import --scratch-path .build/import-helper \
+    && install -D .build/import-helper/release/choreo-import /out/choreo-import
 
 # Runtime stage: only the runtime libraries, a non-root user, the data directory as a volume.
 FROM debian:bookworm-slim
@@ -22,7 +24,11 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data choreo \
     && mkdir -p /data && chown choreo /data
-COPY --from=build /out/choreo /usr/local/bin/choreo
+COPY --from=build /out/choreo /out/choreo-import /usr/local/bin/
+# The import helper's runtime: the toolchain's shared Swift libraries and its SwiftSyntax, at the
+# paths the helper was linked against (choreo itself is static and needs neither).
+COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/
+COPY --from=build /usr/lib/swift/host/libSwift*.so /usr/lib/swift/host/
 USER 10001
 VOLUME ["/data"]
 EXPOSE 8080

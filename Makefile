@@ -57,8 +57,13 @@ build: pages-fresh
 
 # The served binary links the Swift runtime and Foundation statically, as the container image's
 # does: a process holds 6 MiB less resident memory (docs/limits.md) and needs no Swift libraries.
+# Its import helper, choreo-import, links the toolchain's SwiftSyntax, which needs the shared Swift
+# runtime: it is built apart (its own scratch directory, so that neither build undoes the other's
+# flags) and installed beside choreo, where choreo looks for it (docs/import.md).
 build-release: pages-fresh
 	swift build -c release --product choreo --static-swift-stdlib
+	swift build -c release --product choreo-import --scratch-path .build/import-helper
+	install -m 0755 .build/import-helper/release/choreo-import .build/release/choreo-import
 
 # The storage contract and the replica tests run against a real PostgreSQL cluster, started in a
 # temporary directory for this run and removed after it, whatever the outcome.

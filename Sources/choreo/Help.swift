@@ -10,6 +10,7 @@ enum Help {
           serve      Run the HTTP API (libmicrohttpd, SQLite storage).
           render     Sample a scene and print exactly what POST /v1/render returns.
           validate   Print a scene's errors and diagnostics; exit 1 if it has errors.
+          import     Read Swift or Objective-C animation code and print the scene it makes.
           arena-scene  Print the arena round's scene for given standings (no probing).
           target     Run a tiny health endpoint to probe (for demos and tests).
 
@@ -99,6 +100,22 @@ enum Help {
 
         Exit status: 0 success; 1 the scene or query is invalid, or a file cannot be read or
         written; 2 a usage error.
+        """
+
+    static let importCode = """
+        Usage: choreo import FILE.swift|FILE.m|- [--language swift|objc] [--entry NAME]
+                             [--reduce-motion] [--out FILE]
+
+        Reads UIKit / Core Animation code and prints the scene it makes, as stable, indented
+        JSON (docs/import.md). Nothing is executed: the code is evaluated on a virtual clock.
+        The language comes from the file's extension, or --language (needed for -).
+        --entry runs Type.method (a button action, say) instead of the default entry point
+        (top-level code, else the view controller's viewDidLoad then viewDidAppear(_:)).
+        --reduce-motion makes UIAccessibility.isReduceMotionEnabled true.
+
+        Diagnostics go to stderr as FILE:LINE:COLUMN: error|warning|note: message.
+        Exit status: 0 with a scene; 1 when nothing could be imported (a syntax error, a limit).
+        `choreo render` and `choreo validate` take .swift and .m files too, importing first.
         """
 
     static let validate = """

@@ -18,7 +18,7 @@ enum RenderCommand {
             return
         }
         guard parsed.positional.count == 1 else { throw CLIError(message: "render takes one scene file (or -)") }
-        let body = try readInput(parsed.positional[0])
+        let body = try ImportCommand.sceneDocument(parsed.positional[0])
         var parameters: [(String, String)] = []
         for name in [
             "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",

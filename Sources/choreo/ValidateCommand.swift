@@ -11,7 +11,7 @@ enum ValidateCommand {
             return
         }
         guard parsed.positional.count == 1 else { throw CLIError(message: "validate takes one scene file (or -)") }
-        let body = try readInput(parsed.positional[0])
+        let body = try ImportCommand.sceneDocument(parsed.positional[0])
         let report: ValidationReport
         do throws(ServiceError) {
             report = try RenderService.validation(body)

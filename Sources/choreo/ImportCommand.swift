@@ -1,0 +1,80 @@
+import ChoreoImport
+import ChoreoJSON
+import ChoreoService
+import Foundation
+
+/// `choreo import`: Swift or Objective-C animation code → a scene, diagnostics compiler style.
+enum ImportCommand {
+    static func run(_ arguments: [String]) throws(CLIError) {
+        let parsed = try Arguments(arguments, valued: ["language", "entry", "out"], flags: ["help", "reduce-motion"])
+        if parsed.flags.contains("help") {
+            print(Help.importCode)
+            return
+        }
+        guard parsed.positional.count == 1 else { throw CLIError(message: "import takes one source file (or -)") }
+        let path = parsed.positional[0]
+        let result = try importScene(
+            path, language: parsed.options["language"], entry: parsed.options["entry"],
+            reduceMotion: parsed.flags.contains("reduce-motion"))
+        guard let scene = result.scene else {
+            throw CLIError(message: "nothing could be imported from \(path)", status: 1)
+        }
+        let text = Array(scene.prettyPrinted().utf8)
+        if let out = parsed.options["out"] {
+            let file = try OutputFile.open(out)
+            do throws(CLIError) {
+                try file.write(text)
+                try file.finish()
+            } catch {
+                file.abandon()
+                throw error
+            }
+        } else {
+            Output.write(text)
+        }
+    }
+
+    /// Imports `path` (or standard input for "-"), printing its diagnostics to stderr.
+    static func importScene(_ path: String, language: String?, entry: String?, reduceMotion: Bool = false)
+        throws(CLIError) -> ImportResult
+    {
+        let sourceLanguage: SourceLanguage
+        if let language {
+            guard let chosen = SourceLanguage(rawValue: language) else {
+                throw CLIError(message: "--language must be swift or objc")
+            }
+            sourceLanguage = chosen
+        } else if let detected = SourceLanguage(fileName: path) {
+            sourceLanguage = detected
+        } else {
+            throw CLIError(message: "cannot tell the language of \(path): name it with --language swift|objc")
+        }
+        let source = try readInput(path)
+        let name = path == "-" ? nil : (path as NSString).lastPathComponent
+        var request = ImportRequest(source: source, language: sourceLanguage, entry: entry, name: name)
+        request.reduceMotion = reduceMotion
+        let result: ImportResult
+        do throws(ServiceError) {
+            result = try ImportService.run(request, helpers: ImportHelpers(path: ImportHelpers.besideExecutable()))
+        } catch {
+            throw CLIError(message: RenderCommand.describe(error), status: 1)
+        }
+        let file = path == "-" ? "<stdin>" : path
+        for diagnostic in result.diagnostics { Output.error(diagnostic.formatted(file: file)) }
+        return result
+    }
+
+    /// Whether `path` names source code rather than a scene.
+    static func isSource(_ path: String) -> Bool { SourceLanguage(fileName: path) != nil }
+
+    /// A scene document from `path`: read as it is, or imported first from `.swift` / `.m`.
+    static func sceneDocument(_ path: String) throws(CLIError) -> [UInt8] {
+        guard isSource(path) else { return try readInput(path) }
+        guard let scene = try importScene(path, language: nil, entry: nil).scene else {
+            throw CLIError(message: "nothing could be imported from \(path)", status: 1)
+        }
+        var writer = JSONWriter(capacity: 4096)
+        writer.value(scene)
+        return writer.bytes
+    }
+}
