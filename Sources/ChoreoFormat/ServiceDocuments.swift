@@ -4,9 +4,10 @@ import ChoreoJSON
 extension ResponseEncoder {
     /// An RFC 9457 problem document (`application/problem+json`), with choreo's `errors`: the
     /// fields at fault, each with its JSON path.
-    public static func problem(type: String, title: String, status: Int, detail: String, errors: [FieldError])
-        -> [UInt8]
-    {
+    public static func problem(
+        type: String, title: String, status: Int, detail: String, errors: [FieldError],
+        extensions: [(String, JSONValue)] = []
+    ) -> [UInt8] {
         var writer = JSONWriter()
         writer.raw("{\"type\":")
         writer.string(type)
@@ -18,6 +19,12 @@ extension ResponseEncoder {
         writer.string(detail)
         writer.raw(",\"errors\":")
         writeFieldErrors(errors, into: &writer)
+        // RFC 9457 §3.2: members a problem type defines (an import's `diagnostics`).
+        for (name, value) in extensions {
+            writer.byte(UInt8(ascii: ","))
+            writer.key(name)
+            writer.value(value)
+        }
         writer.raw("}")
         return writer.bytes
     }

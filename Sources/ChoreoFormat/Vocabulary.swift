@@ -6,7 +6,7 @@ import ChoreoEngine
 /// An alias is accepted only where it maps to exactly one thing (docs/scene-format.md lists
 /// each next to its canonical name): an iOS engineer transcribing Swift keeps the names of
 /// their code, and the scene keeps one meaning.
-enum Vocabulary {
+package enum Vocabulary {
     /// UIView's property names beside CALayer's.
     static let propertyAliases: [String: String] = [
         "alpha": "opacity", "center": "position", "isHidden": "hidden", "clipsToBounds": "masksToBounds",
@@ -91,7 +91,7 @@ enum Vocabulary {
     /// The closest of `candidates` to a misspelt `name`, when one is close enough to be meant:
     /// the same letters in another case, a prefix of it, or a small edit distance
     /// (at most a third of the name, and at least 2).
-    static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
         let lowered = name.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates {

@@ -26,6 +26,10 @@ public final class Application: Sendable {
         /// On a server listening on loopback without a token: the `Host` names its requests
         /// that change state may carry (`localhost`, `127.0.0.1`, `::1`); nil: any.
         public var loopbackHosts: Set<String>?
+        /// The import helper (`choreo-import`); nil: beside the running executable.
+        public var importHelper: String?
+        /// Imports that may run at once; more are answered 503.
+        public var importCapacity = 2
 
         public init(apiToken: String? = nil) { self.apiToken = apiToken }
     }
@@ -44,6 +48,8 @@ public final class Application: Sendable {
     public let renderMemory: RenderMemory
     /// `/healthz`'s check, with its deadline.
     let healthCheck: HealthCheck
+    /// The helper processes `POST /v1/import` runs in.
+    let importHelpers: ImportHelpers
 
     public init(store: any Storage, configuration: Configuration, arena: ArenaRuntime? = nil) {
         self.store = store
@@ -53,6 +59,9 @@ public final class Application: Sendable {
         healthCheck = HealthCheck(store: store)
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits, memory: renderMemory)
         scenes = SceneCatalog(store: store)
+        importHelpers = ImportHelpers(
+            path: configuration.importHelper ?? ImportHelpers.besideExecutable(), capacity: configuration.importCapacity
+        )
         metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }
 

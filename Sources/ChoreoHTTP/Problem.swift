@@ -11,6 +11,8 @@ public struct Problem: Error, Sendable {
     public let detail: String
     public let errors: [FieldError]
     public var headers: [(String, String)] = []
+    /// Members the problem type adds to the document (RFC 9457 §3.2): an import's `diagnostics`.
+    public var extensions: [(String, JSONValue)] = []
 
     public init(status: Int, type: String, title: String, detail: String, errors: [FieldError] = []) {
         self.status = status
@@ -58,7 +60,8 @@ public struct Problem: Error, Sendable {
         return HTTPResponse(
             status: status, headers: [("Content-Type", "application/problem+json")] + headers,
             body: .bytes(
-                ResponseEncoder.problem(type: type, title: title, status: status, detail: detail, errors: errors)))
+                ResponseEncoder.problem(
+                    type: type, title: title, status: status, detail: detail, errors: errors, extensions: extensions)))
     }
 
     // MARK: The problems choreo returns

@@ -16,6 +16,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case invalidScene = "invalid-scene"
     case invalidStandings = "invalid-standings"
     case invalidArenaConfiguration = "invalid-arena-configuration"
+    case importFailed = "import-failed"
     case internalError = "internal"
     case unavailable
 
@@ -33,7 +34,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .bodyTooLarge: 413
         case .unsupportedMediaType: 415
         case .misdirected: 421
-        case .invalidScene, .invalidStandings, .invalidArenaConfiguration: 422
+        case .invalidScene, .invalidStandings, .invalidArenaConfiguration, .importFailed: 422
         case .internalError: 500
         case .unavailable: 503
         }
@@ -55,6 +56,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .invalidScene: "Invalid scene"
         case .invalidStandings: "Invalid standings"
         case .invalidArenaConfiguration: "Invalid arena configuration"
+        case .importFailed: "Nothing could be imported"
         case .internalError: "Internal error"
         case .unavailable: "Service unavailable"
         }
@@ -89,6 +91,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
             "The body is JSON but not a list of arena standings; each entry of errors names the field at fault."
         case .invalidArenaConfiguration:
             "The body is JSON but not a valid arena configuration (docs/arena.md); each entry of errors names the field at fault."
+        case .importFailed:
+            "The source code (POST /v1/import) made no scene: a syntax error, a limit gone over, no entry point, or a parse that crashed or ran out of time. The problem's diagnostics list each one with its line and column (docs/import.md)."
         case .internalError:
             "choreo failed where it should not have; the request id in X-Request-Id finds it in the log."
         case .unavailable: "A dependency does not answer, such as the database; try again later."

@@ -8,6 +8,7 @@ extension Application {
     static let routes: [Route<Application>] = [
         Route("POST", "/v1/render", lane: .render, Application.render),
         Route("POST", "/v1/validate", lane: .render, Application.validate),
+        Route("POST", "/v1/import", Application.importSource),
         Route("POST", "/v1/scenes", lane: .render, access: .token, Application.storeScene),
         Route("GET", "/v1/scenes", Application.listScenes),
         Route("GET", "/v1/scenes/{id}", Application.scene),

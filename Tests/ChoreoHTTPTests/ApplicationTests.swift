@@ -276,7 +276,7 @@ extension JSONValue {
             .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
             .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
             .preconditionFailed("x"), .misdirected("x.example"), .conflictingLengths(),
-            .unavailable("x"), .internalError("x"),
+            .unavailable("x"), .internalError("x"), .importFailed([]),
         ]
         for problem in problems {
             let kind = ProblemType.allCases.first { $0.uri == problem.type }
