@@ -132,7 +132,7 @@ let package = Package(
             name: "ChoreoHTTP",
             dependencies: [
                 "ChoreoService", "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries",
+                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries", "ChoreoImport",
             ],
             resources: [
                 .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),
@@ -195,7 +195,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoImportTests",
-            dependencies: ["ChoreoImport", "ChoreoSwiftImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON"],
+            dependencies: [
+                "ChoreoImport", "ChoreoSwiftImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON", "ChoreoTestSupport",
+            ],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])]),
         .testTarget(
             name: "ChoreoLiveTests",

@@ -39,8 +39,13 @@ extension ImportEvaluator {
         }
         for index in heap.indices where !placed.contains(index) {
             guard case .layer(let layer) = heap[index], !layer.isCanvas, layer.declaredParent == nil else { continue }
-            if layer.referenced || layer.everAttached {
+            if layer.everAttached {
+                // Added by an action later: declared detached until then.
                 layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
+            } else if layer.referenced {
+                // Animated but never added to a view (a snippet): shown as a root layer.
+                note(layer.created, "\(id(of: layer)) is not added to a view; it is imported as a root layer")
+                layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: false, &placed, &map))
             } else {
                 note(layer.created, "\(layer.id ?? layer.className) is never added to a view; it is not in the scene")
             }
