@@ -113,6 +113,12 @@ if CommandLine.arguments.contains("--memory") {
     exit(0)
 }
 
+// `--import`: the importer on a 2,000-line Swift source, through its helper process.
+if CommandLine.arguments.contains("--import") {
+    ImportBenchmark.run()
+    exit(0)
+}
+
 let sceneFile = FileManager.default.temporaryDirectory.appendingPathComponent("choreo-bench-ndjson.json")
 try benchmarkSceneJSON(layers: 10).write(to: sceneFile, atomically: false, encoding: .utf8)
 let choreoPath = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
