@@ -48,6 +48,19 @@ let swiftSyntaxDirectory: String = {
     return "/opt/swift/usr/lib/swift/host"
 }()
 
+/// libclang's C headers (Debian's libclang-dev puts them under /usr/lib/llvm-N/include): the
+/// Objective-C importer loads libclang when first used, so only its headers are needed to build.
+let clangHeaderFlags: [String] = {
+    let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+        .filter { $0.hasPrefix("llvm-") }
+        .sorted { (Int($0.dropFirst(5)) ?? 0) > (Int($1.dropFirst(5)) ?? 0) }
+    for directory in candidates
+    where FileManager.default.fileExists(atPath: "/usr/lib/\(directory)/include/clang-c/Index.h") {
+        return ["-Xcc", "-I/usr/lib/\(directory)/include"]
+    }
+    return []
+}()
+
 let swiftSyntaxLinking: [LinkerSetting] = [
     .unsafeFlags(
         ["-L", swiftSyntaxDirectory]
@@ -84,6 +97,7 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .systemLibrary(name: "CCairo"),
         .systemLibrary(name: "CPostgres"),
+        .systemLibrary(name: "CClang"),
         // Linked: small, and SQLite is the default storage.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -107,10 +121,14 @@ let package = Package(
             name: "ChoreoSwiftImport", dependencies: ["ChoreoImport"],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
             linkerSettings: swiftSyntaxLinking),
+        .target(
+            name: "ChoreoObjCImport", dependencies: ["CClang", "ChoreoLibraries", "ChoreoImport"],
+            swiftSettings: strictSettings + [.unsafeFlags(clangHeaderFlags)]),
         // The helper process a parse and its evaluation run in, under limits: linked with the
         // toolchain's Swift runtime (SwiftSyntax needs it), unlike the statically linked server.
         .executableTarget(
-            name: "choreo-import", dependencies: ["ChoreoSwiftImport", "ChoreoImport", "ChoreoJSON"],
+            name: "choreo-import",
+            dependencies: ["ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoImport", "ChoreoJSON"],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
             linkerSettings: swiftSyntaxLinking),
         .target(
@@ -196,9 +214,10 @@ let package = Package(
         .testTarget(
             name: "ChoreoImportTests",
             dependencies: [
-                "ChoreoImport", "ChoreoSwiftImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON", "ChoreoTestSupport",
+                "ChoreoImport", "ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON",
+                "ChoreoTestSupport",
             ],
-            swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])]),
+            swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory] + clangHeaderFlags)]),
         .testTarget(
             name: "ChoreoLiveTests",
             dependencies: ["ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoTestSupport", "ChoreoRaster"],

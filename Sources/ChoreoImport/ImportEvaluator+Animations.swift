@@ -18,7 +18,7 @@ extension ImportEvaluator {
         case ("UIView", "transition"), ("UIView", "transitionWithView"), ("UIView", "transitionFromView"):
             return try transitionBlock(arguments, position)
         case ("UIView", "performWithoutAnimation"):
-            guard let body = arguments.closure("actionsWithoutAnimation", orTrailing: 0) else { return .null }
+            guard let body = arguments.closures.first?.closure else { return .null }
             let list = ActionList()
             try collecting(into: list) { () throws(ImportStop) in _ = try invoke(body, [], at: position) }
             try emit([("performWithoutAnimation", .list(list))], position)
@@ -510,6 +510,11 @@ extension ImportEvaluator {
 
     /// `UIBezierPath(rect:)`, `(roundedRect:cornerRadius:)`, `(ovalIn:)`, `(arcCenter:radius:startAngle:endAngle:clockwise:)`, `()`.
     func makePath(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        guard case .path(let commands) = try pathCommands(arguments, position) else { return .null }
+        return allocate(.path(PathObject(commands: commands)))
+    }
+
+    func pathCommands(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
         func n(_ value: Double) -> JSONValue { .number(value) }
         if case .rect(let x, let y, let w, let h)? = arguments.first("rect", "bezierPathWithRect") {
             return .path([
@@ -591,6 +596,48 @@ extension ImportEvaluator {
                         ]))
                 )
             ]))
+    }
+
+    /// `UIBezierPath`'s building methods, in Swift's and Objective-C's spellings.
+    func pathMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        guard let path = path(target) else { return .null }
+        let values = arguments.items.map(\.value)
+        func point(_ value: Value?) throws(ImportStop) -> JSONValue {
+            guard case .point(let x, let y)? = value else { throw stop(position, "\(name) needs a CGPoint") }
+            return .array([.number(x), .number(y)])
+        }
+        switch name {
+        case "move", "moveToPoint":
+            path.commands.append(.object(JSONObject([("move", try point(values.first))])))
+        case "addLine", "addLineToPoint":
+            path.commands.append(.object(JSONObject([("line", try point(values.first))])))
+        case "addQuadCurve", "addQuadCurveToPoint":
+            let control = try point(arguments.first("controlPoint") ?? values.dropFirst().first)
+            path.commands.append(.object(JSONObject([("quad", .array([control, try point(values.first)]))])))
+        case "addCurve", "addCurveToPoint":
+            let c1 = try point(arguments["controlPoint1"])
+            let c2 = try point(arguments["controlPoint2"])
+            path.commands.append(.object(JSONObject([("cubic", .array([c1, c2, try point(values.first)]))])))
+        case "addArc", "addArcWithCenter":
+            guard case .point(let cx, let cy)? = arguments.first("withCenter", "addArcWithCenter", "center") else {
+                throw stop(position, "\(name) needs a center")
+            }
+            path.commands.append(try arcCommand(cx, cy, arguments, position))
+        case "append", "appendPath":
+            guard let other = values.first.flatMap({ self.path($0) }) else { break }
+            path.commands += other.commands
+        case "close", "closePath":
+            path.commands.append(.string("close"))
+        case "removeAllPoints":
+            path.commands.removeAll()
+        case "copy", "mutableCopy":
+            return allocate(.path(PathObject(commands: path.commands)))
+        default:
+            return try unknownAPI("UIBezierPath.\(name)", position)
+        }
+        return .null
     }
 
     // MARK: Transitions

@@ -144,7 +144,7 @@ extension ImportEvaluator {
         }
         switch name {
         case "print", "NSLog", "debugPrint", "os_log":
-            let text = values.map(describe).joined(separator: " ")
+            let text = name == "NSLog" ? formatted(values) : values.map(describe).joined(separator: " ")
             try emit([("mark", .value(.string(text)))], position)
             return .null
         case "min", "fmin", "fminf", "MIN":
@@ -272,6 +272,7 @@ extension ImportEvaluator {
             return try unknownAPI("UIViewPropertyAnimator", position)
         default:
             if name.hasPrefix("__interpolate") { return .string(values.map(describe).joined()) }
+            if name == "__format" { return .string(formatted(values)) }
             if let fix = closest(name, Array(knownTypes) + ["print", "min", "max", "abs"]), fix != name {
                 warn(
                     position, "\(name) is not an API the importer knows; the call is skipped",
@@ -342,10 +343,19 @@ extension ImportEvaluator {
             warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
             return .rect(0, 0, 375, 667)
         case (.path, "cgPath"), (.path, "CGPath"): return value
+        case (.object, "cgPath"), (.object, "CGPath"):
+            if let path = path(value) { return .path(path.commands) }
+            return .null
         case (.null, _): return .null
         case (.runtime, _): return value
         case (.object, _):
-            if layer(value) != nil { return try layerMember(value, name, position) }
+            if let layer = layer(value) {
+                if let object = layer.instance, object.fields[name] != nil || hasProperty(object, name) {
+                    return object.fields[name] ?? .null
+                }
+                if let object = layer.instance, method(object.typeName, name) != nil { return .method(value, name) }
+                return try layerMember(value, name, position)
+            }
             if animation(value) != nil { return animationMember(value, name) }
             if let object = instance(value) {
                 if let field = object.fields[name] { return field }
@@ -460,6 +470,38 @@ extension ImportEvaluator {
             break
         }
         return try unknownAPI("\(value.kindName).\(name)", position)
+    }
+
+    /// `[NSString stringWithFormat:@"%@ at %.1f", a, b]`: each `%…` conversion takes the next argument.
+    func formatted(_ values: [Value]) -> String {
+        guard case .string(let format)? = values.first else { return values.map(describe).joined() }
+        var rest = values.dropFirst().makeIterator()
+        var result = ""
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else {
+                result.append(character)
+                continue
+            }
+            var specifier = ""
+            while let next = characters.next() {
+                specifier.append(next)
+                if next.isLetter && !"lhqLzjt".contains(next) || next == "@" || next == "%" { break }
+            }
+            if specifier == "%" {
+                result.append("%")
+            } else if let value = rest.next() {
+                if specifier.hasSuffix("f"), let number = value.number, let dot = specifier.firstIndex(of: "."),
+                    let digits = Int(specifier[specifier.index(after: dot)...].dropLast())
+                {
+                    let scale = power(10, Double(digits))
+                    result += describe(.number((number * scale).rounded() / scale))
+                } else {
+                    result += describe(value)
+                }
+            }
+        }
+        return result
     }
 
     /// `#RRGGBBAA` as four fractions.

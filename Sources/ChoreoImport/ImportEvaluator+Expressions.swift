@@ -224,6 +224,9 @@ extension ImportEvaluator {
             return try callFunction(name, evaluated, position)
         case .member(nil, let name, _):
             return try implicitCall(name, evaluated, position)
+        case .member(.name("super", _), let name, _):
+            // UIKit's own implementation: an initializer returns the object being made.
+            return name.hasPrefix("init") ? selfValue ?? .null : .null
         case .member(let base?, let name, _):
             if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
                 selfValue.flatMap(instance).map({ $0.fields[typeName] == nil }) ?? true,
@@ -262,8 +265,11 @@ extension ImportEvaluator {
                 if case .closure(let closure)? = object.fields[name] {
                     return try invoke(closure, arguments.items.map(\.value), at: position)
                 }
-                return try unknownAPI("\(object.typeName).\(name)", position)
+                if let value = try accessorMessage(target, name, arguments, position) { return value }
+                if layer(target) == nil { return try unknownAPI("\(object.typeName).\(name)", position) }
             }
+            if path(target) != nil { return try pathMethod(target, name, arguments, position) }
+            if let value = try accessorMessage(target, name, arguments, position) { return value }
             if layer(target) != nil { return try layerMethod(target, name, arguments, position) }
             if animation(target) != nil { return try animationMethod(target, name, arguments, position) }
             return try unknownAPI(name, position)
@@ -284,6 +290,38 @@ extension ImportEvaluator {
         default:
             return try valueMethod(target, name, arguments, position)
         }
+    }
+
+    /// Objective-C's accessor messages: `[view setAlpha:0.5]` sets `alpha`, `[view alpha]` reads it.
+    func accessorMessage(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value?
+    {
+        if arguments.count == 1, name.count > 3, name.hasPrefix("set"), let first = name.dropFirst(3).first,
+            first.isUppercase
+        {
+            let property = lowerFirst(String(name.dropFirst(3)))
+            let isKnown: Bool
+            if let layer = layer(target) {
+                isKnown = sceneProperty(property, layer) != nil || Self.ignoredProperties.contains(property)
+            } else if animation(target) != nil {
+                isKnown = animationField(property) != nil || property == "delegate"
+            } else if let object = instance(target) {
+                isKnown = hasProperty(object, property) || object.fields[property] != nil
+            } else {
+                isKnown = false
+            }
+            guard isKnown else { return nil }
+            try setMember(target, property, arguments.items[0].value, position)
+            return .null
+        }
+        if arguments.count == 0 {
+            if let layer = layer(target), sceneProperty(name, layer) != nil {
+                return try layerMember(target, name, position)
+            }
+            if animation(target) != nil, animationField(name) != nil { return animationMember(target, name) }
+            if let object = instance(target), let field = object.fields[name] { return field }
+        }
+        return nil
     }
 
     func unknownAPI(_ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
@@ -338,10 +376,17 @@ extension ImportEvaluator {
     func constructInstance(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop)
         -> Value
     {
-        let value = try instantiate(name, at: position)
-        if let initializer = method(name, "init", labels: arguments.labels) {
+        let value = try instantiate(name, at: position, arguments: arguments)
+        // Swift's `init(frame:)`, Objective-C's `initWithFrame:`.
+        let objectiveC = arguments.labels.first.flatMap { $0 }.map {
+            "initWith" + $0.prefix(1).uppercased() + $0.dropFirst()
+        }
+        let initializer =
+            method(name, "init", labels: arguments.labels) ?? objectiveC.flatMap { method(name, $0) }
+            ?? (arguments.count == 0 ? method(name, "init", labels: []) : nil)
+        if let initializer {
             _ = try call(initializer, on: value, arguments: arguments.items.map(\.value), at: position)
-        } else if let object = instance(value) {
+        } else if layer(value) == nil, let object = instance(value) {
             // A struct's memberwise initializer.
             for item in arguments.items { if let label = item.label { object.fields[label] = item.value } }
         }
@@ -415,6 +460,10 @@ extension ImportEvaluator {
             case "%":
                 guard b != 0 else { throw stop(position, "division by zero") }
                 return .integer(a % b)
+            case "|": return .integer(a | b)
+            case "&": return .integer(a & b)
+            case "<<": return .integer(b >= 0 && b < 63 ? a << b : 0)
+            case ">>": return .integer(b >= 0 && b < 63 ? a >> b : 0)
             default: break
             }
         case (.string(let a), .string(let b)) where op == "+":
@@ -423,6 +472,10 @@ extension ImportEvaluator {
             return .array(a + b)
         case (.transform(let a), .transform(let b)) where op == "*":
             return .transform(a.concatenating(b))
+        case (.options(let a), .options(let b)) where op == "|":
+            return .options(a + b)
+        case (.options(let a), .integer(0)) where op == "|", (.integer(0), .options(let a)) where op == "|":
+            return .options(a)
         default:
             if let a = left.number, let b = right.number {
                 switch op {

@@ -196,11 +196,17 @@ extension ImportEvaluator {
         switch target {
         case .name(let name, let position):
             if scope.assign(name, value) { return }
-            if let selfValue, let object = instance(selfValue), object.fields[name] != nil || hasProperty(object, name)
-            {
-                object.fields[name] = value
-                self.name(value, name)
-                return
+            // `self = [super initWithFrame:frame]`: the object stays itself.
+            if name == "self" { return }
+            if let selfValue, let object = instance(selfValue) {
+                // `_card` is the backing ivar of `card`.
+                let stripped = name.hasPrefix("_") ? String(name.dropFirst()) : name
+                for candidate in [name, stripped]
+                where object.fields[candidate] != nil || hasProperty(object, candidate) {
+                    object.fields[candidate] = value
+                    self.name(value, candidate)
+                    return
+                }
             }
             if name == "_" { return }
             warn(position, "assignment to \(name), which is not declared; it is declared here")

@@ -66,7 +66,9 @@ extension ImportEvaluator {
 
     /// Sets a property of a view, layer, animation or instance.
     func setMember(_ target: Value, _ name: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
-        if let object = instance(target) {
+        if let object = instance(target),
+            layer(target) == nil || hasProperty(object, name) || object.fields[name] != nil
+        {
             object.fields[name] = value
             self.name(value, name)
             return
@@ -169,6 +171,7 @@ extension ImportEvaluator {
             }
         case "path":
             if case .path(let commands) = value { return .array(commands) }
+            if let path = path(value) { return .array(path.commands) }
             if case .null = value { return .null }
             throw stop(position, "path needs a UIBezierPath or CGPath, found \(value.kindName)")
         case "hidden", "masksToBounds":
@@ -227,6 +230,7 @@ extension ImportEvaluator {
         case .options(let names): return .array(names.map { .string($0) })
         case .object:
             if let layer = layer(value) { return .string(id(of: layer)) }
+            if let path = path(value) { return .array(path.commands) }
             throw stop(position, "\(value.kindName) cannot be a value of the scene")
         default:
             throw stop(position, "\(value.kindName) cannot be a value of the scene")

@@ -129,6 +129,7 @@ final class ImportEvaluator {
 
     /// Runs the entry point, then everything it scheduled, in time order.
     func run() throws(ImportStop) {
+        _ = try execute(unit.globals, globals, selfValue: nil)
         let entry = try entryPoint()
         let list = ActionList()
         turns.append((0, list, entry.position))
@@ -283,20 +284,55 @@ final class ImportEvaluator {
         return nil
     }
 
+    func path(_ value: Value) -> PathObject? {
+        if case .object(let index) = value, case .path(let path) = heap[index] { return path }
+        return nil
+    }
+
     func animation(_ value: Value) -> AnimationObject? {
         if case .object(let index) = value, case .animation(let animation) = heap[index] { return animation }
         return nil
     }
 
     func instance(_ value: Value) -> InstanceObject? {
-        if case .object(let index) = value, case .instance(let instance) = heap[index] { return instance }
+        guard case .object(let index) = value else { return nil }
+        switch heap[index] {
+        case .instance(let instance): return instance
+        case .layer(let layer): return layer.instance
+        default: return nil
+        }
+    }
+
+    /// The UIKit or Core Animation class a type of the file is a subclass of, if it is a view or layer.
+    func viewBase(_ typeName: String) -> String? {
+        var seen: Set<String> = []
+        var current = typeName
+        while seen.insert(current).inserted {
+            if Self.layerClasses.contains(current) { return current }
+            guard let next = types[current]?.inherits.first else { return nil }
+            current = next
+        }
         return nil
     }
 
-    /// An instance of one of the file's types, its stored properties initialised.
-    func instantiate(_ typeName: String, at position: SourcePosition) throws(ImportStop) -> Value {
+    static let layerClasses: Set<String> = [
+        "UIView", "UILabel", "UIButton", "UIImageView", "UIControl", "CALayer", "CAShapeLayer", "CATextLayer",
+        "CAEmitterLayer", "CAGradientLayer",
+    ]
+
+    /// An instance of one of the file's types, its stored properties initialised; a view or
+    /// layer subclass is a layer of the scene that has them.
+    func instantiate(_ typeName: String, at position: SourcePosition, arguments: Arguments = Arguments(items: []))
+        throws(ImportStop) -> Value
+    {
         let object = InstanceObject(typeName: typeName)
-        let value = allocate(.instance(object))
+        let value: Value
+        if let base = viewBase(typeName) {
+            value = try makeLayer(base, arguments, position)
+            layer(value)?.instance = object
+        } else {
+            value = allocate(.instance(object))
+        }
         if isViewController(typeName) {
             let canvas = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
             canvas.isCanvas = true

@@ -33,6 +33,8 @@ final class LayerObject {
     var everAttached = false
     /// Whether an action names it.
     var referenced = false
+    /// A view or layer subclass the file declares: its type, stored properties and methods.
+    var instance: InstanceObject?
 
     init(kind: LayerKind, className: String, isView: Bool, created: SourcePosition) {
         self.kind = kind
@@ -86,11 +88,19 @@ final class InstanceObject {
     init(typeName: String) { self.typeName = typeName }
 }
 
+/// A `UIBezierPath` being built: scene path commands (`{"move": [x, y]}`, `{"arc": {…}}`, …).
+final class PathObject {
+    var commands: [JSONValue]
+
+    init(commands: [JSONValue]) { self.commands = commands }
+}
+
 /// Everything the evaluator allocates.
 enum HeapObject {
     case layer(LayerObject)
     case animation(AnimationObject)
     case instance(InstanceObject)
+    case path(PathObject)
 }
 
 /// An action list of the scene being built. Lists are filled in the order the code runs, which

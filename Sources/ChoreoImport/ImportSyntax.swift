@@ -206,6 +206,9 @@ package struct SourceUnit: Sendable {
     package var types: [TypeDeclaration] = []
     package var functions: [FunctionDeclaration] = []
     package var topLevel: [Statement] = []
+    /// Global variables and constants (Objective-C's `static const CGFloat kRadius = 20;`),
+    /// evaluated before the entry point whatever it is.
+    package var globals: [Statement] = []
     /// The front end's own diagnostics: syntax errors, constructs it skipped.
     package var diagnostics: [ImportDiagnostic] = []
 

@@ -1,5 +1,6 @@
 import ChoreoImport
 import ChoreoJSON
+import ChoreoObjCImport
 import ChoreoSwiftImport
 import Glibc
 
@@ -67,12 +68,7 @@ let text = String(decoding: source, as: UTF8.self)
 let unit: SourceUnit
 switch language {
 case .swift: unit = SwiftFrontEnd.lower(text)
-case .objc:
-    var none = SourceUnit()
-    none.diagnostics.append(
-        ImportDiagnostic(
-            .error, SourcePosition(line: 1, column: 1), "Objective-C import is not available in this build"))
-    unit = none
+case .objc: unit = ObjCFrontEnd.lower(text)
 }
 let result = Importer.run(unit, options: options, name: name)
 var writer = JSONWriter(capacity: 1 << 16)

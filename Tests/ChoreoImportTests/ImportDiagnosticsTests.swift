@@ -1,4 +1,5 @@
 import ChoreoImport
+import ChoreoObjCImport
 import ChoreoSwiftImport
 import Testing
 
@@ -108,5 +109,103 @@ import Testing
         let missing = Self.run(source, entry: "ArenaViewController.startArina")
         #expect(missing.scene == nil)
         #expect(missing.diagnostics.first?.fix == "did you mean ArenaViewController.startArena?")
+    }
+}
+
+/// The Objective-C front end: libclang's errors with their positions, the names UIKit's
+/// declarations lack as warnings at their line, messages in Swift's spelling.
+@Suite struct ObjCImportTests {
+    static func run(_ source: String, entry: String? = nil) -> ImportResult {
+        Importer.run(ObjCFrontEnd.lower(source), options: ImportOptions(entry: entry))
+    }
+
+    @Test func aSyntaxErrorHasItsPositionAndNoScene() throws {
+        let result = Self.run(
+            """
+            #import <UIKit/UIKit.h>
+            void f(void) {
+                UIView *v = [[UIView alloc] initWithFrame:CGRectMake(0, 0, 10, 10)];
+                [UIView animateWithDuration:0.3 animations:^{ v.alpha = 0; }
+            }
+            """)
+        #expect(result.scene == nil)
+        let error = try #require(result.diagnostics.first { $0.severity == .error })
+        #expect(error.message.contains("expected"))
+        #expect(error.position.line == 5)
+    }
+
+    @Test func unknownNamesAreWarningsAndTheRestImports() throws {
+        let result = Self.run(
+            """
+            #import <UIKit/UIKit.h>
+            #import "Helper.h"
+            static const CGFloat kSide = 40;
+            void start(void) {
+                UIView *card = [[UIView alloc] initWithFrame:CGRectMake(0, 0, kSide, kSide * 2)];
+                UIVisualEffectView *blur = [[UIVisualEffectView alloc] initWithEffect:nil];
+                [UIView animateWithDuration:0.3 delay:0.1
+                                    options:UIViewAnimationOptionCurveEaseOut | UIViewAnimationOptionBeginFromCurrentState
+                                 animations:^{ card.alpha = 0; }
+                                 completion:^(BOOL finished) { if (finished) { NSLog(@"faded %d", 1); } }];
+            }
+            """, entry: "start")
+        let scene = try #require(result.scene)
+        let blur = try #require(result.diagnostics.first { $0.message.contains("UIVisualEffectView") })
+        #expect(blur.severity == .warning && blur.position.line == 6)
+        #expect(
+            result.diagnostics.contains { $0.severity == .note && $0.position == SourcePosition(line: 2, column: 1) })
+        var writer = ChoreoJSONWriterBox()
+        writer.write(scene)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""frame":[0,0,40,80]"#))
+        #expect(text.contains(#""options":["curveEaseOut","beginFromCurrentState"]"#))
+        #expect(text.contains(#""delay":0.1"#))
+        #expect(text.contains(#"{"if":"finished","do":[{"mark":"faded 1"}]}"#))
+    }
+
+    @Test func delegateCallbacksAndTransactions() throws {
+        let result = Self.run(
+            """
+            #import <UIKit/UIKit.h>
+            #import <QuartzCore/QuartzCore.h>
+            @interface Spinner : UIViewController <CAAnimationDelegate>
+            @property (nonatomic, strong) UIView *dot;
+            @end
+            @implementation Spinner
+            - (void)viewDidLoad {
+                [super viewDidLoad];
+                self.dot = [[UIView alloc] initWithFrame:CGRectMake(10, 10, 20, 20)];
+                self.dot.layer.cornerRadius = 10;
+                [self.view addSubview:self.dot];
+                [self spin];
+            }
+            - (void)spin {
+                [CATransaction begin];
+                [CATransaction setAnimationDuration:0.5];
+                CABasicAnimation *turn = [CABasicAnimation animationWithKeyPath:@"transform.rotation.z"];
+                turn.fromValue = @0;
+                turn.toValue = @(M_PI * 2);
+                turn.delegate = self;
+                turn.removedOnCompletion = NO;
+                turn.fillMode = kCAFillModeForwards;
+                [self.dot.layer addAnimation:turn forKey:@"turn"];
+                [CATransaction setCompletionBlock:^{ NSLog(@"turned"); }];
+                [CATransaction commit];
+            }
+            - (void)animationDidStop:(CAAnimation *)anim finished:(BOOL)flag {
+                [self spin];
+            }
+            @end
+            """)
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""keyPath":"transform.rotation.z""#))
+        #expect(text.contains(#""fillMode":"forwards""#))
+        #expect(text.contains(#""removedOnCompletion":false"#))
+        #expect(text.contains(#""transaction":{"duration":0.5"#))
+        // The restart from animationDidStop re-adds the same animation: a loop, not an endless import.
+        #expect(text.contains(#""addAgain":"turn""#))
     }
 }

@@ -13,9 +13,11 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Restored source → the example it must match.
-    static let pairs: [(source: String, example: String)] = [
-        ("watering-button.swift", "watering-button")
+    /// Restored source → the example it must match, and the source's names for the example's
+    /// layer ids where the article's code names its views otherwise.
+    static let pairs: [(source: String, example: String, ids: [String: String])] = [
+        ("watering-button.swift", "watering-button", [:]),
+        ("overlapping-bounds.m", "overlapping-bounds", ["testView": "box"]),
     ]
 
     static func source(_ name: String) throws -> [UInt8] {
@@ -23,7 +25,9 @@ import Testing
     }
 
     /// Frames at 60 fps and events of a scene document.
-    static func timeline(_ document: [UInt8]) throws -> (frames: [JSONValue], events: [JSONValue], duration: Double) {
+    static func timeline(_ document: [UInt8], ids: [String: String] = [:]) throws -> (
+        frames: [JSONValue], events: [JSONValue], duration: Double
+    ) {
         let (scene, _) = try SceneDecoder.decode(bytes: document)
         var query = SamplingQuery()
         query.fps = 60
@@ -32,7 +36,19 @@ import Testing
             case .array(let frames)? = response["frames"], case .array(let events)? = response["events"],
             case .number(let duration)? = response["duration"]
         else { throw ImportTestFailure.unexpected("no frames") }
-        return (frames, events.map(withoutName), duration)
+        return (frames.map { renamed($0, ids) }, events.map { renamed(withoutName($0), ids) }, duration)
+    }
+
+    /// The value with every layer id (object keys and string values) renamed.
+    static func renamed(_ value: JSONValue, _ ids: [String: String]) -> JSONValue {
+        guard !ids.isEmpty else { return value }
+        switch value {
+        case .string(let s): return .string(ids[s] ?? s)
+        case .array(let elements): return .array(elements.map { renamed($0, ids) })
+        case .object(let object):
+            return .object(JSONObject(object.members.map { (ids[$0.key] ?? $0.key, renamed($0.value, ids)) }))
+        default: return value
+        }
     }
 
     static func withoutName(_ event: JSONValue) -> JSONValue {
@@ -49,12 +65,13 @@ import Testing
     /// Through the helper process, as `choreo import` and `POST /v1/import` run it.
     @Test(arguments: pairs.map(\.source))
     func importsToTheHandWrittenTimeline(source: String) throws {
-        let example = Self.pairs.first { $0.source == source }!.example
+        let pair = Self.pairs.first { $0.source == source }!
+        let example = pair.example
         let request = ImportRequest(source: try Self.source(source), language: SourceLanguage(fileName: source)!)
         let result = try ImportService.run(request, helpers: ImportHelpers(path: ImportHelpers.besideExecutable()))
         #expect(!result.hasErrors, "\(result.diagnostics.map { $0.formatted(file: source) })")
         let scene = try #require(result.scene)
-        let imported = try Self.timeline(Self.encoded(scene))
+        let imported = try Self.timeline(Self.encoded(scene), ids: pair.ids)
         let written = try Self.timeline(
             Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/\(example).json"))))
         #expect(imported.duration == written.duration)

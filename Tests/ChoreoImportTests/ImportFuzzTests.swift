@@ -1,21 +1,26 @@
 import ChoreoFormat
 import ChoreoImport
 import ChoreoJSON
+import ChoreoObjCImport
 import ChoreoSwiftImport
 import ChoreoTestSupport
 import Foundation
 import Testing
 
-/// The importer meets broken code: sources mutated from examples/code/ (cut, duplicated,
+/// The importer meets broken code: Swift and Objective-C sources mutated from examples/code/ (cut, duplicated,
 /// swapped lines, stray punctuation, extreme numbers, truncation) never crash it or hang it,
 /// every diagnostic has a real position, and every scene it makes is a valid scene or is
 /// rejected by the scene decoder with an error (never a crash there either).
 @Suite struct ImportFuzzTests {
-    static let seeds: [String] = {
+    /// The restored sources, with their languages.
+    static let seeds: [(text: String, language: SourceLanguage)] = {
         let directory = ImportEquivalenceTests.root.appendingPathComponent("examples/code")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".swift") }.sorted().compactMap {
-            try? String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)
+        return names.sorted().compactMap { name in
+            guard let language = SourceLanguage(fileName: name),
+                let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            else { return nil }
+            return (text, language)
         }
     }()
 
@@ -61,15 +66,17 @@ import Testing
     }
 
     @Test func mutatedSourcesNeverCrashOrHang() throws {
-        #expect(!Self.seeds.isEmpty)
+        #expect(Set(Self.seeds.map(\.language)) == [.swift, .objc])
         var random = SplitMix64(seed: 29)
         var limits = ImportLimits()
         limits.steps = 100_000
         var scenes = 0
         var errors = 0
         for case_ in 0..<400 {
-            let source = Self.mutate(Self.seeds[case_ % Self.seeds.count], &random)
-            let result = Importer.run(SwiftFrontEnd.lower(source), options: ImportOptions(limits: limits))
+            let seed = Self.seeds[case_ % Self.seeds.count]
+            let source = Self.mutate(seed.text, &random)
+            let unit = seed.language == .swift ? SwiftFrontEnd.lower(source) : ObjCFrontEnd.lower(source)
+            let result = Importer.run(unit, options: ImportOptions(limits: limits))
             let lineCount = source.split(separator: "\n", omittingEmptySubsequences: false).count
             for diagnostic in result.diagnostics {
                 #expect(diagnostic.position.line >= 1 && diagnostic.position.line <= lineCount + 1, "\(diagnostic)")

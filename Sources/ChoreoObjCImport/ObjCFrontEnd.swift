@@ -1,0 +1,232 @@
+import CClang
+import ChoreoImport
+import ChoreoLibraries
+import Glibc
+
+/// Objective-C source to the importer's intermediate form, through Debian's libclang
+/// (`clang-c/Index.h`): the file is parsed as Objective-C with ARC and blocks against the
+/// declarations of ``Declarations`` (no SDK here), and its cursors are lowered. Messages are
+/// lowered in Swift's spelling where UIKit's Swift names differ (`[[UIView alloc]
+/// initWithFrame:r]` is `UIView(frame: r)`, `[UIColor redColor]` is `UIColor.red`); other
+/// messages keep their selector's pieces as labels (`[self move:b to:p]` calls `move` with
+/// labels `move`, `to`, as the method it names is declared).
+package enum ObjCFrontEnd {
+    static let library = SharedLibrary.load("libclang-14.so.1", package: "libclang1-14", bind: cclang_bind)
+
+    /// The virtual directory the declarations live in.
+    static let sdkDirectory = "/choreo-sdk"
+    static let mainFile = "/choreo-source/input.m"
+
+    package static func lower(_ source: String) -> SourceUnit {
+        var unit = SourceUnit()
+        let clang: BoundFunctions<cclang_functions>
+        switch library {
+        case .success(let functions): clang = functions
+        case .failure(let unavailable):
+            unit.diagnostics.append(
+                ImportDiagnostic(
+                    .error, SourcePosition(line: 1, column: 1), "Objective-C cannot be read here: \(unavailable)"))
+            return unit
+        }
+        let (prepared, skipped) = prepare(source)
+        unit.diagnostics += skipped
+        var parser = ClangParser(clang: clang)
+        parser.parse(prepared, into: &unit)
+        return unit
+    }
+
+    /// Blanks out imports the declarations do not provide, keeping every line where it was.
+    static func prepare(_ source: String) -> (String, [ImportDiagnostic]) {
+        var diagnostics: [ImportDiagnostic] = []
+        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            guard trimmed.hasPrefix("#import") || trimmed.hasPrefix("#include") else { continue }
+            let rest = trimmed.drop { $0 != "<" && $0 != "\"" }
+            guard let open = rest.first else { continue }
+            let close: Character = open == "<" ? ">" : "\""
+            let name = String(rest.dropFirst().prefix { $0 != close })
+            if open == "<", Declarations.headers[name] != nil {
+                // The declarations are files of no directory: named by their absolute path.
+                let indent = String(line.prefix(line.count - trimmed.count))
+                lines[index] = indent + "#import \"\(sdkDirectory)/\(name)\""
+                continue
+            }
+            let column = line.count - trimmed.count + 1
+            diagnostics.append(
+                ImportDiagnostic(
+                    .note, SourcePosition(line: index + 1, column: column),
+                    "\(name) is not available here; the import reads this file alone, with UIKit's declarations"))
+            lines[index] = String(repeating: " ", count: line.utf8.count)
+        }
+        return (lines.joined(separator: "\n"), diagnostics)
+    }
+}
+
+/// One parse: the translation unit and the walk over its cursors.
+struct ClangParser {
+    let clang: BoundFunctions<cclang_functions>
+    var translationUnit: CXTranslationUnit?
+    /// The main file's tokens in order, with their offsets: a cursor's tokens are those within
+    /// its extent as the file has it (a range that starts inside a macro is tokenized wrongly
+    /// by libclang, so ranges are never tokenized themselves).
+    var fileTokens: [(text: String, offset: Int, kind: CXTokenKind)] = []
+
+    init(clang: BoundFunctions<cclang_functions>) { self.clang = clang }
+
+    mutating func parse(_ source: String, into unit: inout SourceUnit) {
+        guard let index = clang.clang_createIndex(0, 0) else { return }
+        defer { clang.clang_disposeIndex(index) }
+        var files: [(String, String)] = [(ObjCFrontEnd.mainFile, source)]
+        for (name, text) in Declarations.headers { files.append(("\(ObjCFrontEnd.sdkDirectory)/\(name)", text)) }
+        let arguments = [
+            "-x", "objective-c", "-fobjc-runtime=ios-17.0", "-fobjc-arc", "-fblocks", "-nostdinc", "-nostdlibinc", "-I",
+            ObjCFrontEnd.sdkDirectory,
+            "-w", "-ferror-limit=100",
+        ]
+        var cStrings: [UnsafeMutablePointer<CChar>?] = []
+        defer { for pointer in cStrings { free(pointer) } }
+        func keep(_ text: String) -> UnsafeMutablePointer<CChar>? {
+            let pointer = strdup(text)
+            cStrings.append(pointer)
+            return pointer
+        }
+        var unsaved = files.map { file in
+            CXUnsavedFile(
+                Filename: UnsafePointer(keep(file.0)), Contents: UnsafePointer(keep(file.1)),
+                Length: UInt(file.1.utf8.count))
+        }
+        var argv: [UnsafePointer<CChar>?] = arguments.map { UnsafePointer(keep($0)) }
+        var tu: CXTranslationUnit?
+        let options = UInt32(CXTranslationUnit_KeepGoing.rawValue)
+        let status = clang.clang_parseTranslationUnit2(
+            index, ObjCFrontEnd.mainFile, &argv, Int32(argv.count), &unsaved, UInt32(unsaved.count), options, &tu)
+        guard status == CXError_Success, let tu else {
+            unit.diagnostics.append(
+                ImportDiagnostic(
+                    .error, SourcePosition(line: 1, column: 1), "libclang could not parse the file (\(status.rawValue))"
+                ))
+            return
+        }
+        translationUnit = tu
+        defer { clang.clang_disposeTranslationUnit(tu) }
+        unit.diagnostics += diagnostics(tu)
+        fileTokens = tokenize(clang.clang_getTranslationUnitCursor(tu))
+        var lowering = ObjCLowering(parser: self)
+        lowering.lowerTranslationUnit(clang.clang_getTranslationUnitCursor(tu), into: &unit)
+    }
+
+    /// clang's diagnostics in the file: parse issues are errors (no scene), semantic ones
+    /// (a name the declarations lack) warnings, as the code around them still imports.
+    func diagnostics(_ tu: CXTranslationUnit) -> [ImportDiagnostic] {
+        var result: [ImportDiagnostic] = []
+        for i in 0..<clang.clang_getNumDiagnostics(tu) {
+            guard let diagnostic = clang.clang_getDiagnostic(tu, i) else { continue }
+            defer { clang.clang_disposeDiagnostic(diagnostic) }
+            let severity = clang.clang_getDiagnosticSeverity(diagnostic)
+            guard severity.rawValue >= CXDiagnostic_Warning.rawValue else { continue }
+            let location = clang.clang_getDiagnosticLocation(diagnostic)
+            guard clang.clang_Location_isFromMainFile(location) != 0 else { continue }
+            let message = string(clang.clang_getDiagnosticSpelling(diagnostic))
+            let category = string(clang.clang_getDiagnosticCategoryText(diagnostic))
+            let position = self.position(location)
+            if severity.rawValue >= CXDiagnostic_Error.rawValue
+                && (category.contains("Parse") || category.contains("Lexical"))
+            {
+                result.append(ImportDiagnostic(.error, position, message))
+            } else if severity.rawValue >= CXDiagnostic_Error.rawValue {
+                result.append(ImportDiagnostic(.warning, position, "\(message); the code there is skipped"))
+            }
+        }
+        return result
+    }
+
+    func string(_ text: CXString) -> String {
+        defer { clang.clang_disposeString(text) }
+        guard let c = clang.clang_getCString(text) else { return "" }
+        return String(cString: c)
+    }
+
+    func position(_ location: CXSourceLocation) -> SourcePosition {
+        var line: UInt32 = 0
+        var column: UInt32 = 0
+        clang.clang_getFileLocation(location, nil, &line, &column, nil)
+        return SourcePosition(line: Int(line), column: Int(column))
+    }
+
+    func offset(_ location: CXSourceLocation) -> Int {
+        var offset: UInt32 = 0
+        clang.clang_getFileLocation(location, nil, nil, nil, &offset)
+        return Int(offset)
+    }
+
+    func position(_ cursor: CXCursor) -> SourcePosition { position(clang.clang_getCursorLocation(cursor)) }
+
+    func isInMainFile(_ cursor: CXCursor) -> Bool {
+        clang.clang_Location_isFromMainFile(clang.clang_getCursorLocation(cursor)) != 0
+    }
+
+    func children(_ cursor: CXCursor) -> [CXCursor] {
+        var list = withUnsafePointer(to: clang.table) { cclang_children_of($0, cursor) }
+        defer { free(list.cursors) }
+        guard let cursors = list.cursors else { return [] }
+        list.cursors = nil
+        defer { free(cursors) }
+        return Array(UnsafeBufferPointer(start: cursors, count: Int(list.count)))
+    }
+
+    func spelling(_ cursor: CXCursor) -> String { string(clang.clang_getCursorSpelling(cursor)) }
+
+    /// The tokens of a cursor's extent in the file, with their offsets.
+    func tokens(_ cursor: CXCursor) -> [(text: String, offset: Int, kind: CXTokenKind)] {
+        let (start, end) = extent(cursor)
+        var low = 0
+        var high = fileTokens.count
+        while low < high {
+            let middle = (low + high) / 2
+            if fileTokens[middle].offset < start { low = middle + 1 } else { high = middle }
+        }
+        var result: [(text: String, offset: Int, kind: CXTokenKind)] = []
+        var index = low
+        while index < fileTokens.count, fileTokens[index].offset < end {
+            result.append(fileTokens[index])
+            index += 1
+        }
+        return result
+    }
+
+    /// The tokens of a cursor's extent, as libclang tokenizes it.
+    func tokenize(_ cursor: CXCursor) -> [(text: String, offset: Int, kind: CXTokenKind)] {
+        guard let translationUnit else { return [] }
+        var tokens: UnsafeMutablePointer<CXToken>?
+        var count: UInt32 = 0
+        clang.clang_tokenize(translationUnit, clang.clang_getCursorExtent(cursor), &tokens, &count)
+        guard let tokens else { return [] }
+        defer { clang.clang_disposeTokens(translationUnit, tokens, count) }
+        return (0..<Int(count)).map { i in
+            (
+                string(clang.clang_getTokenSpelling(translationUnit, tokens[i])),
+                offset(clang.clang_getRangeStart(clang.clang_getTokenExtent(translationUnit, tokens[i]))),
+                clang.clang_getTokenKind(tokens[i])
+            )
+        }
+    }
+
+    /// The value of a literal, as clang evaluates it.
+    func literal(_ cursor: CXCursor) -> Literal? {
+        guard let result = clang.clang_Cursor_Evaluate(cursor) else { return nil }
+        defer { clang.clang_EvalResult_dispose(result) }
+        switch clang.clang_EvalResult_getKind(result) {
+        case CXEval_Int: return .integer(Int(clang.clang_EvalResult_getAsLongLong(result)))
+        case CXEval_Float: return .number(clang.clang_EvalResult_getAsDouble(result))
+        case CXEval_StrLiteral, CXEval_ObjCStrLiteral, CXEval_CFStr:
+            return clang.clang_EvalResult_getAsStr(result).map { .string(String(cString: $0)) }
+        default: return nil
+        }
+    }
+
+    func extent(_ cursor: CXCursor) -> (start: Int, end: Int) {
+        let range = clang.clang_getCursorExtent(cursor)
+        return (offset(clang.clang_getRangeStart(range)), offset(clang.clang_getRangeEnd(range)))
+    }
+}

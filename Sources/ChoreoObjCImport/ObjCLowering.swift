@@ -1,0 +1,412 @@
+import CClang
+import ChoreoImport
+
+/// Lowers libclang's cursors to the intermediate form.
+struct ObjCLowering {
+    let parser: ClangParser
+
+    init(parser: ClangParser) { self.parser = parser }
+
+    func kind(_ cursor: CXCursor) -> CXCursorKind { parser.clang.clang_getCursorKind(cursor) }
+    func position(_ cursor: CXCursor) -> SourcePosition { parser.position(cursor) }
+    func children(_ cursor: CXCursor) -> [CXCursor] { parser.children(cursor) }
+    func spelling(_ cursor: CXCursor) -> String { parser.spelling(cursor) }
+
+    // MARK: Declarations
+
+    mutating func lowerTranslationUnit(_ root: CXCursor, into unit: inout SourceUnit) {
+        var types: [String: TypeDeclaration] = [:]
+        var order: [String] = []
+        func type(_ name: String, _ at: SourcePosition) -> TypeDeclaration {
+            if let existing = types[name] { return existing }
+            order.append(name)
+            return TypeDeclaration(name: name, inherits: [], properties: [], methods: [], position: at)
+        }
+        for cursor in children(root) where parser.isInMainFile(cursor) {
+            let name = spelling(cursor)
+            switch kind(cursor) {
+            case CXCursor_ObjCInterfaceDecl, CXCursor_ObjCCategoryDecl:
+                let typeName = kind(cursor) == CXCursor_ObjCCategoryDecl ? classOfCategory(cursor) ?? name : name
+                var declaration = type(typeName, position(cursor))
+                for child in children(cursor) {
+                    switch kind(child) {
+                    case CXCursor_ObjCSuperClassRef:
+                        declaration.inherits.insert(spelling(child), at: 0)
+                    case CXCursor_ObjCPropertyDecl, CXCursor_ObjCIvarDecl:
+                        var property = spelling(child)
+                        if kind(child) == CXCursor_ObjCIvarDecl, property.hasPrefix("_") { property.removeFirst() }
+                        if !declaration.properties.contains(where: { $0.name == property }) {
+                            declaration.properties.append(
+                                PropertyDeclaration(name: property, value: nil, position: position(child)))
+                        }
+                    default: break
+                    }
+                }
+                types[typeName] = declaration
+            case CXCursor_ObjCImplementationDecl, CXCursor_ObjCCategoryImplDecl:
+                let typeName = kind(cursor) == CXCursor_ObjCCategoryImplDecl ? classOfCategory(cursor) ?? name : name
+                var declaration = type(typeName, position(cursor))
+                for child in children(cursor) {
+                    switch kind(child) {
+                    case CXCursor_ObjCInstanceMethodDecl, CXCursor_ObjCClassMethodDecl:
+                        if let method = lowerMethod(child) { declaration.methods.append(method) }
+                    case CXCursor_ObjCIvarDecl:
+                        var property = spelling(child)
+                        if property.hasPrefix("_") { property.removeFirst() }
+                        declaration.properties.append(
+                            PropertyDeclaration(name: property, value: nil, position: position(child)))
+                    default: break
+                    }
+                }
+                types[typeName] = declaration
+            case CXCursor_FunctionDecl:
+                guard let body = children(cursor).last(where: { kind($0) == CXCursor_CompoundStmt }) else { continue }
+                let parameters = children(cursor).filter { kind($0) == CXCursor_ParmDecl }.map(spelling)
+                unit.functions.append(
+                    FunctionDeclaration(
+                        name: name, labels: parameters.map { _ in nil }, parameters: parameters, body: lowerBlock(body),
+                        position: position(cursor)))
+            case CXCursor_VarDecl:
+                unit.globals.append(contentsOf: lowerVariable(cursor))
+            default:
+                continue
+            }
+        }
+        unit.types += order.compactMap { types[$0] }
+    }
+
+    func classOfCategory(_ cursor: CXCursor) -> String? {
+        children(cursor).first { kind($0) == CXCursor_ObjCClassRef }.map(spelling)
+    }
+
+    /// `- (void)animationDidStop:(CAAnimation *)anim finished:(BOOL)flag` is `animationDidStop`
+    /// with labels `animationDidStop`, `finished`, as messages to it are lowered.
+    mutating func lowerMethod(_ cursor: CXCursor) -> FunctionDeclaration? {
+        let selector = spelling(cursor)
+        let pieces = selector.split(separator: ":", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let parameters = children(cursor).filter { kind($0) == CXCursor_ParmDecl }.map(spelling)
+        guard let body = children(cursor).last(where: { kind($0) == CXCursor_CompoundStmt }) else { return nil }
+        let name = pieces.first ?? selector
+        return FunctionDeclaration(
+            name: name.isEmpty ? selector : name, labels: pieces.map { $0.isEmpty ? nil : $0 }, parameters: parameters,
+            body: lowerBlock(body), isStatic: kind(cursor) == CXCursor_ObjCClassMethodDecl, position: position(cursor))
+    }
+
+    // MARK: Statements
+
+    mutating func lowerBlock(_ cursor: CXCursor) -> [Statement] {
+        if kind(cursor) == CXCursor_CompoundStmt {
+            return children(cursor).flatMap { lowerStatement($0) }
+        }
+        return lowerStatement(cursor)
+    }
+
+    mutating func lowerVariable(_ cursor: CXCursor) -> [Statement] {
+        let value = children(cursor).last { isExpression($0) }.map { lowerExpression($0) }
+        return [.declare(spelling(cursor), value, position(cursor))]
+    }
+
+    func isExpression(_ cursor: CXCursor) -> Bool {
+        let k = kind(cursor).rawValue
+        return k >= CXCursor_FirstExpr.rawValue && k <= CXCursor_LastExpr.rawValue
+    }
+
+    mutating func lowerStatement(_ cursor: CXCursor) -> [Statement] {
+        let p = position(cursor)
+        let parts = children(cursor)
+        switch kind(cursor) {
+        case CXCursor_CompoundStmt:
+            return parts.flatMap { lowerStatement($0) }
+        case CXCursor_DeclStmt:
+            return parts.filter { kind($0) == CXCursor_VarDecl }.flatMap { lowerVariable($0) }
+        case CXCursor_ReturnStmt:
+            return [.returnStatement(parts.first.map { lowerExpression($0) }, p)]
+        case CXCursor_IfStmt:
+            guard parts.count >= 2 else { return [.unsupported("this if statement", p)] }
+            let otherwise = parts.count > 2 ? lowerBlock(parts[2]) : nil
+            return [.ifStatement([.expression(lowerExpression(parts[0]))], lowerBlock(parts[1]), otherwise, p)]
+        case CXCursor_ForStmt:
+            guard parts.count == 4 else { return [.unsupported("a for loop without all three clauses", p)] }
+            return [
+                .forLoop(
+                    lowerStatement(parts[0]), lowerExpression(parts[1]), lowerStatement(parts[2]), lowerBlock(parts[3]),
+                    p)
+            ]
+        case CXCursor_ObjCForCollectionStmt:
+            // for (UIView *v in views): the variable, the collection, the body.
+            guard parts.count == 3 else { return [.unsupported("this for-in loop", p)] }
+            return [.forIn([spelling(parts[0])], lowerExpression(parts[1]), lowerBlock(parts[2]), p)]
+        case CXCursor_WhileStmt:
+            guard parts.count == 2 else { return [.unsupported("this while loop", p)] }
+            return [.whileLoop(lowerExpression(parts[0]), lowerBlock(parts[1]), p)]
+        case CXCursor_BreakStmt:
+            return [.breakStatement(p)]
+        case CXCursor_ContinueStmt:
+            return [.continueStatement(p)]
+        case CXCursor_NullStmt:
+            return []
+        case CXCursor_SwitchStmt:
+            guard parts.count == 2 else { return [.unsupported("this switch", p)] }
+            return [.switchStatement(lowerExpression(parts[0]), lowerCases(parts[1]), p)]
+        default:
+            if isExpression(cursor) { return lowerExpressionStatement(cursor) }
+            return [.unsupported("this statement", p)]
+        }
+    }
+
+    /// A switch body's `case` and `default` labels with the statements after each.
+    mutating func lowerCases(_ body: CXCursor) -> [SwitchCase] {
+        var cases: [SwitchCase] = []
+        for item in children(body) {
+            var current = item
+            var patterns: [Expression] = []
+            var isDefault = false
+            // case A: case B: stmt nests: CaseStmt(A, CaseStmt(B, stmt)).
+            while kind(current) == CXCursor_CaseStmt || kind(current) == CXCursor_DefaultStmt {
+                let parts = children(current)
+                if kind(current) == CXCursor_CaseStmt {
+                    guard parts.count >= 2 else { break }
+                    patterns.append(lowerExpression(parts[0]))
+                    current = parts[parts.count - 1]
+                } else {
+                    isDefault = true
+                    guard let last = parts.last else { break }
+                    current = last
+                }
+            }
+            if patterns.isEmpty && !isDefault {
+                if !cases.isEmpty { cases[cases.count - 1].body += lowerStatement(item) }
+                continue
+            }
+            cases.append(SwitchCase(patterns: isDefault ? [] : patterns, body: lowerStatement(current)))
+        }
+        return cases
+    }
+
+    /// Assignments and increments are statements here.
+    mutating func lowerExpressionStatement(_ cursor: CXCursor) -> [Statement] {
+        let p = position(cursor)
+        let parts = children(cursor)
+        switch kind(cursor) {
+        case CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator:
+            guard parts.count == 2 else { break }
+            let op = binaryOperator(cursor, parts[0])
+            if op == "=" || ["+=", "-=", "*=", "/="].contains(op) {
+                return [.assign(lowerExpression(parts[0]), op, lowerExpression(parts[1]), p)]
+            }
+        case CXCursor_UnaryOperator:
+            guard parts.count == 1 else { break }
+            let tokens = parser.tokens(cursor).map(\.text)
+            if tokens.first == "++" || tokens.last == "++" {
+                return [.assign(lowerExpression(parts[0]), "+=", .literal(.integer(1), p), p)]
+            }
+            if tokens.first == "--" || tokens.last == "--" {
+                return [.assign(lowerExpression(parts[0]), "-=", .literal(.integer(1), p), p)]
+            }
+        case CXCursor_UnexposedExpr, CXCursor_ParenExpr:
+            if parts.count == 1, isAssignment(parts[0]) { return lowerExpressionStatement(parts[0]) }
+        default:
+            break
+        }
+        return [.expression(lowerExpression(cursor))]
+    }
+
+    func isAssignment(_ cursor: CXCursor) -> Bool {
+        let k = kind(cursor)
+        return k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator
+    }
+
+    /// The operator of a binary expression: the first token after its left operand.
+    func binaryOperator(_ cursor: CXCursor, _ left: CXCursor) -> String {
+        let end = parser.extent(left).end
+        return parser.tokens(cursor).first { $0.offset >= end && $0.kind == CXToken_Punctuation }?.text ?? "?"
+    }
+
+    // MARK: Expressions
+
+    mutating func lowerExpression(_ cursor: CXCursor) -> Expression {
+        let p = position(cursor)
+        let parts = children(cursor)
+        switch kind(cursor) {
+        case CXCursor_IntegerLiteral, CXCursor_FloatingLiteral, CXCursor_StringLiteral, CXCursor_ObjCStringLiteral:
+            // Evaluated by clang: a literal written through a macro (NSEC_PER_SEC) has the
+            // macro's name as its only token.
+            return parser.literal(cursor).map { .literal($0, p) } ?? .unsupported("this literal", p)
+        case CXCursor_ObjCBoolLiteralExpr:
+            let text = parser.tokens(cursor).first?.text ?? "NO"
+            return .literal(.bool(text == "YES" || text == "true"), p)
+        case CXCursor_GNUNullExpr, CXCursor_CXXNullPtrLiteralExpr:
+            return .literal(.null, p)
+        case CXCursor_ObjCSelfExpr:
+            return .name("self", p)
+        case CXCursor_DeclRefExpr:
+            return .name(spelling(cursor), p)
+        case CXCursor_MemberRefExpr:
+            let name = spelling(cursor)
+            // `_ivar` or `self.property`: an implicit self when there is no base.
+            guard let base = parts.first else { return .name(name, p) }
+            return .member(lowerExpression(base), name, p)
+        case CXCursor_ObjCMessageExpr:
+            return lowerMessage(cursor, parts, p)
+        case CXCursor_CallExpr:
+            let name = spelling(cursor)
+            let arguments = parts.dropFirst().map { Argument(nil, lowerExpression($0)) }
+            if name.isEmpty, let callee = parts.first {
+                return .call(lowerExpression(callee), arguments, p)
+            }
+            return .call(.name(name, p), arguments, p)
+        case CXCursor_BlockExpr:
+            // The block's parameters and body, directly or under its declaration.
+            var inner = parts
+            if !inner.contains(where: { kind($0) == CXCursor_CompoundStmt }), let declaration = parts.first {
+                inner = children(declaration)
+            }
+            let parameters = inner.filter { kind($0) == CXCursor_ParmDecl }.map(spelling)
+            let body = inner.last { kind($0) == CXCursor_CompoundStmt }.map { lowerBlock($0) } ?? []
+            return .closure(ClosureSyntax(parameters: parameters, body: body), p)
+        case CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator:
+            guard parts.count == 2 else { return .unsupported("this operator", p) }
+            let op = binaryOperator(cursor, parts[0])
+            return .binary(op, lowerExpression(parts[0]), lowerExpression(parts[1]), p)
+        case CXCursor_UnaryOperator:
+            guard let operand = parts.first else { return .unsupported("this operator", p) }
+            let op = parser.tokens(cursor).first?.text ?? ""
+            if op == "&" || op == "*" { return lowerExpression(operand) }
+            if ["-", "!", "+", "~"].contains(op) { return .prefix(op, lowerExpression(operand), p) }
+            return lowerExpression(operand)
+        case CXCursor_ConditionalOperator:
+            guard parts.count == 3 else { return .unsupported("this conditional", p) }
+            return .ternary(lowerExpression(parts[0]), lowerExpression(parts[1]), lowerExpression(parts[2]), p)
+        case CXCursor_CStyleCastExpr where isNullPointer(cursor, parts):
+            return .literal(.null, p)
+        case CXCursor_ParenExpr, CXCursor_CStyleCastExpr:
+            guard let inner = parts.last(where: { isExpression($0) }) else { return .unsupported("this expression", p) }
+            return lowerExpression(inner)
+        case CXCursor_ArraySubscriptExpr:
+            guard parts.count == 2 else { return .unsupported("this subscript", p) }
+            return .subscriptAccess(lowerExpression(parts[0]), [Argument(nil, lowerExpression(parts[1]))], p)
+        case CXCursor_InitListExpr:
+            return .array(parts.map { lowerExpression($0) }, p)
+        case CXCursor_ObjCSelectorExpr:
+            let selector = parser.tokens(cursor).dropFirst(2).first?.text ?? ""
+            return .member(.name("self", p), selector, p)
+        case CXCursor_UnexposedExpr:
+            return lowerUnexposed(cursor, parts, p)
+        default:
+            if let only = parts.first, parts.count == 1, isExpression(only) { return lowerExpression(only) }
+            return .unsupported("this expression", p)
+        }
+    }
+
+    /// `nil`, `NULL`: a cast of 0 to a pointer type.
+    func isNullPointer(_ cursor: CXCursor, _ parts: [CXCursor]) -> Bool {
+        guard parts.count == 1 || parts.count == 2, let inner = parts.last, kind(inner) == CXCursor_IntegerLiteral,
+            parser.tokens(inner).first?.text == "0"
+        else { return false }
+        let type = parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(cursor)))
+        return type.contains("*") || type == "id" || type == "Class"
+    }
+
+    /// Implicit casts, `@(…)`, `@[…]`, `@{…}` and pseudo-objects all come as unexposed expressions.
+    mutating func lowerUnexposed(_ cursor: CXCursor, _ parts: [CXCursor], _ p: SourcePosition) -> Expression {
+        let tokens = parser.tokens(cursor)
+        if tokens.count >= 2, tokens[0].text == "@" {
+            switch tokens[1].text {
+            case "[": return .array(parts.map { lowerExpression($0) }, p)
+            case "{":
+                var pairs: [(Expression, Expression)] = []
+                var index = 0
+                while index + 1 < parts.count {
+                    pairs.append((lowerExpression(parts[index]), lowerExpression(parts[index + 1])))
+                    index += 2
+                }
+                return .dictionary(pairs, p)
+            default:
+                if let inner = parts.first { return lowerExpression(inner) }
+                if tokens.count >= 2, let number = Double(tokens[1].text.filter { !"fFlL".contains($0) }) {
+                    return .literal(.number(number), p)
+                }
+            }
+        }
+        if let inner = parts.last(where: { isExpression($0) }) { return lowerExpression(inner) }
+        if parts.isEmpty, let first = tokens.first, tokens.count == 1 {
+            if let value = Int(first.text) { return .literal(.integer(value), p) }
+            return .name(first.text, p)
+        }
+        return .unsupported("this expression", p)
+    }
+
+    /// `[receiver selector:argument …]`.
+    mutating func lowerMessage(_ cursor: CXCursor, _ parts: [CXCursor], _ p: SourcePosition) -> Expression {
+        let selector = spelling(cursor)
+        let pieces = selector.split(separator: ":", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let argumentCount = pieces.count
+        var expressions = parts.filter { isExpression($0) || kind($0) == CXCursor_ObjCClassRef }
+        // A class message names its class as the first child (or not at all: read the token).
+        var receiver: Expression
+        if expressions.count > argumentCount, let first = expressions.first {
+            expressions.removeFirst()
+            receiver =
+                kind(first) == CXCursor_ObjCClassRef ? .name(spelling(first), position(first)) : lowerExpression(first)
+        } else {
+            let tokens = parser.tokens(cursor)
+            let name = tokens.count > 1 ? tokens[1].text : "self"
+            receiver = .name(name, p)
+        }
+        let arguments = expressions.map { lowerExpression($0) }
+        let name = pieces.first ?? selector
+        if pieces.isEmpty {
+            return ObjCNames.message(receiver, selector, [], p)
+        }
+        // Variadic arguments (`arrayWithObjects:a, b, nil`) follow the labelled ones.
+        let labelled =
+            zip(pieces, arguments).map { Argument($0.0.isEmpty ? nil : $0.0, $0.1) }
+            + arguments.dropFirst(pieces.count).map { Argument(nil, $0) }
+        return ObjCNames.message(receiver, name, labelled, p)
+    }
+
+    func unquote(_ text: String) -> String {
+        var inner = text
+        if inner.hasPrefix("\"") { inner.removeFirst() }
+        if inner.hasSuffix("\"") { inner.removeLast() }
+        // Adjacent literals ("a" "b") joined.
+        inner = inner.replacingOccurrences(of: "\"\"", with: "")
+        var result = ""
+        var escaping = false
+        for character in inner {
+            if escaping {
+                result.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}
+
+extension Substring {
+    fileprivate func range(of target: String) -> Range<Substring.Index>? {
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].hasPrefix(target) { return index..<self.index(index, offsetBy: target.count) }
+            index = self.index(after: index)
+        }
+        return nil
+    }
+}
