@@ -114,6 +114,10 @@ if CommandLine.arguments.contains("--memory") {
 }
 
 // `--import`: the importer on a 2,000-line Swift source, through its helper process.
+if CommandLine.arguments.contains("--import-source") {
+    print(ImportBenchmark.source(views: ImportBenchmark.views), terminator: "")
+    exit(0)
+}
 if CommandLine.arguments.contains("--import") {
     ImportBenchmark.run()
     exit(0)
