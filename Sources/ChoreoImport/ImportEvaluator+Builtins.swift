@@ -179,6 +179,10 @@ extension ImportEvaluator {
             return .number(try number(1) / 1e9)
         case "dispatch_get_main_queue":
             return .typeName("DispatchQueue.main")
+        case "dispatch_once":
+            // Once per import: the evaluator runs the code once.
+            if let closure = arguments.closures.first?.closure { _ = try invoke(closure, [], at: position) }
+            return .null
         case "dispatch_after", "dispatch_async":
             return try dispatch(name == "dispatch_async" ? .number(0) : values.first ?? .null, arguments, position)
         case "CACurrentMediaTime":

@@ -240,6 +240,17 @@ extension ImportEvaluator {
     /// Reads a property of a view or layer.
     func layerMember(_ target: Value, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
         guard let layer = layer(target) else { return .null }
+        if layer.isCanvas, ["bounds", "frame", "center"].contains(name),
+            layer.model[name == "center" ? "position" : "bounds"] == nil
+        {
+            warn(
+                position,
+                "the view controller's view has the screen's size, not known here: the import takes 375 × 667 points")
+            switch name {
+            case "center": return .point(187.5, 333.5)
+            default: return .rect(0, 0, 375, 667)
+            }
+        }
         switch name {
         case "layer", "presentation", "presentationLayer", "model", "modelLayer":
             if name.hasPrefix("presentation") {

@@ -31,6 +31,8 @@ enum Declarations {
         #define INFINITY __builtin_inff()
         #define MAXFLOAT 0x1.fffffep+127f
         #define CGFLOAT_MAX 1.79769313486231570815e+308
+        #define NS_ENUM(_type, _name) enum _name : _type _name; enum _name : _type
+        #define NS_OPTIONS(_type, _name) enum _name : _type _name; enum _name : _type
         #define NS_ASSUME_NONNULL_BEGIN
         #define NS_ASSUME_NONNULL_END
         #define NSEC_PER_SEC 1000000000ull
@@ -200,6 +202,8 @@ enum Declarations {
         dispatch_time_t dispatch_time(dispatch_time_t when, int64_t delta);
         void dispatch_after(dispatch_time_t when, dispatch_queue_t queue, dispatch_block_t block);
         void dispatch_async(dispatch_queue_t queue, dispatch_block_t block);
+        typedef long dispatch_once_t;
+        void dispatch_once(dispatch_once_t *predicate, dispatch_block_t block);
 
         @interface UIColor : NSObject
         + (UIColor *)colorWithRed:(CGFloat)red green:(CGFloat)green blue:(CGFloat)blue alpha:(CGFloat)alpha;

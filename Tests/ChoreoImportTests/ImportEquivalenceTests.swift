@@ -18,6 +18,7 @@ import Testing
     static let pairs: [(source: String, example: String, ids: [String: String])] = [
         ("watering-button.swift", "watering-button", [:]),
         ("overlapping-bounds.m", "overlapping-bounds", ["testView": "box"]),
+        ("three-ball-loader.m", "three-ball-loader", ["ball_1": "ball-1", "ball_2": "ball-2", "ball_3": "ball-3"]),
     ]
 
     static func source(_ name: String) throws -> [UInt8] {
