@@ -197,6 +197,39 @@ def main():
         http("POST", f"{base}/v1/sessions/{session_id}/inputs", json.dumps({"at": 4, "do": [{"mark": "tapped"}]}))
         browser.wait("document.getElementById('events').textContent.includes('marker tapped')", "the input's marker", 10)
         print("browser: player plays, scrubs, opens a file, reports errors and watches a session")
+
+        # The Swift / Objective-C tab: code imported and played, events linked to their lines.
+        with open(os.path.join(ROOT, "examples", "code", "watering-button.swift")) as file:
+            code = file.read()
+        browser.open(f"{base}/")
+        browser.wait("document.getElementById('tab-code') !== null", "the player")
+        browser.evaluate(
+            "(() => { document.getElementById('tab-code').click(); "
+            f"document.getElementById('code').value = {json.dumps(code)}; "
+            "document.getElementById('import').click(); })()")
+        browser.wait("document.getElementById('status').textContent.includes('25 events')", "the imported scene played", 20)
+        browser.wait("document.getElementById('frame').naturalWidth > 0", "the imported scene's first frame")
+        linked = browser.evaluate("document.querySelectorAll('#events a.line').length")
+        assert linked == 25, f"{linked} of 25 events link to a line"
+        # The marker "press" comes from print("press") in press().
+        press_line = next(i + 1 for i, line in enumerate(code.split("\n")) if 'print("press")' in line)
+        marker = browser.evaluate(
+            "[...document.querySelectorAll('#events li')].find((li) => li.textContent.includes('marker press'))"
+            ".querySelector('a.line').dataset.line")
+        assert int(marker) == press_line, f"the press marker links to line {marker}, not {press_line}"
+        browser.evaluate(
+            "[...document.querySelectorAll('#events li')].find((li) => li.textContent.includes('marker press'))"
+            ".querySelector('a.line').click()")
+        selected = browser.evaluate(
+            "(() => { const c = document.getElementById('code'); return c.value.slice(c.selectionStart, c.selectionEnd); })()")
+        assert 'print("press")' in selected, selected
+        # A syntax error: no scene, the diagnostic at its line.
+        browser.evaluate(
+            "(() => { document.getElementById('code').value = 'UIView.animate(withDuration: {\\n'; "
+            "document.getElementById('import').click(); })()")
+        browser.wait(
+            "document.querySelector('#source-diagnostics li.error a.line')?.dataset.line === '1'", "the syntax error")
+        print("browser: the Swift tab imports code, plays it, and links events and diagnostics to their lines")
         return 0
     except AssertionError as failure:
         print(f"browser: FAILED: {failure}", file=sys.stderr)

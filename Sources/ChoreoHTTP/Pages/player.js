@@ -45,11 +45,73 @@ async function show(time) {
   }
 }
 
+// The source of an imported scene: its code, and the line each action of the scene came from.
+const source = { map: new Map(), actions: [] };
+
+/// Walks the scene's actions with their JSON paths, as the import's source map names them.
+function indexActions(scene, sourceMap) {
+  source.map = new Map(sourceMap.map((m) => [m.path, m.line]));
+  source.actions = [];
+  const walk = (list, path) => (list || []).forEach((action, i) => {
+    const p = `${path}[${i}]`;
+    const line = source.map.get(p);
+    if (action.add) source.actions.push({ layer: action.layer, key: action.add.key, line });
+    if (action.addAgain) source.actions.push({ layer: action.layer, key: action.addAgain, line });
+    if (action.mark !== undefined) source.actions.push({ name: action.mark, line });
+    for (const kind of ["animate", "transition", "animateKeyframes"]) {
+      const block = action[kind];
+      if (!block) continue;
+      source.actions.push({ kind, line });
+      // A view transition's own animation is the layer's "transition".
+      if (kind === "transition") source.actions.push({ layer: block.layer, key: "transition", line });
+      const changes = [block.changes, ...(block.keyframes || []).map((k) => k.changes)];
+      for (const set of changes) for (const [layer, properties] of Object.entries(set || {})) {
+        for (const key of Object.keys(properties)) source.actions.push({ layer, key, line });
+      }
+      walk(block.completion, `${p}.${kind}.completion`);
+    }
+    if (action.add) { walk(action.add.onStart, `${p}.add.onStart`); walk(action.add.onStop, `${p}.add.onStop`); }
+    if (action.transaction) { source.actions.push({ kind: "transaction", line }); walk(action.transaction.do, `${p}.transaction.do`); walk(action.transaction.completion, `${p}.transaction.completion`); }
+    if (action.after !== undefined) walk(action.do, `${p}.do`);
+    if (action.if) walk(action.do, `${p}.do`);
+    if (action.performWithoutAnimation) walk(action.performWithoutAnimation, `${p}.performWithoutAnimation`);
+  });
+  (scene.script || []).forEach((turn, i) => walk(turn.do, `$.script[${i}].do`));
+}
+
+/// The source line an event came from: the action that added its animation, made its mark, or
+/// ran its block.
+function eventLine(event) {
+  if (!source.actions.length) return undefined;
+  const key = (event.key || "").replace(/-\d+$/, "");
+  const found = source.actions.find((a) =>
+    (event.type === "marker" && a.name === event.name) ||
+    (event.layer !== undefined && a.layer === event.layer && a.key !== undefined && (a.key === key || a.key === event.key)) ||
+    (event.type === "animateCompleted" && a.kind === "animate") || (event.type === "transactionCompleted" && a.kind === "transaction"));
+  return found?.line;
+}
+
+/// Selects a line of the code and shows it.
+function showLine(line) {
+  const code = $("code");
+  const lines = code.value.split("\n");
+  const start = lines.slice(0, line - 1).reduce((n, text) => n + text.length + 1, 0);
+  selectTab("code");
+  code.focus();
+  code.setSelectionRange(start, start + (lines[line - 1] || "").length);
+  code.scrollTop = Math.max(0, (line - 5) * 16);
+}
+
+function lineLink(line) { return line ? ` <a class="line" data-line="${line}">line ${line}</a>` : ""; }
+
 function item(list, time, html, className) {
   const li = document.createElement("li");
   if (className) li.className = className;
   li.innerHTML = html;
-  li.addEventListener("click", () => { pause(); show(time); });
+  li.addEventListener("click", (e) => {
+    if (e.target.dataset.line) { showLine(Number(e.target.dataset.line)); return; }
+    pause(); show(time);
+  });
   list.appendChild(li);
 }
 
@@ -87,7 +149,7 @@ async function load() {
   for (const event of doc.events) {
     const what = [event.type, event.layer, event.key, event.name, event.state].filter((x) => x !== undefined).join(" ");
     const flag = event.finished === undefined ? "" : ` finished=${event.finished}`;
-    item($("events"), event.time, `<span class="time">${event.time.toFixed(3)} s</span> ${escapeHTML(what + flag)}`, "event");
+    item($("events"), event.time, `<span class="time">${event.time.toFixed(3)} s</span> ${escapeHTML(what + flag)}${lineLink(eventLine(event))}`, "event");
     mark(event.time, "event", what);
   }
   for (const d of doc.diagnostics) {
@@ -116,7 +178,46 @@ function pause() { state.playing = false; $("play").textContent = "Play"; }
 
 $("play").addEventListener("click", () => (state.playing ? pause() : play()));
 $("scrub").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
-$("run").addEventListener("click", () => { state.stored = null; state.session = null; state.body = $("scene").value; load(); });
+$("run").addEventListener("click", () => { source.actions = []; state.stored = null; state.session = null; state.body = $("scene").value; load(); });
+
+function selectTab(name) {
+  for (const tab of ["scene", "code"]) {
+    $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
+    $(`${tab}-pane`).hidden = tab !== name;
+  }
+}
+$("tab-scene").addEventListener("click", () => selectTab("scene"));
+$("tab-code").addEventListener("click", () => selectTab("code"));
+
+/// Imports the code (POST /v1/import), lists its diagnostics by line, and renders the scene.
+async function importCode() {
+  $("errors").textContent = "";
+  $("source-diagnostics").replaceChildren();
+  $("status").textContent = "importing…";
+  const language = $("language").value;
+  const entry = $("entry").value.trim();
+  const url = `/v1/import?language=${language}` + (entry ? `&entry=${encodeURIComponent(entry)}` : "");
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": language === "swift" ? "text/x-swift" : "text/x-objective-c" }, body: $("code").value });
+  let doc;
+  try { doc = await response.json(); } catch (_) { doc = { detail: `${response.status}` }; }
+  for (const d of doc.diagnostics || []) {
+    const li = document.createElement("li");
+    li.className = `diagnostic ${d.severity}`;
+    li.innerHTML = `<a class="line" data-line="${d.line}">${d.line}:${d.column}</a> <b class="code">${escapeHTML(d.severity)}</b> ${escapeHTML(d.message)}${d.fix ? `<div class="fix">${escapeHTML(d.fix)}</div>` : ""}`;
+    li.addEventListener("click", () => showLine(d.line));
+    $("source-diagnostics").appendChild(li);
+  }
+  if (!response.ok) {
+    $("errors").textContent = doc.detail || `${response.status}`;
+    $("status").textContent = "";
+    return;
+  }
+  indexActions(doc.scene, doc.sourceMap || []);
+  $("scene").value = JSON.stringify(doc.scene, null, 2);
+  state.stored = null; state.session = null; state.body = JSON.stringify(doc.scene);
+  await load();
+}
+$("import").addEventListener("click", importCode);
 $("file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (!file) return;
