@@ -361,8 +361,15 @@ extension ImportEvaluator {
                 return try layerMember(value, name, position)
             }
             if animation(value) != nil { return animationMember(value, name) }
+            if let context = transitionContext(value) {
+                return try contextMember(context, name, Arguments(items: []), position)
+            }
             if let object = instance(value) {
                 if let field = object.fields[name] { return field }
+                if isViewController(object.typeName) {
+                    if name == "view" { return try viewOf(value, at: position) }
+                    if name == "navigationController" { return navigationController(of: value) }
+                }
                 if method(object.typeName, name) != nil { return .method(value, name) }
                 if hasProperty(object, name) { return .null }
                 return try unknownAPI("\(object.typeName).\(name)", position)

@@ -172,6 +172,11 @@ extension ImportEvaluator {
             var stripped = name
             if stripped.hasPrefix("_") { stripped.removeFirst() }
             if let value = object.fields[name] ?? object.fields[stripped] { return value }
+            // UIKit's properties of a view controller, before a method of the same name.
+            if isViewController(object.typeName), layer(selfValue) == nil {
+                if name == "view" { return try viewOf(selfValue, at: position) }
+                if name == "navigationController" { return navigationController(of: selfValue) }
+            }
             if method(object.typeName, name) != nil { return .method(selfValue, name) }
         }
         if let value = globals.lookup(name) { return value }
@@ -258,6 +263,10 @@ extension ImportEvaluator {
     {
         switch target {
         case .object:
+            if let context = transitionContext(target) { return try contextMember(context, name, arguments, position) }
+            if let object = instance(target), let value = try controllerMethod(target, object, name, arguments, position) {
+                return value
+            }
             if let object = instance(target) {
                 if let function = method(object.typeName, name, labels: arguments.labels) {
                     return try call(function, on: target, arguments: arguments.items.map(\.value), at: position)

@@ -64,13 +64,20 @@ extension ImportEvaluator {
         "allowsEdgeAntialiasing", "contentScaleFactor", "preservesSuperviewLayoutMargins", "wantsLayer",
     ]
 
+    /// Properties that hold an object in a role: binding to them names nothing.
+    static let roleProperties: Set<String> = [
+        "delegate", "transitioningDelegate", "dataSource", "presentingViewController", "topViewController", "previous",
+        "target",
+    ]
+
     /// Sets a property of a view, layer, animation or instance.
     func setMember(_ target: Value, _ name: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
         if let object = instance(target),
             layer(target) == nil || hasProperty(object, name) || object.fields[name] != nil
         {
             object.fields[name] = value
-            self.name(value, name)
+            // A delegate or data source is a role, not a name.
+            if !Self.roleProperties.contains(name) { self.name(value, name) }
             return
         }
         if animation(target) != nil {

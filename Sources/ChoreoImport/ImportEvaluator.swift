@@ -67,6 +67,16 @@ final class ImportEvaluator {
     var queue: [Deferred] = []
     var sequence = 0
     var canvasObject: Int?
+    /// The entry point's view controller, whose view is the canvas until a transition needs it
+    /// to be a layer (``promoteCanvas(_:at:)``).
+    var entryController: Value?
+    /// The container of view-controller transitions (the navigation controller's or the
+    /// window's view), once one has begun.
+    var transitionContainer: Value?
+    /// The entry point's navigation controller, once the code asks for it.
+    var navigationControllerValue: Value?
+    /// The names view controllers are bound to, by heap index: their views take them.
+    var controllerNames: [Int: String] = [:]
     var canvasBackground: JSONValue?
     var usedIDs: Set<String> = []
     /// The declared root layers, in order.
@@ -185,7 +195,11 @@ final class ImportEvaluator {
                     fix: closest(entry, known).map { "did you mean \($0)?" }))
         }
         if !unit.topLevel.isEmpty { return (.topLevel, unit.topLevel[0].position) }
-        for type in unit.types {
+        // The root view controller: one that no code of the file makes (a pushed or presented
+        // one is made by another).
+        let made = ConstructedTypes(unit).names
+        let roots = unit.types.filter { !made.contains($0.name) } + unit.types.filter { made.contains($0.name) }
+        for type in roots {
             let setup = ["viewDidLoad", "viewDidAppear", "viewWillAppear"].compactMap { lifecycle(type.name, $0) }
             if !setup.isEmpty {
                 let instance = try instantiate(type.name, at: type.position)
@@ -284,6 +298,11 @@ final class ImportEvaluator {
         return nil
     }
 
+    func transitionContext(_ value: Value) -> TransitionContext? {
+        if case .object(let index) = value, case .transitionContext(let context) = heap[index] { return context }
+        return nil
+    }
+
     func path(_ value: Value) -> PathObject? {
         if case .object(let index) = value, case .path(let path) = heap[index] { return path }
         return nil
@@ -333,13 +352,16 @@ final class ImportEvaluator {
         } else {
             value = allocate(.instance(object))
         }
-        if isViewController(typeName) {
+        if isViewController(typeName), canvasObject == nil {
+            // The entry point's view controller: its view is the canvas. Other view controllers
+            // get a view of their own when it is first needed (``viewOf(_:at:)``).
             let canvas = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
             canvas.isCanvas = true
             canvas.id = "view"
             let canvasValue = allocate(.layer(canvas))
             if case .object(let index) = canvasValue { canvasObject = index }
             object.fields["view"] = canvasValue
+            entryController = value
         }
         for property in types[typeName]?.properties ?? [] {
             let scope = Scope(parent: globals)
@@ -366,6 +388,10 @@ final class ImportEvaluator {
     /// Gives an unnamed layer the name it is first bound to: `card`, `self.card` and `_card` are `card`.
     func name(_ value: Value, _ bound: String) {
         switch value {
+        case .object(let index) where instance(value).map({ isViewController($0.typeName) }) == true && layer(value) == nil:
+            var base = bound
+            while base.hasPrefix("_") { base.removeFirst() }
+            if controllerNames[index] == nil { controllerNames[index] = base }
         case .object:
             guard let layer = layer(value), layer.id == nil, !layer.isCanvas else { return }
             var base = bound

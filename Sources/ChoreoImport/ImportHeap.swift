@@ -101,6 +101,7 @@ enum HeapObject {
     case animation(AnimationObject)
     case instance(InstanceObject)
     case path(PathObject)
+    case transitionContext(TransitionContext)
 }
 
 /// An action list of the scene being built. Lists are filled in the order the code runs, which

@@ -19,6 +19,7 @@ import Testing
         ("watering-button.swift", "watering-button", [:]),
         ("overlapping-bounds.m", "overlapping-bounds", ["testView": "box"]),
         ("three-ball-loader.m", "three-ball-loader", ["ball_1": "ball-1", "ball_2": "ball-2", "ball_3": "ball-3"]),
+        ("push-animator.swift", "push-animator", [:]),
     ]
 
     static func source(_ name: String) throws -> [UInt8] {

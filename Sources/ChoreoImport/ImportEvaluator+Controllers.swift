@@ -1,0 +1,284 @@
+import ChoreoJSON
+
+/// View controllers and their custom transitions: `pushViewController(_:animated:)` and
+/// `present(_:animated:completion:)` with an animator (`UIViewControllerAnimatedTransitioning`)
+/// from the navigation controller's delegate or the presented controller's
+/// `transitioningDelegate`, read as the scene's `beginTransition` whose `animateTransition`
+/// is the animator's `animateTransition(using:)`.
+extension ImportEvaluator {
+    /// A view controller's view: the canvas for the entry point's, else a layer made on first
+    /// use, its `viewDidLoad` run then (as UIKit loads a view when it is first asked for).
+    func viewOf(_ controller: Value, at position: SourcePosition) throws(ImportStop) -> Value {
+        guard let object = instance(controller) else { return .null }
+        if let view = object.fields["view"], case .object = view { return view }
+        let view = try makeLayer("UIView", Arguments(items: [("frame", .rect(0, 0, 375, 667))]), position)
+        object.fields["view"] = view
+        if let layer = layer(view), layer.id == nil, let name = controllerNames[objectIndex(controller)] {
+            layer.id = uniqueID(name, position)
+        }
+        if let load = method(object.typeName, "viewDidLoad") {
+            _ = try call(load, on: controller, arguments: [], at: position)
+        }
+        return view
+    }
+
+    func objectIndex(_ value: Value) -> Int {
+        if case .object(let index) = value { return index }
+        return -1
+    }
+
+    /// The name a view controller's view takes: the variable the controller is bound to
+    /// (`detail`), else its class without `ViewController` (`ListViewController` → `list`).
+    func controllerName(_ controller: Value) -> String {
+        if let name = controllerNames[objectIndex(controller)] { return name }
+        guard let object = instance(controller) else { return "view" }
+        var base = object.typeName
+        for suffix in ["ViewController", "Controller"] where base.hasSuffix(suffix) && base.count > suffix.count {
+            base.removeLast(suffix.count)
+            break
+        }
+        return base.prefix(1).lowercased() + base.dropFirst()
+    }
+
+    /// The entry point's view becomes a layer of the scene inside the transition container:
+    /// what was on the canvas moves into it, as declared.
+    func promoteCanvas(_ controller: Value, at position: SourcePosition) throws(ImportStop) -> Value {
+        guard let canvasIndex = canvasObject, case .layer(let canvas) = heap[canvasIndex], let object = instance(controller)
+        else { return try viewOf(controller, at: position) }
+        let container = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
+        container.model = [
+            "position": .point(187.5, 333.5), "bounds": .rect(0, 0, 375, 667), "anchorPoint": .point(0.5, 0.5),
+            "opacity": .number(1), "transform": .transform(.identity),
+        ]
+        container.declare("frame", .array([.number(0), .number(0), .number(375), .number(667)]))
+        let containerValue = allocate(.layer(container))
+        container.id = uniqueID("container", position)
+        let view = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
+        view.model = container.model
+        view.declare("frame", .array([.number(0), .number(0), .number(375), .number(667)]))
+        if let background = canvasBackground { view.declare("backgroundColor", background) }
+        let viewValue = allocate(.layer(view))
+        view.id = uniqueID(controllerName(controller), position)
+        guard case .object(let containerIndex) = containerValue, case .object(let viewIndex) = viewValue else { return .null }
+        // What was on the canvas is the view's, declared and live.
+        view.declaredChildren = declaredRoots
+        view.children = canvas.children
+        for child in view.children { if case .layer(let l) = heap[child] { l.parent = viewIndex } }
+        for child in view.declaredChildren { if case .layer(let l) = heap[child] { l.declaredParent = viewIndex } }
+        container.children = [viewIndex]
+        container.declaredChildren = [viewIndex]
+        view.parent = containerIndex
+        view.declaredParent = containerIndex
+        declaredRoots = [containerIndex]
+        canvas.children = [containerIndex]
+        container.parent = canvasIndex
+        container.declaredParent = canvasIndex
+        markAttached(containerIndex)
+        object.fields["view"] = viewValue
+        canvasObject = nil
+        canvasBackground = nil
+        transitionContainer = containerValue
+        return viewValue
+    }
+
+    /// The transition container: the entry point's view promoted into one, the first time.
+    func container(for from: Value, at position: SourcePosition) throws(ImportStop) -> Value {
+        if let transitionContainer { return transitionContainer }
+        if let entryController, objectIndex(entryController) == objectIndex(from) {
+            _ = try promoteCanvas(from, at: position)
+        }
+        if let transitionContainer { return transitionContainer }
+        throw stop(position, "a transition needs its view controllers on screen")
+    }
+
+    /// `navigationController`: the entry point's navigation controller, made on first use.
+    func navigationController(of controller: Value) -> Value {
+        if let navigation = navigationControllerValue { return navigation }
+        let navigation = InstanceObject(typeName: "UINavigationController")
+        navigation.fields["topViewController"] = controller
+        let value = allocate(.instance(navigation))
+        navigationControllerValue = value
+        return value
+    }
+
+    /// `pushViewController(_:animated:)`, `popViewController(animated:)`, `present(_:animated:completion:)`,
+    /// `dismiss(animated:completion:)`: a `beginTransition` when an animator is given for it.
+    func transition(
+        _ operation: String, from: Value, to: Value, animated: Bool, delegate: Value?, _ position: SourcePosition
+    ) throws(ImportStop) -> Value {
+        let animator = try animatorFor(operation, from: from, to: to, delegate: delegate, position)
+        guard animated, let animator, let animatorObject = instance(animator),
+            let animate = method(animatorObject.typeName, "animateTransition")
+        else {
+            warn(position, "\(operation) without a custom animator is UIKit's own animation; the import changes the views at once")
+            return .null
+        }
+        let containerValue = try container(for: from, at: position)
+        let fromView = try viewOf(from, at: position)
+        let toView = try viewOf(to, at: position)
+        transitionCount += 1
+        let id = transitionCount == 1 ? operation : "\(operation)-\(transitionCount)"
+        let context = TransitionContext(
+            id: id, operation: operation, from: from, to: to, container: containerValue, fromView: fromView,
+            toView: toView)
+        let contextValue = allocate(.transitionContext(context))
+        var duration = 0.3
+        if let durationMethod = method(animatorObject.typeName, "transitionDuration") {
+            duration = try double(try call(durationMethod, on: animator, arguments: [contextValue], at: position), position)
+        }
+        let list = ActionList()
+        guard let fromLayer = layer(fromView), let toLayer = layer(toView), let containerLayer = layer(containerValue) else {
+            return .null
+        }
+        try emit(
+            [
+                (
+                    "beginTransition",
+                    .object(
+                        [
+                            ("id", .value(.string(id))), ("operation", .value(.string(operation))),
+                            ("from", .value(.string(self.id(of: fromLayer)))),
+                            ("to", .value(.string(self.id(of: toLayer)))),
+                            ("container", .value(.string(self.id(of: containerLayer)))),
+                            ("duration", .value(.number(duration))), ("animateTransition", .list(list)),
+                        ], nil)
+                )
+            ], position)
+        let saved = currentTransition
+        currentTransition = id
+        defer { currentTransition = saved }
+        try collecting(into: list) { () throws(ImportStop) in
+            _ = try call(animate, on: animator, arguments: [contextValue], at: position)
+        }
+        return .null
+    }
+
+    /// The animator the delegate gives for an operation.
+    func animatorFor(_ operation: String, from: Value, to: Value, delegate: Value?, _ position: SourcePosition)
+        throws(ImportStop) -> Value?
+    {
+        guard let delegate, let object = instance(delegate) else { return nil }
+        let navigation = navigationControllerValue ?? .null
+        let candidates: [(String, [Value])] =
+            switch operation {
+            case "push", "pop":
+                [("navigationController", [navigation, .enumCase(operation), from, to])]
+            case "present":
+                [("animationController", [to, from, from])]
+            default:
+                [("animationController", [from])]
+            }
+        for (name, arguments) in candidates {
+            let methods = (types[object.typeName]?.methods ?? []).filter { $0.name == name }
+            let chosen =
+                methods.first { $0.labels.count == arguments.count && (operation != "dismiss" || $0.labels.contains("forDismissed")) }
+                ?? methods.first { $0.labels.count == arguments.count }
+            guard let function = chosen else { continue }
+            let result = try call(function, on: delegate, arguments: arguments, at: position)
+            if case .null = result { return nil }
+            return result
+        }
+        return nil
+    }
+
+    /// Methods and properties of a transition context (`UIViewControllerContextTransitioning`).
+    func contextMember(_ context: TransitionContext, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        let key = arguments.items.first?.value
+        func side(_ value: Value?) -> String? {
+            switch value {
+            case .enumCase(let name)?: name.hasPrefix("to") ? "to" : name.hasPrefix("from") ? "from" : nil
+            case .string(let name)?: name.contains("To") || name == "to" ? "to" : "from"
+            default: nil
+            }
+        }
+        switch name {
+        case "containerView":
+            return context.container
+        case "viewController", "viewControllerForKey":
+            return side(key) == "to" ? context.to : context.from
+        case "view", "viewForKey":
+            return side(key) == "to" ? context.toView : context.fromView
+        case "finalFrame", "finalFrameForViewController", "initialFrame", "initialFrameForViewController":
+            return .rect(0, 0, 375, 667)
+        case "transitionWasCancelled":
+            return .runtime(.transitionWasCancelled(negated: false))
+        case "isAnimated":
+            return .bool(true)
+        case "isInteractive":
+            return .bool(false)
+        case "completeTransition":
+            return try completeTransition(arguments, position)
+        default:
+            return try unknownAPI("UIViewControllerContextTransitioning.\(name)", position)
+        }
+    }
+}
+
+/// A transition in progress, as `animateTransition(using:)` sees it.
+final class TransitionContext {
+    let id: String
+    let operation: String
+    let from: Value
+    let to: Value
+    let container: Value
+    let fromView: Value
+    let toView: Value
+
+    init(id: String, operation: String, from: Value, to: Value, container: Value, fromView: Value, toView: Value) {
+        self.id = id
+        self.operation = operation
+        self.from = from
+        self.to = to
+        self.container = container
+        self.fromView = fromView
+        self.toView = toView
+    }
+}
+
+extension ImportEvaluator {
+    /// UIKit's methods of view controllers and the navigation controller, when the file does not
+    /// define them: nil otherwise.
+    func controllerMethod(
+        _ target: Value, _ object: InstanceObject, _ name: String, _ arguments: Arguments, _ position: SourcePosition
+    ) throws(ImportStop) -> Value? {
+        let first = arguments.items.first?.value ?? .null
+        let animated = (try? truth(arguments.first("animated", "animated") ?? .bool(true), position)) ?? true
+        if object.typeName == "UINavigationController" {
+            switch name {
+            case "pushViewController":
+                let from = object.fields["topViewController"] ?? .null
+                object.fields["previous"] = from
+                object.fields["topViewController"] = first
+                return try transition(
+                    "push", from: from, to: first, animated: animated, delegate: object.fields["delegate"], position)
+            case "popViewController", "popViewControllerAnimated":
+                let from = object.fields["topViewController"] ?? .null
+                let to = object.fields["previous"] ?? .null
+                object.fields["topViewController"] = to
+                return try transition("pop", from: from, to: to, animated: animated, delegate: object.fields["delegate"], position)
+            default:
+                return nil
+            }
+        }
+        guard isViewController(object.typeName), method(object.typeName, name) == nil else { return nil }
+        switch name {
+        case "present", "presentViewController":
+            guard let presented = instance(first) else { return nil }
+            presented.fields["presentingViewController"] = target
+            let result = try transition(
+                "present", from: target, to: first, animated: animated,
+                delegate: presented.fields["transitioningDelegate"], position)
+            if let completion = arguments.closure("completion", orTrailing: 0) { _ = try invoke(completion, [], at: position) }
+            return result
+        case "dismiss", "dismissViewControllerAnimated":
+            let presenting = object.fields["presentingViewController"] ?? .null
+            return try transition(
+                "dismiss", from: target, to: presenting, animated: animated, delegate: object.fields["transitioningDelegate"],
+                position)
+        default:
+            return nil
+        }
+    }
+}
