@@ -272,6 +272,12 @@ extension ImportEvaluator {
             return try makeAnimation(name, arguments, position)
         case "UIBezierPath":
             return try makePath(arguments, position)
+        case "UIPanGestureRecognizer", "UIScreenEdgePanGestureRecognizer":
+            let recognizer = InstanceObject(typeName: "UIPanGestureRecognizer")
+            recognizer.fields["target"] = arguments.first("target", "initWithTarget") ?? .null
+            recognizer.fields["action"] = arguments["action"] ?? .null
+            recognizer.fields["state"] = .enumCase("possible")
+            return allocate(.instance(recognizer))
         case "UIViewPropertyAnimator":
             return try unknownAPI("UIViewPropertyAnimator", position)
         default:

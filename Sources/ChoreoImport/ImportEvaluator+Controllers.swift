@@ -43,7 +43,8 @@ extension ImportEvaluator {
     /// The entry point's view becomes a layer of the scene inside the transition container:
     /// what was on the canvas moves into it, as declared.
     func promoteCanvas(_ controller: Value, at position: SourcePosition) throws(ImportStop) -> Value {
-        guard let canvasIndex = canvasObject, case .layer(let canvas) = heap[canvasIndex], let object = instance(controller)
+        guard let canvasIndex = canvasObject, case .layer(let canvas) = heap[canvasIndex],
+            let object = instance(controller)
         else { return try viewOf(controller, at: position) }
         let container = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
         container.model = [
@@ -59,7 +60,9 @@ extension ImportEvaluator {
         if let background = canvasBackground { view.declare("backgroundColor", background) }
         let viewValue = allocate(.layer(view))
         view.id = uniqueID(controllerName(controller), position)
-        guard case .object(let containerIndex) = containerValue, case .object(let viewIndex) = viewValue else { return .null }
+        guard case .object(let containerIndex) = containerValue, case .object(let viewIndex) = viewValue else {
+            return .null
+        }
         // What was on the canvas is the view's, declared and live.
         view.declaredChildren = declaredRoots
         view.children = canvas.children
@@ -106,16 +109,28 @@ extension ImportEvaluator {
     func transition(
         _ operation: String, from: Value, to: Value, animated: Bool, delegate: Value?, _ position: SourcePosition
     ) throws(ImportStop) -> Value {
-        let animator = try animatorFor(operation, from: from, to: to, delegate: delegate, position)
-        guard animated, let animator, let animatorObject = instance(animator),
-            let animate = method(animatorObject.typeName, "animateTransition")
-        else {
-            warn(position, "\(operation) without a custom animator is UIKit's own animation; the import changes the views at once")
-            return .null
-        }
+        let animator = animated ? try animatorFor(operation, from: from, to: to, delegate: delegate, position) : nil
         let containerValue = try container(for: from, at: position)
         let fromView = try viewOf(from, at: position)
         let toView = try viewOf(to, at: position)
+        guard let animator, let animatorObject = instance(animator),
+            let animate = method(animatorObject.typeName, "animateTransition")
+        else {
+            if animated {
+                warn(
+                    position,
+                    "\(operation) without a custom animator is UIKit's own animation; the import changes the views at once"
+                )
+            }
+            // The views change at once: the incoming one joins the container, the outgoing one leaves.
+            if case .object(let containerIndex) = containerValue {
+                if operation == "push" || operation == "present" {
+                    try attach(toView, to: containerIndex, at: nil, position)
+                }
+                if operation != "present", case .object(let fromIndex) = fromView { try detach(fromIndex, position) }
+            }
+            return .null
+        }
         transitionCount += 1
         let id = transitionCount == 1 ? operation : "\(operation)-\(transitionCount)"
         let context = TransitionContext(
@@ -124,26 +139,35 @@ extension ImportEvaluator {
         let contextValue = allocate(.transitionContext(context))
         var duration = 0.3
         if let durationMethod = method(animatorObject.typeName, "transitionDuration") {
-            duration = try double(try call(durationMethod, on: animator, arguments: [contextValue], at: position), position)
+            duration = try double(
+                try call(durationMethod, on: animator, arguments: [contextValue], at: position), position)
         }
         let list = ActionList()
-        guard let fromLayer = layer(fromView), let toLayer = layer(toView), let containerLayer = layer(containerValue) else {
+        guard let fromLayer = layer(fromView), let toLayer = layer(toView), let containerLayer = layer(containerValue)
+        else {
             return .null
         }
-        try emit(
-            [
+        var members: [(String, Piece)] = [
+            ("id", .value(.string(id))), ("operation", .value(.string(operation))),
+            ("from", .value(.string(self.id(of: fromLayer)))), ("to", .value(.string(self.id(of: toLayer)))),
+            ("container", .value(.string(self.id(of: containerLayer)))), ("duration", .value(.number(duration))),
+        ]
+        if let interaction = try interactionFor(operation, animator: animator, delegate: delegate, position),
+            let interactionObject = instance(interaction)
+        {
+            interactions[objectIndex(interaction)] = id
+            let speed = interactionObject.fields["completionSpeed"]?.number ?? 1
+            var curve = "easeInOut"
+            if case .enumCase(let name)? = interactionObject.fields["completionCurve"] { curve = name }
+            members.append(
                 (
-                    "beginTransition",
-                    .object(
-                        [
-                            ("id", .value(.string(id))), ("operation", .value(.string(operation))),
-                            ("from", .value(.string(self.id(of: fromLayer)))),
-                            ("to", .value(.string(self.id(of: toLayer)))),
-                            ("container", .value(.string(self.id(of: containerLayer)))),
-                            ("duration", .value(.number(duration))), ("animateTransition", .list(list)),
-                        ], nil)
-                )
-            ], position)
+                    "interactive",
+                    .value(
+                        .object(JSONObject([("completionSpeed", .number(speed)), ("completionCurve", .string(curve))])))
+                ))
+        }
+        members.append(("animateTransition", .list(list)))
+        try emit([("beginTransition", .object(members, nil))], position)
         let saved = currentTransition
         currentTransition = id
         defer { currentTransition = saved }
@@ -171,13 +195,39 @@ extension ImportEvaluator {
         for (name, arguments) in candidates {
             let methods = (types[object.typeName]?.methods ?? []).filter { $0.name == name }
             let chosen =
-                methods.first { $0.labels.count == arguments.count && (operation != "dismiss" || $0.labels.contains("forDismissed")) }
+                methods.first {
+                    $0.labels.count == arguments.count && (operation != "dismiss" || $0.labels.contains("forDismissed"))
+                }
                 ?? methods.first { $0.labels.count == arguments.count }
             guard let function = chosen else { continue }
             let result = try call(function, on: delegate, arguments: arguments, at: position)
             if case .null = result { return nil }
             return result
         }
+        return nil
+    }
+
+    /// The interaction controller the delegate gives for a transition (nil: not interactive).
+    func interactionFor(_ operation: String, animator: Value, delegate: Value?, _ position: SourcePosition)
+        throws(ImportStop) -> Value?
+    {
+        guard let delegate, let object = instance(delegate) else { return nil }
+        let (name, arguments): (String, [Value]) =
+            switch operation {
+            case "dismiss": ("interactionControllerForDismissal", [animator])
+            case "present": ("interactionControllerForPresentation", [animator])
+            default: ("navigationController", [navigationControllerValue ?? .null, animator])
+            }
+        let methods = (types[object.typeName]?.methods ?? []).filter {
+            $0.name == name && $0.labels.count == arguments.count
+        }
+        guard
+            let function = methods.first(where: {
+                name != "navigationController" || $0.labels.contains("interactionControllerFor")
+            })
+        else { return nil }
+        let result = try call(function, on: delegate, arguments: arguments, at: position)
+        if case .object = result { return result }
         return nil
     }
 
@@ -257,7 +307,8 @@ extension ImportEvaluator {
                 let from = object.fields["topViewController"] ?? .null
                 let to = object.fields["previous"] ?? .null
                 object.fields["topViewController"] = to
-                return try transition("pop", from: from, to: to, animated: animated, delegate: object.fields["delegate"], position)
+                return try transition(
+                    "pop", from: from, to: to, animated: animated, delegate: object.fields["delegate"], position)
             default:
                 return nil
             }
@@ -270,12 +321,15 @@ extension ImportEvaluator {
             let result = try transition(
                 "present", from: target, to: first, animated: animated,
                 delegate: presented.fields["transitioningDelegate"], position)
-            if let completion = arguments.closure("completion", orTrailing: 0) { _ = try invoke(completion, [], at: position) }
+            if let completion = arguments.closure("completion", orTrailing: 0) {
+                _ = try invoke(completion, [], at: position)
+            }
             return result
         case "dismiss", "dismissViewControllerAnimated":
             let presenting = object.fields["presentingViewController"] ?? .null
             return try transition(
-                "dismiss", from: target, to: presenting, animated: animated, delegate: object.fields["transitioningDelegate"],
+                "dismiss", from: target, to: presenting, animated: animated,
+                delegate: object.fields["transitioningDelegate"],
                 position)
         default:
             return nil

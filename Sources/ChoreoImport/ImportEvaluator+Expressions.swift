@@ -226,6 +226,11 @@ extension ImportEvaluator {
                 return try call(function, on: .null, arguments: evaluated.items.map(\.value), at: position)
             }
             if types[name] != nil { return try constructInstance(name, evaluated, position) }
+            // `present(sheet, animated: false)`, `update(progress)`, `addSubview(v)`: UIKit's
+            // methods of `self`, called without it.
+            if let selfValue, name.first?.isLowercase == true, !Self.freeFunctions.contains(name) {
+                return try callMethod(selfValue, name, evaluated, position)
+            }
             return try callFunction(name, evaluated, position)
         case .member(nil, let name, _):
             return try implicitCall(name, evaluated, position)
@@ -257,6 +262,16 @@ extension ImportEvaluator {
         }
     }
 
+    /// The free functions the importer knows whose names begin in lower case.
+    static let freeFunctions: Set<String> = [
+        "print", "NSLog", "debugPrint", "os_log", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "abs", "fabs",
+        "fabsf",
+        "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "atan2", "atan2f", "pow", "powf", "floor",
+        "floorf",
+        "ceil", "ceilf", "round", "roundf", "dispatch_time", "dispatch_get_main_queue", "dispatch_after",
+        "dispatch_async", "dispatch_once",
+    ]
+
     /// A method on a value: the file's methods on its instances, UIKit's on views and layers.
     func callMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
@@ -264,7 +279,12 @@ extension ImportEvaluator {
         switch target {
         case .object:
             if let context = transitionContext(target) { return try contextMember(context, name, arguments, position) }
-            if let object = instance(target), let value = try controllerMethod(target, object, name, arguments, position) {
+            if let object = instance(target),
+                let value = try controllerMethod(target, object, name, arguments, position)
+            {
+                return value
+            }
+            if let object = instance(target), let value = try gestureMethod(target, object, name, arguments, position) {
                 return value
             }
             if let object = instance(target) {

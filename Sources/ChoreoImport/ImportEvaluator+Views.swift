@@ -348,7 +348,9 @@ extension ImportEvaluator {
         case "layoutIfNeeded", "setNeedsLayout", "layoutSubviews", "setNeedsDisplay", "sizeToFit",
             "setNeedsLayoutAndDisplay":
             return .null
-        case "setTitle", "setTitleColor", "setImage", "addTarget", "addGestureRecognizer":
+        case "addGestureRecognizer":
+            try addGestureRecognizer(values.first ?? .null, to: target, position)
+        case "setTitle", "setTitleColor", "setImage", "addTarget":
             note(position, "\(name) is not part of the scene; skipped")
         case "setValue":
             if case .string(let key)? = arguments.first("forKeyPath", "forKey") {

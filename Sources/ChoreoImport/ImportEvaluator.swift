@@ -18,6 +18,8 @@ struct Deferred {
     enum Work {
         case closure(ClosureValue, [Value])
         case method(Value, FunctionDeclaration, [Value])
+        /// A gesture recognizer's state changes (one sample of a drag), then its action runs.
+        case gesture(Value, GestureSample, SourcePosition)
     }
 
     var time: Double
@@ -77,6 +79,8 @@ final class ImportEvaluator {
     var navigationControllerValue: Value?
     /// The names view controllers are bound to, by heap index: their views take them.
     var controllerNames: [Int: String] = [:]
+    /// The transition each interaction controller drives, by heap index.
+    var interactions: [Int: String] = [:]
     var canvasBackground: JSONValue?
     var usedIDs: Set<String> = []
     /// The declared root layers, in order.
@@ -235,6 +239,7 @@ final class ImportEvaluator {
                 switch item.work {
                 case .closure(let closure, _): position = closure.position
                 case .method(_, let method, _): position = method.position
+                case .gesture(_, _, let added): position = added
                 }
                 warn(position, "runs after \(format(limits.horizon)) s of scene time; the import stops before it")
                 continue
@@ -248,6 +253,8 @@ final class ImportEvaluator {
                 _ = try invoke(closure, arguments, at: closure.position)
             case .method(let target, let method, let arguments):
                 _ = try call(method, on: target, arguments: arguments, at: method.position)
+            case .gesture(let recognizer, let sample, let position):
+                try deliver(sample, to: recognizer, at: position)
             }
         }
     }
@@ -388,7 +395,8 @@ final class ImportEvaluator {
     /// Gives an unnamed layer the name it is first bound to: `card`, `self.card` and `_card` are `card`.
     func name(_ value: Value, _ bound: String) {
         switch value {
-        case .object(let index) where instance(value).map({ isViewController($0.typeName) }) == true && layer(value) == nil:
+        case .object(let index)
+        where instance(value).map({ isViewController($0.typeName) }) == true && layer(value) == nil:
             var base = bound
             while base.hasPrefix("_") { base.removeFirst() }
             if controllerNames[index] == nil { controllerNames[index] = base }

@@ -439,9 +439,10 @@ struct SwiftLowering {
         if let macro = expr.as(MacroExpansionExprSyntax.self), macro.macroName.text == "selector",
             let argument = macro.arguments.first
         {
-            // #selector(tick) / #selector(Self.tick(_:)): the method, named.
+            // #selector(tick) / #selector(Type.tick(_:)): the method's name; the target it is
+            // sent to is given beside it (`UIPanGestureRecognizer(target:action:)`).
             let name = argument.expression.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-            return .member(.name("self", p), String(name.split(separator: "(").first ?? ""), p)
+            return .literal(.string(String(name.split(separator: "(").first ?? "")), p)
         }
         if let ifExpr = expr.as(IfExprSyntax.self) {
             return .unsupported("if as an expression", position(ifExpr))
