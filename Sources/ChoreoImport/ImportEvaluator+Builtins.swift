@@ -43,6 +43,9 @@ extension ImportEvaluator {
         if name.hasPrefix("UIViewKeyframeAnimationOption") {
             return .options([lowerFirst(String(name.dropFirst("UIViewKeyframeAnimationOption".count)))])
         }
+        if name.hasPrefix("NSTextAlignment") {
+            return .enumCase(lowerFirst(String(name.dropFirst("NSTextAlignment".count))))
+        }
         if name.hasPrefix("UIViewAnimatingPosition") {
             return .enumCase(lowerFirst(String(name.dropFirst("UIViewAnimatingPosition".count))))
         }
@@ -255,6 +258,10 @@ extension ImportEvaluator {
             return try makeColor(arguments, position)
         case "UIFont":
             return .number(try number(0))
+        case "NSMutableArray", "NSArray", "Array":
+            return .array([])
+        case "NSMutableDictionary", "NSDictionary", "Dictionary":
+            return .dictionary([])
         case "NSValue", "NSNumber":
             return values.first ?? .null
         case "CAMediaTimingFunction":
@@ -272,6 +279,8 @@ extension ImportEvaluator {
             return try makeAnimation(name, arguments, position)
         case "UIBezierPath":
             return try makePath(arguments, position)
+        case "CAEmitterCell":
+            return allocate(.cell(EmitterCellObject()))
         case "UIPanGestureRecognizer", "UIScreenEdgePanGestureRecognizer":
             let recognizer = InstanceObject(typeName: "UIPanGestureRecognizer")
             recognizer.fields["target"] = arguments.first("target", "initWithTarget") ?? .null
@@ -360,8 +369,13 @@ extension ImportEvaluator {
         case (.runtime, _): return value
         case (.object, _):
             if let layer = layer(value) {
-                if let object = layer.instance, object.fields[name] != nil || hasProperty(object, name) {
-                    return object.fields[name] ?? .null
+                if let object = layer.instance {
+                    let field =
+                        name.hasPrefix("_") && hasProperty(object, String(name.dropFirst()))
+                        ? String(name.dropFirst()) : name
+                    if object.fields[field] != nil || hasProperty(object, field) {
+                        return object.fields[field] ?? .null
+                    }
                 }
                 if let object = layer.instance, method(object.typeName, name) != nil { return .method(value, name) }
                 return try layerMember(value, name, position)
@@ -372,6 +386,7 @@ extension ImportEvaluator {
             }
             if let object = instance(value) {
                 if let field = object.fields[name] { return field }
+                if name.hasPrefix("_"), let field = object.fields[String(name.dropFirst())] { return field }
                 if isViewController(object.typeName) {
                     if name == "view" { return try viewOf(value, at: position) }
                     if name == "navigationController" { return navigationController(of: value) }
@@ -482,6 +497,8 @@ extension ImportEvaluator {
             guard let a = integer(value), let b = values.first.flatMap(integer), b != 0 else { break }
             return .bool(a % b == 0)
         case (.enumCase, "rawValue"):
+            return value
+        case (_, "copy"), (_, "mutableCopy"):
             return value
         default:
             break

@@ -74,7 +74,20 @@ extension ImportEvaluator {
         case .call(let callee, let arguments, let position):
             return try evaluateCall(callee, arguments, position, scope, selfValue: selfValue)
         case .closure(let syntax, let position):
-            return .closure(ClosureValue(syntax: syntax, scope: scope, selfValue: selfValue, position: position))
+            guard syntax.capturesValues else {
+                return .closure(ClosureValue(syntax: syntax, scope: scope, selfValue: selfValue, position: position))
+            }
+            // A block's copy of the variables it sees (the file's globals stay shared).
+            let copy = Scope(parent: globals)
+            var current: Scope? = scope
+            while let level = current, level !== globals {
+                for (name, value) in level.variables where copy.variables[name] == nil {
+                    copy.variables[name] = value
+                    copy.capturedFrom[name] = level
+                }
+                current = level.parent
+            }
+            return .closure(ClosureValue(syntax: syntax, scope: copy, selfValue: selfValue, position: position))
         case .binary(let op, let lhs, let rhs, let position):
             switch op {
             case "&&":
@@ -249,6 +262,9 @@ extension ImportEvaluator {
                 return try callStatic(typeName, name, evaluated, position)
             }
             let target = try evaluate(base, scope, selfValue: selfValue)
+            if case .array(let elements) = target, Self.arrayMutations.contains(name) {
+                return try mutate(elements, name, evaluated, base, scope, selfValue: selfValue, position)
+            }
             return try callMethod(target, name, evaluated, position)
         default:
             let target = try evaluate(callee, scope, selfValue: selfValue)
@@ -259,6 +275,64 @@ extension ImportEvaluator {
             if case .method(let object, let name) = target { return try callMethod(object, name, evaluated, position) }
             warn(position, "this call is not imported; its value is unknown")
             return .runtime(.unknown("a call"))
+        }
+    }
+
+    static let arrayMutations: Set<String> = [
+        "append", "addObject", "insert", "insertObject", "removeAll", "removeAllObjects", "removeLast",
+        "removeLastObject", "removeFirst", "remove", "removeObject", "removeObjectAtIndex", "addObjectsFromArray",
+    ]
+
+    /// `nodes.append(node)`, `[nodes addObject:node]`: the array changed where it is stored, its
+    /// new elements named after it (`nodes[2]`).
+    func mutate(
+        _ elements: [Value], _ name: String, _ arguments: Arguments, _ base: Expression, _ scope: Scope,
+        selfValue: Value?, _ position: SourcePosition
+    ) throws(ImportStop) -> Value {
+        var updated = elements
+        let values = arguments.items.map(\.value)
+        var removed: Value = .null
+        switch name {
+        case "append", "addObject":
+            if case .array(let more)? = values.first, arguments.labels.first == "contentsOf" {
+                updated += more
+            } else if let value = values.first {
+                updated.append(value)
+            }
+        case "addObjectsFromArray":
+            if case .array(let more)? = values.first { updated += more }
+        case "insert", "insertObject":
+            guard let value = values.first else { break }
+            let index = arguments.first("at", "atIndex").flatMap(integer) ?? updated.count
+            updated.insert(value, at: min(max(index, 0), updated.count))
+        case "removeAll", "removeAllObjects":
+            updated.removeAll()
+        case "removeLast", "removeLastObject":
+            removed = updated.popLast() ?? .null
+        case "removeFirst":
+            if !updated.isEmpty { removed = updated.removeFirst() }
+        case "remove", "removeObjectAtIndex":
+            if let index = values.first.flatMap(integer), updated.indices.contains(index) {
+                removed = updated.remove(at: index)
+            }
+        default:
+            if let value = values.first { updated.removeAll { equal($0, value) } }
+        }
+        try assign(base, .array(updated), scope, selfValue: selfValue)
+        if updated.count > elements.count, let bound = boundName(base) {
+            for index in elements.count..<updated.count {
+                self.name(updated[index], "\(bound)[\(index)]", provisional: false)
+            }
+        }
+        return removed
+    }
+
+    /// The name an expression stores under: `nodes`, `self.nodes`.
+    func boundName(_ expression: Expression) -> String? {
+        switch expression {
+        case .name(let name, _): name
+        case .member(_, let name, _): name
+        default: nil
         }
     }
 

@@ -21,7 +21,8 @@ extension ImportEvaluator {
                 try expression.map { (e: Expression) throws(ImportStop) in try evaluate(e, scope, selfValue: selfValue)
                 } ?? .null
             scope.variables[name] = value
-            self.name(value, name)
+            // Locals of the top level are the file's names; in a function they are provisional.
+            self.name(value, name, provisional: scope !== globals)
         case .assign(let target, let op, let expression, let position):
             var value = try evaluate(expression, scope, selfValue: selfValue)
             if op != "=" {

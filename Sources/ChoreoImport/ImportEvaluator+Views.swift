@@ -46,6 +46,10 @@ extension ImportEvaluator {
         case "clipsToBounds": return "masksToBounds"
         case "path", "fillColor", "strokeColor", "lineWidth", "strokeStart", "strokeEnd", "lineCap", "lineJoin":
             return layer.kind == .shape ? name : nil
+        case "emitterPosition", "emitterZPosition", "emitterSize", "emitterShape", "emitterMode", "birthRate",
+            "lifetime",
+            "velocity", "scale", "spin", "seed", "emitterCells":
+            return layer.kind == .emitter ? name : nil
         case "text", "string": return layer.kind == .text ? "string" : nil
         case "textColor", "foregroundColor": return layer.kind == .text ? "foregroundColor" : nil
         case "font", "fontSize": return layer.kind == .text ? "fontSize" : nil
@@ -71,7 +75,16 @@ extension ImportEvaluator {
     ]
 
     /// Sets a property of a view, layer, animation or instance.
-    func setMember(_ target: Value, _ name: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
+    func setMember(_ target: Value, _ given: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
+        if case .object(let index) = target, case .cell(let cell) = heap[index] {
+            try setCellField(cell, given, value, position)
+            return
+        }
+        var name = given
+        // `_label` is the instance variable behind the property `label`.
+        if name.hasPrefix("_"), let object = instance(target), hasProperty(object, String(name.dropFirst())) {
+            name.removeFirst()
+        }
         if let object = instance(target),
             layer(target) == nil || hasProperty(object, name) || object.fields[name] != nil
         {
@@ -235,9 +248,10 @@ extension ImportEvaluator {
             if case .color(let c)? = color(named: name) { return c }
             return .string(name)
         case .options(let names): return .array(names.map { .string($0) })
-        case .object:
+        case .object(let index):
             if let layer = layer(value) { return .string(id(of: layer)) }
             if let path = path(value) { return .array(path.commands) }
+            if case .cell(let cell) = heap[index] { return .object(JSONObject(cell.fields)) }
             throw stop(position, "\(value.kindName) cannot be a value of the scene")
         default:
             throw stop(position, "\(value.kindName) cannot be a value of the scene")
@@ -438,5 +452,43 @@ extension ImportEvaluator {
             return
         }
         try emit([("removeLayer", .value(.string(id(of: layer))))], position)
+    }
+}
+
+extension ImportEvaluator {
+    /// The scene's `CAEmitterCell` fields.
+    static let cellFields: Set<String> = [
+        "name", "birthRate", "lifetime", "lifetimeRange", "velocity", "velocityRange", "emissionLatitude",
+        "emissionLongitude", "emissionRange", "xAcceleration", "yAcceleration", "zAcceleration", "scale", "scaleRange",
+        "scaleSpeed", "spin", "spinRange", "color", "redRange", "greenRange", "blueRange", "alphaRange", "redSpeed",
+        "greenSpeed", "blueSpeed", "alphaSpeed", "beginTime", "duration", "contents",
+    ]
+
+    /// A field of a `CAEmitterCell`; its image is drawn as a dot (the scene has no images).
+    func setCellField(_ cell: EmitterCellObject, _ name: String, _ value: Value, _ position: SourcePosition)
+        throws(ImportStop)
+    {
+        guard Self.cellFields.contains(name) else {
+            warn(position, "CAEmitterCell.\(name) is not a field choreo's emitters have; skipped")
+            return
+        }
+        switch name {
+        case "contents":
+            if case .size = value {
+                cell.set("contents", try json(value, position))
+            } else {
+                note(position, "the cell's image is drawn as a dot")
+                cell.set("contents", .string("dot"))
+            }
+        case "color":
+            guard let color = try colorJSON(value, position) else { return }
+            cell.set("color", color)
+        default:
+            if case .runtime(let runtime) = value {
+                warn(position, "\(name) is \(runtime.description), known only at run time; skipped")
+                return
+            }
+            cell.set(name, try json(value, position))
+        }
     }
 }

@@ -393,7 +393,10 @@ final class ImportEvaluator {
     }
 
     /// Gives an unnamed layer the name it is first bound to: `card`, `self.card` and `_card` are `card`.
-    func name(_ value: Value, _ bound: String) {
+    /// A local variable's name is provisional: a stored property or a stored array the layer is
+    /// bound to later names it instead (`let node = …; nodes.append(node)` is `nodes[2]`), as long
+    /// as no action has used the first name.
+    func name(_ value: Value, _ bound: String, provisional: Bool = false) {
         switch value {
         case .object(let index)
         where instance(value).map({ isViewController($0.typeName) }) == true && layer(value) == nil:
@@ -401,13 +404,20 @@ final class ImportEvaluator {
             while base.hasPrefix("_") { base.removeFirst() }
             if controllerNames[index] == nil { controllerNames[index] = base }
         case .object:
-            guard let layer = layer(value), layer.id == nil, !layer.isCanvas else { return }
+            guard let layer = layer(value), !layer.isCanvas else { return }
             var base = bound
             while base.hasPrefix("_") { base.removeFirst() }
             if base.isEmpty { base = layer.className }
+            if let id = layer.id {
+                guard layer.provisional, !provisional, !layer.referenced, id != base else { return }
+                usedIDs.remove(id)
+            }
             layer.id = uniqueID(base, layer.created)
+            layer.provisional = provisional
         case .array(let elements):
-            for (index, element) in elements.enumerated() { name(element, "\(bound)[\(index)]") }
+            for (index, element) in elements.enumerated() {
+                name(element, "\(bound)[\(index)]", provisional: provisional)
+            }
         default:
             break
         }

@@ -33,6 +33,8 @@ final class LayerObject {
     var everAttached = false
     /// Whether an action names it.
     var referenced = false
+    /// Whether its id came from a local variable (a stored property may rename it).
+    var provisional = false
     /// A view or layer subclass the file declares: its type, stored properties and methods.
     var instance: InstanceObject?
 
@@ -102,6 +104,20 @@ enum HeapObject {
     case instance(InstanceObject)
     case path(PathObject)
     case transitionContext(TransitionContext)
+    case cell(EmitterCellObject)
+}
+
+/// A `CAEmitterCell` being configured: its scene fields in the order they were set.
+final class EmitterCellObject {
+    var fields: [(String, JSONValue)] = []
+
+    func set(_ name: String, _ value: JSONValue) {
+        if let index = fields.firstIndex(where: { $0.0 == name }) {
+            fields[index].1 = value
+        } else {
+            fields.append((name, value))
+        }
+    }
 }
 
 /// An action list of the scene being built. Lists are filled in the order the code runs, which

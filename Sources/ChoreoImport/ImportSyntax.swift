@@ -49,11 +49,15 @@ package struct ClosureSyntax: Sendable {
     package var body: [Statement]
     /// `[weak self]` and friends: names captured weakly (they read as the object while it lives).
     package var weakCaptures: [String] = []
+    /// An Objective-C block captures the values its variables have when it is made (a Swift
+    /// closure captures the variables themselves).
+    package var capturesValues = false
 
-    package init(parameters: [String], body: [Statement], weakCaptures: [String] = []) {
+    package init(parameters: [String], body: [Statement], weakCaptures: [String] = [], capturesValues: Bool = false) {
         self.parameters = parameters
         self.body = body
         self.weakCaptures = weakCaptures
+        self.capturesValues = capturesValues
     }
 }
 

@@ -150,6 +150,10 @@ package final class ClosureValue {
 final class Scope {
     var variables: [String: Value] = [:]
     let parent: Scope?
+    /// For a block's copy of the variables it captured: where each came from. A write goes
+    /// there too (Objective-C only lets a block write `__block` and `static` variables, which
+    /// are shared).
+    var capturedFrom: [String: Scope] = [:]
 
     init(parent: Scope?) { self.parent = parent }
 
@@ -168,6 +172,7 @@ final class Scope {
         while let current = scope {
             if current.variables[name] != nil {
                 current.variables[name] = value
+                if let origin = current.capturedFrom[name] { _ = origin.assign(name, value) }
                 return true
             }
             scope = current.parent

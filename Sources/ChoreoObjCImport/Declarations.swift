@@ -165,6 +165,7 @@ enum Declarations {
         @end
         @interface NSArray<ObjectType> : NSObject
         + (instancetype)arrayWithObjects:(ObjectType)first, ...;
+        + (instancetype)arrayWithObjects:(const ObjectType _Nonnull [_Nullable])objects count:(NSUInteger)count;
         + (instancetype)array;
         @property (readonly) NSUInteger count;
         @property (readonly) ObjectType firstObject;
@@ -183,6 +184,8 @@ enum Declarations {
         - (void)setObject:(ObjectType)object atIndexedSubscript:(NSUInteger)index;
         @end
         @interface NSDictionary<KeyType, ObjectType> : NSObject
+        + (instancetype)dictionaryWithObjects:(const ObjectType _Nonnull [_Nullable])objects forKeys:(const KeyType _Nonnull [_Nullable])keys count:(NSUInteger)count;
+        + (instancetype)dictionary;
         - (ObjectType)objectForKey:(KeyType)key;
         - (ObjectType)objectForKeyedSubscript:(KeyType)key;
         @property (readonly) NSUInteger count;

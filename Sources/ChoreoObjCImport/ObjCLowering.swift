@@ -4,11 +4,22 @@ import ChoreoImport
 /// Lowers libclang's cursors to the intermediate form.
 struct ObjCLowering {
     let parser: ClangParser
+    /// The last position in the file seen: an implicit cursor (a conversion clang made up) has
+    /// none of its own.
+    private let lastPosition = PositionMemory()
 
     init(parser: ClangParser) { self.parser = parser }
 
     func kind(_ cursor: CXCursor) -> CXCursorKind { parser.clang.clang_getCursorKind(cursor) }
-    func position(_ cursor: CXCursor) -> SourcePosition { parser.position(cursor) }
+
+    func position(_ cursor: CXCursor) -> SourcePosition {
+        let position = parser.position(cursor)
+        if position.line > 0 {
+            lastPosition.value = position
+            return position
+        }
+        return lastPosition.value
+    }
     func children(_ cursor: CXCursor) -> [CXCursor] { parser.children(cursor) }
     func spelling(_ cursor: CXCursor) -> String { parser.spelling(cursor) }
 
@@ -240,6 +251,15 @@ struct ObjCLowering {
         case CXCursor_ObjCSelfExpr:
             return .name("self", p)
         case CXCursor_DeclRefExpr:
+            // A constant of an enumeration the file declares is its value; UIKit's keep their
+            // names, which the evaluator reads (`UIViewAnimationOptionCurveEaseOut`).
+            let referenced = parser.clang.clang_getCursorReferenced(cursor)
+            let name = spelling(cursor)
+            if kind(referenced) == CXCursor_EnumConstantDecl,
+                !Self.namedConstants.contains(where: { name.hasPrefix($0) }), let value = parser.literal(cursor)
+            {
+                return .literal(value, p)
+            }
             return .name(spelling(cursor), p)
         case CXCursor_MemberRefExpr:
             let name = spelling(cursor)
@@ -263,7 +283,7 @@ struct ObjCLowering {
             }
             let parameters = inner.filter { kind($0) == CXCursor_ParmDecl }.map(spelling)
             let body = inner.last { kind($0) == CXCursor_CompoundStmt }.map { lowerBlock($0) } ?? []
-            return .closure(ClosureSyntax(parameters: parameters, body: body), p)
+            return .closure(ClosureSyntax(parameters: parameters, body: body, capturesValues: true), p)
         case CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator:
             guard parts.count == 2 else { return .unsupported("this operator", p) }
             let op = binaryOperator(cursor, parts[0])
@@ -288,8 +308,11 @@ struct ObjCLowering {
         case CXCursor_InitListExpr:
             return .array(parts.map { lowerExpression($0) }, p)
         case CXCursor_ObjCSelectorExpr:
-            let selector = parser.tokens(cursor).dropFirst(2).first?.text ?? ""
-            return .member(.name("self", p), selector, p)
+            // @selector(startArena:): the method's name.
+            let tokens = parser.tokens(cursor).map(\.text)
+            let open = tokens.firstIndex(of: "(") ?? 0
+            let selector = tokens.indices.contains(open + 1) ? tokens[open + 1] : ""
+            return .literal(.string(selector), p)
         case CXCursor_UnexposedExpr:
             return lowerUnexposed(cursor, parts, p)
         default:
@@ -297,6 +320,11 @@ struct ObjCLowering {
             return .unsupported("this expression", p)
         }
     }
+
+    /// UIKit's enumeration constants the evaluator reads by name; others are their values.
+    static let namedConstants = [
+        "UIViewAnimationOption", "UIViewKeyframeAnimationOption", "NSTextAlignment", "UIViewAnimatingPosition",
+    ]
 
     /// `nil`, `NULL`: a cast of 0 to a pointer type.
     func isNullPointer(_ cursor: CXCursor, _ parts: [CXCursor]) -> Bool {
@@ -309,7 +337,18 @@ struct ObjCLowering {
 
     /// Implicit casts, `@(…)`, `@[…]`, `@{…}` and pseudo-objects all come as unexposed expressions.
     mutating func lowerUnexposed(_ cursor: CXCursor, _ parts: [CXCursor], _ p: SourcePosition) -> Expression {
+        // An implicit conversion around the expression itself: the same extent, one child.
+        if parts.count == 1, kind(parts[0]) == CXCursor_UnexposedExpr, parser.extent(parts[0]) == parser.extent(cursor)
+        {
+            return lowerUnexposed(parts[0], children(parts[0]), p)
+        }
         let tokens = parser.tokens(cursor)
+        // `array[i]`, `info[@"name"]`: Objective-C's subscripts (ObjCSubscriptRefExpr).
+        if parts.count == 2, tokens.last?.text == "]", tokens.first?.text != "@", tokens.first?.text != "[",
+            isExpression(parts[0]), isExpression(parts[1])
+        {
+            return .subscriptAccess(lowerExpression(parts[0]), [Argument(nil, lowerExpression(parts[1]))], p)
+        }
         if tokens.count >= 2, tokens[0].text == "@" {
             switch tokens[1].text {
             case "[": return .array(parts.map { lowerExpression($0) }, p)
@@ -329,6 +368,8 @@ struct ObjCLowering {
             }
         }
         if let inner = parts.last(where: { isExpression($0) }) { return lowerExpression(inner) }
+        // An implicit zero value (`static Foo *shared;`).
+        if parts.isEmpty && tokens.isEmpty { return .literal(.null, p) }
         if parts.isEmpty, let first = tokens.first, tokens.count == 1 {
             if let value = Int(first.text) { return .literal(.integer(value), p) }
             return .name(first.text, p)
@@ -409,4 +450,9 @@ extension Substring {
         }
         return nil
     }
+}
+
+/// A position remembered across a walk.
+final class PositionMemory {
+    var value = SourcePosition(line: 1, column: 1)
 }

@@ -103,3 +103,69 @@ import Testing
 enum ImportTestFailure: Error {
     case unexpected(String)
 }
+
+/// The server arena (seed 000) runs from its button's action, `startArena`: six nodes fight in
+/// turn and the last is crowned. examples/arena-battle.json is one node's battle written by
+/// hand with the arena's states (its colours are the product's, not the article's): the first
+/// node's geometry (its transform and opacity through the battle group, the transaction's
+/// completion and the defeat block) and its battle animation's events are the same.
+@Suite struct ServerArenaImportTests {
+    static func frames(_ document: [UInt8], layer: String, until end: Double) throws -> (
+        frames: [JSONValue], events: [JSONValue]
+    ) {
+        let (scene, _) = try SceneDecoder.decode(bytes: document)
+        var query = SamplingQuery()
+        query.times = (0...Int(end * 60)).map { Double($0) / 60 }
+        let plan = try RenderPlan.make(scene: scene, query: query)
+        guard case .object(let response) = try JSONParser.parse(ResponseEncoder.json(plan, threads: 1)),
+            case .array(let frames)? = response["frames"], case .array(let events)? = response["events"]
+        else { throw ImportTestFailure.unexpected("no frames") }
+        let geometry: [JSONValue] = frames.map { frame in
+            guard case .object(let f) = frame, case .object(let layers)? = f["layers"],
+                case .object(let values)? = layers[layer]
+            else { return .null }
+            return .object(
+                JSONObject([("transform", values["transform"] ?? .null), ("opacity", values["opacity"] ?? .null)]))
+        }
+        let battle = events.compactMap { event -> JSONValue? in
+            guard case .object(let e) = event, e["layer"] == .string(layer), e["key"] == .string("battleAnimation")
+            else {
+                return nil
+            }
+            return .object(JSONObject([("time", e["time"] ?? .null), ("type", e["type"] ?? .null)]))
+        }
+        return (geometry, battle)
+    }
+
+    @Test func theFirstBattleIsTheHandWrittenOne() throws {
+        var request = ImportRequest(
+            source: try ImportEquivalenceTests.source("server-arena.m"), language: .objc,
+            entry: "ViewController.startArena")
+        request.name = "server-arena.m"
+        let result = try ImportService.run(request, helpers: ImportHelpers(path: ImportHelpers.besideExecutable()))
+        #expect(!result.hasErrors, "\(result.diagnostics.map { $0.formatted(file: "server-arena.m") })")
+        let scene = try #require(result.scene)
+        // Six nodes, named after the array that holds them, and the confetti emitter.
+        guard case .object(let document) = scene, case .array(let layers)? = document["layers"] else {
+            throw ImportTestFailure.unexpected("no layers")
+        }
+        let ids = layers.compactMap { layer -> String? in
+            if case .object(let l) = layer, case .string(let id)? = l["id"] { return id }
+            return nil
+        }
+        #expect((0..<6).allSatisfy { ids.contains("nodeViews[\($0)]") })
+        #expect(ids.contains("emitter"))
+        let imported = try Self.frames(ImportEquivalenceTests.encoded(scene), layer: "nodeViews[0]", until: 1.1)
+        let written = try Self.frames(
+            Array(
+                try Data(contentsOf: ImportEquivalenceTests.root.appendingPathComponent("examples/arena-battle.json"))),
+            layer: "web-server-01", until: 1.1)
+        #expect(imported.frames.count == written.frames.count)
+        for (index, (a, b)) in zip(imported.frames, written.frames).enumerated() where a != b {
+            Issue.record("frame \(index) differs:\n\(a)\n\(b)")
+            break
+        }
+        #expect(!imported.events.isEmpty)
+        #expect(imported.events == written.events)
+    }
+}
