@@ -45,6 +45,9 @@ extension ImportEvaluator {
             return try makePath(Arguments(items: [(name, .null)] + arguments.items), position)
         case ("UIFont", _):
             return arguments.items.first?.value ?? .number(17)
+        case ("UIViewPropertyAnimator", "runningPropertyAnimator"),
+            ("UIViewPropertyAnimator", "runningPropertyAnimatorWithDuration"):
+            return try makeAnimator(arguments, start: true, position)
         case ("UIAccessibility", "isReduceMotionEnabled"), ("UIAccessibility", "IsReduceMotionEnabled"):
             return .bool(options.reduceMotion)
         default:

@@ -288,7 +288,7 @@ extension ImportEvaluator {
             recognizer.fields["state"] = .enumCase("possible")
             return allocate(.instance(recognizer))
         case "UIViewPropertyAnimator":
-            return try unknownAPI("UIViewPropertyAnimator", position)
+            return try makeAnimator(arguments, start: false, position)
         default:
             if name.hasPrefix("__interpolate") { return .string(values.map(describe).joined()) }
             if name == "__format" { return .string(formatted(values)) }
@@ -368,6 +368,7 @@ extension ImportEvaluator {
         case (.null, _): return .null
         case (.runtime, _): return value
         case (.object, _):
+            if let animator = animator(value) { return animatorMember(animator, name) }
             if let layer = layer(value) {
                 if let object = layer.instance {
                     let field =

@@ -372,6 +372,7 @@ extension ImportEvaluator {
                 if layer(target) == nil { return try unknownAPI("\(object.typeName).\(name)", position) }
             }
             if path(target) != nil { return try pathMethod(target, name, arguments, position) }
+            if let animator = animator(target) { return try animatorMethod(animator, name, arguments, position) }
             if let value = try accessorMessage(target, name, arguments, position) { return value }
             if layer(target) != nil { return try layerMethod(target, name, arguments, position) }
             if animation(target) != nil { return try animationMethod(target, name, arguments, position) }

@@ -76,6 +76,10 @@ extension ImportEvaluator {
 
     /// Sets a property of a view, layer, animation or instance.
     func setMember(_ target: Value, _ given: String, _ value: Value, _ position: SourcePosition) throws(ImportStop) {
+        if let animator = animator(target) {
+            try setAnimatorProperty(animator, given, value, position)
+            return
+        }
         if case .object(let index) = target, case .cell(let cell) = heap[index] {
             try setCellField(cell, given, value, position)
             return

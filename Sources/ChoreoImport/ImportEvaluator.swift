@@ -96,6 +96,7 @@ final class ImportEvaluator {
     /// The transition in progress, in `animateTransition(using:)` and its completions.
     var currentTransition: String?
     var transitionCount = 0
+    var animatorCount = 0
 
     init(unit: SourceUnit, options: ImportOptions) {
         self.unit = unit
@@ -310,6 +311,11 @@ final class ImportEvaluator {
         return nil
     }
 
+    func animator(_ value: Value) -> AnimatorObject? {
+        if case .object(let index) = value, case .animator(let animator) = heap[index] { return animator }
+        return nil
+    }
+
     func path(_ value: Value) -> PathObject? {
         if case .object(let index) = value, case .path(let path) = heap[index] { return path }
         return nil
@@ -403,6 +409,10 @@ final class ImportEvaluator {
             var base = bound
             while base.hasPrefix("_") { base.removeFirst() }
             if controllerNames[index] == nil { controllerNames[index] = base }
+        case .object where animator(value) != nil:
+            guard let box = animator(value)?.name, !box.named else { return }
+            box.named = true
+            box.value = bound
         case .object:
             guard let layer = layer(value), !layer.isCanvas else { return }
             var base = bound

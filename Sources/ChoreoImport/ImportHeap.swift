@@ -105,6 +105,25 @@ enum HeapObject {
     case path(PathObject)
     case transitionContext(TransitionContext)
     case cell(EmitterCellObject)
+    case animator(AnimatorObject)
+}
+
+/// A `UIViewPropertyAnimator`: its scene id, where its completions go, and what the code can read.
+final class AnimatorObject {
+    /// Its id: the variable it is first bound to (`slide`), once the code binds it.
+    let name: NameBox
+    var id: String { name.value }
+    let completion: ActionList
+    var duration: Double
+    var started = false
+    var fractionComplete = 0.0
+    var isReversed = false
+
+    init(id: String, completion: ActionList, duration: Double) {
+        self.name = NameBox(id)
+        self.completion = completion
+        self.duration = duration
+    }
 }
 
 /// A `CAEmitterCell` being configured: its scene fields in the order they were set.
@@ -127,9 +146,18 @@ final class ActionList {
     var items: [Piece] = []
 }
 
+/// A name decided after the actions that use it were made (an animator's, once bound).
+final class NameBox {
+    var value: String
+    var named = false
+
+    init(_ value: String) { self.value = value }
+}
+
 /// A piece of the scene document: JSON, an object whose members may hold action lists, or a list.
 indirect enum Piece {
     case value(JSONValue)
+    case name(NameBox)
     /// Members, and the source position of the code that made it (an entry of the source map).
     case object([(String, Piece)], SourcePosition?)
     case list(ActionList)
@@ -140,6 +168,8 @@ indirect enum Piece {
         switch self {
         case .value(let value):
             return value
+        case .name(let box):
+            return .string(box.value)
         case .object(let members, let position):
             if let position { map.append(SourceMapping(path: path, position: position)) }
             return .object(JSONObject(members.map { ($0.0, $0.1.assemble(path + "." + $0.0, &map)) }))

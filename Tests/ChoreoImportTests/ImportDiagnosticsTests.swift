@@ -1,3 +1,4 @@
+import ChoreoFormat
 import ChoreoImport
 import ChoreoObjCImport
 import ChoreoSwiftImport
@@ -207,5 +208,42 @@ import Testing
         #expect(text.contains(#""transaction":{"duration":0.5"#))
         // The restart from animationDidStop re-adds the same animation: a loop, not an endless import.
         #expect(text.contains(#""addAgain":"turn""#))
+    }
+}
+
+/// `UIViewPropertyAnimator`: made, started, paused, scrubbed, reversed and continued as the
+/// scene's `propertyAnimator` and its calls, named after the variable it is bound to.
+@Suite struct PropertyAnimatorImportTests {
+    @Test func anAnimatorAndItsCalls() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let card = UIView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+                let slide = UIViewPropertyAnimator(duration: 0.5, curve: .easeOut) {
+                    card.center.x += 200
+                }
+                slide.addCompletion { position in
+                    if position == .end { print("slid") }
+                }
+                slide.startAnimation()
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) {
+                    slide.pauseAnimation()
+                    slide.fractionComplete = 0.3
+                    slide.isReversed = true
+                    slide.continueAnimation(withTimingParameters: nil, durationFactor: 1)
+                }
+                """), options: ImportOptions())
+        let scene = try #require(result.scene)
+        var writer = ChoreoJSONWriterBox()
+        writer.write(scene)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""propertyAnimator":{"id":"slide","duration":0.5,"curve":"easeOut""#))
+        #expect(text.contains(#""changes":{"card":{"position":[250,50]}}"#))
+        #expect(text.contains(#"{"if":"position == end","do":[{"mark":"slid"}]}"#))
+        #expect(text.contains(#"{"startAnimation":{},"animator":"slide"}"#))
+        #expect(text.contains(#"{"fractionComplete":0.3,"animator":"slide"}"#))
+        #expect(text.contains(#"{"isReversed":true,"animator":"slide"}"#))
+        // The scene runs: the engine accepts every call in its state.
+        _ = try SceneDecoder.decode(bytes: writer.bytes)
     }
 }
