@@ -116,7 +116,9 @@ let package = Package(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
         // Code in, scene out: the intermediate form both front ends lower to, and its evaluator.
-        .target(name: "ChoreoImport", dependencies: ["ChoreoJSON", "ChoreoFormat"], swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoImport", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat"],
+            swiftSettings: strictSettings),
         .target(
             name: "ChoreoSwiftImport", dependencies: ["ChoreoImport"],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],

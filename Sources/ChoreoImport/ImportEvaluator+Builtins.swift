@@ -188,6 +188,8 @@ extension ImportEvaluator {
             return .null
         case "dispatch_after", "dispatch_async":
             return try dispatch(name == "dispatch_async" ? .number(0) : values.first ?? .null, arguments, position)
+        case "UIAccessibilityIsReduceMotionEnabled":
+            return .bool(options.reduceMotion)
         case "CACurrentMediaTime":
             warn(position, "CACurrentMediaTime() reads the wall clock; the import counts scene time from 0")
             return .number(now)
@@ -210,9 +212,7 @@ extension ImportEvaluator {
             if arguments["rotationAngle"] != nil { return .transform(.rotation(try number(0))) }
             if values.count == 6 {
                 let n = try (0..<6).map { (i: Int) throws(ImportStop) in try number(i) }
-                return .transform(
-                    TransformValue(
-                        matrix: [n[0], n[1], 0, 0, n[2], n[3], 0, 0, 0, 0, 1, 0, n[4], n[5], 0, 1], readable: nil))
+                return .transform(.affine(n[0], n[1], n[2], n[3], n[4], n[5]))
             }
             return .transform(.identity)
         case "CGAffineTransformMakeScale": return .transform(.scale(try number(0), try number(1)))

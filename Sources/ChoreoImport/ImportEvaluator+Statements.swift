@@ -51,10 +51,7 @@ extension ImportEvaluator {
             let values = try elements(of: try evaluate(sequence, scope, selfValue: selfValue), position)
             var iterations = 0
             for value in values {
-                iterations += 1
-                if iterations > limits.loopIterations {
-                    throw stop(position, "the loop runs more than \(limits.loopIterations) times")
-                }
+                try countIteration(&iterations, position)
                 let inner = Scope(parent: scope)
                 bind(names, value, inner)
                 switch try execute(body, inner, selfValue: selfValue) {
@@ -71,10 +68,7 @@ extension ImportEvaluator {
                 if let condition {
                     guard try truth(try evaluate(condition, inner, selfValue: selfValue), position) else { break }
                 }
-                iterations += 1
-                if iterations > limits.loopIterations {
-                    throw stop(position, "the loop runs more than \(limits.loopIterations) times")
-                }
+                try countIteration(&iterations, position)
                 switch try execute(body, Scope(parent: inner), selfValue: selfValue) {
                 case .normal, .continued: break
                 case .broke: return .normal
@@ -85,10 +79,7 @@ extension ImportEvaluator {
         case .whileLoop(let condition, let body, let position):
             var iterations = 0
             while try truth(try evaluate(condition, scope, selfValue: selfValue), position) {
-                iterations += 1
-                if iterations > limits.loopIterations {
-                    throw stop(position, "the loop runs more than \(limits.loopIterations) times")
-                }
+                try countIteration(&iterations, position)
                 switch try execute(body, Scope(parent: scope), selfValue: selfValue) {
                 case .normal, .continued: continue
                 case .broke: return .normal
@@ -130,6 +121,14 @@ extension ImportEvaluator {
             warn(position, "\(what) is not imported; skipped")
         }
         return .normal
+    }
+
+    /// One more turn of a loop, within the iteration limit.
+    func countIteration(_ iterations: inout Int, _ position: SourcePosition) throws(ImportStop) {
+        iterations += 1
+        if iterations > limits.loopIterations {
+            throw stop(position, "the loop runs more than \(limits.loopIterations) times")
+        }
     }
 
     /// Whether conditions hold, or which run-time value they depend on.

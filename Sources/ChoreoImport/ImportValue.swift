@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoJSON
 import Glibc
 
@@ -181,81 +182,63 @@ final class Scope {
     }
 }
 
-/// A `CGAffineTransform` or `CATransform3D`: its matrix (m11 … m44, row by row, translation in
-/// m41 m42 m43) and, when it was made by one initializer, the scene's readable form of it.
+/// A `CGAffineTransform` or `CATransform3D`: its matrix (the engine's ``Transform3D``) and, when
+/// it was made by one initializer, the scene's readable form of it.
 package struct TransformValue: Sendable, Equatable {
-    package var matrix: [Double]
+    package var matrix: Transform3D
     package var readable: JSONValue?
 
-    package static let identity = TransformValue(
-        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], readable: .string("identity"))
+    package static let identity = TransformValue(matrix: .identity, readable: .string("identity"))
 
-    package var isIdentity: Bool { matrix == Self.identity.matrix }
+    package var isIdentity: Bool { matrix.isIdentity }
 
     package static func scale(_ x: Double, _ y: Double, _ z: Double = 1) -> TransformValue {
         TransformValue(
-            matrix: [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1],
+            matrix: .scale(x, y, z),
             readable: .object(JSONObject([("scale", .array([.number(x), .number(y), .number(z)]))])))
     }
 
     package static func translation(_ x: Double, _ y: Double, _ z: Double = 0) -> TransformValue {
         TransformValue(
-            matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1],
+            matrix: .translation(x, y, z),
             readable: .object(JSONObject([("translate", .array([.number(x), .number(y), .number(z)]))])))
     }
 
     /// A rotation by `angle` radians about (x, y, z) (`CATransform3DMakeRotation`); about z only
-    /// for `CGAffineTransform(rotationAngle:)`.
+    /// for `CGAffineTransform(rotationAngle:)`. Readable when it is about one axis.
     package static func rotation(_ angle: Double, _ x: Double = 0, _ y: Double = 0, _ z: Double = 1)
         -> TransformValue
     {
-        let length = (x * x + y * y + z * z).squareRoot()
-        guard length > 0 else { return .identity }
-        let (ux, uy, uz) = (x / length, y / length, z / length)
-        let c = cosine(angle)
-        let s = sine(angle)
-        let t = 1 - c
-        let matrix = [
-            t * ux * ux + c, t * ux * uy + s * uz, t * ux * uz - s * uy, 0,
-            t * ux * uy - s * uz, t * uy * uy + c, t * uy * uz + s * ux, 0,
-            t * ux * uz + s * uy, t * uy * uz - s * ux, t * uz * uz + c, 0,
-            0, 0, 0, 1,
-        ]
+        let matrix = Transform3D.rotation(angle, x: x, y: y, z: z)
+        let axes = [x, y, z].filter { $0 != 0 }
+        guard axes.count == 1, let axis = axes.first else { return TransformValue(matrix: matrix, readable: nil) }
+        let signed = axis > 0 ? angle : -angle
         let readable: JSONValue =
-            (ux == 0 && uy == 0 && uz == 1)
-            ? .object(JSONObject([("rotate", .number(angle))]))
+            z != 0
+            ? .object(JSONObject([("rotate", .number(signed))]))
             : .object(
                 JSONObject([
-                    (
-                        "rotate",
-                        .object(
-                            JSONObject([
-                                ("x", .number(angle * ux)), ("y", .number(angle * uy)), ("z", .number(angle * uz)),
-                            ]))
-                    )
+                    ("rotate", .object(JSONObject([(x != 0 ? "x" : "y", .number(signed))])))
                 ]))
-        return TransformValue(
-            matrix: matrix,
-            readable: (ux == 0 && uy == 0) || (uy == 0 && uz == 0) || (ux == 0 && uz == 0) ? readable : nil)
+        return TransformValue(matrix: matrix, readable: readable)
+    }
+
+    /// `CGAffineTransform(a:b:c:d:tx:ty:)`.
+    package static func affine(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ tx: Double, _ ty: Double)
+        -> TransformValue
+    {
+        TransformValue(matrix: Transform3D(a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, tx, ty, 0, 1), readable: nil)
     }
 
     /// `self` then `other` (`CGAffineTransform.concatenating`, `CATransform3DConcat(self, other)`).
     package func concatenating(_ other: TransformValue) -> TransformValue {
-        var result = [Double](repeating: 0, count: 16)
-        for row in 0..<4 {
-            for column in 0..<4 {
-                var sum = 0.0
-                for k in 0..<4 { sum += matrix[row * 4 + k] * other.matrix[k * 4 + column] }
-                result[row * 4 + column] = sum
-            }
-        }
-        return TransformValue(matrix: result, readable: nil)
+        TransformValue(matrix: matrix.concatenating(other.matrix), readable: nil)
     }
 
     /// The scene's JSON for it: the readable form when it has one, else the 16 numbers.
     package var json: JSONValue {
         if isIdentity { return .string("identity") }
-        return readable ?? .array(matrix.map { .number($0) })
+        return readable ?? .array(matrix.elements.map { .number($0) })
     }
 }
 

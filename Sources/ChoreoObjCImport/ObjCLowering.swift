@@ -412,19 +412,7 @@ struct ObjCLowering {
         if inner.hasSuffix("\"") { inner.removeLast() }
         // Adjacent literals ("a" "b") joined.
         inner = inner.replacingOccurrences(of: "\"\"", with: "")
-        var result = ""
-        var escaping = false
-        for character in inner {
-            if escaping {
-                result.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
+        return unescapedStringLiteral(inner)
     }
 }
 

@@ -90,6 +90,10 @@ package enum ImportService {
         if request.reduceMotion { arguments.append("--reduce-motion") }
         let outcome = HelperProcess.run(
             helpers.path, arguments, input: request.source, deadline: helpers.deadline, outputLimit: 64 << 20)
+        // The helper says where it is ("stage: evaluating"); a failure names the last stage.
+        let report = String(decoding: outcome.errorOutput, as: UTF8.self)
+        let stage =
+            report.split(separator: "\n").last { $0.hasPrefix("stage: ") }.map { " while " + $0.dropFirst(7) } ?? ""
         let failure: String
         switch outcome.ending {
         case .exited(0):
@@ -98,14 +102,15 @@ package enum ImportService {
             }
             failure = "the import helper answered with something that is not a result"
         case .exited(let status):
-            let message = String(decoding: outcome.errorOutput, as: UTF8.self)
-            failure = "the import helper stopped with status \(status)\(message.isEmpty ? "" : ": \(message)")"
+            let message = report.split(separator: "\n").filter { !$0.hasPrefix("stage: ") && !$0.hasPrefix("timing: ") }
+                .joined(separator: "; ")
+            failure = "the import helper stopped with status \(status)\(stage)\(message.isEmpty ? "" : ": \(message)")"
         case .signalled(SIGXCPU), .signalled(SIGKILL):
-            failure = "the parse used more than its \(helpers.cpuSeconds) s of CPU time and was stopped"
+            failure = "the import used more than its \(helpers.cpuSeconds) s of CPU time and was stopped\(stage)"
         case .signalled(let signal):
-            failure = "the parser crashed (signal \(signal)) on this source"
+            failure = "the import crashed (signal \(signal))\(stage)"
         case .timedOut:
-            failure = "the parse took longer than \(format(helpers.deadline)) s and was stopped"
+            failure = "the import took longer than \(format(helpers.deadline)) s and was stopped\(stage)"
         case .outputTooLarge:
             failure = "the import made a scene larger than 64 MiB"
         case .notStarted(let error):

@@ -5,6 +5,12 @@ import SwiftParser
 import SwiftParserDiagnostics
 import SwiftSyntax
 
+// The toolchain's SwiftSyntax is the one this package is built against: the libraries of the
+// Swift 6.3 toolchain (their interfaces change from one toolchain to the next).
+#if !compiler(>=6.3)
+    #error("choreo's Swift importer needs the Swift 6.3 toolchain's SwiftSyntax (usr/lib/swift/host)")
+#endif
+
 /// Swift source to the importer's intermediate form, through the toolchain's SwiftParser:
 /// syntax errors come from SwiftParserDiagnostics with their line and column, operators are
 /// folded by their standard precedence (SwiftOperators), and everything outside the subset is
@@ -375,7 +381,7 @@ struct SwiftLowering {
                     }
                 }
             }
-            if !interpolated { return .literal(.string(unescape(plain)), p) }
+            if !interpolated { return .literal(.string(unescapedStringLiteral(plain)), p) }
             return .call(.name("__interpolate", p), pieces, p)
         }
         if let reference = expr.as(DeclReferenceExprSyntax.self) {
@@ -472,26 +478,6 @@ struct SwiftLowering {
             position(closure))
     }
 
-    func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
-        var result = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                switch character {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                default: result.append(character)
-                }
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                result.append(character)
-            }
-        }
-        return result
-    }
 }
 
 extension String {

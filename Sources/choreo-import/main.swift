@@ -80,15 +80,25 @@ func milliseconds() -> Double {
     return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
 }
 
+/// Where the import is, on standard error: a helper that crashes or is killed is reported with
+/// the stage it had reached.
+func stage(_ name: String) {
+    let line = Array("stage: \(name)\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
 let started = milliseconds()
 let text = String(decoding: source, as: UTF8.self)
+stage(language == .swift ? "parsing the Swift source" : "parsing the Objective-C source")
 let unit: SourceUnit
 switch language {
 case .swift: unit = SwiftFrontEnd.lower(text)
 case .objc: unit = ObjCFrontEnd.lower(text)
 }
 let lowered = milliseconds()
+stage("evaluating")
 let result = Importer.run(unit, options: options, name: name)
+stage("writing the scene")
 let evaluated = milliseconds()
 var writer = JSONWriter(capacity: 1 << 16)
 writer.value(result.json)

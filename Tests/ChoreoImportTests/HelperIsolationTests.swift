@@ -48,6 +48,23 @@ import Testing
         }
     }
 
+    /// A helper that crashes mid-way is reported with the stage it had reached.
+    @Test func aCrashedHelperNamesItsStage() throws {
+        // A stand-in helper: it reports a stage as choreo-import does, then crashes.
+        let directory = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        let path = "\(directory)/crashing-helper-\(getpid()).sh"
+        let script = "#!/bin/sh\ncat > /dev/null\necho 'stage: evaluating' >&2\nkill -SEGV $$\n"
+        guard let file = fopen(path, "w") else { throw CancellationError() }
+        fputs(script, file)
+        fclose(file)
+        chmod(path, 0o755)
+        defer { unlink(path) }
+        let result = try ImportService.run(
+            ImportRequest(source: Array("let x = 1".utf8), language: .swift), helpers: ImportHelpers(path: path))
+        #expect(result.scene == nil)
+        #expect(result.diagnostics.first?.message == "the import crashed (signal 11) while evaluating")
+    }
+
     /// The real helper under a small CPU budget: a source that loops for ever is stopped.
     @Test func theRealHelperIsBounded() throws {
         let source = """
