@@ -389,6 +389,105 @@ public final class CairoCanvas {
         return (width, height, rgba)
     }
 
+    /// The pixels as premultiplied ARGB words, row by row: what the next frame of an animated PNG
+    /// is compared with.
+    package func words() -> [UInt32] {
+        C.cairo_surface_flush(surface)
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
+        guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
+        var result = [UInt32](repeating: 0, count: width * height)
+        result.withUnsafeMutableBytes { out in
+            for row in 0..<height {
+                (out.baseAddress! + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
+            }
+        }
+        return result
+    }
+
+    /// The smallest rectangle (x, y, width, height) outside which the pixels equal `previous`
+    /// (``words()`` of a canvas of the same size), nil when none differ.
+    package func changedRegion(from previous: [UInt32]) -> (x: Int, y: Int, width: Int, height: Int)? {
+        C.cairo_surface_flush(surface)
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
+        guard previous.count == width * height, let data = C.cairo_image_surface_get_data(surface) else {
+            return (0, 0, width, height)
+        }
+        var top = height
+        var bottom = -1
+        var left = width
+        var right = -1
+        previous.withUnsafeBufferPointer { old in
+            for y in 0..<height {
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                let before = old.baseAddress! + y * width
+                // Rows that did not change are compared as memory, the common case.
+                if memcmp(row, before, width * 4) == 0 { continue }
+                var first = 0
+                while row[first] == before[first] { first += 1 }
+                var last = width - 1
+                while row[last] == before[last] { last -= 1 }
+                top = min(top, y)
+                bottom = y
+                left = min(left, first)
+                right = max(right, last)
+            }
+        }
+        guard bottom >= 0 else { return nil }
+        return (left, top, right - left + 1, bottom - top + 1)
+    }
+
+    /// A rectangle of the image as PNG bytes to draw over `previous` (the frame before, as
+    /// ``words()``): when every pixel that changed is opaque or was transparent before, the
+    /// unchanged ones are left transparent (they compress to nearly nothing) and the rectangle
+    /// is to be blended over the frame before (`over` true); otherwise it is the rectangle as it
+    /// is, to replace it.
+    package func png(
+        x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, over previous: [UInt32]
+    ) -> (png: [UInt8], over: Bool) {
+        C.cairo_surface_flush(surface)
+        guard previous.count == width * height, let data = C.cairo_image_surface_get_data(surface) else {
+            return (png(x: x, y: y, width: regionWidth, height: regionHeight), false)
+        }
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
+        var region = [UInt32](repeating: 0, count: regionWidth * regionHeight)
+        var opaque = true
+        previous.withUnsafeBufferPointer { old in
+            region.withUnsafeMutableBufferPointer { out in
+                for row in 0..<regionHeight where opaque {
+                    let current = UnsafeRawPointer(data + (y + row) * stride + x * 4).assumingMemoryBound(
+                        to: UInt32.self)
+                    let before = old.baseAddress! + (y + row) * width + x
+                    let target = out.baseAddress! + row * regionWidth
+                    for column in 0..<regionWidth where current[column] != before[column] {
+                        // Drawn over the frame before, a pixel is itself when it is opaque or
+                        // when nothing was there.
+                        if current[column] >> 24 != 0xFF && before[column] >> 24 != 0 {
+                            opaque = false
+                            break
+                        }
+                        target[column] = current[column]
+                    }
+                }
+            }
+        }
+        guard opaque else { return (png(x: x, y: y, width: regionWidth, height: regionHeight), false) }
+        let encoded = region.withUnsafeBytes { bytes in
+            PNGEncoder.encode(
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), width: regionWidth, height: regionHeight,
+                stride: regionWidth * 4, compact: true)
+        }
+        return (encoded, true)
+    }
+
+    /// A rectangle of the image as PNG bytes (``PNGEncoder``).
+    package func png(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) -> [UInt8] {
+        C.cairo_surface_flush(surface)
+        guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
+        let stride = Int(C.cairo_image_surface_get_stride(surface))
+        return PNGEncoder.encode(
+            UnsafePointer(data + y * stride + x * 4), width: regionWidth, height: regionHeight, stride: stride)
+    }
+
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.
     public func pixels() -> [UInt8] {
         C.cairo_surface_flush(surface)

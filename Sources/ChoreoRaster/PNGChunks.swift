@@ -45,7 +45,8 @@ public enum PNGChunks {
 
 /// An animated PNG written frame by frame: the signature, `IHDR` and `acTL` with the first
 /// frame, then an `fcTL` and the image data of each frame (`IDAT` for the first, `fdAT` after),
-/// then `IEND`. Only the frame being added is in memory, never the whole animation.
+/// then `IEND`. Only the frame being added is in memory, never the whole animation. After the
+/// first, a frame may be only the rectangle that changed, drawn over the frame before.
 public struct APNGWriter {
     let frameCount: Int
     private var sequence: UInt32 = 0
@@ -57,6 +58,13 @@ public struct APNGWriter {
     /// The bytes for the next frame, a still PNG of the animation's size, shown for `delay`
     /// seconds (kept in milliseconds, at most 65.535 s); the first frame's bytes start the file.
     public mutating func frame(_ png: [UInt8], delay: Double) -> [UInt8] {
+        frame(png, x: 0, y: 0, delay: delay)
+    }
+
+    /// The bytes for the next frame when only a rectangle changed: `png` is that rectangle, put
+    /// at (`x`, `y`) over the previous frame (dispose: none; blend: source, or over when `over`).
+    /// The first frame must be whole: it is also the still image of decoders without animation.
+    public mutating func frame(_ png: [UInt8], x: Int, y: Int, delay: Double, over: Bool = false) -> [UInt8] {
         guard let chunks = PNGChunks.read(png), let header = chunks.first(where: { $0.type == "IHDR" }) else {
             return []
         }
@@ -72,13 +80,15 @@ public struct APNGWriter {
         var fctl: [UInt8] = []
         PNGChunks.append32(sequence, to: &fctl)
         sequence += 1
-        fctl += Array(header.data.prefix(8))  // width, height
-        PNGChunks.append32(0, to: &fctl)  // x offset
-        PNGChunks.append32(0, to: &fctl)  // y offset
+        fctl += Array(header.data.prefix(8))  // width, height (of the rectangle)
+        PNGChunks.append32(UInt32(x), to: &fctl)  // x offset
+        PNGChunks.append32(UInt32(y), to: &fctl)  // y offset
         let milliseconds = delay.isFinite ? UInt16(max(0, min(65_535, (delay * 1000).rounded()))) : 0
         PNGChunks.append16(milliseconds, to: &fctl)
         PNGChunks.append16(1000, to: &fctl)
-        fctl += [0, 0]  // dispose: none; blend: source (each frame is whole)
+        // Dispose: none (the next frame draws over this one). Blend: source (the rectangle replaces
+        // what was there), or over (its transparent pixels keep what was there).
+        fctl += [0, over ? 1 : 0]
         PNGChunks.write("fcTL", fctl, to: &out)
         for chunk in chunks where chunk.type == "IDAT" {
             if written == 0 {

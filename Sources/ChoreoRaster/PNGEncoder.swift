@@ -1,3 +1,5 @@
+import CZlib
+
 /// Still PNGs of a canvas, always 8-bit RGBA (colour type 6), filtered "Up" and deflated by
 /// zlib at its fastest level with run-length matching (the filtered rows of flat layers are
 /// mostly runs of zeros), in four parts at once.
@@ -14,7 +16,14 @@ public enum PNGEncoder {
 
     /// Encodes premultiplied ARGB pixels in Cairo's layout (native-endian 32-bit words: B, G,
     /// R, A bytes on little-endian machines), `stride` bytes a row.
-    static func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> [UInt8] {
+    ///
+    /// `compact`: the small rectangles of an animated PNG's later frames, where bytes matter
+    /// more than time: each row takes the filter (None, Sub, Up, Average, Paeth) whose output
+    /// has the smallest sum of absolute values (libpng's heuristic), deflated at zlib's default
+    /// level.
+    static func encode(
+        _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, compact: Bool = false
+    ) -> [UInt8] {
         let rowBytes = width * 4
         // Straight RGBA rows, then each row minus the one above ("Up") behind its filter byte.
         var rgba = [UInt8](repeating: 0, count: rowBytes * height)
@@ -48,7 +57,8 @@ public enum PNGEncoder {
             }
         }
         // Filtered rows in parts of about equal size, deflated in parallel.
-        let partCount = min(Self.parts, height)
+        // A small image is one part: four streams would cost more than they save.
+        let partCount = width * height < 65_536 ? 1 : min(Self.parts, height)
         var parts: [[UInt8]] = []
         rgba.withUnsafeBufferPointer { rows in
             let source = rows.baseAddress!
@@ -60,8 +70,13 @@ public enum PNGEncoder {
                     let target = out.baseAddress!
                     for y in lower..<upper {
                         let line = target + (y - lower) * (rowBytes + 1)
-                        line[0] = 2  // filter: Up
                         let current = source + y * rowBytes
+                        if compact {
+                            Self.bestFilter(
+                                current, above: y == 0 ? nil : current - rowBytes, count: rowBytes, into: line)
+                            continue
+                        }
+                        line[0] = 2  // filter: Up
                         if y == 0 {
                             (line + 1).update(from: current, count: rowBytes)
                         } else {
@@ -79,8 +94,54 @@ public enum PNGEncoder {
         PNGChunks.append32(UInt32(height), to: &header)
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         PNGChunks.write("IHDR", header, to: &png)
-        PNGChunks.write("IDAT", Zlib.deflate(parts), to: &png)
+        PNGChunks.write(
+            "IDAT", compact ? Zlib.deflate(parts, level: 6, strategy: Z_DEFAULT_STRATEGY) : Zlib.deflate(parts),
+            to: &png)
         PNGChunks.write("IEND", [], to: &png)
         return png
+    }
+
+    /// Writes one row behind the filter byte whose output is smallest by the sum of absolute
+    /// values (bytes read as signed), for RGBA rows (4 bytes a pixel).
+    static func bestFilter(
+        _ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int, into line: UnsafeMutablePointer<UInt8>
+    ) {
+        var best = [UInt8](repeating: 0, count: count)
+        var candidate = [UInt8](repeating: 0, count: count)
+        var bestFilter: UInt8 = 0
+        var bestCost = Int.max
+        for filter in UInt8(0)...4 {
+            if above == nil && (filter == 2 || filter == 4) { continue }
+            var cost = 0
+            for i in 0..<count {
+                let a = i >= 4 ? Int(row[i - 4]) : 0
+                let b = above.map { Int($0[i]) } ?? 0
+                let c = i >= 4 ? above.map { Int($0[i - 4]) } ?? 0 : 0
+                let predicted: Int
+                switch filter {
+                case 0: predicted = 0
+                case 1: predicted = a
+                case 2: predicted = b
+                case 3: predicted = (a + b) / 2
+                default:
+                    let p = a + b - c
+                    let pa = abs(p - a)
+                    let pb = abs(p - b)
+                    let pc = abs(p - c)
+                    predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+                }
+                let value = UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
+                candidate[i] = value
+                cost += value < 128 ? Int(value) : 256 - Int(value)
+                if cost >= bestCost { break }
+            }
+            if cost < bestCost {
+                bestCost = cost
+                bestFilter = filter
+                swap(&best, &candidate)
+            }
+        }
+        line[0] = bestFilter
+        best.withUnsafeBufferPointer { (line + 1).update(from: $0.baseAddress!, count: count) }
     }
 }

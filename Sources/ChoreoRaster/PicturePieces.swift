@@ -16,6 +16,8 @@ public struct PicturePieces {
     /// How long an animated PNG of one frame shows it (seconds).
     let frameDelay: Double
     var apng: APNGWriter
+    /// The last frame of an animated PNG, to which the next one is compared.
+    var previous: [UInt32]?
     var nextFrame = 0
     var ended = false
     /// Frames drawn so far.
@@ -31,9 +33,11 @@ public struct PicturePieces {
     }
 
     /// The memory drawing takes at once: the canvas (or the sheet and a frame), its straight
-    /// and filtered copies and the compressed data, about 16 bytes a pixel.
+    /// and filtered copies and the compressed data, about 16 bytes a pixel; an animated PNG also
+    /// keeps the frame before (4 bytes a pixel).
     public var workingBytes: Int {
         let frame = renderer.pixelWidth * renderer.pixelHeight
+        if case .apng = kind { return frame * 20 }
         guard case .filmstrip(let columns) = kind else { return frame * 16 }
         let sheet = Filmstrip(renderer: renderer, times: times, columns: columns)
         return (sheet.pixelWidth * sheet.pixelHeight + frame) * 16
@@ -54,7 +58,15 @@ public struct PicturePieces {
             let delay =
                 index + 1 < times.count
                 ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : frameDelay
-            return apng.frame(renderer.draw(at: times[index]).png(), delay: delay)
+            let canvas = renderer.draw(at: times[index])
+            defer { previous = canvas.words() }
+            guard let previous else { return apng.frame(canvas.png(), delay: delay) }
+            // Only what changed since the frame before: a frame that changed nothing is one
+            // unchanged pixel.
+            let region = canvas.changedRegion(from: previous) ?? (0, 0, 1, 1)
+            let (png, over) = canvas.png(
+                x: region.x, y: region.y, width: region.width, height: region.height, over: previous)
+            return apng.frame(png, x: region.x, y: region.y, delay: delay, over: over)
         case .filmstrip(let columns):
             ended = true
             framesDone = times.count

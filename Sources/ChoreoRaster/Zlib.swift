@@ -17,10 +17,10 @@ enum Zlib {
     /// boundary (`Z_SYNC_FLUSH`), so the raw streams concatenate into one, as pigz does; the
     /// checksum is combined from the parts'. The bytes depend only on the parts, not on the
     /// threads.
-    static func deflate(_ parts: [[UInt8]]) -> [UInt8] {
+    static func deflate(_ parts: [[UInt8]], level: Int32 = 1, strategy: Int32 = Z_RLE) -> [UInt8] {
         let results = Results(count: parts.count)
         DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            let deflated = raw(parts[index], last: index == parts.count - 1)
+            let deflated = raw(parts[index], last: index == parts.count - 1, level: level, strategy: strategy)
             let checksum = parts[index].withUnsafeBufferPointer {
                 adler32(1, $0.baseAddress, uInt($0.count))
             }
@@ -38,11 +38,12 @@ enum Zlib {
     }
 
     /// One part as raw deflate data (no header or checksum).
-    private static func raw(_ bytes: [UInt8], last: Bool) -> [UInt8] {
+    private static func raw(_ bytes: [UInt8], last: Bool, level: Int32, strategy: Int32) -> [UInt8] {
         var stream = z_stream()
         guard
             deflateInit2_(
-                &stream, 1, Z_DEFLATED, -15, 8, Z_RLE, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+                &stream, level, Z_DEFLATED, -15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                == Z_OK
         else { return [] }
         defer { deflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 64)
