@@ -12,9 +12,20 @@ extension ImportEvaluator {
             "CGPoint", "CGSize", "CGRect", "CGFloat", "Double", "Float", "Int", "CGAffineTransform", "CATransform3D",
             "UIBezierPath", "DispatchQueue", "DispatchTime", "UIScreen", "UIFont", "UIEdgeInsets", "NSValue",
             "NSNumber", "UIAccessibility", "UIViewPropertyAnimator", "String", "Bool", "Array", "NSString", "Date",
-            "CAMediaTimingFunctionName", "UIImage", "NSLayoutConstraint", "UIApplication", "Thread",
+            "CAMediaTimingFunctionName", "UIImage", "NSLayoutConstraint", "UIApplication", "Thread", "PlaygroundPage",
         ]
     }
+
+    /// Functions and initializers that make a value from their arguments alone.
+    static let valueFunctions: Set<String> = [
+        "min", "fmin", "fminf", "MIN", "max", "fmax", "fmaxf", "MAX", "abs", "fabs", "fabsf", "sqrt", "sqrtf", "sin",
+        "sinf",
+        "cos", "cosf", "tan", "tanf", "atan2", "atan2f", "pow", "powf", "floor", "floorf", "ceil", "ceilf", "round",
+        "roundf", "CGFloat", "Double", "Float", "TimeInterval", "Int", "CGPoint", "CGPointMake", "CGSize", "CGSizeMake",
+        "CGRect", "CGRectMake", "CGVector", "UIEdgeInsets", "UIEdgeInsetsMake", "CGAffineTransform",
+        "CGAffineTransformMakeScale", "CGAffineTransformMakeTranslation", "CGAffineTransformMakeRotation",
+        "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DMakeRotation", "UIColor",
+    ]
 
     /// Global constants: `M_PI`, `CGFLOAT_MAX`, Core Animation's `kCA…` names, `CATransform3DIdentity`.
     func constant(_ name: String) -> Value? {
@@ -82,6 +93,7 @@ extension ImportEvaluator {
             return .number(.infinity)
         case ("DispatchQueue", "main"): return .typeName("DispatchQueue.main")
         case ("UIScreen", "main"): return .typeName("UIScreen.main")
+        case ("PlaygroundPage", "current"): return .typeName("PlaygroundPage.current")
         case ("UIAccessibility", "isReduceMotionEnabled"): return .bool(options.reduceMotion)
         case (_, _)
         where type.hasPrefix("CAMediaTimingFunctionName") || type == "CAMediaTimingFillMode"
@@ -141,6 +153,8 @@ extension ImportEvaluator {
     /// Free functions and initializers.
     func callFunction(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
         let values = arguments.items.map(\.value)
+        // A value made from one known only at run time is known only at run time too.
+        if let runtime = values.first(where: \.isRuntime), Self.valueFunctions.contains(name) { return runtime }
         func number(_ index: Int) throws(ImportStop) -> Double {
             guard index < values.count else { throw stop(position, "\(name) needs more arguments") }
             return try double(values[index], position)

@@ -185,6 +185,10 @@ extension ImportEvaluator {
             var stripped = name
             if stripped.hasPrefix("_") { stripped.removeFirst() }
             if let value = object.fields[name] ?? object.fields[stripped] { return value }
+            // A view subclass's own view properties: `bounds`, `frame`, `layer`, `superview`.
+            if let layer = layer(selfValue), sceneProperty(name, layer) != nil || Self.viewProperties.contains(name) {
+                return try layerMember(selfValue, name, position)
+            }
             // UIKit's properties of a view controller, before a method of the same name.
             if isViewController(object.typeName), layer(selfValue) == nil {
                 if name == "view" { return try viewOf(selfValue, at: position) }
@@ -335,6 +339,9 @@ extension ImportEvaluator {
         default: nil
         }
     }
+
+    /// A view's properties that are not scene properties but read as values.
+    static let viewProperties: Set<String> = ["layer", "superview", "subviews", "window", "superlayer", "sublayers"]
 
     /// The free functions the importer knows whose names begin in lower case.
     static let freeFunctions: Set<String> = [

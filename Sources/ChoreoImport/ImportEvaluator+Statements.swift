@@ -216,6 +216,8 @@ extension ImportEvaluator {
             switch baseValue {
             case .object:
                 try setMember(baseValue, name, value, position)
+            case .typeName("PlaygroundPage.current") where name == "liveView":
+                try adoptCanvas(value, position)
             case .runtime:
                 warn(position, "\(name) of \(baseValue.kindName) is known only at run time; the assignment is skipped")
             default:

@@ -496,3 +496,32 @@ extension ImportEvaluator {
         }
     }
 }
+
+extension ImportEvaluator {
+    /// `PlaygroundPage.current.liveView = view`: the view is the canvas, its size the
+    /// pictures' and its background their background; its subviews are the scene's roots.
+    func adoptCanvas(_ value: Value, _ position: SourcePosition) throws(ImportStop) {
+        guard let view = layer(value), case .object(let index) = value else {
+            warn(position, "the live view is not a view the importer made; skipped")
+            return
+        }
+        guard canvasObject == nil else {
+            warn(position, "the scene already has its canvas (the view controller's view); the live view is skipped")
+            return
+        }
+        view.isCanvas = true
+        canvasObject = index
+        if let bounds = rectOf(view.model["bounds"]) { canvasSize = (bounds.2, bounds.3) }
+        if let background = view.declared.first(where: { $0.0 == "backgroundColor" })?.1 {
+            canvasBackground = background
+        }
+        declaredRoots += view.declaredChildren
+        for child in view.declaredChildren {
+            if case .layer(let layer) = heap[child] { layer.declaredParent = index }
+            markAttached(child)
+        }
+        view.declaredChildren = []
+        view.everAttached = true
+        undeclareParent(index)
+    }
+}

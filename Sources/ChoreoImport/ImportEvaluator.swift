@@ -82,6 +82,8 @@ final class ImportEvaluator {
     /// The transition each interaction controller drives, by heap index.
     var interactions: [Int: String] = [:]
     var canvasBackground: JSONValue?
+    /// The canvas's size in points, when the code gives it (a playground's live view).
+    var canvasSize: (Double, Double)?
     var usedIDs: Set<String> = []
     /// The declared root layers, in order.
     var declaredRoots: [Int] = []

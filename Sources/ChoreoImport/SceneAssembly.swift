@@ -32,6 +32,11 @@ extension ImportEvaluator {
     func assemble(name: String?, _ map: inout [SourceMapping]) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let name { members.append(("name", .string(name))) }
+        if let (width, height) = canvasSize, width >= 1, height >= 1 {
+            var canvas: [(String, JSONValue)] = [("width", .number(width)), ("height", .number(height))]
+            if let canvasBackground { canvas.append(("background", canvasBackground)) }
+            members.append(("canvas", .object(JSONObject(canvas))))
+        }
         var layers: [JSONValue] = []
         var placed: Set<Int> = []
         for root in declaredRoots {
@@ -42,8 +47,9 @@ extension ImportEvaluator {
             if layer.everAttached {
                 // Added by an action later: declared detached until then.
                 layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
-            } else if layer.referenced {
-                // Animated but never added to a view (a snippet): shown as a root layer.
+            } else if needed(index) {
+                // Animated (or holding what is) but never added to a view, as in a snippet:
+                // shown as a root layer.
                 note(layer.created, "\(id(of: layer)) is not added to a view; it is imported as a root layer")
                 layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: false, &placed, &map))
             } else {
@@ -61,6 +67,12 @@ extension ImportEvaluator {
         }
         members.append(("script", .array(script)))
         return .object(JSONObject(members))
+    }
+
+    /// Whether the scene needs a layer: an action names it or one of its declared sublayers.
+    func needed(_ index: Int) -> Bool {
+        guard case .layer(let layer) = heap[index] else { return false }
+        return layer.referenced || layer.everAttached || layer.declaredChildren.contains { needed($0) }
     }
 
     private func layerJSON(

@@ -247,3 +247,50 @@ import Testing
         _ = try SceneDecoder.decode(bytes: writer.bytes)
     }
 }
+
+/// Code as people write it outside a view controller: a playground's live view, a view
+/// subclass that reads its own bounds.
+@Suite struct SnippetImportTests {
+    @Test func aPlaygroundsLiveViewIsTheCanvas() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                import PlaygroundSupport
+                let container = UIView(frame: CGRect(x: 0, y: 0, width: 320, height: 480))
+                container.backgroundColor = .white
+                PlaygroundPage.current.liveView = container
+                let dot = UIView(frame: CGRect(x: 10, y: 10, width: 20, height: 20))
+                container.addSubview(dot)
+                UIView.animate(withDuration: 0.5) { dot.alpha = 0 }
+                """), options: ImportOptions())
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"canvas":{"width":320,"height":480,"background":"white"},"layers":[{"id":"dot""#))
+        _ = try SceneDecoder.decode(bytes: writer.bytes)
+    }
+
+    @Test func aViewSubclassReadsItsOwnBounds() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                class Spinner: UIView {
+                    let dot = UIView()
+                    override init(frame: CGRect) {
+                        super.init(frame: frame)
+                        dot.frame = CGRect(x: bounds.midX - 5, y: bounds.midY - 5, width: 10, height: 10)
+                        addSubview(dot)
+                    }
+                    func spin() { UIView.animate(withDuration: 1) { self.dot.transform = CGAffineTransform(rotationAngle: .pi) } }
+                }
+                let spinner = Spinner(frame: CGRect(x: 0, y: 0, width: 100, height: 60))
+                spinner.spin()
+                """), options: ImportOptions())
+        #expect(!result.hasErrors, "\(result.diagnostics)")
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#"{"id":"dot","frame":[45,25,10,10]}"#))
+        #expect(text.contains(#""transform":{"rotate":3.141592653589793}"#))
+    }
+}
