@@ -159,6 +159,11 @@ final class ImportEvaluator {
             _ = try execute(unit.topLevel, globals, selfValue: nil)
         case .methods(let instance, let methods):
             for method in methods {
+                // Before the view appears (viewDidLoad, viewWillAppear) the code sets up what the
+                // first frame shows; from viewDidAppear(_:) on, or in a method run as the entry,
+                // the view is on screen and every change is an action (a standalone layer's
+                // implicit animation runs).
+                if !Self.setupMethods.contains(method.name) { entryTurn = false }
                 _ = try call(method, on: instance, arguments: [], at: method.position)
             }
         }
@@ -219,6 +224,9 @@ final class ImportEvaluator {
                 "nothing to run: no top-level code, no viewDidLoad or viewDidAppear(_:), and no --entry",
                 fix: "name a method with --entry Type.method"))
     }
+
+    /// The view controller methods that run before its view is on screen.
+    static let setupMethods: Set<String> = ["viewDidLoad", "loadView", "viewWillAppear", "viewWillLayoutSubviews"]
 
     private func order(_ name: String) -> Int {
         ["viewDidLoad", "viewWillAppear", "viewDidAppear"].firstIndex(of: name) ?? 3

@@ -14,7 +14,8 @@ struct ObjCLowering {
 
     func position(_ cursor: CXCursor) -> SourcePosition {
         let position = parser.position(cursor)
-        if position.line > 0 {
+        // A cursor of the declarations (a macro's body) is placed where the file last was.
+        if position.line > 0, parser.isInMainFile(cursor) {
             lastPosition.value = position
             return position
         }

@@ -164,6 +164,40 @@ import Testing
         #expect(text.contains(#"{"if":"finished","do":[{"mark":"faded 1"}]}"#))
     }
 
+    /// What viewDidLoad sets is the first frame; what viewDidAppear sets is an action (a
+    /// standalone layer animates it implicitly), inside its transaction when one is open.
+    @Test func viewDidAppearChangesAreActions() throws {
+        let result = Self.run(
+            """
+            #import <UIKit/UIKit.h>
+            @interface Demo : UIViewController
+            @property (nonatomic, strong) CALayer *dot;
+            @end
+            @implementation Demo
+            - (void)viewDidLoad {
+                [super viewDidLoad];
+                self.dot = [CALayer layer];
+                self.dot.frame = CGRectMake(20, 20, 40, 40);
+                [self.view.layer addSublayer:self.dot];
+            }
+            - (void)viewDidAppear:(BOOL)animated {
+                [super viewDidAppear:animated];
+                self.dot.position = CGPointMake(200, 40);
+                [CATransaction begin];
+                [CATransaction setDisableActions:YES];
+                self.dot.opacity = 0.5;
+                [CATransaction commit];
+            }
+            @end
+            """)
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#"{"id":"dot","actions":"implicit","frame":[20,20,40,40]}"#))
+        #expect(text.contains(#"{"set":{"dot":{"position":[200,40]}}}"#))
+        #expect(text.contains(#"{"transaction":{"disableActions":true,"do":[{"set":{"dot":{"opacity":0.5}}}]}}"#))
+    }
+
     @Test func delegateCallbacksAndTransactions() throws {
         let result = Self.run(
             """
