@@ -122,6 +122,7 @@ extension ImportEvaluator {
     /// `UIView.animate(withDuration:delay:[usingSpringWithDamping:initialSpringVelocity:]options:animations:completion:)`
     /// and `animate(springDuration:bounce:…)`.
     func animateBlock(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        let place = slot
         var (members, duration, delay) = try blockTiming(arguments, position)
         if let damping = arguments["usingSpringWithDamping"] {
             var spring: [(String, JSONValue)] = [("dampingRatio", .number(try double(damping, position)))]
@@ -149,7 +150,7 @@ extension ImportEvaluator {
             members.append(("completion", .list(list)))
         }
         noteEnd(end)
-        try emit([("animate", .object(members, nil))], position)
+        try emit([("animate", .object(members, nil))], position, at: place)
         return .null
     }
 
@@ -170,6 +171,7 @@ extension ImportEvaluator {
 
     /// `UIView.animateKeyframes(withDuration:delay:options:animations:completion:)`.
     func keyframesBlock(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        let place = slot
         var (members, duration, delay) = try blockTiming(arguments, position)
         let collector = KeyframeCollector()
         keyframeCollectors.append(collector)
@@ -191,7 +193,7 @@ extension ImportEvaluator {
             members.append(("completion", .list(list)))
         }
         noteEnd(end)
-        try emit([("animateKeyframes", .object(members, nil))], position)
+        try emit([("animateKeyframes", .object(members, nil))], position, at: place)
         return .null
     }
 
@@ -219,6 +221,7 @@ extension ImportEvaluator {
 
     /// `UIView.transition(with:duration:options:animations:completion:)` and `transition(from:to:duration:options:completion:)`.
     func transitionBlock(_ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
+        let place = slot
         var (members, duration, delay) = try blockTiming(arguments, position)
         var completion: ClosureValue?
         if let from = arguments.first("from", "transitionFromView"), let to = arguments.first("to", "toView") {
@@ -238,7 +241,7 @@ extension ImportEvaluator {
             members.append(("completion", .list(list)))
         }
         noteEnd(end)
-        try emit([("transition", .object(members, nil))], position)
+        try emit([("transition", .object(members, nil))], position, at: place)
         return .null
     }
 

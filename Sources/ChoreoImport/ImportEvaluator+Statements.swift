@@ -209,6 +209,13 @@ extension ImportEvaluator {
                 }
             }
             if name == "_" { return }
+            // `backgroundColor = .white` in a view subclass: the view's own property.
+            if let selfValue, let layer = layer(selfValue),
+                sceneProperty(name, layer) != nil || Self.ignoredProperties.contains(name)
+            {
+                try setMember(selfValue, name, value, position)
+                return
+            }
             warn(position, "assignment to \(name), which is not declared; it is declared here")
             scope.variables[name] = value
         case .member(let base?, let name, let position):

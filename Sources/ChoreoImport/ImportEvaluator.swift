@@ -282,14 +282,28 @@ final class ImportEvaluator {
     // MARK: Emitting
 
     /// Appends an action to the current list.
-    func emit(_ members: [(String, Piece)], _ position: SourcePosition) throws(ImportStop) {
+    func emit(_ members: [(String, Piece)], _ position: SourcePosition, at slot: Slot? = nil) throws(ImportStop) {
         actionCount += 1
         if actionCount > limits.actions {
             throw stop(position, "the scene has more than \(limits.actions) actions")
         }
         entryTurn = false
-        sink.items.append(.object(members, position))
+        if let slot {
+            slot.list.items.insert(.object(members, position), at: min(slot.index, slot.list.items.count))
+        } else {
+            sink.items.append(.object(members, position))
+        }
     }
+
+    /// Where an action goes that is emitted after the code inside it ran: a UIView block's
+    /// animations run first (their own blocks become actions), but UIKit adds the block's
+    /// animations as its properties change, before those of a block nested in it.
+    struct Slot {
+        let list: ActionList
+        let index: Int
+    }
+
+    var slot: Slot { Slot(list: sink, index: sink.items.count) }
 
     /// Runs `body` with actions going to `list`.
     func collecting(into list: ActionList, _ body: () throws(ImportStop) -> Void) throws(ImportStop) {

@@ -328,3 +328,28 @@ import Testing
         #expect(text.contains(#""transform":{"rotate":3.141592653589793}"#))
     }
 }
+
+extension SnippetImportTests {
+    /// A block nested in another's animations: the outer block's animations are added first, as
+    /// UIKit adds them while its properties change, and the model ends at the last value set.
+    @Test func aNestedBlockFollowsTheOuterOne() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let crown = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 30))
+                UIView.animate(withDuration: 0.25) {
+                    crown.alpha = 0
+                    UIView.animate(withDuration: 0.5, delay: 0, usingSpringWithDamping: 0.5, initialSpringVelocity: 0.8, options: []) {
+                        crown.alpha = 1
+                    }
+                }
+                """), options: ImportOptions())
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(
+            text.contains(
+                #"[{"animate":{"duration":0.25,"changes":{"crown":{"opacity":0}}}},{"animate":{"duration":0.5,"delay":0,"spring""#
+            ), "\(text)")
+    }
+}
