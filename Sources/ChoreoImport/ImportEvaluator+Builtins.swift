@@ -54,6 +54,16 @@ extension ImportEvaluator {
         if name.hasPrefix("UIViewKeyframeAnimationOption") {
             return .options([lowerFirst(String(name.dropFirst("UIViewKeyframeAnimationOption".count)))])
         }
+        if name.hasPrefix("UIGestureRecognizerState") {
+            return .enumCase(lowerFirst(String(name.dropFirst("UIGestureRecognizerState".count))))
+        }
+        if name.hasPrefix("UINavigationControllerOperation") {
+            return .enumCase(lowerFirst(String(name.dropFirst("UINavigationControllerOperation".count))))
+        }
+        if name.hasPrefix("UITransitionContext") {
+            // UITransitionContextToViewControllerKey, UITransitionContextFromViewKey: which side.
+            return .enumCase(name.contains("To") ? "to" : "from")
+        }
         if name.hasPrefix("NSTextAlignment") {
             return .enumCase(lowerFirst(String(name.dropFirst("NSTextAlignment".count))))
         }

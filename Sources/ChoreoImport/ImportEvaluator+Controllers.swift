@@ -188,9 +188,12 @@ extension ImportEvaluator {
             case "push", "pop":
                 [("navigationController", [navigation, .enumCase(operation), from, to])]
             case "present":
-                [("animationController", [to, from, from])]
+                [
+                    ("animationController", [to, from, from]),
+                    ("animationControllerForPresentedController", [to, from, from]),
+                ]
             default:
-                [("animationController", [from])]
+                [("animationController", [from]), ("animationControllerForDismissedController", [from])]
             }
         for (name, arguments) in candidates {
             let methods = (types[object.typeName]?.methods ?? []).filter { $0.name == name }
@@ -246,6 +249,8 @@ extension ImportEvaluator {
         switch name {
         case "containerView":
             return context.container
+        case "transitionDuration":
+            return .null
         case "viewController", "viewControllerForKey":
             return side(key) == "to" ? context.to : context.from
         case "view", "viewForKey":

@@ -115,8 +115,8 @@ enum Declarations {
         double ceil(double); double round(double); double fmin(double, double); double fmax(double, double);
         float sinf(float); float cosf(float); float sqrtf(float); float fabsf(float);
         int abs(int);
-        #define MIN(a, b) ((a) < (b) ? (a) : (b))
-        #define MAX(a, b) ((a) > (b) ? (a) : (b))
+        double MIN(double a, double b);
+        double MAX(double a, double b);
 
         @class NSString, UIColor, CALayer, CAAnimation, UIView, NSArray, NSDictionary, UIFont;
         typedef struct objc_class *Class;
@@ -564,14 +564,93 @@ enum Declarations {
         + (UIScreen *)mainScreen;
         @property (readonly) CGRect bounds;
         @end
+        @class UINavigationController, UIViewController;
+        @protocol UIViewControllerTransitioningDelegate;
+        typedef enum UIModalPresentationStyle : NSInteger {
+            UIModalPresentationFullScreen = 0, UIModalPresentationPageSheet, UIModalPresentationFormSheet,
+            UIModalPresentationCurrentContext, UIModalPresentationCustom, UIModalPresentationOverFullScreen,
+            UIModalPresentationAutomatic = -2,
+        } UIModalPresentationStyle;
         @interface UIViewController : UIResponder
         @property (strong) UIView *view;
         @property (copy) NSString *title;
+        @property (readonly) UINavigationController *navigationController;
+        @property (weak) id<UIViewControllerTransitioningDelegate> transitioningDelegate;
+        @property UIModalPresentationStyle modalPresentationStyle;
+        @property (readonly) UIViewController *presentingViewController;
+        @property (readonly) UIViewController *presentedViewController;
         - (void)viewDidLoad;
         - (void)viewWillAppear:(BOOL)animated;
         - (void)viewDidAppear:(BOOL)animated;
         - (void)viewWillDisappear:(BOOL)animated;
         - (void)viewDidDisappear:(BOOL)animated;
+        - (void)presentViewController:(UIViewController *)viewController animated:(BOOL)flag completion:(void (^)(void))completion;
+        - (void)dismissViewControllerAnimated:(BOOL)flag completion:(void (^)(void))completion;
+        @end
+        typedef enum UINavigationControllerOperation : NSInteger {
+            UINavigationControllerOperationNone, UINavigationControllerOperationPush, UINavigationControllerOperationPop,
+        } UINavigationControllerOperation;
+        @protocol UINavigationControllerDelegate <NSObject>
+        @end
+        @interface UINavigationController : UIViewController
+        @property (weak) id<UINavigationControllerDelegate> delegate;
+        @property (readonly) UIViewController *topViewController;
+        - (instancetype)initWithRootViewController:(UIViewController *)rootViewController;
+        - (void)pushViewController:(UIViewController *)viewController animated:(BOOL)animated;
+        - (UIViewController *)popViewControllerAnimated:(BOOL)animated;
+        @end
+        typedef NSString *UITransitionContextViewControllerKey;
+        typedef NSString *UITransitionContextViewKey;
+        extern UITransitionContextViewControllerKey const UITransitionContextFromViewControllerKey;
+        extern UITransitionContextViewControllerKey const UITransitionContextToViewControllerKey;
+        extern UITransitionContextViewKey const UITransitionContextFromViewKey;
+        extern UITransitionContextViewKey const UITransitionContextToViewKey;
+        @protocol UIViewControllerContextTransitioning <NSObject>
+        @property (readonly) UIView *containerView;
+        @property (readonly, getter=isAnimated) BOOL animated;
+        @property (readonly, getter=isInteractive) BOOL interactive;
+        @property (readonly) BOOL transitionWasCancelled;
+        - (UIViewController *)viewControllerForKey:(UITransitionContextViewControllerKey)key;
+        - (UIView *)viewForKey:(UITransitionContextViewKey)key;
+        - (CGRect)initialFrameForViewController:(UIViewController *)vc;
+        - (CGRect)finalFrameForViewController:(UIViewController *)vc;
+        - (void)completeTransition:(BOOL)didComplete;
+        - (void)updateInteractiveTransition:(CGFloat)percentComplete;
+        - (void)finishInteractiveTransition;
+        - (void)cancelInteractiveTransition;
+        @end
+        @protocol UIViewControllerAnimatedTransitioning <NSObject>
+        - (NSTimeInterval)transitionDuration:(id<UIViewControllerContextTransitioning>)transitionContext;
+        - (void)animateTransition:(id<UIViewControllerContextTransitioning>)transitionContext;
+        @end
+        @protocol UIViewControllerInteractiveTransitioning <NSObject>
+        @end
+        @protocol UIViewControllerTransitioningDelegate <NSObject>
+        @end
+        @interface UIPercentDrivenInteractiveTransition : NSObject <UIViewControllerInteractiveTransitioning>
+        @property CGFloat completionSpeed;
+        @property (readonly) CGFloat percentComplete;
+        - (void)updateInteractiveTransition:(CGFloat)percentComplete;
+        - (void)cancelInteractiveTransition;
+        - (void)finishInteractiveTransition;
+        - (void)pauseInteractiveTransition;
+        @end
+        typedef enum UIGestureRecognizerState : NSInteger {
+            UIGestureRecognizerStatePossible, UIGestureRecognizerStateBegan, UIGestureRecognizerStateChanged,
+            UIGestureRecognizerStateEnded, UIGestureRecognizerStateCancelled, UIGestureRecognizerStateFailed,
+        } UIGestureRecognizerState;
+        @interface UIGestureRecognizer : NSObject
+        - (instancetype)initWithTarget:(id)target action:(SEL)action;
+        @property (readonly) UIGestureRecognizerState state;
+        @property (readonly) UIView *view;
+        @end
+        @interface UIPanGestureRecognizer : UIGestureRecognizer
+        - (CGPoint)translationInView:(UIView *)view;
+        - (CGPoint)velocityInView:(UIView *)view;
+        - (void)setTranslation:(CGPoint)translation inView:(UIView *)view;
+        @end
+        @interface UIView (Gestures)
+        - (void)addGestureRecognizer:(UIGestureRecognizer *)recognizer;
         @end
         @interface UIAccessibilityHelper : NSObject
         @end

@@ -325,6 +325,7 @@ struct ObjCLowering {
     /// UIKit's enumeration constants the evaluator reads by name; others are their values.
     static let namedConstants = [
         "UIViewAnimationOption", "UIViewKeyframeAnimationOption", "NSTextAlignment", "UIViewAnimatingPosition",
+        "UIGestureRecognizerState", "UINavigationControllerOperation",
     ]
 
     /// `nil`, `NULL`: a cast of 0 to a pointer type.

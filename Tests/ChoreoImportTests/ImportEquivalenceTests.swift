@@ -21,6 +21,8 @@ import Testing
         ("three-ball-loader.m", "three-ball-loader", ["ball_1": "ball-1", "ball_2": "ball-2", "ball_3": "ball-3"]),
         ("push-animator.swift", "push-animator", [:]),
         ("pan-dismiss.swift", "pan-dismiss", [:]),
+        ("push-animator.m", "push-animator", [:]),
+        ("pan-dismiss.m", "pan-dismiss", [:]),
     ]
 
     static func source(_ name: String) throws -> [UInt8] {
