@@ -148,7 +148,21 @@ extension ImportEvaluator {
         case "microseconds": return .number(try double(first ?? .null, position) / 1e6)
         case "nanoseconds": return .number(try double(first ?? .null, position) / 1e9)
         case "init":
+            // `.init(…)` where the type is implied: told apart by its labels.
+            let labels = Set(arguments.labels.compactMap { $0 })
+            if labels.contains("red") || labels.contains("white") { return try makeColor(arguments, position) }
+            if labels.contains("width") && labels.contains("x") {
+                return try callFunction("CGRect", arguments, position)
+            }
+            if labels.contains("width") { return try callFunction("CGSize", arguments, position) }
+            if labels.contains("scaleX") || labels.contains("translationX") || labels.contains("rotationAngle") {
+                return try callFunction("CGAffineTransform", arguments, position)
+            }
+            if labels.contains("top") { return try callFunction("UIEdgeInsets", arguments, position) }
             return try callFunction("CGPoint", arguments, position)
+        case "systemFont", "boldSystemFont", "italicSystemFont", "monospacedDigitSystemFont", "monospacedSystemFont":
+            // `.systemFont(ofSize: 17)`: a font is its size here.
+            return first ?? .number(17)
         default:
             return try unknownAPI(".\(name)(…)", position)
         }

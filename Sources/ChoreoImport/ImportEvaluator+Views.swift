@@ -66,6 +66,7 @@ extension ImportEvaluator {
         "adjustsFontSizeToFitWidth",
         "minimumScaleFactor", "lineBreakMode", "isExclusiveTouch", "delegate", "name", "needsDisplayOnBoundsChange",
         "allowsEdgeAntialiasing", "contentScaleFactor", "preservesSuperviewLayoutMargins", "wantsLayer",
+        "cornerCurve", "isAccessibilityElement", "semanticContentAttribute", "insetsLayoutMarginsFromSafeArea",
     ]
 
     /// Properties that hold an object in a role: binding to them names nothing.

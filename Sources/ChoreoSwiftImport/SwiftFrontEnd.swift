@@ -442,6 +442,16 @@ struct SwiftLowering {
         if let postfix = expr.as(PostfixOperatorExprSyntax.self) { return lowerExpression(postfix.expression) }
         if let type = expr.as(TypeExprSyntax.self) { return .name(type.type.trimmedDescription, p) }
         if expr.is(DiscardAssignmentExprSyntax.self) { return .name("_", p) }
+        if let macro = expr.as(MacroExpansionExprSyntax.self), macro.macroName.text == "keyPath",
+            let argument = macro.arguments.first
+        {
+            // #keyPath(CALayer.transform.scale): the key path without its type.
+            var components = argument.expression.trimmedDescription.split(separator: ".").map(String.init)
+            if let first = components.first, first.first?.isUppercase == true, components.count > 1 {
+                components.removeFirst()
+            }
+            return .literal(.string(components.joined(separator: ".")), p)
+        }
         if let macro = expr.as(MacroExpansionExprSyntax.self), macro.macroName.text == "selector",
             let argument = macro.arguments.first
         {

@@ -353,3 +353,35 @@ extension SnippetImportTests {
             ), "\(text)")
     }
 }
+
+extension SnippetImportTests {
+    /// Spellings Swift code often uses: `.init(…)` with an implied type, `.systemFont(ofSize:)`,
+    /// `#keyPath(CALayer.opacity)`, `NSNumber(value:)`, `.infinity`.
+    @Test func commonSwiftSpellings() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let card = UIView(frame: .init(x: 10, y: 10, width: 100, height: 60))
+                card.backgroundColor = .init(red: 0.2, green: 0.4, blue: 0.8, alpha: 1)
+                card.layer.cornerCurve = .continuous
+                let title = UILabel(frame: CGRect(x: 0, y: 0, width: 100, height: 20))
+                title.font = .systemFont(ofSize: 15)
+                card.addSubview(title)
+                let fade = CABasicAnimation(keyPath: #keyPath(CALayer.opacity))
+                fade.fromValue = NSNumber(value: 1)
+                fade.toValue = 0
+                fade.duration = 0.5
+                fade.repeatCount = .infinity
+                card.layer.add(fade, forKey: "fade")
+                """), options: ImportOptions())
+        #expect(result.diagnostics.allSatisfy { $0.severity == .note }, "\(result.diagnostics)")
+        var writer = ChoreoJSONWriterBox()
+        writer.write(try #require(result.scene))
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""frame":[10,10,100,60],"backgroundColor":[0.2,0.4,0.8,1]"#))
+        #expect(text.contains(#""fontSize":15"#))
+        #expect(
+            text.contains(#""keyPath":"opacity","fromValue":1,"toValue":0,"duration":0.5,"repeatCount":"infinity""#))
+        _ = try SceneDecoder.decode(bytes: writer.bytes)
+    }
+}
