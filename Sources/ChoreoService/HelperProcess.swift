@@ -28,6 +28,23 @@ package struct HelperProcess {
     package static func run(
         _ path: String, _ arguments: [String], input: [UInt8], deadline: Double, outputLimit: Int
     ) -> Outcome {
+        // A child that exits before reading all its input makes the write fail with EPIPE; the
+        // SIGPIPE that comes with it is this thread's and is blocked here, then taken off
+        // (it would end the whole process otherwise).
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var none = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &none)
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         var errorsFromChild: [Int32] = [0, 0]

@@ -21,6 +21,16 @@ import Testing
         #expect(Double(end.tv_sec - start.tv_sec) < 5)
     }
 
+    /// A child that exits without reading its input: the write fails quietly (no SIGPIPE ends
+    /// the caller), and the child's exit is the answer.
+    @Test func aChildThatReadsNothingIsNoSignal() {
+        let input = Array(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<5 {
+            let outcome = HelperProcess.run("/bin/sh", ["-c", "exit 3"], input: input, deadline: 5, outputLimit: 1024)
+            #expect(outcome.ending == .exited(3))
+        }
+    }
+
     @Test func inputAndOutputPassThrough() {
         let input = Array(repeating: UInt8(ascii: "x"), count: 300_000)
         let outcome = HelperProcess.run("/bin/cat", [], input: input, deadline: 10, outputLimit: 1 << 20)
