@@ -17,6 +17,7 @@ import Testing
     /// layer ids where the article's code names its views otherwise.
     static let pairs: [(source: String, example: String, ids: [String: String])] = [
         ("watering-button.swift", "watering-button", [:]),
+        ("watering-button.m", "watering-button", [:]),
         ("overlapping-bounds.m", "overlapping-bounds", ["testView": "box"]),
         ("three-ball-loader.m", "three-ball-loader", ["ball_1": "ball-1", "ball_2": "ball-2", "ball_3": "ball-3"]),
         ("push-animator.swift", "push-animator", [:]),

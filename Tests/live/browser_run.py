@@ -201,8 +201,13 @@ def main():
         # The Swift / Objective-C tab: code imported and played, events linked to their lines.
         with open(os.path.join(ROOT, "examples", "code", "watering-button.swift")) as file:
             code = file.read()
+        # Page.navigate returns before the new page loads: the old one is marked, and the new one
+        # is the one without the mark.
+        browser.evaluate("window.previousPage = true")
         browser.open(f"{base}/")
-        browser.wait("document.getElementById('tab-code') !== null", "the player")
+        browser.wait(
+            "!window.previousPage && document.readyState === 'complete' && document.getElementById('tab-code') !== null",
+            "the player")
         browser.evaluate(
             "(() => { document.getElementById('tab-code').click(); "
             f"document.getElementById('code').value = {json.dumps(code)}; "
