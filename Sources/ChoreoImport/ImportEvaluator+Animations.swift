@@ -1,3 +1,4 @@
+import ChoreoFormat
 import ChoreoJSON
 
 /// UIView animation blocks, `CATransaction`, `CAAnimation`s and their delegates, GCD.
@@ -64,7 +65,7 @@ extension ImportEvaluator {
                 return try construct(type, arguments, position)
             }
             let known = ["animate", "animateKeyframes", "addKeyframe", "transition", "performWithoutAnimation"]
-            if type == "UIView", let fix = closest(name, known) {
+            if type == "UIView", let fix = Vocabulary.suggestion(for: name, among: known) {
                 warn(
                     position, "UIView.\(name) is not an API the importer knows; the call is skipped",
                     fix: "did you mean \(fix)?")

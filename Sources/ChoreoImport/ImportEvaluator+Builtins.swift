@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 
@@ -330,7 +331,9 @@ extension ImportEvaluator {
         default:
             if name.hasPrefix("__interpolate") { return .string(values.map(describe).joined()) }
             if name == "__format" { return .string(formatted(values)) }
-            if let fix = closest(name, Array(knownTypes) + ["print", "min", "max", "abs"]), fix != name {
+            if let fix = Vocabulary.suggestion(for: name, among: Array(knownTypes) + ["print", "min", "max", "abs"]),
+                fix != name
+            {
                 warn(
                     position, "\(name) is not an API the importer knows; the call is skipped",
                     fix: "did you mean \(fix)?")
@@ -618,5 +621,5 @@ extension ImportEvaluator {
     }
 
     /// Times on the nanosecond, as the runtime schedules them (1.2 + 0.6 is 1.8).
-    func roundedTime(_ t: Double) -> Double { (t * 1e9).rounded() / 1e9 }
+    func roundedTime(_ t: Double) -> Double { SceneTime.quantize(t) }
 }

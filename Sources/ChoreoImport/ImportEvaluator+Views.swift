@@ -5,8 +5,10 @@ extension ImportEvaluator {
     /// `UIView(frame:)`, `UILabel()`, `CALayer()`, `CAShapeLayer()`: a new layer of the scene.
     func makeLayer(_ className: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value
     {
-        let count = heap.reduce(0) { count, object in if case .layer = object { count + 1 } else { count } }
-        if count >= limits.layers { throw stop(position, "the code makes more than \(limits.layers) views and layers") }
+        if layerCount >= limits.layers {
+            throw stop(position, "the code makes more than \(limits.layers) views and layers")
+        }
+        layerCount += 1
         let kind: LayerKind =
             switch className {
             case "UILabel", "CATextLayer", "UITextField": .text

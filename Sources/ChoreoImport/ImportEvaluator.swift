@@ -1,3 +1,4 @@
+import ChoreoFormat
 import ChoreoJSON
 
 /// A limit went over, or the code cannot be imported at all: the import stops here.
@@ -66,6 +67,7 @@ final class ImportEvaluator {
     /// as declared rather than becoming `set` actions.
     var entryTurn = false
     var actionCount = 0
+    var layerCount = 0
     var queue: [Deferred] = []
     var sequence = 0
     var canvasObject: Int?
@@ -204,7 +206,7 @@ final class ImportEvaluator {
             throw ImportStop(
                 diagnostic: ImportDiagnostic(
                     .error, SourcePosition(line: 1, column: 1), "no method \(entry) in this file",
-                    fix: closest(entry, known).map { "did you mean \($0)?" }))
+                    fix: Vocabulary.suggestion(for: entry, among: known).map { "did you mean \($0)?" }))
         }
         if !unit.topLevel.isEmpty { return (.topLevel, unit.topLevel[0].position) }
         // The root view controller: one that no code of the file makes (a pushed or presented
@@ -325,37 +327,43 @@ final class ImportEvaluator {
         return .object(heap.count - 1)
     }
 
+    /// What a value refers to in the heap, if it refers to anything.
+    func object(_ value: Value) -> HeapObject? {
+        if case .object(let index) = value { return heap[index] }
+        return nil
+    }
+
     func layer(_ value: Value) -> LayerObject? {
-        if case .object(let index) = value, case .layer(let layer) = heap[index] { return layer }
+        if case .layer(let layer)? = object(value) { return layer }
         return nil
     }
 
     func transitionContext(_ value: Value) -> TransitionContext? {
-        if case .object(let index) = value, case .transitionContext(let context) = heap[index] { return context }
+        if case .transitionContext(let context)? = object(value) { return context }
         return nil
     }
 
     func animator(_ value: Value) -> AnimatorObject? {
-        if case .object(let index) = value, case .animator(let animator) = heap[index] { return animator }
+        if case .animator(let animator)? = object(value) { return animator }
         return nil
     }
 
     func path(_ value: Value) -> PathObject? {
-        if case .object(let index) = value, case .path(let path) = heap[index] { return path }
+        if case .path(let path)? = object(value) { return path }
         return nil
     }
 
     func animation(_ value: Value) -> AnimationObject? {
-        if case .object(let index) = value, case .animation(let animation) = heap[index] { return animation }
+        if case .animation(let animation)? = object(value) { return animation }
         return nil
     }
 
+    /// An instance of the file's types: a plain one, or a view or layer subclass's.
     func instance(_ value: Value) -> InstanceObject? {
-        guard case .object(let index) = value else { return nil }
-        switch heap[index] {
-        case .instance(let instance): return instance
-        case .layer(let layer): return layer.instance
-        default: return nil
+        switch object(value) {
+        case .instance(let instance)?: instance
+        case .layer(let layer)?: layer.instance
+        default: nil
         }
     }
 
@@ -510,26 +518,6 @@ struct TransactionFrame {
     var completion: ClosureValue?
     var latestEnd: Double
     var outerSink: ActionList
-}
-
-/// The closest of `candidates` to `word` (edit distance at most a third of its length).
-func closest(_ word: String, _ candidates: [String]) -> String? {
-    let a = Array(word.lowercased())
-    var best: (String, Int)?
-    for candidate in candidates {
-        let b = Array(candidate.lowercased())
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        let distance = previous[b.count]
-        if distance <= max(1, a.count / 3), best == nil || distance < best!.1 { best = (candidate, distance) }
-    }
-    return best?.0
 }
 
 /// A number as diagnostics print it: `1.2`, `3`.

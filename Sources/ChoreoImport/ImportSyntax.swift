@@ -218,26 +218,3 @@ package struct SourceUnit: Sendable {
 
     package init() {}
 }
-
-/// A string literal's text with its escapes read (`\n`, `\t`, and a backslash before any other
-/// character keeps that character), as both languages write them.
-package func unescapedStringLiteral(_ text: String) -> String {
-    guard text.contains("\\") else { return text }
-    var result = ""
-    var escaping = false
-    for character in text {
-        if escaping {
-            switch character {
-            case "n": result.append("\n")
-            case "t": result.append("\t")
-            default: result.append(character)
-            }
-            escaping = false
-        } else if character == "\\" {
-            escaping = true
-        } else {
-            result.append(character)
-        }
-    }
-    return result
-}

@@ -9,17 +9,35 @@ extension JSONValue {
         return out + "\n"
     }
 
-    private static func inline(_ value: JSONValue) -> String {
+    /// The one-line form of `value` if it has at most `limit` characters, else nil: written
+    /// only as far as the limit, so a large container is not written out at every level it
+    /// is nested in.
+    private static func inline(_ value: JSONValue, limit: Int) -> String? {
+        var out = ""
+        return appendInline(value, to: &out, limit: limit) ? out : nil
+    }
+
+    private static func appendInline(_ value: JSONValue, to out: inout String, limit: Int) -> Bool {
         switch value {
         case .array(let elements):
-            return "[" + elements.map(inline).joined(separator: ", ") + "]"
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += ", " }
+                guard appendInline(element, to: &out, limit: limit) else { return false }
+            }
+            out += "]"
         case .object(let object):
-            return "{"
-                + object.members.map { scalar(.string($0.key)) + ": " + inline($0.value) }.joined(separator: ", ")
-                + "}"
+            out += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { out += ", " }
+                out += scalar(.string(member.key)) + ": "
+                guard out.count <= limit, appendInline(member.value, to: &out, limit: limit) else { return false }
+            }
+            out += "}"
         default:
-            return scalar(value)
+            out += scalar(value)
         }
+        return out.count <= limit
     }
 
     private static func scalar(_ value: JSONValue) -> String {
@@ -30,8 +48,7 @@ extension JSONValue {
 
     /// Writes `value` starting at `column`, its members indented under `indent`.
     private static func pretty(_ value: JSONValue, indent: Int, column: Int, width: Int, into out: inout String) {
-        let one = inline(value)
-        if column + one.count <= width {
+        if let one = inline(value, limit: width - column) {
             out += one
             return
         }
@@ -56,7 +73,7 @@ extension JSONValue {
             }
             out += String(repeating: " ", count: indent) + "}"
         default:
-            out += one
+            out += scalar(value)
         }
     }
 }

@@ -2,6 +2,7 @@ import CClang
 import ChoreoImport
 import ChoreoLibraries
 import Glibc
+import Synchronization
 
 /// Objective-C source to the importer's intermediate form, through Debian's libclang
 /// (`clang-c/Index.h`): the file is parsed as Objective-C with ARC and blocks against the
@@ -15,7 +16,9 @@ package enum ObjCFrontEnd {
 
     /// The virtual directory the declarations live in.
     static let sdkDirectory = "/choreo-sdk"
-    static let mainFile = "/choreo-source/input.m"
+    /// Parses made in this process: each parse's file has a path of its own, so that parses
+    /// running at once (tests do) never share a remapped file's name.
+    static let parses = Atomic<Int>(0)
 
     package static func lower(_ source: String) -> SourceUnit {
         var unit = SourceUnit()
@@ -77,7 +80,8 @@ struct ClangParser {
     mutating func parse(_ source: String, into unit: inout SourceUnit) {
         guard let index = clang.clang_createIndex(0, 0) else { return }
         defer { clang.clang_disposeIndex(index) }
-        var files: [(String, String)] = [(ObjCFrontEnd.mainFile, source)]
+        let mainFile = "/choreo-source/\(ObjCFrontEnd.parses.add(1, ordering: .relaxed).newValue)/input.m"
+        var files: [(String, String)] = [(mainFile, source)]
         for (name, text) in Declarations.headers { files.append(("\(ObjCFrontEnd.sdkDirectory)/\(name)", text)) }
         let arguments = [
             "-x", "objective-c", "-fobjc-runtime=ios-17.0", "-fobjc-arc", "-fblocks", "-nostdinc", "-nostdlibinc", "-I",
@@ -100,7 +104,7 @@ struct ClangParser {
         var tu: CXTranslationUnit?
         let options = UInt32(CXTranslationUnit_KeepGoing.rawValue)
         let status = clang.clang_parseTranslationUnit2(
-            index, ObjCFrontEnd.mainFile, &argv, Int32(argv.count), &unsaved, UInt32(unsaved.count), options, &tu)
+            index, mainFile, &argv, Int32(argv.count), &unsaved, UInt32(unsaved.count), options, &tu)
         guard status == CXError_Success, let tu else {
             unit.diagnostics.append(
                 ImportDiagnostic(

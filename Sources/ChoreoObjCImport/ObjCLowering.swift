@@ -407,39 +407,6 @@ struct ObjCLowering {
             + arguments.dropFirst(pieces.count).map { Argument(nil, $0) }
         return ObjCNames.message(receiver, name, labelled, p)
     }
-
-    func unquote(_ text: String) -> String {
-        var inner = text
-        if inner.hasPrefix("\"") { inner.removeFirst() }
-        if inner.hasSuffix("\"") { inner.removeLast() }
-        // Adjacent literals ("a" "b") joined.
-        inner = inner.replacingOccurrences(of: "\"\"", with: "")
-        return unescapedStringLiteral(inner)
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
-    }
-}
-
-extension Substring {
-    fileprivate func range(of target: String) -> Range<Substring.Index>? {
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(target) { return index..<self.index(index, offsetBy: target.count) }
-            index = self.index(after: index)
-        }
-        return nil
-    }
 }
 
 /// A position remembered across a walk.

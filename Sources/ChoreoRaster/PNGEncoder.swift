@@ -102,46 +102,46 @@ public enum PNGEncoder {
     }
 
     /// Writes one row behind the filter byte whose output is smallest by the sum of absolute
-    /// values (bytes read as signed), for RGBA rows (4 bytes a pixel).
+    /// values (bytes read as signed), for RGBA rows (4 bytes a pixel): the filters are costed
+    /// first, then the chosen one is written, with no buffer of its own.
     static func bestFilter(
         _ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int, into line: UnsafeMutablePointer<UInt8>
     ) {
-        var best = [UInt8](repeating: 0, count: count)
-        var candidate = [UInt8](repeating: 0, count: count)
-        var bestFilter: UInt8 = 0
-        var bestCost = Int.max
+        @inline(__always) func filtered(_ filter: UInt8, _ i: Int) -> UInt8 {
+            let a = i >= 4 ? Int(row[i - 4]) : 0
+            let b = above.map { Int($0[i]) } ?? 0
+            let predicted: Int
+            switch filter {
+            case 0: predicted = 0
+            case 1: predicted = a
+            case 2: predicted = b
+            case 3: predicted = (a + b) / 2
+            default:
+                let c = i >= 4 ? above.map { Int($0[i - 4]) } ?? 0 : 0
+                let p = a + b - c
+                let pa = abs(p - a)
+                let pb = abs(p - b)
+                let pc = abs(p - c)
+                predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+            }
+            return UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
+        }
+        var chosen: UInt8 = 0
+        var lowest = Int.max
         for filter in UInt8(0)...4 {
             if above == nil && (filter == 2 || filter == 4) { continue }
             var cost = 0
             for i in 0..<count {
-                let a = i >= 4 ? Int(row[i - 4]) : 0
-                let b = above.map { Int($0[i]) } ?? 0
-                let c = i >= 4 ? above.map { Int($0[i - 4]) } ?? 0 : 0
-                let predicted: Int
-                switch filter {
-                case 0: predicted = 0
-                case 1: predicted = a
-                case 2: predicted = b
-                case 3: predicted = (a + b) / 2
-                default:
-                    let p = a + b - c
-                    let pa = abs(p - a)
-                    let pb = abs(p - b)
-                    let pc = abs(p - c)
-                    predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                }
-                let value = UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
-                candidate[i] = value
+                let value = filtered(filter, i)
                 cost += value < 128 ? Int(value) : 256 - Int(value)
-                if cost >= bestCost { break }
+                if cost >= lowest { break }
             }
-            if cost < bestCost {
-                bestCost = cost
-                bestFilter = filter
-                swap(&best, &candidate)
+            if cost < lowest {
+                lowest = cost
+                chosen = filter
             }
         }
-        line[0] = bestFilter
-        best.withUnsafeBufferPointer { (line + 1).update(from: $0.baseAddress!, count: count) }
+        line[0] = chosen
+        for i in 0..<count { line[1 + i] = filtered(chosen, i) }
     }
 }

@@ -493,3 +493,26 @@ struct SwiftLowering {
 extension String {
     fileprivate var replacingUnderscores: String { String(filter { $0 != "_" }) }
 }
+
+/// A Swift string literal's text with its escapes read (`\n`, `\t`, and a backslash before any
+/// other character keeps that character). Objective-C's literals are read by clang.
+func unescapedStringLiteral(_ text: String) -> String {
+    guard text.contains("\\") else { return text }
+    var result = ""
+    var escaping = false
+    for character in text {
+        if escaping {
+            switch character {
+            case "n": result.append("\n")
+            case "t": result.append("\t")
+            default: result.append(character)
+            }
+            escaping = false
+        } else if character == "\\" {
+            escaping = true
+        } else {
+            result.append(character)
+        }
+    }
+    return result
+}
