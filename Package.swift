@@ -102,6 +102,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        // Linked by the export tests only: the Lottie player exports are checked against.
+        .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .target(name: "ChoreoLibraries", dependencies: ["CMalloc"], swiftSettings: strictSettings),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
@@ -114,6 +116,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "ChoreoFuzz", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine", "ChoreoRaster"],
+            swiftSettings: strictSettings),
+        // Scenes out: Lottie, CSS, Web Animations and HTML, from the engine's frames.
+        .target(
+            name: "ChoreoExport", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoRaster"],
             swiftSettings: strictSettings),
         // Code in, scene out: the intermediate form both front ends lower to, and its evaluator.
         .target(
@@ -145,7 +151,7 @@ let package = Package(
             name: "ChoreoService",
             dependencies: [
                 "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
-                "ChoreoRaster", "ChoreoLibraries", "ChoreoImport",
+                "ChoreoRaster", "ChoreoLibraries", "ChoreoImport", "ChoreoExport",
             ],
             swiftSettings: strictSettings),
         .target(
@@ -168,7 +174,7 @@ let package = Package(
             name: "choreo",
             dependencies: [
                 "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster", "ChoreoImport",
+                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster", "ChoreoImport", "ChoreoExport",
             ],
             exclude: ["choreo.order"], swiftSettings: strictSettings, linkerSettings: compactLinking + orderedLinking),
         .executableTarget(
@@ -212,6 +218,14 @@ let package = Package(
         .testTarget(
             name: "ChoreoRasterTests",
             dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoExportTests",
+            dependencies: [
+                "ChoreoExport", "ChoreoRaster", "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoService",
+                "CRlottie",
+                "ChoreoTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoImportTests",

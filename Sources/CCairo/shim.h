@@ -18,7 +18,7 @@
     X(cairo_set_line_join) X(cairo_set_line_width) X(cairo_set_matrix) X(cairo_set_operator) \
     X(cairo_set_source_rgba) X(cairo_set_source_surface) X(cairo_set_tolerance) X(cairo_stroke) \
     X(cairo_surface_destroy) X(cairo_surface_flush) X(cairo_surface_mark_dirty) X(cairo_surface_status) \
-    X(cairo_surface_write_to_png_stream) X(pango_cairo_create_layout) X(pango_cairo_show_layout) \
+    X(cairo_surface_write_to_png_stream) X(pango_cairo_create_layout) X(pango_cairo_layout_path) X(pango_cairo_show_layout) \
     X(pango_font_description_free) X(pango_font_description_from_string) \
     X(pango_font_description_set_absolute_size) X(pango_layout_set_alignment) \
     X(pango_layout_set_font_description) X(pango_layout_set_justify) X(pango_layout_set_text) \

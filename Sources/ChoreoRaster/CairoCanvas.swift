@@ -298,10 +298,55 @@ public final class CairoCanvas {
     /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
     /// `width`, aligned `left`, `center`, `right` or `justified` (`natural` is left).
     public func text(_ string: String, fontSize: Double, width: Double, alignment: String, color: Color) {
-        // Glyphs larger than 100,000 pixels would cover any canvas many times over: not drawn.
-        guard !string.isEmpty, fontSize > 0, fontSize.isFinite, fontSize * deviceScale <= 100_000 else { return }
-        let layout = C.pango_cairo_create_layout(cr)!
+        guard let layout = layout(string, fontSize: fontSize, width: width, alignment: alignment) else { return }
         defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        setColor(color)
+        C.cairo_move_to(cr, 0, 0)
+        C.pango_cairo_show_layout(cr, layout)
+    }
+
+    /// The outlines of the glyphs ``text(_:fontSize:width:alignment:color:)`` draws, in the
+    /// layer's coordinates: what an exporter draws where its player has no fonts (colour emoji,
+    /// which are pictures, have none).
+    package static func textOutline(_ string: String, fontSize: Double, width: Double, alignment: String) -> BezierPath
+    {
+        let canvas = CairoCanvas(width: 1, height: 1)
+        let cr = canvas.cr
+        guard let layout = canvas.layout(string, fontSize: fontSize, width: width, alignment: alignment) else {
+            return BezierPath()
+        }
+        defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        C.cairo_new_path(cr)
+        C.cairo_move_to(cr, 0, 0)
+        C.pango_cairo_layout_path(cr, layout)
+        guard let copied = C.cairo_copy_path(cr) else { return BezierPath() }
+        defer { C.cairo_path_destroy(copied) }
+        var path = BezierPath()
+        let count = Int(copied.pointee.num_data)
+        guard let data = copied.pointee.data else { return path }
+        var index = 0
+        while index < count {
+            let header = data[index].header
+            let length = max(1, Int(header.length))
+            func point(_ offset: Int) -> Point { Point(data[index + offset].point.x, data[index + offset].point.y) }
+            switch header.type {
+            case CAIRO_PATH_MOVE_TO: path.move(to: point(1))
+            case CAIRO_PATH_LINE_TO: path.line(to: point(1))
+            case CAIRO_PATH_CURVE_TO: path.cubic(to: point(3), control1: point(1), control2: point(2))
+            case CAIRO_PATH_CLOSE_PATH: path.close()
+            default: break
+            }
+            index += length
+        }
+        C.cairo_new_path(cr)
+        return path
+    }
+
+    /// A Pango layout of `string` set as `CATextLayer` sets it (nil: nothing to draw).
+    private func layout(_ string: String, fontSize: Double, width: Double, alignment: String) -> OpaquePointer? {
+        // Glyphs larger than 100,000 pixels would cover any canvas many times over: not drawn.
+        guard !string.isEmpty, fontSize > 0, fontSize.isFinite, fontSize * deviceScale <= 100_000 else { return nil }
+        let layout = C.pango_cairo_create_layout(cr)!
         let font = C.pango_font_description_from_string(Self.fontFamilies)!
         defer { C.pango_font_description_free(font) }
         C.pango_font_description_set_absolute_size(font, min(fontSize, 10_000) * Double(PANGO_SCALE))
@@ -316,9 +361,7 @@ public final class CairoCanvas {
         default: C.pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         }
         C.pango_layout_set_text(layout, string, -1)
-        setColor(color)
-        C.cairo_move_to(cr, 0, 0)
-        C.pango_cairo_show_layout(cr, layout)
+        return layout
     }
 
     /// The characters of `string` no installed face can draw (shown as boxes): 0 where the

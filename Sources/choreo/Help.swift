@@ -11,6 +11,7 @@ enum Help {
           render     Sample a scene and print exactly what POST /v1/render returns.
           validate   Print a scene's errors and diagnostics; exit 1 if it has errors.
           import     Read Swift or Objective-C animation code and print the scene it makes.
+          export     Write a scene as Lottie, CSS, Web Animations or an HTML page.
           arena-scene  Print the arena round's scene for given standings (no probing).
           target     Run a tiny health endpoint to probe (for demos and tests).
 
@@ -116,6 +117,18 @@ enum Help {
         Diagnostics go to stderr as FILE:LINE:COLUMN: error|warning|note: message.
         Exit status: 0 with a scene; 1 when nothing could be imported (a syntax error, a limit).
         `choreo render` and `choreo validate` take .swift and .m files too, importing first.
+        """
+
+    static let export = """
+        Usage: choreo export SCENE.json|FILE.swift|FILE.m|- --format lottie|css|waapi|html
+                             [--fps 60] [--width W] [--height H] [--scale 1] [--out FILE]
+                             [--report FILE]
+
+        Writes what POST /v1/export returns (docs/export.md): the scene's run sampled by the
+        engine at --fps into keyframes, as a Lottie file (frame n is scene time n / fps), a CSS
+        stylesheet, Web Animations JSON, or a self-contained HTML page whose #stage is the
+        canvas. Each carries its fidelity report (a "choreo" or "report" member, or a comment
+        block); --report FILE writes it as JSON too.
         """
 
     static let validate = """

@@ -16,6 +16,7 @@ do throws(CLIError) {
     case "render": try RenderCommand.run(rest)
     case "validate": try ValidateCommand.run(rest)
     case "import": try ImportCommand.run(rest)
+    case "export": try ExportCommand.run(rest)
     case "arena-scene": try ArenaSceneCommand.run(rest)
     case "target": try TargetCommand.run(rest)
     case "--help", "-h", "help": print(Help.main)

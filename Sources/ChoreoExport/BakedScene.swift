@@ -1,0 +1,346 @@
+import ChoreoEngine
+import ChoreoRaster
+import Foundation
+
+/// A property of an exported layer, sampled at every frame, in the terms the players take: the
+/// layer's map into its parent as translate, rotate, scale and skew (as CSS's individual
+/// transform properties and a Lottie transform compose them), its size, opacity and colours.
+enum Channel: Int, CaseIterable, Sendable {
+    /// Where the layer's top-left corner (its bounds' origin) lies in the parent's box, points.
+    case translate
+    /// Radians, clockwise on screen (y down), unwrapped from frame to frame.
+    case rotate
+    case scale
+    /// `tan` of the x skew applied after the scale (CSS `skewX` in `transform`, after
+    /// `scale`); 0 for most layers.
+    case skew
+    /// The whole map as a 3 × 3 projective matrix, row-vector form, normalised (perspective).
+    case matrix
+    case size
+    /// The layer's own opacity (0 while hidden or out of the tree).
+    case opacity
+    /// Opacity times every ancestor's: what a player without group opacity (Lottie) shows.
+    case groupOpacity
+    case background
+    case cornerRadius
+    case borderWidth
+    case borderColor
+    /// Shadow colour with `shadowOpacity` folded into its alpha.
+    case shadowColor
+    case shadowOffset
+    case shadowRadius
+    case fill
+    case stroke
+    case lineWidth
+    /// strokeStart, strokeEnd.
+    case trim
+    /// A text layer's `foregroundColor`.
+    case foreground
+
+    var width: Int {
+        switch self {
+        case .translate, .scale, .size, .shadowOffset, .trim: 2
+        case .matrix: 9
+        case .background, .borderColor, .shadowColor, .fill, .stroke, .foreground: 4
+        default: 1
+        }
+    }
+
+    /// The change below which two samples count as equal, and a line through keyframes as
+    /// exact: 1/100 point, 1/10,000 of a turn's radian or a scale, 1/1,000 of opacity or a
+    /// colour channel.
+    var tolerance: Double {
+        switch self {
+        case .translate, .size, .cornerRadius, .borderWidth, .shadowOffset, .shadowRadius, .lineWidth: 0.01
+        case .rotate, .skew, .scale, .matrix, .trim: 1e-4
+        default: 1e-3
+        }
+    }
+
+    var isColor: Bool { width == 4 }
+}
+
+/// One layer sampled at every frame.
+struct BakedLayer: Sendable {
+    let index: Int
+    let id: String
+    let type: LayerType
+    /// Its parent (a timeline index; −1 for a root), as first seen in the tree.
+    let parent: Int
+    /// The first and last frames it is in the tree.
+    let firstFrame: Int
+    var lastFrame: Int
+    /// Per channel, its samples: frame × width numbers.
+    var samples: [[Double]]
+    /// Per channel, whether it changes over the frames.
+    var animated: [Bool] = []
+    /// Whether any frame's map has perspective.
+    var projective = false
+    var reparented = false
+    var masksToBounds: Bool
+    var masksChange = false
+    var path: BezierPath?
+    var pathChanges = false
+    var string: String?
+    /// A text layer's strings in the order first shown, and at each frame the strings shown
+    /// with their alphas (two while a cross-dissolve runs).
+    var strings: [String] = []
+    var stringAt: [[(index: Int, alpha: Double)]] = []
+    var textChanges = false
+    let fontSize: Double
+    /// The bounds' origin, as first seen: a path's and a string's coordinates are the
+    /// layer's, whose box starts at that origin.
+    let boundsOrigin: Point
+    let alignment: String
+    let lineCap: String
+    let lineJoin: String
+    var transition = false
+    /// A text layer's cross-dissolve, exported as its strings' alphas.
+    var transitionDissolved = false
+    var particles = false
+    /// Its rank among its siblings when first seen; whether it changes.
+    let rank: Int
+    var reordered = false
+
+    func value(_ channel: Channel, frame: Int) -> ArraySlice<Double> {
+        let width = channel.width
+        return samples[channel.rawValue][(frame * width)..<(frame * width + width)]
+    }
+}
+
+/// A scene's run sampled at a fixed rate into per-layer channels: the material every export
+/// format is written from.
+struct BakedScene: Sendable {
+    let fps: Double
+    /// The frames' count (frame n is scene time n / fps).
+    let frameCount: Int
+    /// The stage in points, its background, and the root space's point at its top-left.
+    let size: Point
+    let origin: Point
+    let background: Color?
+    let scale: Double
+    /// The layers in drawing order (a parent before its sublayers).
+    let layers: [BakedLayer]
+    /// The position of a layer (timeline index) in ``layers``, −1 when never in the tree.
+    let slot: [Int]
+    /// The renderer the samples came from, for the fidelity measurement.
+    let renderer: FrameRenderer
+
+    var duration: Double { Double(frameCount - 1) / fps }
+
+    /// Samples `renderer`'s frames at `fps` from 0 through `end`.
+    init(renderer: FrameRenderer, end: Double, fps: Double, scale: Double) throws(ExportError) {
+        self.fps = fps
+        self.scale = scale
+        self.renderer = renderer
+        size = renderer.size
+        origin = renderer.origin
+        background = renderer.background
+        let count = max(0, Int((end * fps - 1e-6).rounded(.up))) + 1
+        let layerCount = renderer.timeline.layers.count
+        if count * max(1, layerCount) > ExportLimits.maxLayerFrames {
+            throw ExportError.tooLarge(
+                "query.fps",
+                "\(count) frames of \(layerCount) layers are \(count * layerCount) layer-frames, over the \(ExportLimits.maxLayerFrames) one export samples (a lower fps)"
+            )
+        }
+        frameCount = count
+        let cursor = renderer.frames.makeCursor()
+        var baked: [Int: BakedLayer] = [:]
+        var firstOrder: [Int] = []
+        for frame in 0..<count {
+            let time = SceneTime.quantize(Double(frame) / fps)
+            let snapshot = renderer.snapshot(at: time, cursor: cursor)
+            var ranks: [Int: Int] = [:]
+            var siblings: [Int: Int] = [:]
+            var groupOpacity = [Double](repeating: 1, count: snapshot.layers.count)
+            // A sublayer is placed in its parent's box, whose origin is the parent's bounds
+            // origin at the same frame; a root in the stage.
+            func parentOrigin(_ layer: LayerSnapshot) -> Point {
+                layer.parent >= 0 ? snapshot.layers[snapshot.slot[layer.parent]].bounds.origin : renderer.origin
+            }
+            for (position, layer) in snapshot.layers.enumerated() {
+                let rank = siblings[layer.parent, default: 0]
+                siblings[layer.parent] = rank + 1
+                ranks[layer.index] = rank
+                let own = layer.hidden ? 0 : layer.opacity
+                let parentGroup = layer.parent >= 0 ? groupOpacity[snapshot.slot[layer.parent]] : 1
+                groupOpacity[position] = own * parentGroup
+                if baked[layer.index] == nil {
+                    let track = renderer.timeline.layers[layer.index]
+                    var fresh = BakedLayer(
+                        index: layer.index, id: track.id, type: layer.type, parent: layer.parent, firstFrame: frame,
+                        lastFrame: frame,
+                        samples: Channel.allCases.map { [Double](repeating: 0, count: count * $0.width) },
+                        masksToBounds: layer.masksToBounds, path: layer.path, string: layer.string,
+                        fontSize: layer.fontSize,
+                        boundsOrigin: layer.bounds.origin, alignment: layer.alignment, lineCap: layer.lineCap,
+                        lineJoin: layer.lineJoin, rank: rank)
+                    // Frames before it joined the tree hold its first values, transparent.
+                    for earlier in 0..<frame {
+                        fresh.store(layer, frame: earlier, parentOrigin: parentOrigin(layer), group: 0, present: false)
+                    }
+                    baked[layer.index] = fresh
+                    firstOrder.append(layer.index)
+                }
+                baked[layer.index]!.record(
+                    layer, frame: frame, rank: rank, parentOrigin: parentOrigin(layer), group: groupOpacity[position])
+            }
+            // Layers out of the tree at this frame: as they were last, transparent.
+            for (index, layer) in baked where snapshot.slot[index] < 0 {
+                baked[index]!.hold(frame: frame, from: max(layer.firstFrame, frame - 1))
+            }
+        }
+        // Drawing order: a parent before its sublayers, siblings by their first rank.
+        var children: [Int: [Int]] = [:]
+        for index in firstOrder { children[baked[index]!.parent, default: []].append(index) }
+        var ordered: [BakedLayer] = []
+        var slot = [Int](repeating: -1, count: layerCount)
+        func place(_ parent: Int) {
+            let list = (children[parent] ?? []).sorted {
+                baked[$0]!.rank < baked[$1]!.rank || ($0 < $1 && baked[$0]!.rank == baked[$1]!.rank)
+            }
+            for index in list {
+                var layer = baked[index]!
+                layer.finish()
+                slot[index] = ordered.count
+                ordered.append(layer)
+                place(index)
+            }
+        }
+        place(-1)
+        layers = ordered
+        self.slot = slot
+    }
+}
+
+extension BakedLayer {
+    /// Records the layer's values at `frame`, and what the formats cannot follow (a new parent,
+    /// a new rank, a changed path or string).
+    mutating func record(_ layer: LayerSnapshot, frame: Int, rank: Int, parentOrigin: Point, group: Double) {
+        if layer.parent != parent { reparented = true }
+        if rank != self.rank { reordered = true }
+        if layer.masksToBounds != masksToBounds { masksChange = true }
+        if layer.path != path { pathChanges = true }
+        if layer.string != string { textChanges = true }
+        if type == .text {
+            func index(_ shown: String) -> Int {
+                if let known = strings.firstIndex(of: shown) { return known }
+                strings.append(shown)
+                return strings.count - 1
+            }
+            var faces = [(index: index(layer.string ?? ""), alpha: 1.0)]
+            if let dissolve = layer.dissolve {
+                transitionDissolved = true
+                faces = [
+                    (index(dissolve.outgoing ?? ""), dissolve.outgoingAlpha),
+                    (faces[0].index, dissolve.incomingAlpha),
+                ]
+                if faces[0].index == faces[1].index { faces = [(faces[0].index, 1)] }
+            }
+            // Frames before this layer joined the tree show its first string.
+            while stringAt.count < frame { stringAt.append(stringAt.last ?? faces) }
+            stringAt.append(faces)
+        }
+        if layer.inTransition && (layer.dissolve == nil || type != .text) { transition = true }
+        if layer.particleCount > 0 { particles = true }
+        lastFrame = frame
+        store(layer, frame: frame, parentOrigin: parentOrigin, group: group, present: true)
+    }
+
+    /// Frame `frame` as frame `source` was, transparent (the layer is out of the tree).
+    mutating func hold(frame: Int, from source: Int) {
+        for channel in Channel.allCases {
+            let width = channel.width
+            for lane in 0..<width {
+                samples[channel.rawValue][frame * width + lane] = samples[channel.rawValue][source * width + lane]
+            }
+        }
+        samples[Channel.opacity.rawValue][frame] = 0
+        samples[Channel.groupOpacity.rawValue][frame] = 0
+        if type == .text {
+            while stringAt.count <= frame { stringAt.append(stringAt.last ?? [(0, 1)]) }
+        }
+    }
+
+    mutating func store(_ layer: LayerSnapshot, frame: Int, parentOrigin: Point, group: Double, present: Bool) {
+        func set(_ channel: Channel, _ values: Double...) {
+            let width = channel.width
+            for (lane, value) in values.enumerated() {
+                samples[channel.rawValue][frame * width + lane] = value.isFinite ? value : 0
+            }
+        }
+        func color(_ channel: Channel, _ c: Color, alpha: Double = 1) {
+            set(channel, c.red, c.green, c.blue, c.alpha * alpha)
+        }
+        // The map from this layer's box (its bounds' origin at 0, 0) to its parent's box.
+        let b = layer.bounds.origin
+        let h = layer.toParent
+        // T(b) · H · T(−pb), row-vector form.
+        var m = [Double](repeating: 0, count: 9)
+        let t = [1, 0, 0, 0, 1, 0, b.x, b.y, 1]
+        for i in 0..<3 {
+            for j in 0..<3 { m[i * 3 + j] = t[i * 3] * h[j] + t[i * 3 + 1] * h[3 + j] + t[i * 3 + 2] * h[6 + j] }
+        }
+        for i in 0..<3 {
+            m[i * 3] -= m[i * 3 + 2] * parentOrigin.x
+            m[i * 3 + 1] -= m[i * 3 + 2] * parentOrigin.y
+        }
+        let w = abs(m[8]) > 1e-12 ? m[8] : 1
+        m = m.map { $0 / w }
+        if abs(m[2]) > 1e-9 || abs(m[5]) > 1e-9 { projective = true }
+        samples[Channel.matrix.rawValue].replaceSubrange((frame * 9)..<(frame * 9 + 9), with: m)
+        let a = m[0]
+        let bb = m[1]
+        let c = m[3]
+        let d = m[4]
+        let sx = (a * a + bb * bb).squareRoot()
+        var angle =
+            sx > 1e-12 ? atan2(bb, a) : (frame > 0 ? samples[Channel.rotate.rawValue][frame - 1] : 0)
+        if frame > 0 {
+            let previous = samples[Channel.rotate.rawValue][frame - 1]
+            angle += 2 * Double.pi * ((previous - angle) / (2 * Double.pi)).rounded()
+        }
+        let cosine = cos(angle)
+        let sine = sin(angle)
+        let c1 = cosine * c + sine * d
+        let sy = -sine * c + cosine * d
+        // R · S · K: the skew after the scale (x' = x + k·y), as `scale` then `transform: skewX`.
+        let k = abs(sx) > 1e-12 ? c1 / sx : 0
+        set(.translate, m[6], m[7])
+        set(.rotate, angle)
+        set(.scale, sx, sy)
+        set(.skew, k)
+        set(.size, layer.bounds.size.x, layer.bounds.size.y)
+        set(.opacity, present && !layer.hidden ? layer.opacity : 0)
+        set(.groupOpacity, present ? group : 0)
+        color(.background, layer.background)
+        set(.cornerRadius, layer.cornerRadius)
+        set(.borderWidth, layer.borderWidth)
+        color(.borderColor, layer.borderColor)
+        color(.shadowColor, layer.shadowColor, alpha: layer.shadowOpacity)
+        set(.shadowOffset, layer.shadowOffset.x, layer.shadowOffset.y)
+        set(.shadowRadius, layer.shadowRadius)
+        color(.fill, layer.fillColor)
+        color(.stroke, layer.strokeColor)
+        set(.lineWidth, layer.lineWidth)
+        set(.trim, layer.strokeStart, layer.strokeEnd)
+        color(.foreground, layer.foregroundColor)
+    }
+
+    /// Marks the channels that change.
+    mutating func finish() {
+        animated = Channel.allCases.map { channel in
+            let values = samples[channel.rawValue]
+            let width = channel.width
+            let frames = values.count / width
+            guard frames > 1 else { return false }
+            for frame in 1..<frames {
+                for lane in 0..<width where abs(values[frame * width + lane] - values[lane]) > channel.tolerance / 4 {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+}

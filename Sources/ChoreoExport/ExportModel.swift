@@ -1,0 +1,68 @@
+import ChoreoEngine
+import ChoreoRaster
+import Foundation
+
+/// A baked scene with each changing channel reduced to keyframes: what every format writes,
+/// and what the fidelity measurement plays back against the engine.
+struct ExportModel: Sendable {
+    let scene: BakedScene
+    /// Per layer (in ``BakedScene/layers`` order), per channel: its keyframes when it changes.
+    let keyframes: [[Keyframes?]]
+
+    init(_ scene: BakedScene) {
+        self.scene = scene
+        keyframes = scene.layers.map { layer in
+            Channel.allCases.map { channel in
+                guard layer.animated[channel.rawValue] else { return nil }
+                return Keyframes(
+                    samples: layer.samples[channel.rawValue], width: channel.width, tolerance: channel.tolerance)
+            }
+        }
+    }
+
+    /// A channel's value at (fractional) frame `frame`, as the export plays it.
+    func value(_ layer: Int, _ channel: Channel, at frame: Double) -> [Double] {
+        if let keys = keyframes[layer][channel.rawValue] { return keys.value(at: frame) }
+        return Array(scene.layers[layer].value(channel, frame: 0))
+    }
+
+    /// The map from layer `layer`'s box to its parent's as the export plays it at `frame`:
+    /// translate · rotate · scale · skewX, or the baked matrix where the layer has perspective.
+    func localMap(_ layer: Int, at frame: Double) -> [Double] {
+        if scene.layers[layer].projective { return value(layer, .matrix, at: frame) }
+        let t = value(layer, .translate, at: frame)
+        let angle = value(layer, .rotate, at: frame)[0]
+        let s = value(layer, .scale, at: frame)
+        let k = value(layer, .skew, at: frame)[0]
+        return Self.affine(translate: (t[0], t[1]), angle: angle, scale: (s[0], s[1]), skew: k)
+    }
+
+    /// translate · rotate · scale · skewX(atan k), as a 3 × 3 row-vector matrix.
+    static func affine(translate: (Double, Double), angle: Double, scale: (Double, Double), skew: Double) -> [Double] {
+        let cosine = cos(angle)
+        let sine = sin(angle)
+        let a = cosine * scale.0
+        let b = sine * scale.0
+        let c = cosine * scale.0 * skew - sine * scale.1
+        let d = sine * scale.0 * skew + cosine * scale.1
+        return [a, b, 0, c, d, 0, translate.0, translate.1, 1]
+    }
+}
+
+/// Points through a 3 × 3 row-vector matrix, and matrices composed.
+enum Planar {
+    static func apply(_ m: [Double], _ p: Point) -> Point {
+        let w = p.x * m[2] + p.y * m[5] + m[8]
+        let safe = abs(w) > 1e-12 ? w : 1e-12
+        return Point((p.x * m[0] + p.y * m[3] + m[6]) / safe, (p.x * m[1] + p.y * m[4] + m[7]) / safe)
+    }
+
+    /// `a`, then `b`.
+    static func then(_ a: [Double], _ b: [Double]) -> [Double] {
+        var r = [Double](repeating: 0, count: 9)
+        for i in 0..<3 {
+            for j in 0..<3 { r[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j] }
+        }
+        return r
+    }
+}

@@ -1,0 +1,447 @@
+import ChoreoEngine
+import ChoreoJSON
+import ChoreoRaster
+import Foundation
+
+/// Writes a model as a Lottie (Bodymovin JSON) composition, as lottie-web, lottie-ios,
+/// lottie-android and rlottie play it.
+///
+/// Every `CALayer` is a shape layer parented to its superlayer's (Lottie's parenting carries the
+/// transform only, so each layer's opacity is its group's: its own times its ancestors').
+/// Its box is a rectangle with the corner radius, filled with `backgroundColor`; a
+/// `CAShapeLayer`'s path is a group of bezier shapes, filled, and stroked through a trim path
+/// (`strokeStart`/`strokeEnd`, sequential over the subpaths as Core Animation trims); a border is
+/// a layer of its own drawn over the sublayers. Frame `n` is scene time `n / fr`.
+struct LottieWriter {
+    let model: ExportModel
+    let sceneName: String?
+    var scene: BakedScene { model.scene }
+
+    static func n(_ value: Double, _ decimals: Double = 10_000) -> JSONValue {
+        let r = (value * decimals).rounded() / decimals
+        return .number(r == 0 ? 0 : r)
+    }
+
+    /// A static or keyframed property: `transform` maps a channel's lanes to the property's.
+    func property(_ position: Int, _ channel: Channel, _ transform: ([Double]) -> [Double], scalar: Bool = false)
+        -> JSONValue
+    {
+        func value(_ lanes: [Double]) -> JSONValue {
+            let mapped = transform(lanes)
+            return scalar ? Self.n(mapped[0]) : .array(mapped.map { Self.n($0) })
+        }
+        guard let keys = model.keyframes[position][channel.rawValue] else {
+            return .object(
+                JSONObject([("a", 0), ("k", value(Array(scene.layers[position].value(channel, frame: 0))))]))
+        }
+        return keyframed(keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value)
+    }
+
+    /// Linear keyframes (`o` at 0, 0 and `i` at 1, 1), the last without handles; with `hold`,
+    /// hold keyframes (each value until the next), only where the value changes.
+    func keyframed(_ frames: [(Int, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false) -> JSONValue {
+        if hold {
+            var kept: [JSONValue] = []
+            var last: [Double]?
+            for (frame, values) in frames where values != last {
+                kept.append(.object(JSONObject([("t", .number(Double(frame))), ("s", value(values)), ("h", 1)])))
+                last = values
+            }
+            return .object(JSONObject([("a", 1), ("k", .array(kept))]))
+        }
+        let linearOut: JSONValue = .object(JSONObject([("x", [0]), ("y", [0])]))
+        let linearIn: JSONValue = .object(JSONObject([("x", [1]), ("y", [1])]))
+        let keys: [JSONValue] = frames.enumerated().map { index, frame in
+            var key = JSONObject([("t", .number(Double(frame.0))), ("s", value(frame.1))])
+            if index < frames.count - 1 {
+                key["o"] = linearOut
+                key["i"] = linearIn
+            }
+            return .object(key)
+        }
+        return .object(JSONObject([("a", 1), ("k", .array(keys))]))
+    }
+
+    /// A property sampled at every frame from several channels (a border's rectangle).
+    func everyFrame(_ position: Int, changing: [Channel], _ values: (Int) -> [Double], scalar: Bool = false)
+        -> JSONValue
+    {
+        func value(_ lanes: [Double]) -> JSONValue { scalar ? Self.n(lanes[0]) : .array(lanes.map { Self.n($0) }) }
+        guard changing.contains(where: { model.keyframes[position][$0.rawValue] != nil }) else {
+            return .object(JSONObject([("a", 0), ("k", value(values(0)))]))
+        }
+        return keyframed((0..<scene.frameCount).map { ($0, values($0)) }, value)
+    }
+
+    static func staticValue(_ value: JSONValue) -> JSONValue { .object(JSONObject([("a", 0), ("k", value)])) }
+
+    /// The transform of a layer: translate, rotate (degrees), scale (percent) about anchor 0, 0
+    /// of its box, its group opacity (percent), and a skew where it has one.
+    func transform(_ position: Int) -> JSONValue {
+        let layer = scene.layers[position]
+        var ks = JSONObject([
+            ("a", Self.staticValue([0, 0])),
+            ("p", property(position, .translate, { $0 })),
+            ("s", property(position, .scale, { [$0[0] * 100, $0[1] * 100] })),
+            ("r", property(position, .rotate, { [$0[0] * 180 / Double.pi] }, scalar: true)),
+            ("o", property(position, .groupOpacity, { [$0[0] * 100] }, scalar: true)),
+        ])
+        if layer.uses(.skew) {
+            // Lottie skews after the scale: R · Sk · S; the model's x skew k before the scale is
+            // a skew of k·sx/sy after it, an angle whose tangent is that.
+            ks["sk"] = everyFrame(
+                position, changing: [.skew, .scale],
+                { frame in
+                    let s = Array(layer.value(.scale, frame: frame))
+                    let k = layer.value(.skew, frame: frame).first ?? 0
+                    let t = abs(s[1]) > 1e-12 ? k * s[0] / s[1] : 0
+                    return [-atan(t) * 180 / Double.pi]
+                }, scalar: true)
+            ks["sa"] = Self.staticValue(0)
+        }
+        return .object(ks)
+    }
+
+    static func groupTransform() -> JSONValue {
+        .object(
+            JSONObject([
+                ("ty", "tr"), ("p", staticValue([0, 0])), ("a", staticValue([0, 0])), ("s", staticValue([100, 100])),
+                ("r", staticValue(0)), ("o", staticValue(100)), ("sk", staticValue(0)), ("sa", staticValue(0)),
+            ]))
+    }
+
+    /// A fill of a colour channel: its RGB and its alpha as the fill's opacity.
+    func fill(_ position: Int, _ channel: Channel) -> JSONValue {
+        .object(
+            JSONObject([
+                ("ty", "fl"), ("c", property(position, channel, { [$0[0], $0[1], $0[2], 1] })),
+                ("o", property(position, channel, { [$0[3] * 100] }, scalar: true)), ("r", 1),
+            ]))
+    }
+
+    static func group(_ name: String, _ items: [JSONValue]) -> JSONValue {
+        .object(JSONObject([("ty", "gr"), ("nm", .string(name)), ("it", .array(items + [groupTransform()]))]))
+    }
+
+    /// A path's subpaths as Lottie bezier shapes (vertices with in and out tangents relative to
+    /// them), in the layer's box.
+    static func shapes(_ path: BezierPath, origin: Point) -> [JSONValue] {
+        var result: [JSONValue] = []
+        var vertices: [Point] = []
+        var ins: [Point] = []
+        var outs: [Point] = []
+        var closed = false
+        func flush() {
+            if vertices.count > 0 {
+                // A closing segment back to the start, when the subpath ends on its start point,
+                // is the closed shape's own.
+                if closed, vertices.count > 1, let first = vertices.first, let last = vertices.last,
+                    abs(first.x - last.x) < 1e-9, abs(first.y - last.y) < 1e-9
+                {
+                    ins[0] = ins[ins.count - 1]
+                    vertices.removeLast()
+                    ins.removeLast()
+                    outs.removeLast()
+                }
+                func list(_ points: [Point]) -> JSONValue {
+                    .array(points.map { .array([n($0.x), n($0.y)]) })
+                }
+                result.append(
+                    .object(
+                        JSONObject([
+                            ("ty", "sh"),
+                            (
+                                "ks",
+                                staticValue(
+                                    .object(
+                                        JSONObject([
+                                            ("i", list(ins)), ("o", list(outs)), ("v", list(vertices)),
+                                            ("c", .bool(closed)),
+                                        ])))
+                            ),
+                        ])))
+            }
+            vertices = []
+            ins = []
+            outs = []
+            closed = false
+        }
+        func local(_ p: Point) -> Point { Point(p.x - origin.x, p.y - origin.y) }
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                flush()
+                vertices = [local(p)]
+                ins = [.zero]
+                outs = [.zero]
+            case .line(let p):
+                if vertices.isEmpty {
+                    vertices = [.zero]
+                    ins = [.zero]
+                    outs = [.zero]
+                }
+                vertices.append(local(p))
+                ins.append(.zero)
+                outs.append(.zero)
+            case .quad(let c, let p):
+                let start = vertices.last ?? .zero
+                let end = local(p)
+                let control = local(c)
+                let c1 = Point(start.x + 2 / 3 * (control.x - start.x), start.y + 2 / 3 * (control.y - start.y))
+                let c2 = Point(end.x + 2 / 3 * (control.x - end.x), end.y + 2 / 3 * (control.y - end.y))
+                if vertices.isEmpty {
+                    vertices = [.zero]
+                    ins = [.zero]
+                    outs = [.zero]
+                }
+                outs[outs.count - 1] = Point(c1.x - start.x, c1.y - start.y)
+                vertices.append(end)
+                ins.append(Point(c2.x - end.x, c2.y - end.y))
+                outs.append(.zero)
+            case .cubic(let a, let b, let p):
+                let start = vertices.last ?? .zero
+                let end = local(p)
+                if vertices.isEmpty {
+                    vertices = [.zero]
+                    ins = [.zero]
+                    outs = [.zero]
+                }
+                let c1 = local(a)
+                let c2 = local(b)
+                outs[outs.count - 1] = Point(c1.x - start.x, c1.y - start.y)
+                vertices.append(end)
+                ins.append(Point(c2.x - end.x, c2.y - end.y))
+                outs.append(.zero)
+            case .close:
+                closed = true
+                let start = vertices.first
+                flush()
+                // A new subpath after a close starts where the closed one did.
+                if let start {
+                    vertices = [start]
+                    ins = [.zero]
+                    outs = [.zero]
+                }
+            }
+        }
+        if vertices.count > 1 || closed { flush() }
+        return result
+    }
+
+    /// The shapes of a layer: its content (a path's stroke over its fill) over its box.
+    func content(_ position: Int) -> [JSONValue] {
+        let layer = scene.layers[position]
+        var items: [JSONValue] = []
+        if layer.type == .shape, let path = layer.path {
+            let subpaths = Self.shapes(path, origin: layer.boundsOrigin)
+            let lineCap: Double = ["round": 2, "square": 3][layer.lineCap] ?? 1
+            let lineJoin: Double = ["round": 2, "bevel": 3][layer.lineJoin] ?? 1
+            let stroke: JSONValue = .object(
+                JSONObject([
+                    ("ty", "st"), ("c", property(position, .stroke, { [$0[0], $0[1], $0[2], 1] })),
+                    ("o", property(position, .stroke, { [$0[3] * 100] }, scalar: true)),
+                    ("w", property(position, .lineWidth, { $0 }, scalar: true)), ("lc", .number(lineCap)),
+                    ("lj", .number(lineJoin)), ("ml", 10),
+                ]))
+            let trim: JSONValue = .object(
+                JSONObject([
+                    ("ty", "tm"), ("s", property(position, .trim, { [$0[0] * 100] }, scalar: true)),
+                    ("e", property(position, .trim, { [$0[1] * 100] }, scalar: true)), ("o", Self.staticValue(0)),
+                    ("m", 2),
+                ]))
+            items.append(Self.group("stroke", subpaths + [trim, stroke]))
+            items.append(Self.group("fill", subpaths + [fill(position, .fill)]))
+        }
+        if layer.type == .text {
+            // Text as the outlines of the glyphs choreo sets (a player has no fonts of its own),
+            // one group per string the layer shows, each opaque while it is the one shown.
+            for (index, string) in layer.strings.enumerated().reversed() {
+                guard let outline = Self.textOutline(layer, string) else { continue }
+                let shown = (0..<scene.frameCount).map { frame in
+                    layer.stringAt[frame].first { $0.index == index }?.alpha ?? 0
+                }
+                let opacity: JSONValue
+                if shown.allSatisfy({ $0 == 1 }) {
+                    opacity = property(position, .foreground, { [$0[3] * 100] }, scalar: true)
+                } else {
+                    // Hold keyframes where a string comes and goes at once; linear through a
+                    // cross-dissolve.
+                    let dissolving = shown.contains { $0 > 0 && $0 < 1 }
+                    opacity = keyframed(
+                        (0..<scene.frameCount).map { frame in
+                            (frame, [shown[frame] * (layer.value(.foreground, frame: frame).last ?? 1) * 100])
+                        }, { Self.n($0[0]) },
+                        hold: !dissolving && model.keyframes[position][Channel.foreground.rawValue] == nil)
+                }
+                let fill: JSONValue = .object(
+                    JSONObject([
+                        ("ty", "fl"), ("c", property(position, .foreground, { [$0[0], $0[1], $0[2], 1] })),
+                        ("o", opacity), ("r", 1),
+                    ]))
+                items.append(Self.group("text \(index)", Self.shapes(outline, origin: layer.boundsOrigin) + [fill]))
+            }
+        }
+        let rectangle: JSONValue = .object(
+            JSONObject([
+                ("ty", "rc"), ("d", 1), ("s", property(position, .size, { $0 })),
+                ("p", property(position, .size, { [$0[0] / 2, $0[1] / 2] })),
+                ("r", property(position, .cornerRadius, { $0 }, scalar: true)),
+            ]))
+        items.append(Self.group("background", [rectangle, fill(position, .background)]))
+        return items
+    }
+
+    /// The outlines of a text layer's glyphs (nil where Pango cannot be loaded).
+    static func textOutline(_ layer: BakedLayer, _ string: String) -> BezierPath? {
+        guard case .success = CairoCanvas.library else { return nil }
+        let width = layer.value(.size, frame: 0).first ?? 0
+        return CairoCanvas.textOutline(string, fontSize: layer.fontSize, width: width, alignment: layer.alignment)
+    }
+
+    /// A border's rectangle, inset by half its width, stroked.
+    func border(_ position: Int) -> [JSONValue] {
+        let layer = scene.layers[position]
+        let changing: [Channel] = [.size, .borderWidth, .cornerRadius]
+        func inset(_ frame: Int) -> (size: [Double], width: Double, radius: Double) {
+            let size = Array(layer.value(.size, frame: frame))
+            let width = layer.value(.borderWidth, frame: frame).first ?? 0
+            let w = min(width, min(abs(size[0]), abs(size[1])) / 2)
+            let radius = max(0, (layer.value(.cornerRadius, frame: frame).first ?? 0) - w / 2)
+            return ([size[0] - w, size[1] - w], w, radius)
+        }
+        let rectangle: JSONValue = .object(
+            JSONObject([
+                ("ty", "rc"), ("d", 1), ("s", everyFrame(position, changing: changing, { inset($0).size })),
+                (
+                    "p",
+                    everyFrame(
+                        position, changing: [.size],
+                        { frame in
+                            let size = Array(layer.value(.size, frame: frame))
+                            return [size[0] / 2, size[1] / 2]
+                        })
+                ),
+                ("r", everyFrame(position, changing: changing, { [inset($0).radius] }, scalar: true)),
+            ]))
+        let stroke: JSONValue = .object(
+            JSONObject([
+                ("ty", "st"), ("c", property(position, .borderColor, { [$0[0], $0[1], $0[2], 1] })),
+                ("o", property(position, .borderColor, { [$0[3] * 100] }, scalar: true)),
+                ("w", everyFrame(position, changing: changing, { [inset($0).width] }, scalar: true)), ("lc", 1),
+                ("lj", 1), ("ml", 10),
+            ]))
+        return [Self.group("border", [rectangle, stroke])]
+    }
+
+    func document(report: FidelityReport) -> JSONValue {
+        let frames = Double(scene.frameCount)
+        // Lottie's layers are listed top first; choreo's drawing order is bottom first, a
+        // layer's border after its sublayers.
+        var drawing: [(position: Int, border: Bool)] = []
+        var children: [Int: [Int]] = [:]
+        for (position, layer) in scene.layers.enumerated() {
+            children[layer.parent >= 0 ? scene.slot[layer.parent] : -1, default: []].append(position)
+        }
+        func visit(_ position: Int) {
+            drawing.append((position, false))
+            for child in children[position] ?? [] { visit(child) }
+            if scene.layers[position].uses(.borderWidth) { drawing.append((position, true)) }
+        }
+        for root in children[-1] ?? [] { visit(root) }
+        // Indices: 1 is the stage (a null layer that scales the points to pixels), then each
+        // layer at 2 + its position, and borders after.
+        let stageIndex = 1.0
+        var borderIndex = Double(scene.layers.count + 2)
+        var layers: [JSONValue] = []
+        for (position, isBorder) in drawing.reversed() {
+            let layer = scene.layers[position]
+            let parent = layer.parent >= 0 ? Double(scene.slot[layer.parent] + 2) : stageIndex
+            var object = JSONObject([
+                ("ddd", 0), ("ty", 4), ("sr", 1), ("ao", 0), ("ip", 0), ("op", .number(frames)), ("st", 0), ("bm", 0),
+            ])
+            if isBorder {
+                object["ind"] = .number(borderIndex)
+                borderIndex += 1
+                object["nm"] = .string(layer.id + " border")
+                object["parent"] = .number(Double(position + 2))
+                // Parented to its layer for the transform; the opacity is the layer's group's.
+                object["ks"] = .object(
+                    JSONObject([
+                        ("a", Self.staticValue([0, 0])), ("p", Self.staticValue([0, 0])),
+                        ("s", Self.staticValue([100, 100])), ("r", Self.staticValue(0)),
+                        ("o", property(position, .groupOpacity, { [$0[0] * 100] }, scalar: true)),
+                    ]))
+                object["shapes"] = .array(border(position))
+            } else {
+                object["ind"] = .number(Double(position + 2))
+                object["nm"] = .string(layer.id)
+                object["parent"] = .number(parent)
+                object["ks"] = transform(position)
+                object["shapes"] = .array(content(position))
+            }
+            layers.append(.object(object))
+        }
+        layers.append(
+            .object(
+                JSONObject([
+                    ("ddd", 0), ("ind", .number(stageIndex)), ("ty", 3), ("nm", "stage"), ("sr", 1),
+                    (
+                        "ks",
+                        .object(
+                            JSONObject([
+                                ("a", Self.staticValue([0, 0])), ("p", Self.staticValue([0, 0])),
+                                ("s", Self.staticValue([Self.n(scene.scale * 100), Self.n(scene.scale * 100)])),
+                                ("r", Self.staticValue(0)), ("o", Self.staticValue(100)),
+                            ]))
+                    ),
+                    ("ao", 0), ("ip", 0), ("op", .number(frames)), ("st", 0), ("bm", 0),
+                ])))
+        if let background = scene.background, background.alpha > 0 {
+            // The canvas's background: a rectangle under everything, in pixels.
+            let rectangle: JSONValue = .object(
+                JSONObject([
+                    ("ty", "rc"), ("d", 1),
+                    ("s", Self.staticValue([Self.n(scene.size.x * scene.scale), Self.n(scene.size.y * scene.scale)])),
+                    (
+                        "p",
+                        Self.staticValue([
+                            Self.n(scene.size.x * scene.scale / 2), Self.n(scene.size.y * scene.scale / 2),
+                        ])
+                    ),
+                    ("r", Self.staticValue(0)),
+                ]))
+            let fill: JSONValue = .object(
+                JSONObject([
+                    ("ty", "fl"),
+                    (
+                        "c",
+                        Self.staticValue([Self.n(background.red), Self.n(background.green), Self.n(background.blue), 1])
+                    ),
+                    ("o", Self.staticValue(Self.n(background.alpha * 100))), ("r", 1),
+                ]))
+            layers.append(
+                .object(
+                    JSONObject([
+                        ("ddd", 0), ("ind", .number(borderIndex)), ("ty", 4), ("nm", "canvas"), ("sr", 1),
+                        (
+                            "ks",
+                            .object(
+                                JSONObject([
+                                    ("a", Self.staticValue([0, 0])), ("p", Self.staticValue([0, 0])),
+                                    ("s", Self.staticValue([100, 100])), ("r", Self.staticValue(0)),
+                                    ("o", Self.staticValue(100)),
+                                ]))
+                        ),
+                        ("ao", 0), ("ip", 0), ("op", .number(frames)), ("st", 0), ("bm", 0),
+                        ("shapes", .array([Self.group("canvas", [rectangle, fill])])),
+                    ])))
+        }
+        return .object(
+            JSONObject([
+                ("v", "5.7.0"), ("fr", .number(scene.fps)), ("ip", 0), ("op", .number(frames)),
+                ("w", .number((scene.size.x * scene.scale).rounded(.up))),
+                ("h", .number((scene.size.y * scene.scale).rounded(.up))), ("nm", .string(sceneName ?? "choreo")),
+                ("ddd", 0), ("assets", []), ("layers", .array(layers)), ("choreo", report.json),
+            ]))
+    }
+}

@@ -1,0 +1,409 @@
+import ChoreoEngine
+import ChoreoJSON
+import Foundation
+
+/// Writes a model for the web: CSS `@keyframes` with the `animation-*` properties that play
+/// them, the same keyframes as Web Animations JSON (`element.animate(keyframes, timing)`), and
+/// a self-contained HTML page that plays them.
+///
+/// Each layer is an absolutely positioned element in its parent's (a `CALayer` in its
+/// superlayer), its box the layer's bounds, its map into the parent as CSS's individual
+/// `translate`, `rotate` and `scale` properties with `transform-origin: 0 0` (and a `skewX` in
+/// `transform` where the map has a skew, a `matrix3d` where it has perspective). A border is an
+/// element of its own after the sublayers (Core Animation draws it over them); a shape layer's
+/// path is an inline SVG, its stroke trimmed by a dash over `pathLength="1"`.
+struct WebWriter {
+    let model: ExportModel
+    let sceneName: String?
+    var scene: BakedScene { model.scene }
+
+    /// The element id of a layer, by its position in the model: ids of the scene may hold any
+    /// character, so the element ids are made (the scene's id is in `data-layer`).
+    static func elementID(_ position: Int) -> String { "l\(position)" }
+
+    /// CSS's duration of the export: its last frame's time.
+    var duration: Double { max(scene.duration, 1 / scene.fps) }
+
+    // MARK: Values as CSS
+
+    static func number(_ value: Double, decimals: Double = 10_000) -> String {
+        let r = (value * decimals).rounded() / decimals
+        if r == 0 { return "0" }
+        if r == r.rounded() && abs(r) < 1e15 { return String(Int(r)) }
+        return String(r)
+    }
+
+    static func px(_ value: Double) -> String { value == 0 ? "0" : number(value) + "px" }
+
+    static func color(_ lanes: ArraySlice<Double>) -> String {
+        let values = Array(lanes)
+        func channel(_ v: Double) -> String { number(max(0, min(1, v)) * 255, decimals: 100) }
+        return
+            "rgba(\(channel(values[0])), \(channel(values[1])), \(channel(values[2])), \(number(max(0, min(1, values[3])))))"
+    }
+
+    /// The CSS declarations of one channel's value.
+    func declarations(_ channel: Channel, _ v: ArraySlice<Double>, layer: BakedLayer) -> [(String, String)] {
+        let v = Array(v)
+        switch channel {
+        case .translate: return [("translate", "\(Self.px(v[0])) \(Self.px(v[1]))")]
+        case .rotate: return [("rotate", "\(Self.number(v[0], decimals: 1e7))rad")]
+        case .scale: return [("scale", "\(Self.number(v[0], decimals: 1e6)) \(Self.number(v[1], decimals: 1e6))")]
+        case .skew: return [("transform", "skewX(\(Self.number(atan(v[0]), decimals: 1e7))rad)")]
+        case .matrix:
+            let m = v
+            let parts = [m[0], m[1], 0, m[2], m[3], m[4], 0, m[5], 0, 0, 1, 0, m[6], m[7], 0, m[8]]
+            return [("transform", "matrix3d(\(parts.map { Self.number($0, decimals: 1e7) }.joined(separator: ", ")))")]
+        case .size: return [("width", Self.px(v[0])), ("height", Self.px(v[1]))]
+        case .opacity: return [("opacity", Self.number(v[0]))]
+        case .background: return [("background-color", Self.color(v[...]))]
+        case .cornerRadius: return [("border-radius", Self.px(v[0]))]
+        case .shadowColor, .shadowOffset, .shadowRadius:
+            // One box-shadow carries the three (``shadow(_:frame:)``).
+            return []
+        case .fill: return [("fill", Self.color(v[...]))]
+        case .stroke: return [("stroke", Self.color(v[...]))]
+        case .lineWidth: return [("stroke-width", Self.number(v[0]))]
+        case .trim:
+            let length = max(0, v[1] - v[0])
+            return [
+                ("stroke-dasharray", "\(Self.number(length, decimals: 1e6)) 2"),
+                ("stroke-dashoffset", Self.number(-v[0], decimals: 1e6)),
+            ]
+        case .foreground: return [("color", Self.color(v[...]))]
+        case .borderWidth, .borderColor, .groupOpacity: return []
+        }
+    }
+
+    /// The channels that style a layer's own element, where each is written.
+    func elementChannels(_ layer: BakedLayer) -> [Channel] {
+        var channels: [Channel] = layer.projective ? [.matrix] : [.translate, .rotate, .scale]
+        if !layer.projective && layer.uses(.skew) { channels.append(.skew) }
+        channels += [.size, .opacity, .background]
+        if layer.uses(.cornerRadius) { channels.append(.cornerRadius) }
+        return channels
+    }
+
+    /// A box-shadow for frame `frame` of a layer: offset, a blur twice the radius (CSS's blur
+    /// is twice the Gaussian's deviation, as `shadowRadius` is about one), the colour.
+    func shadow(_ layer: BakedLayer, frame: Int) -> String {
+        let color = layer.value(.shadowColor, frame: frame)
+        let offset = Array(layer.value(.shadowOffset, frame: frame))
+        let radius = layer.value(.shadowRadius, frame: frame).first ?? 0
+        return "\(Self.px(offset[0])) \(Self.px(offset[1])) \(Self.px(radius * 2)) \(Self.color(color))"
+    }
+
+    // MARK: Keyframes
+
+    /// One animation of a layer: a name, the element it plays on, and its keyframes as
+    /// (offset, declarations).
+    struct Animation {
+        let name: String
+        let element: String
+        let keyframes: [(offset: Double, declarations: [(String, String)])]
+    }
+
+    /// Every animation of the model: per layer, one per changing channel of each element.
+    func animations() -> [Animation] {
+        var all: [Animation] = []
+        let last = Double(max(1, scene.frameCount - 1))
+        for (position, layer) in scene.layers.enumerated() {
+            let id = Self.elementID(position)
+            func add(_ channel: Channel, element: String, suffix: String) {
+                guard let keys = model.keyframes[position][channel.rawValue] else { return }
+                let frames = keys.frames.indices.map { index in
+                    (
+                        offset: Double(keys.frames[index]) / last,
+                        declarations: declarations(channel, keys.values(index), layer: layer)
+                    )
+                }
+                guard !(frames.first?.declarations.isEmpty ?? true) else { return }
+                all.append(Animation(name: "\(id)-\(suffix)", element: element, keyframes: frames))
+            }
+            for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
+            if layer.uses(.shadowColor)
+                && [Channel.shadowColor, .shadowOffset, .shadowRadius].contains(where: {
+                    model.keyframes[position][$0.rawValue] != nil
+                })
+            {
+                // The shadow's three channels change together as one box-shadow, every frame.
+                let frames = (0..<scene.frameCount).map { frame in
+                    (offset: Double(frame) / last, declarations: [("box-shadow", shadow(layer, frame: frame))])
+                }
+                all.append(Animation(name: "\(id)-shadow", element: id, keyframes: frames))
+            }
+            if layer.uses(.borderWidth) {
+                for channel in [Channel.borderWidth, .borderColor, .cornerRadius] {
+                    guard let keys = model.keyframes[position][channel.rawValue] else { continue }
+                    let frames = keys.frames.indices.map {
+                        index -> (offset: Double, declarations: [(String, String)]) in
+                        let v = Array(keys.values(index))
+                        let declaration: (String, String) =
+                            switch channel {
+                            case .borderWidth: ("border-width", Self.px(v[0]))
+                            case .borderColor: ("border-color", Self.color(v[...]))
+                            default: ("border-radius", Self.px(v[0]))
+                            }
+                        return (Double(keys.frames[index]) / last, [declaration])
+                    }
+                    all.append(Animation(name: "\(id)-border-\(channel)", element: "\(id)b", keyframes: frames))
+                }
+            }
+            if layer.type == .shape {
+                for channel in [Channel.fill, .stroke, .lineWidth, .trim] {
+                    add(channel, element: "\(id)p", suffix: "\(channel)")
+                }
+            }
+            if layer.type == .text { add(.foreground, element: "\(id)t", suffix: "foreground") }
+        }
+        return all
+    }
+
+    /// The static declarations of every element, by element id.
+    func baseRules() -> [(element: String, declarations: [(String, String)])] {
+        var rules: [(String, [(String, String)])] = []
+        for (position, layer) in scene.layers.enumerated() {
+            let id = Self.elementID(position)
+            var own: [(String, String)] = []
+            for channel in elementChannels(layer) {
+                own += declarations(channel, layer.value(channel, frame: 0), layer: layer)
+            }
+            if layer.uses(.shadowColor) { own.append(("box-shadow", shadow(layer, frame: 0))) }
+            if layer.masksToBounds { own.append(("overflow", "hidden")) }
+            rules.append((id, own))
+            if layer.uses(.borderWidth) {
+                let color = layer.value(.borderColor, frame: 0)
+                rules.append(
+                    (
+                        "\(id)b",
+                        [
+                            ("border-width", Self.px(layer.value(.borderWidth, frame: 0).first ?? 0)),
+                            ("border-color", Self.color(color)),
+                            ("border-radius", Self.px(layer.value(.cornerRadius, frame: 0).first ?? 0)),
+                        ]
+                    ))
+            }
+            if layer.type == .shape {
+                var path: [(String, String)] = []
+                for channel in [Channel.fill, .stroke, .lineWidth, .trim] {
+                    path += declarations(channel, layer.value(channel, frame: 0), layer: layer)
+                }
+                path += [
+                    ("stroke-linecap", layer.lineCap), ("stroke-linejoin", layer.lineJoin),
+                    ("stroke-miterlimit", "10"),
+                ]
+                rules.append(("\(id)p", path))
+            }
+            if layer.type == .text {
+                var text: [(String, String)] = [("font-size", Self.px(layer.fontSize))]
+                text += declarations(.foreground, layer.value(.foreground, frame: 0), layer: layer)
+                let alignment =
+                    switch layer.alignment {
+                    case "center": "center"
+                    case "right": "right"
+                    case "justified": "justify"
+                    default: "left"
+                    }
+                text.append(("text-align", alignment))
+                rules.append(("\(id)t", text))
+            }
+        }
+        return rules
+    }
+
+    // MARK: CSS
+
+    /// The stylesheet: the stage, each element's static style and its animations, and the
+    /// keyframes; the report as a comment block at its head.
+    func css(report: FidelityReport) -> String {
+        var out = "/*\n"
+        for line in report.commentLines { out += " * \(line.replacingOccurrences(of: "*/", with: "* /"))\n" }
+        out += " *\n * Elements: #stage holds the layers as nested elements #l0, #l1, … (a sublayer inside its\n"
+        out += " * superlayer's element, in drawing order); #lNb is a layer's border, #lNp its path, #lNt its text.\n"
+        out += " * Scene time t is the animations' currentTime t × 1000 ms.\n */\n"
+        let stageWidth = Self.px(scene.size.x * scene.scale)
+        let stageHeight = Self.px(scene.size.y * scene.scale)
+        out +=
+            "#stage { position: absolute; left: 0; top: 0; margin: 0; width: \(stageWidth); height: \(stageHeight); overflow: hidden"
+        if let background = scene.background {
+            out +=
+                "; background: \(Self.color([background.red, background.green, background.blue, background.alpha][...]))"
+        }
+        out += " }\n"
+        out +=
+            "#stage > .choreo-scale { position: absolute; left: 0; top: 0; transform-origin: 0 0; scale: \(Self.number(scene.scale)) }\n"
+        out +=
+            "#stage .choreo-layer { position: absolute; left: 0; top: 0; transform-origin: 0 0; box-sizing: border-box }\n"
+        out +=
+            "#stage .choreo-border { position: absolute; left: 0; top: 0; width: 100%; height: 100%; box-sizing: border-box; border-style: solid }\n"
+        out += "#stage .choreo-path { position: absolute; overflow: visible }\n"
+        out +=
+            "#stage .choreo-text { position: absolute; white-space: pre-wrap; overflow-wrap: break-word; line-height: normal; font-family: \"DejaVu Sans\", \"Noto Sans CJK SC\", sans-serif }\n"
+        let animations = animations()
+        var byElement: [String: [Animation]] = [:]
+        for animation in animations { byElement[animation.element, default: []].append(animation) }
+        let seconds = Self.number(duration, decimals: 1e9)
+        for (element, declarations) in baseRules() {
+            var list = declarations
+            if let own = byElement[element] {
+                list.append(("animation-name", own.map(\.name).joined(separator: ", ")))
+                list.append(("animation-duration", "\(seconds)s"))
+                list.append(("animation-timing-function", "linear"))
+                list.append(("animation-fill-mode", "both"))
+            }
+            out += "#\(element) { " + list.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
+        }
+        for animation in animations {
+            out += "@keyframes \(animation.name) {\n"
+            for frame in animation.keyframes {
+                let percent = Self.number(frame.offset * 100, decimals: 1e6)
+                out +=
+                    "  \(percent)% { " + frame.declarations.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
+            }
+            out += "}\n"
+        }
+        return out
+    }
+
+    // MARK: HTML
+
+    /// The page: the CSS above, the elements, and a script that pauses at `?t=` seconds.
+    func html(report: FidelityReport) -> String {
+        var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<title>\(Self.escape(sceneName ?? "choreo export"))</title>\n"
+        out += "<style>\nhtml, body { margin: 0; padding: 0 }\n"
+        out += css(report: report)
+        out += "</style>\n</head>\n<body>\n<div id=\"stage\"><div class=\"choreo-scale\">\n"
+        var children: [Int: [Int]] = [:]
+        for (position, layer) in scene.layers.enumerated() {
+            children[layer.parent >= 0 ? scene.slot[layer.parent] : -1, default: []].append(position)
+        }
+        func element(_ position: Int, indent: String) {
+            let layer = scene.layers[position]
+            let id = Self.elementID(position)
+            out += "\(indent)<div class=\"choreo-layer\" id=\"\(id)\" data-layer=\"\(Self.escape(layer.id))\">"
+            let origin = layer.boundsOrigin
+            if layer.type == .shape, let path = layer.path {
+                out +=
+                    "<svg class=\"choreo-path\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y))\" width=\"1\" height=\"1\"><path id=\"\(id)p\" pathLength=\"1\" d=\"\(path.svgPathData)\"/></svg>"
+            }
+            if layer.type == .text, let string = layer.string {
+                out +=
+                    "<div class=\"choreo-text\" id=\"\(id)t\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y)); width: \(Self.px(layer.value(.size, frame: 0).first ?? 0))\">\(Self.escape(string))</div>"
+            }
+            let list = children[position] ?? []
+            if !list.isEmpty {
+                out += "\n"
+                for child in list { element(child, indent: indent + "  ") }
+                out += indent
+            }
+            if layer.uses(.borderWidth) { out += "<div class=\"choreo-border\" id=\"\(id)b\"></div>" }
+            out += "</div>\n"
+        }
+        for root in children[-1] ?? [] { element(root, indent: "") }
+        out += "</div></div>\n"
+        out += """
+            <script>
+            // ?t=SECONDS pauses every animation at that scene time; ?paused pauses at 0.
+            (function () {
+              var query = new URLSearchParams(location.search);
+              if (!query.has("t") && !query.has("paused")) return;
+              var t = parseFloat(query.get("t") || "0") * 1000;
+              document.getAnimations().forEach(function (a) { a.pause(); a.currentTime = t; });
+            })();
+            </script>
+            </body>
+            </html>
+
+            """
+        return out
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    // MARK: Web Animations
+
+    /// The keyframes and timings as JSON for `element.animate(keyframes, timing)`.
+    func waapi(report: FidelityReport) -> JSONValue {
+        let animations = animations()
+        var byElement: [String: [Animation]] = [:]
+        for animation in animations { byElement[animation.element, default: []].append(animation) }
+        let timing: JSONValue = .object(
+            JSONObject([
+                ("duration", .number((duration * 1000 * 1e6).rounded() / 1e6)), ("easing", "linear"),
+                ("fill", "both"), ("iterations", 1),
+            ]))
+        var elements: [JSONValue] = []
+        for (element, declarations) in baseRules() {
+            let style = JSONObject(declarations.map { ($0.0, .string($0.1)) })
+            var object = JSONObject([("element", .string(element)), ("style", .object(style))])
+            if let position = Int(element.dropFirst().prefix { $0.isNumber }), element == Self.elementID(position) {
+                object["layer"] = .string(scene.layers[position].id)
+                let parent = scene.layers[position].parent
+                object["parent"] = parent >= 0 ? .string(Self.elementID(scene.slot[parent])) : .null
+            }
+            object["animations"] = .array(
+                (byElement[element] ?? []).map { animation in
+                    .object(
+                        JSONObject([
+                            ("name", .string(animation.name)),
+                            (
+                                "keyframes",
+                                .array(
+                                    animation.keyframes.map { frame in
+                                        var key = JSONObject([("offset", .number((frame.offset * 1e9).rounded() / 1e9))]
+                                        )
+                                        for (property, value) in frame.declarations {
+                                            key[Self.camelCase(property)] = .string(value)
+                                        }
+                                        return .object(key)
+                                    })
+                            ),
+                            ("timing", timing),
+                        ]))
+                })
+            elements.append(.object(object))
+        }
+        return .object(
+            JSONObject([
+                (
+                    "stage",
+                    .object(
+                        JSONObject([
+                            ("width", .number(scene.size.x * scene.scale)),
+                            ("height", .number(scene.size.y * scene.scale)),
+                            ("scale", .number(scene.scale)),
+                        ]))
+                ),
+                ("duration", .number((duration * 1000 * 1e6).rounded() / 1e6)), ("elements", .array(elements)),
+                ("report", report.json),
+            ]))
+    }
+
+    /// `stroke-dashoffset` → `strokeDashoffset`, as Web Animations names CSS properties.
+    static func camelCase(_ property: String) -> String {
+        var out = ""
+        var upper = false
+        for c in property {
+            if c == "-" {
+                upper = true
+            } else {
+                out += upper ? c.uppercased() : String(c)
+                upper = false
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,120 @@
+import ChoreoEngine
+import ChoreoExport
+import ChoreoFormat
+import ChoreoJSON
+
+/// A scene out as Lottie, CSS, Web Animations or an HTML page (docs/export.md): the one path
+/// shared by `POST /v1/export`, the stored scenes', sessions' and the arena round's exports and
+/// `choreo export`.
+public enum ExportService {
+    /// What an export request asks: the options, and whether the report alone is wanted.
+    public struct Query: Sendable, Equatable {
+        public var options: ExportOptions
+        public var reportOnly: Bool
+    }
+
+    static let parameterNames = ["format", "fps", "width", "height", "scale", "report"]
+
+    /// Reads `format` (required), `fps`, `width`, `height`, `scale` and `report`; unknown
+    /// parameters and bad values are errors naming `query.NAME`, with the name meant.
+    public static func query(_ parameters: [(String, String)]) throws(ServiceError) -> Query {
+        var errors: [FieldError] = []
+        var format: ExportFormat?
+        var options = ExportOptions(format: .html)
+        var reportOnly = false
+        var seen = Set<String>()
+        func number(_ name: String, _ text: String) -> Double? {
+            guard let value = Double(text), value.isFinite else {
+                errors.append(FieldError(path: "query.\(name)", message: "must be a number, not \"\(text)\""))
+                return nil
+            }
+            return value
+        }
+        for (name, value) in parameters {
+            if seen.contains(name) {
+                errors.append(FieldError(path: "query.\(name)", message: "given more than once"))
+                continue
+            }
+            seen.insert(name)
+            switch name {
+            case "format":
+                if let chosen = ExportFormat(rawValue: value) {
+                    format = chosen
+                } else {
+                    let names = ExportFormat.allCases.map(\.rawValue)
+                    let near = Vocabulary.suggestion(for: value, among: names)
+                    errors.append(
+                        FieldError(
+                            path: "query.format",
+                            message: "unknown export format \"\(value)\" (one of \(names.joined(separator: ", ")))"
+                                + (near.map { "; did you mean \"\($0)\"?" } ?? ""), suggestion: near))
+                }
+            case "fps": if let v = number(name, value) { options.fps = v }
+            case "width": options.width = number(name, value)
+            case "height": options.height = number(name, value)
+            case "scale": if let v = number(name, value) { options.scale = v }
+            case "report":
+                switch value {
+                case "1", "true", "": reportOnly = true
+                case "0", "false": reportOnly = false
+                default:
+                    errors.append(FieldError(path: "query.report", message: "must be 1 or 0, not \"\(value)\""))
+                }
+            default:
+                let near = Vocabulary.suggestion(for: name, among: parameterNames)
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)",
+                        message: "unknown query parameter" + (near.map { "; did you mean \"\($0)\"?" } ?? ""),
+                        suggestion: near))
+            }
+        }
+        if format == nil && !errors.contains(where: { $0.path == "query.format" }) {
+            errors.append(
+                FieldError(
+                    path: "query.format",
+                    message: "required: one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        options.format = format!
+        return Query(options: options, reportOnly: reportOnly)
+    }
+
+    /// Runs a scene and exports its run; a `cancellation` set during the run stops it.
+    public static func export(
+        _ scene: consuming Scene, name: String?, _ query: Query, cancellation: Cancellation? = nil
+    ) throws(ServiceError) -> ExportArtifact {
+        let timeline: Timeline
+        var shouldStop: (@Sendable () -> Bool)?
+        if let cancellation { shouldStop = { cancellation.isCancelled } }
+        do throws(RuntimeError) {
+            timeline = try SceneRunner.run(consume scene, horizon: nil, shouldStop: shouldStop)
+        } catch {
+            if cancellation?.isCancelled == true { throw ServiceError.cancelled }
+            throw ServiceError.invalidScene(
+                ValidationFailure([FieldError(path: error.path, message: error.message)]))
+        }
+        return try export(timeline, name: name, query)
+    }
+
+    /// Exports a scene already run.
+    public static func export(_ timeline: Timeline, name: String?, _ query: Query) throws(ServiceError)
+        -> ExportArtifact
+    {
+        do {
+            return try Exporter.export(timeline, options: query.options, name: name)
+        } catch {
+            switch error {
+            case .tooLarge(let path, let message), .invalid(let path, let message):
+                throw ServiceError.invalidField(path, message)
+            }
+        }
+    }
+
+    /// The report as a JSON document (`report=1`).
+    public static func reportDocument(_ artifact: ExportArtifact) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(artifact.report.json)
+        return writer.bytes
+    }
+}
