@@ -158,7 +158,7 @@ let package = Package(
             name: "ChoreoHTTP",
             dependencies: [
                 "ChoreoService", "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries", "ChoreoImport",
+                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries", "ChoreoImport", "ChoreoExport",
             ],
             resources: [
                 .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),

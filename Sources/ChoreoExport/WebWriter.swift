@@ -154,7 +154,23 @@ struct WebWriter {
                     add(channel, element: "\(id)p", suffix: "\(channel)")
                 }
             }
-            if layer.type == .text { add(.foreground, element: "\(id)t", suffix: "foreground") }
+            if layer.type == .text {
+                add(.foreground, element: "\(id)t", suffix: "foreground")
+                // Each string shown with its alpha (a cross-dissolve's two faces), held between
+                // the frames where it changes.
+                for index in layer.strings.indices {
+                    let alphas = Self.faceAlphas(layer, index)
+                    guard alphas.contains(where: { $0 != alphas[0] }) else { continue }
+                    var frames: [(offset: Double, declarations: [(String, String)])] = []
+                    for frame in alphas.indices
+                    where frame == 0 || frame == alphas.count - 1 || alphas[frame] != alphas[frame - 1]
+                        || alphas[frame] != alphas[frame + 1]
+                    {
+                        frames.append((Double(frame) / last, [("opacity", Self.number(alphas[frame]))]))
+                    }
+                    all.append(Animation(name: "\(id)-face\(index)", element: "\(id)t\(index)", keyframes: frames))
+                }
+            }
         }
         return all
     }
@@ -206,9 +222,17 @@ struct WebWriter {
                     }
                 text.append(("text-align", alignment))
                 rules.append(("\(id)t", text))
+                for index in layer.strings.indices {
+                    rules.append(("\(id)t\(index)", [("opacity", Self.number(Self.faceAlphas(layer, index)[0]))]))
+                }
             }
         }
         return rules
+    }
+
+    /// A text layer's string `index` at every frame: its alpha (0 when another is shown).
+    static func faceAlphas(_ layer: BakedLayer, _ index: Int) -> [Double] {
+        layer.stringAt.map { faces in faces.first { $0.index == index }?.alpha ?? 0 }
     }
 
     // MARK: CSS
@@ -238,7 +262,9 @@ struct WebWriter {
             "#stage .choreo-border { position: absolute; left: 0; top: 0; width: 100%; height: 100%; box-sizing: border-box; border-style: solid }\n"
         out += "#stage .choreo-path { position: absolute; overflow: visible }\n"
         out +=
-            "#stage .choreo-text { position: absolute; white-space: pre-wrap; overflow-wrap: break-word; line-height: normal; font-family: \"DejaVu Sans\", \"Noto Sans CJK SC\", sans-serif }\n"
+            "#stage .choreo-text { position: absolute; line-height: normal; font-family: \"DejaVu Sans\", \"Noto Sans CJK SC\", sans-serif }\n"
+        out +=
+            "#stage .choreo-face { position: absolute; left: 0; top: 0; width: 100%; white-space: pre-wrap; overflow-wrap: break-word }\n"
         let animations = animations()
         var byElement: [String: [Animation]] = [:]
         for animation in animations { byElement[animation.element, default: []].append(animation) }
@@ -287,9 +313,13 @@ struct WebWriter {
                 out +=
                     "<svg class=\"choreo-path\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y))\" width=\"1\" height=\"1\"><path id=\"\(id)p\" pathLength=\"1\" d=\"\(path.svgPathData)\"/></svg>"
             }
-            if layer.type == .text, let string = layer.string {
+            if layer.type == .text {
                 out +=
-                    "<div class=\"choreo-text\" id=\"\(id)t\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y)); width: \(Self.px(layer.value(.size, frame: 0).first ?? 0))\">\(Self.escape(string))</div>"
+                    "<div class=\"choreo-text\" id=\"\(id)t\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y)); width: \(Self.px(layer.value(.size, frame: 0).first ?? 0))\">"
+                for (index, string) in layer.strings.enumerated() {
+                    out += "<div class=\"choreo-face\" id=\"\(id)t\(index)\">\(Self.escape(string))</div>"
+                }
+                out += "</div>"
             }
             let list = children[position] ?? []
             if !list.isEmpty {

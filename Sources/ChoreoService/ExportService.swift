@@ -82,7 +82,8 @@ public enum ExportService {
 
     /// Runs a scene and exports its run; a `cancellation` set during the run stops it.
     public static func export(
-        _ scene: consuming Scene, name: String?, _ query: Query, cancellation: Cancellation? = nil
+        _ scene: consuming Scene, name: String?, _ query: Query, cancellation: Cancellation? = nil,
+        memory: RenderMemory? = nil
     ) throws(ServiceError) -> ExportArtifact {
         let timeline: Timeline
         var shouldStop: (@Sendable () -> Bool)?
@@ -94,13 +95,29 @@ public enum ExportService {
             throw ServiceError.invalidScene(
                 ValidationFailure([FieldError(path: error.path, message: error.message)]))
         }
-        return try export(timeline, name: name, query)
+        return try export(timeline, name: name, query, memory: memory)
     }
 
-    /// Exports a scene already run.
-    public static func export(_ timeline: Timeline, name: String?, _ query: Query) throws(ServiceError)
-        -> ExportArtifact
-    {
+    /// Bytes an export holds per layer and sampled frame: its channels' samples (47 numbers)
+    /// and their keyframes.
+    public static let bytesPerLayerFrame = 512
+
+    /// Exports a scene already run. With `memory`, the samples' working memory is reserved
+    /// first (503 while the renders in flight hold it).
+    public static func export(
+        _ timeline: Timeline, name: String?, _ query: Query, memory: RenderMemory? = nil
+    ) throws(ServiceError) -> ExportArtifact {
+        var reservation: RenderMemory.Reservation?
+        if let memory {
+            let end = SceneTime.quantize(timeline.naturalEnd)
+            let frames = Int(min(1e9, (end * query.options.fps).rounded(.up))) + 1
+            let bytes = min(Int.max / 2, frames * max(1, timeline.layers.count) * bytesPerLayerFrame)
+            if bytes <= ExportLimits.maxLayerFrames * bytesPerLayerFrame {
+                guard let taken = memory.reserve(bytes) else { throw RenderService.busy(memory) }
+                reservation = taken
+            }
+        }
+        defer { _ = reservation }
         do {
             return try Exporter.export(timeline, options: query.options, name: name)
         } catch {

@@ -1,13 +1,14 @@
-import ChoreoTestSupport
 import Foundation
 
 /// Debian's `chromium`, headless, against a live server: the page's DOM after its scripts ran,
 /// or a screenshot.
-struct Chromium {
-    static let binary = "/usr/bin/chromium"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+public struct Chromium: Sendable {
+    public static let binary = "/usr/bin/chromium"
+    public static var available: Bool { FileManager.default.isExecutableFile(atPath: binary) }
 
     let scratch = Scratch("choreo-chromium")
+
+    public init() {}
 
     private func run(_ arguments: [String]) throws -> String {
         let (status, out, err) = try runProgram(
@@ -21,12 +22,12 @@ struct Chromium {
     }
 
     /// The DOM once the page's scripts have run for up to `budget` ms of virtual time.
-    func dom(_ url: String, budget: Int = 8_000) throws -> String {
+    public func dom(_ url: String, budget: Int = 8_000) throws -> String {
         try run(["--virtual-time-budget=\(budget)", "--dump-dom", url])
     }
 
     /// A PNG screenshot of `url` in a `width` × `height` viewport.
-    func screenshot(_ url: String, width: Int, height: Int, budget: Int = 3_000) throws -> [UInt8] {
+    public func screenshot(_ url: String, width: Int, height: Int, budget: Int = 3_000) throws -> [UInt8] {
         let path = scratch.file("shot-\(UUID().uuidString).png")
         _ = try run([
             "--virtual-time-budget=\(budget)", "--window-size=\(width),\(height)", "--screenshot=\(path)", url,
