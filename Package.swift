@@ -119,7 +119,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // Scenes out: Lottie, CSS, Web Animations and HTML, from the engine's frames.
         .target(
-            name: "ChoreoExport", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoRaster"],
+            name: "ChoreoExport", dependencies: ["ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoRaster"],
             swiftSettings: strictSettings),
         // Code in, scene out: the intermediate form both front ends lower to, and its evaluator.
         .target(

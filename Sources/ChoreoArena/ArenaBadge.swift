@@ -1,3 +1,5 @@
+import ChoreoFormat
+
 /// Status badges (`GET /v1/arena/badge.svg`, `/v1/arena/nodes/{name}/badge.svg`), as SVG: the
 /// two-part label and value pictures of shields.io, for READMEs and dashboards. Green up, orange
 /// degraded, red down, grey pending.
@@ -52,19 +54,7 @@ public enum ArenaBadge {
         return Int(total.rounded(.up))
     }
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     static func svg(label: String, value: String, color: String) -> [UInt8] {
         let left = width(label) + 10

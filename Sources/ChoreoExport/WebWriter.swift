@@ -1,4 +1,5 @@
 import ChoreoEngine
+import ChoreoFormat
 import ChoreoJSON
 import Foundation
 
@@ -349,19 +350,7 @@ struct WebWriter {
         return out
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     // MARK: Web Animations
 
