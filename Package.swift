@@ -98,18 +98,22 @@ let package = Package(
         .systemLibrary(name: "CCairo"),
         .systemLibrary(name: "CPostgres"),
         .systemLibrary(name: "CClang"),
+        .systemLibrary(name: "CWebP"),
+        .systemLibrary(name: "CVPX"),
         // Linked: small, and SQLite is the default storage.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
         // Linked by the export tests only: the Lottie player exports are checked against.
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
+        .systemLibrary(name: "CWebPDemux"),
         .target(name: "ChoreoLibraries", dependencies: ["CMalloc"], swiftSettings: strictSettings),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(
-            name: "ChoreoRaster", dependencies: ["CCairo", "CZlib", "ChoreoLibraries", "ChoreoEngine"],
+            name: "ChoreoRaster",
+            dependencies: ["CCairo", "CZlib", "CWebP", "CVPX", "ChoreoLibraries", "ChoreoEngine"],
             swiftSettings: strictSettings),
         .target(
             name: "ChoreoStorage", dependencies: ["CSQLite", "CPostgres", "ChoreoLibraries"],
@@ -217,7 +221,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoRasterTests",
-            dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat"],
+            dependencies: ["ChoreoRaster", "ChoreoEngine", "ChoreoFormat", "CWebPDemux", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoExportTests",

@@ -9,8 +9,12 @@ public struct SamplingQuery: Sendable, Equatable {
         case json, ndjson
         /// Pictures (docs/pictures.md): one PNG frame, an animated PNG, a grid of frames.
         case png, apng, filmstrip
+        /// Video (docs/pictures.md): an animated WebP, a WebM of VP9.
+        case webp, webm
 
-        public var isPicture: Bool { self == .png || self == .apng || self == .filmstrip }
+        public var isPicture: Bool { self != .json && self != .ndjson }
+        /// Frames shown one after another (an animated PNG, WebP or WebM).
+        public var isAnimation: Bool { self == .apng || self == .webp || self == .webm }
     }
 
     public var fps: Double = 60
@@ -45,6 +49,8 @@ public struct PictureQuery: Sendable, Equatable {
     public var height: Double?
     /// Filmstrips: frames per row.
     public var columns = 8
+    /// WebP and WebM: 0…100; nil: lossless WebP, and VP9 at its default quality.
+    public var quality: Int?
 
     public init() {}
 }
@@ -61,10 +67,10 @@ public struct RenderQuery: Sendable, Equatable {
     /// The parameters a render query takes.
     static let parameterNames = [
         "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height", "columns",
-        "precision",
+        "precision", "quality",
     ]
     /// The parameters only pictures take.
-    static let pictureParameters: Set<String> = ["scale", "width", "height", "columns"]
+    static let pictureParameters: Set<String> = ["scale", "width", "height", "columns", "quality"]
 
     /// Reads query parameters; unknown parameters and bad values are errors with `query.NAME` paths.
     public static func parse(_ parameters: [(String, String)]) throws(ValidationFailure) -> RenderQuery {
@@ -124,6 +130,8 @@ public struct RenderQuery: Sendable, Equatable {
                 if let v = number(name, value, min: 1, max: FormatLimits.maxCanvasPoints) { picture.height = v }
             case "columns":
                 if let v = wholeNumber(name, value, min: 1, max: 64, "a whole number") { picture.columns = v }
+            case "quality":
+                if let v = wholeNumber(name, value, min: 0, max: 100, "a whole number") { picture.quality = v }
             case "precision":
                 if let v = wholeNumber(name, value, min: 1, max: 17, "a whole number of digits") { query.precision = v }
             case "times":
@@ -159,7 +167,7 @@ public struct RenderQuery: Sendable, Equatable {
                 } else {
                     errors.append(
                         .unknown(
-                            "query.format", "must be json, ndjson, png, apng or filmstrip", value,
+                            "query.format", "must be json, ndjson, png, apng, filmstrip, webp or webm", value,
                             among: SamplingQuery.Format.allCases.map(\.rawValue)))
                 }
             default:
@@ -187,16 +195,20 @@ public struct RenderQuery: Sendable, Equatable {
             } else if !seen.contains("fps") {
                 // Pictures default to fewer frames than the numbers: 30 a second for an animation,
                 // 4 for a sheet.
-                query.fps = query.format == .apng ? 30 : 4
+                query.fps = query.format.isAnimation ? 30 : 4
             }
             if query.format != .filmstrip && seen.contains("columns") {
                 errors.append(FieldError(path: "query.columns", message: "only format=filmstrip has columns"))
+            }
+            if query.format != .webp && query.format != .webm && seen.contains("quality") {
+                errors.append(FieldError(path: "query.quality", message: "only format=webp and webm have a quality"))
             }
         } else {
             for name in Self.pictureParameters.sorted() where seen.contains(name) {
                 errors.append(
                     FieldError(
-                        path: "query.\(name)", message: "only pictures (format=png, apng or filmstrip) take \(name)"))
+                        path: "query.\(name)",
+                        message: "only pictures (format=png, apng, filmstrip, webp or webm) take \(name)"))
             }
         }
         if let end = query.end, query.times == nil, end < query.start {

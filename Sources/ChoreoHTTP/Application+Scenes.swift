@@ -77,7 +77,7 @@ extension Application {
             switch query.sampling.format {
             case .json: "application/json"
             case .ndjson: "application/x-ndjson"
-            case .png, .apng, .filmstrip: PictureService.contentType(query.sampling.format)
+            case .png, .apng, .filmstrip, .webp, .webm: PictureService.contentType(query.sampling.format)
             }
         return HTTPResponse(status: 200, headers: [("Content-Type", type)])
     }

@@ -8,6 +8,10 @@ public struct PicturePieces {
         case apng
         /// Every frame on one sheet, `columns` to a row.
         case filmstrip(columns: Int)
+        /// Every frame, as an animated WebP (lossless without a quality); the file at the end.
+        case webp(quality: Int?)
+        /// Every frame, as a WebM of VP9, a frame per piece.
+        case webm(quality: Int?)
     }
 
     public let renderer: FrameRenderer
@@ -16,12 +20,15 @@ public struct PicturePieces {
     /// How long an animated PNG of one frame shows it (seconds).
     let frameDelay: Double
     var apng: APNGWriter
+    var webm: WebMStream?
     /// The last frame of an animated PNG, to which the next one is compared.
     var previous: [UInt32]?
     var nextFrame = 0
     var ended = false
     /// Frames drawn so far.
     public private(set) var framesDone = 0
+    /// Why the picture could not be made (an encoder that refused its frames), once it ended.
+    public private(set) var failure: String?
     public var total: Int { times.count }
 
     public init(renderer: FrameRenderer, times: [Double], kind: Kind, frameDelay: Double) {
@@ -37,16 +44,84 @@ public struct PicturePieces {
     /// keeps the frame before (4 bytes a pixel).
     public var workingBytes: Int {
         let frame = renderer.pixelWidth * renderer.pixelHeight
-        if case .apng = kind { return frame * 20 }
+        switch kind {
+        case .apng: return frame * 20
+        // The encoder's canvases, its candidates for each frame and the frames encoded so far
+        // (a lossless frame is at most about its pixels' bytes).
+        case .webp: return frame * 32 + frame * 4 * times.count / 4
+        case .webm: return frame * 24
+        default: break
+        }
         guard case .filmstrip(let columns) = kind else { return frame * 16 }
         let sheet = Filmstrip(renderer: renderer, times: times, columns: columns)
         return (sheet.pixelWidth * sheet.pixelHeight + frame) * 16
+    }
+
+    /// How long frame `index` shows: until the next frame's time (the last: as long as the one
+    /// before it, or one frame at the rate asked).
+    func delay(_ index: Int) -> Double {
+        index + 1 < times.count
+            ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : frameDelay
+    }
+
+    /// A frame's start, in whole milliseconds from the first frame.
+    func milliseconds(_ index: Int) -> Int {
+        index < times.count
+            ? Int(((times[index] - times[0]) * 1000).rounded())
+            : milliseconds(index - 1)
+                + Int((delay(index - 1) * 1000).rounded())
     }
 
     /// The next piece, nil at the end.
     public mutating func next() -> [UInt8]? {
         guard !ended else { return nil }
         switch kind {
+        case .webp(let quality):
+            // The whole file at once: a WebP's header holds its size.
+            ended = true
+            guard !times.isEmpty else { return nil }
+            guard
+                let animation = WebPAnimation(
+                    width: renderer.pixelWidth, height: renderer.pixelHeight, quality: quality)
+            else {
+                failure = "libwebp refused a \(renderer.pixelWidth) × \(renderer.pixelHeight) animation"
+                return nil
+            }
+            for index in times.indices {
+                if let stop = renderer.shouldStop, stop() { return nil }
+                guard animation.add(renderer.draw(at: times[index]).words(), at: milliseconds(index)) else {
+                    failure = "libwebp refused frame \(index)"
+                    return nil
+                }
+                framesDone = index + 1
+            }
+            guard let file = animation.finish(at: milliseconds(times.count)) else {
+                failure = "libwebp could not assemble the animation"
+                return nil
+            }
+            return file
+        case .webm(let quality):
+            guard nextFrame < times.count else {
+                ended = true
+                return nil
+            }
+            if webm == nil {
+                let transparent = (renderer.background?.alpha ?? 0) < 1
+                webm = WebMStream(
+                    width: renderer.pixelWidth, height: renderer.pixelHeight, transparent: transparent,
+                    quality: quality, duration: Double(milliseconds(times.count)) / 1000)
+                guard webm != nil else {
+                    failure = "libvpx refused a \(renderer.pixelWidth) × \(renderer.pixelHeight) video"
+                    ended = true
+                    return nil
+                }
+            }
+            let index = nextFrame
+            nextFrame += 1
+            framesDone = nextFrame
+            let start = milliseconds(index)
+            return webm?.add(
+                renderer.draw(at: times[index]).words(), at: start, duration: milliseconds(index + 1) - start)
         case .apng:
             guard nextFrame < times.count else {
                 ended = true
@@ -55,9 +130,7 @@ public struct PicturePieces {
             let index = nextFrame
             nextFrame += 1
             framesDone = nextFrame
-            let delay =
-                index + 1 < times.count
-                ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : frameDelay
+            let delay = delay(index)
             let canvas = renderer.draw(at: times[index])
             defer { previous = canvas.words() }
             guard let previous else { return apng.frame(canvas.png(), delay: delay) }

@@ -22,8 +22,14 @@ public enum PictureService {
                 width: picture.width ?? natural.size.x, height: picture.height ?? natural.size.y,
                 background: plan.timeline.canvas?.background)
         }
+        if query.format == .webp, case .failure(let unavailable) = WebPAnimation.library {
+            throw ServiceError.internalFailure("animated WebP cannot be made here: \(unavailable)")
+        }
+        if query.format == .webm, case .failure(let unavailable) = WebMStream.library {
+            throw ServiceError.internalFailure("WebM cannot be made here: \(unavailable)")
+        }
         let frameLimit =
-            query.format == .apng
+            query.format.isAnimation
             ? FormatLimits.maxAPNGFrames
             : query.format == .filmstrip ? FormatLimits.maxFilmstripFrames : 1
         if plan.times.count > frameLimit {
@@ -90,6 +96,8 @@ public enum PictureService {
         let kind: PicturePieces.Kind =
             switch query.sampling.format {
             case .apng: .apng
+            case .webp: .webp(quality: query.picture.quality)
+            case .webm: .webm(quality: query.picture.quality)
             case .filmstrip: .filmstrip(columns: query.picture.columns)
             default: .png
             }
@@ -108,7 +116,12 @@ public enum PictureService {
 
     /// The media type of a picture format.
     public static func contentType(_ format: SamplingQuery.Format) -> String {
-        format == .apng ? "image/apng" : "image/png"
+        switch format {
+        case .apng: "image/apng"
+        case .webp: "image/webp"
+        case .webm: "video/webm"
+        default: "image/png"
+        }
     }
 
     /// The output: PNG and filmstrip whole, APNG streamed.
@@ -135,7 +148,8 @@ public enum PictureService {
             reservation = taken
         }
         let type = contentType(query.sampling.format)
-        if query.sampling.format == .apng {
+        // Animated PNG and WebM stream a frame at a time; a WebP's header holds its size.
+        if query.sampling.format == .apng || query.sampling.format == .webm {
             var stream = pieces
             return RenderOutput(
                 body: .stream(BodyStream(pulling: { stream.next().map(BodyStream.Piece.bytes) ?? .end })),
@@ -147,6 +161,8 @@ public enum PictureService {
             if cancellation?.isCancelled == true { throw .cancelled }
             bytes += piece
         }
+        if cancellation?.isCancelled == true { throw .cancelled }
+        if let failure = whole.failure { throw ServiceError.internalFailure(failure) }
         return RenderOutput(
             body: .bytes(bytes), contentType: type,
             reservation: reservation)

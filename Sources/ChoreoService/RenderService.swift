@@ -200,7 +200,7 @@ public enum RenderService {
         byteBudget: Int? = nil, memory: RenderMemory? = nil, query: RenderQuery? = nil, holding: Int = 0
     ) throws(ServiceError) -> RenderOutput {
         switch format {
-        case .png, .apng, .filmstrip:
+        case .png, .apng, .filmstrip, .webp, .webm:
             return try PictureService.output(
                 plan, query ?? RenderQuery(), cancellation: cancellation, memory: memory, holding: holding)
         case .json:

@@ -78,8 +78,9 @@ enum Help {
     static let render = """
         Usage: choreo render SCENE.json|- [--fps N] [--start S] [--end E] [--times a,b,c] [--time T]
                              [--layers id,...] [--properties keyPath,...]
-                             [--format json|ndjson|png|apng|filmstrip] [--scale K] [--width W]
-                             [--height H] [--columns N] [--precision DIGITS] [--out FILE] [--progress]
+                             [--format json|ndjson|png|apng|filmstrip|webp|webm] [--scale K]
+                             [--width W] [--height H] [--columns N] [--quality Q]
+                             [--precision DIGITS] [--out FILE] [--progress]
                              [--threads N]
 
         Runs the scene and prints the sampled frames, events and diagnostics: byte for byte
@@ -90,7 +91,8 @@ enum Help {
 
         Pictures (docs/pictures.md): --format png draws one frame (--time T), apng an animated
         PNG (30 fps unless --fps), filmstrip the frames in a grid of --columns (4 fps unless
-        --fps); --scale is pixels per point, --width and --height the canvas in points. A
+        --fps), webp an animated WebP (lossless, or lossy at --quality 0-100), webm a VP9 video
+        (with alpha on a transparent canvas; --quality 0-100, default 75); --scale is pixels per point, --width and --height the canvas in points. A
         picture is not written to a terminal: give --out or redirect the output.
 
         --out FILE writes the file instead: a new or regular file is replaced whole when the

@@ -10,7 +10,7 @@ enum RenderCommand {
             arguments,
             valued: [
                 "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
-                "columns", "precision", "out", "threads",
+                "columns", "precision", "quality", "out", "threads",
             ],
             flags: ["help", "progress"])
         if parsed.flags.contains("help") {
@@ -22,7 +22,7 @@ enum RenderCommand {
         var parameters: [(String, String)] = []
         for name in [
             "fps", "start", "end", "times", "time", "layers", "properties", "format", "scale", "width", "height",
-            "columns", "precision",
+            "columns", "precision", "quality",
         ] {
             if let value = parsed.options[name] { parameters.append((name, value)) }
         }
