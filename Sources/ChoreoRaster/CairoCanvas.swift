@@ -291,9 +291,12 @@ public final class CairoCanvas {
     }
 
     /// The faces text is set in, in order: DejaVu Sans for Latin, Greek and Cyrillic, Noto Sans
-    /// CJK for Chinese, Japanese and Korean (the articles' strings), Noto Color Emoji for emoji
-    /// (the arena's crown, 👑); fontconfig falls back to any other installed face after them.
-    static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC, Noto Color Emoji"
+    /// CJK for Chinese, Japanese and Korean (the articles' strings); fontconfig falls back to
+    /// any other installed face after them, and Pango sets emoji (the arena's crown, 👑) in
+    /// Noto Color Emoji from there. Naming the emoji face in the list made Pango set plain
+    /// digits in it too ("2 days left" drew a grey, wide "2"), since digits are emoji
+    /// characters as well.
+    static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC"
 
     /// `CATextLayer`'s text: `string` in `fontSize` points of the system sans face, wrapped to
     /// `width`, aligned `left`, `center`, `right` or `justified` (`natural` is left).
