@@ -74,6 +74,9 @@ struct BakedLayer: Sendable {
     var samples: [[Double]]
     /// Per channel, whether it changes over the frames.
     var animated: [Bool] = []
+    /// Per channel, samples between frames: the two sides of a value that changes at once
+    /// (a snap back, a state change), at fractional frames.
+    var steps: [[(frame: Double, values: [Double])]] = Channel.allCases.map { _ in [] }
     /// Whether any frame's map has perspective.
     var projective = false
     var reparented = false
@@ -191,6 +194,7 @@ struct BakedScene: Sendable {
                 baked[index]!.hold(frame: frame, from: max(layer.firstFrame, frame - 1))
             }
         }
+        Self.findSteps(renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked)
         // Drawing order: a parent before its sublayers, siblings by their first rank.
         var children: [Int: [Int]] = [:]
         for index in firstOrder { children[baked[index]!.parent, default: []].append(index) }
@@ -211,6 +215,123 @@ struct BakedScene: Sendable {
         place(-1)
         layers = ordered
         self.slot = slot
+    }
+}
+
+extension BakedScene {
+    /// Most intervals between frames bisected for a step, per export: about 12 frames drawn
+    /// each (`choreo-bench` shows an export's time; a scene of many steps keeps the rest as
+    /// one-frame ramps, which the report measures).
+    static let maxStepSearches = 256
+
+    /// Values that change at once between two frames (an animation removed and its layer back
+    /// at its model value, a state change, a hidden layer shown): each interval's middle is
+    /// sampled, and where a channel there equals one end and not the other, the time of the
+    /// change is found by bisection (to 1/2,048 of a frame) and both sides are kept as samples,
+    /// so that a linear player steps where the engine does instead of ramping over a frame.
+    static func findSteps(
+        renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer]
+    ) {
+        guard count > 1 else { return }
+        // Every layer's channels in a snapshot between frames `near` and `near` + 1, as they are
+        // stored: a layer out of the tree is as it was at `near`, transparent; rotation is
+        // unwrapped against frame `near`'s.
+        func rows(_ snapshot: FrameSnapshot, near: Int) -> [Int: [[Double]]] {
+            var result: [Int: [[Double]]] = [:]
+            var group = [Double](repeating: 1, count: snapshot.layers.count)
+            for (position, layer) in snapshot.layers.enumerated() {
+                let parentGroup = layer.parent >= 0 ? group[snapshot.slot[layer.parent]] : 1
+                group[position] = (layer.hidden ? 0 : layer.opacity) * parentGroup
+                guard let known = baked[layer.index] else { continue }
+                let origin =
+                    layer.parent >= 0 ? snapshot.layers[snapshot.slot[layer.parent]].bounds.origin : renderer.origin
+                let previous = known.samples[Channel.rotate.rawValue][near]
+                result[layer.index] =
+                    BakedLayer.row(
+                        layer, parentOrigin: origin, group: group[position], present: true, previousAngle: previous
+                    )
+                    .row
+            }
+            for (index, layer) in baked where result[index] == nil {
+                var row = Channel.allCases.map { Array(layer.value($0, frame: near)) }
+                row[Channel.opacity.rawValue] = [0]
+                row[Channel.groupOpacity.rawValue] = [0]
+                result[index] = row
+            }
+            return result
+        }
+        func distance(_ a: [Double], _ b: ArraySlice<Double>, _ tolerance: Double) -> Double {
+            zip(a, b).map { abs($0 - $1) }.max().map { $0 / tolerance } ?? 0
+        }
+        // Candidates: intervals whose middle is off the straight line between their ends, the
+        // farthest first.
+        var candidates: [(frame: Int, layer: Int, channel: Channel, off: Double)] = []
+        // The middles off the line, kept as samples where the interval holds no step: a fast
+        // curve (a spring's first frames) is followed at twice the rate there.
+        var middles: [(frame: Int, layer: Int, channel: Channel, values: [Double])] = []
+        for frame in 0..<(count - 1) {
+            let middle = SceneTime.quantize((Double(frame) + 0.5) / fps)
+            var worst: (layer: Int, channel: Channel, off: Double)?
+            for (index, row) in rows(renderer.snapshot(at: middle, cursor: cursor), near: frame) {
+                guard let layer = baked[index] else { continue }
+                for channel in Channel.allCases where channel != .matrix {
+                    let before = layer.value(channel, frame: frame)
+                    let after = layer.value(channel, frame: frame + 1)
+                    let line = zip(before, after).map { ($0 + $1) / 2 }
+                    let off = distance(line, row[channel.rawValue][...], channel.tolerance)
+                    if off > 4 { middles.append((frame, index, channel, row[channel.rawValue])) }
+                    if off > 4, off > worst?.off ?? 0 { worst = (index, channel, off) }
+                }
+            }
+            if let worst { candidates.append((frame, worst.layer, worst.channel, worst.off)) }
+        }
+        candidates.sort { $0.off != $1.off ? $0.off > $1.off : $0.frame < $1.frame }
+        var stepped = Set<Int>()
+        defer {
+            for middle in middles where !stepped.contains(middle.frame) {
+                baked[middle.layer]!.steps[middle.channel.rawValue].append((Double(middle.frame) + 0.5, middle.values))
+            }
+        }
+        for candidate in candidates.prefix(maxStepSearches) {
+            // Halve the interval towards the larger change: a value that changes at once keeps
+            // its whole change in an interval 1/2,048 of a frame long; a fast but smooth one
+            // does not.
+            var low = SceneTime.quantize(Double(candidate.frame) / fps)
+            var high = SceneTime.quantize(Double(candidate.frame + 1) / fps)
+            guard let layer = baked[candidate.layer] else { continue }
+            var lowValue = Array(layer.value(candidate.channel, frame: candidate.frame))
+            var highValue = Array(layer.value(candidate.channel, frame: candidate.frame + 1))
+            let tolerance = candidate.channel.tolerance
+            for _ in 0..<11 {
+                let time = (low + high) / 2
+                guard
+                    let row = rows(renderer.snapshot(at: time, cursor: cursor), near: candidate.frame)[candidate.layer]
+                else { break }
+                let value = row[candidate.channel.rawValue]
+                if distance(lowValue, value[...], tolerance) >= distance(value, highValue[...], tolerance) {
+                    high = time
+                    highValue = value
+                } else {
+                    low = time
+                    lowValue = value
+                }
+            }
+            guard distance(lowValue, highValue[...], tolerance) > 4 else { continue }
+            stepped.insert(candidate.frame)
+            // Every channel that changes there keeps both sides.
+            let lowRows = rows(renderer.snapshot(at: low, cursor: cursor), near: candidate.frame)
+            let highRows = rows(renderer.snapshot(at: high, cursor: cursor), near: candidate.frame)
+            for (index, before) in lowRows {
+                guard let after = highRows[index] else { continue }
+                for channel in Channel.allCases where channel != .matrix {
+                    guard distance(before[channel.rawValue], after[channel.rawValue][...], channel.tolerance) > 4
+                    else { continue }
+                    baked[index]!.steps[channel.rawValue] += [
+                        (low * fps, before[channel.rawValue]), (high * fps, after[channel.rawValue]),
+                    ]
+                }
+            }
+        }
     }
 }
 
@@ -264,11 +385,25 @@ extension BakedLayer {
     }
 
     mutating func store(_ layer: LayerSnapshot, frame: Int, parentOrigin: Point, group: Double, present: Bool) {
-        func set(_ channel: Channel, _ values: Double...) {
+        let previous = frame > 0 ? samples[Channel.rotate.rawValue][frame - 1] : nil
+        let (row, perspective) = Self.row(
+            layer, parentOrigin: parentOrigin, group: group, present: present, previousAngle: previous)
+        if perspective { projective = true }
+        for channel in Channel.allCases {
             let width = channel.width
-            for (lane, value) in values.enumerated() {
-                samples[channel.rawValue][frame * width + lane] = value.isFinite ? value : 0
-            }
+            samples[channel.rawValue].replaceSubrange(
+                (frame * width)..<(frame * width + width), with: row[channel.rawValue])
+        }
+    }
+
+    /// A layer's channels at one time, and whether its map has perspective; `previousAngle`
+    /// is the rotation of the sample before, which the rotation is unwrapped against.
+    static func row(
+        _ layer: LayerSnapshot, parentOrigin: Point, group: Double, present: Bool, previousAngle: Double?
+    ) -> (row: [[Double]], perspective: Bool) {
+        var row = Channel.allCases.map { [Double](repeating: 0, count: $0.width) }
+        func set(_ channel: Channel, _ values: Double...) {
+            for (lane, value) in values.enumerated() { row[channel.rawValue][lane] = value.isFinite ? value : 0 }
         }
         func color(_ channel: Channel, _ c: Color, alpha: Double = 1) {
             set(channel, c.red, c.green, c.blue, c.alpha * alpha)
@@ -288,18 +423,16 @@ extension BakedLayer {
         }
         let w = abs(m[8]) > 1e-12 ? m[8] : 1
         m = m.map { $0 / w }
-        if abs(m[2]) > 1e-9 || abs(m[5]) > 1e-9 { projective = true }
-        samples[Channel.matrix.rawValue].replaceSubrange((frame * 9)..<(frame * 9 + 9), with: m)
+        let perspective = abs(m[2]) > 1e-9 || abs(m[5]) > 1e-9
+        row[Channel.matrix.rawValue] = m.map { $0.isFinite ? $0 : 0 }
         let a = m[0]
         let bb = m[1]
         let c = m[3]
         let d = m[4]
         let sx = (a * a + bb * bb).squareRoot()
-        var angle =
-            sx > 1e-12 ? atan2(bb, a) : (frame > 0 ? samples[Channel.rotate.rawValue][frame - 1] : 0)
-        if frame > 0 {
-            let previous = samples[Channel.rotate.rawValue][frame - 1]
-            angle += 2 * Double.pi * ((previous - angle) / (2 * Double.pi)).rounded()
+        var angle = sx > 1e-12 ? atan2(bb, a) : previousAngle ?? 0
+        if let previousAngle {
+            angle += 2 * Double.pi * ((previousAngle - angle) / (2 * Double.pi)).rounded()
         }
         let cosine = cos(angle)
         let sine = sin(angle)
@@ -326,6 +459,7 @@ extension BakedLayer {
         set(.lineWidth, layer.lineWidth)
         set(.trim, layer.strokeStart, layer.strokeEnd)
         color(.foreground, layer.foregroundColor)
+        return (row, perspective)
     }
 
     /// Marks the channels that change.

@@ -15,7 +15,8 @@ struct ExportModel: Sendable {
             Channel.allCases.map { channel in
                 guard layer.animated[channel.rawValue] else { return nil }
                 return Keyframes(
-                    samples: layer.samples[channel.rawValue], width: channel.width, tolerance: channel.tolerance)
+                    samples: layer.samples[channel.rawValue], width: channel.width, tolerance: channel.tolerance,
+                    steps: layer.steps[channel.rawValue])
             }
         }
     }

@@ -39,12 +39,12 @@ struct LottieWriter {
 
     /// Linear keyframes (`o` at 0, 0 and `i` at 1, 1), the last without handles; with `hold`,
     /// hold keyframes (each value until the next), only where the value changes.
-    func keyframed(_ frames: [(Int, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false) -> JSONValue {
+    func keyframed(_ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false) -> JSONValue {
         if hold {
             var kept: [JSONValue] = []
             var last: [Double]?
             for (frame, values) in frames where values != last {
-                kept.append(.object(JSONObject([("t", .number(Double(frame))), ("s", value(values)), ("h", 1)])))
+                kept.append(.object(JSONObject([("t", Self.n(frame)), ("s", value(values)), ("h", 1)])))
                 last = values
             }
             return .object(JSONObject([("a", 1), ("k", .array(kept))]))
@@ -52,7 +52,7 @@ struct LottieWriter {
         let linearOut: JSONValue = .object(JSONObject([("x", [0]), ("y", [0])]))
         let linearIn: JSONValue = .object(JSONObject([("x", [1]), ("y", [1])]))
         let keys: [JSONValue] = frames.enumerated().map { index, frame in
-            var key = JSONObject([("t", .number(Double(frame.0))), ("s", value(frame.1))])
+            var key = JSONObject([("t", Self.n(frame.0)), ("s", value(frame.1))])
             if index < frames.count - 1 {
                 key["o"] = linearOut
                 key["i"] = linearIn
@@ -70,7 +70,7 @@ struct LottieWriter {
         guard changing.contains(where: { model.keyframes[position][$0.rawValue] != nil }) else {
             return .object(JSONObject([("a", 0), ("k", value(values(0)))]))
         }
-        return keyframed((0..<scene.frameCount).map { ($0, values($0)) }, value)
+        return keyframed((0..<scene.frameCount).map { (Double($0), values($0)) }, value)
     }
 
     static func staticValue(_ value: JSONValue) -> JSONValue { .object(JSONObject([("a", 0), ("k", value)])) }
@@ -269,7 +269,7 @@ struct LottieWriter {
                     let dissolving = shown.contains { $0 > 0 && $0 < 1 }
                     opacity = keyframed(
                         (0..<scene.frameCount).map { frame in
-                            (frame, [shown[frame] * (layer.value(.foreground, frame: frame).last ?? 1) * 100])
+                            (Double(frame), [shown[frame] * (layer.value(.foreground, frame: frame).last ?? 1) * 100])
                         }, { Self.n($0[0]) },
                         hold: !dissolving && model.keyframes[position][Channel.foreground.rawValue] == nil)
                 }

@@ -57,7 +57,7 @@ import Testing
             return
         }
         #expect(baked.count == 1)
-        #expect(measured["samples"] == .number(61))
+        #expect(measured["samples"] == .number(91))
     }
 
     @Test func aStoredSceneExportsAsItsBodyWould() throws {
