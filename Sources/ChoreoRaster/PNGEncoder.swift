@@ -18,9 +18,10 @@ public enum PNGEncoder {
     /// R, A bytes on little-endian machines), `stride` bytes a row.
     ///
     /// `compact`: the small rectangles of an animated PNG's later frames, where bytes matter
-    /// more than time: each row takes the filter (None, Sub, Up, Average, Paeth) whose output
-    /// has the smallest sum of absolute values (libpng's heuristic), deflated at zlib's default
-    /// level.
+    /// more than time: rows unfiltered (None), deflated at zlib's best level. Measured on the
+    /// status card's 600 frames: 359,676 bytes, where libpng's heuristic (each row the filter
+    /// whose output has the smallest sum of absolute values) made 464,625 and "Up" 527,649 —
+    /// drawn layers are flat runs and anti-aliased edges, which filters only scatter.
     static func encode(
         _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, compact: Bool = false
     ) -> [UInt8] {
@@ -72,8 +73,8 @@ public enum PNGEncoder {
                         let line = target + (y - lower) * (rowBytes + 1)
                         let current = source + y * rowBytes
                         if compact {
-                            Self.bestFilter(
-                                current, above: y == 0 ? nil : current - rowBytes, count: rowBytes, into: line)
+                            line[0] = 0  // filter: None
+                            (line + 1).update(from: current, count: rowBytes)
                             continue
                         }
                         line[0] = 2  // filter: Up
@@ -95,53 +96,9 @@ public enum PNGEncoder {
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
         PNGChunks.write("IHDR", header, to: &png)
         PNGChunks.write(
-            "IDAT", compact ? Zlib.deflate(parts, level: 6, strategy: Z_DEFAULT_STRATEGY) : Zlib.deflate(parts),
+            "IDAT", compact ? Zlib.deflate(parts, level: 9, strategy: Z_DEFAULT_STRATEGY) : Zlib.deflate(parts),
             to: &png)
         PNGChunks.write("IEND", [], to: &png)
         return png
-    }
-
-    /// Writes one row behind the filter byte whose output is smallest by the sum of absolute
-    /// values (bytes read as signed), for RGBA rows (4 bytes a pixel): the filters are costed
-    /// first, then the chosen one is written, with no buffer of its own.
-    static func bestFilter(
-        _ row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int, into line: UnsafeMutablePointer<UInt8>
-    ) {
-        @inline(__always) func filtered(_ filter: UInt8, _ i: Int) -> UInt8 {
-            let a = i >= 4 ? Int(row[i - 4]) : 0
-            let b = above.map { Int($0[i]) } ?? 0
-            let predicted: Int
-            switch filter {
-            case 0: predicted = 0
-            case 1: predicted = a
-            case 2: predicted = b
-            case 3: predicted = (a + b) / 2
-            default:
-                let c = i >= 4 ? above.map { Int($0[i - 4]) } ?? 0 : 0
-                let p = a + b - c
-                let pa = abs(p - a)
-                let pb = abs(p - b)
-                let pc = abs(p - c)
-                predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-            }
-            return UInt8(truncatingIfNeeded: Int(row[i]) - predicted)
-        }
-        var chosen: UInt8 = 0
-        var lowest = Int.max
-        for filter in UInt8(0)...4 {
-            if above == nil && (filter == 2 || filter == 4) { continue }
-            var cost = 0
-            for i in 0..<count {
-                let value = filtered(filter, i)
-                cost += value < 128 ? Int(value) : 256 - Int(value)
-                if cost >= lowest { break }
-            }
-            if cost < lowest {
-                lowest = cost
-                chosen = filter
-            }
-        }
-        line[0] = chosen
-        for i in 0..<count { line[1 + i] = filtered(chosen, i) }
     }
 }
