@@ -81,6 +81,9 @@ enum PictureBenchmark {
             }
         }
         let card = try statusCardAPNG()
+        let webp = try statusCardAPNG(.webp)
+        let webm = try statusCardAPNG(.webm)
+        let peer = try ffmpegAPNG()
         return [
             ("scene", "\"100 layers (rounded, bordered, translucent, rotating) on a 1280 x 720 canvas\""),
             ("png_frame_ms_median", String(format: "%.2f", frame)),
@@ -99,12 +102,20 @@ enum PictureBenchmark {
             ("status_card_apng_frames", "\(card.frames)"),
             ("status_card_apng_ms_median", String(format: "%.1f", card.milliseconds)),
             ("status_card_apng_bytes", "\(card.bytes)"),
+            ("status_card_webp_ms_median", String(format: "%.1f", webp.milliseconds)),
+            ("status_card_webp_bytes", "\(webp.bytes)"),
+            ("status_card_webm_ms_median", String(format: "%.1f", webm.milliseconds)),
+            ("status_card_webm_bytes", "\(webm.bytes)"),
+            ("ffmpeg_apng_encode_ms_median", peer.map { String(format: "%.1f", $0.milliseconds) } ?? "null"),
+            ("ffmpeg_apng_bytes", peer.map { "\($0.bytes)" } ?? "null"),
         ]
     }
 
-    /// `examples/status-card.json` as a 600-frame APNG over its natural length: run, planned,
-    /// drawn and encoded, the median of 3.
-    static func statusCardAPNG() throws -> (frames: Int, milliseconds: Double, bytes: Int) {
+    /// `examples/status-card.json` as a 600-frame APNG (or WebP, WebM) over its natural length:
+    /// run, planned, drawn and encoded, the median of 3.
+    static func statusCardAPNG(_ format: SamplingQuery.Format = .apng) throws -> (
+        frames: Int, milliseconds: Double, bytes: Int
+    ) {
         let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
         var frames = 0
         var bytes = 0
@@ -117,7 +128,7 @@ enum PictureBenchmark {
                         let scene = try SceneDecoder.decode(bytes: document).scene
                         let duration = try SceneRunner.run(scene).naturalEnd
                         var query = RenderQuery()
-                        query.sampling.format = .apng
+                        query.sampling.format = format
                         query.sampling.fps = 599 / duration
                         let plan = try RenderPlan.make(scene: scene, query: query.sampling)
                         var pieces = try PictureService.pieces(plan, query)
@@ -131,5 +142,48 @@ enum PictureBenchmark {
             if let failure { throw failure }
         }
         return (frames, median(times), bytes)
+    }
+
+    /// The peer: Debian's ffmpeg encoding the same 600 frames of the status card, drawn by
+    /// choreo and handed to it raw (straight RGBA), as an APNG (`-f apng`), the median of 3 of
+    /// its wall time encoding only; nil without ffmpeg.
+    static func ffmpegAPNG() throws -> (milliseconds: Double, bytes: Int)? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { return nil }
+        let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
+        let scene = try SceneDecoder.decode(bytes: document).scene
+        let duration = try SceneRunner.run(scene).naturalEnd
+        var query = SamplingQuery()
+        query.format = .apng
+        query.fps = 599 / duration
+        let plan = try RenderPlan.make(scene: scene, query: query)
+        let renderer = FrameRenderer(frames: plan.frames)
+        let directory = NSTemporaryDirectory() + "choreo-bench-apng-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let raw = directory + "/frames.rgba"
+        FileManager.default.createFile(atPath: raw, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: raw))
+        for time in plan.times {
+            guard let picture = CairoCanvas.decodePNG(renderer.draw(at: time).png()) else { return nil }
+            handle.write(Data(picture.rgba))
+        }
+        try handle.close()
+        let output = directory + "/peer.apng"
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            process.arguments = [
+                "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
+                "\(renderer.pixelWidth)x\(renderer.pixelHeight)", "-r", "\(query.fps)", "-i", raw, "-plays", "0",
+                "-f", "apng", output,
+            ]
+            let started = DispatchTime.now().uptimeNanoseconds
+            try process.run()
+            process.waitUntilExit()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        return (median(times), bytes ?? 0)
     }
 }
