@@ -56,26 +56,29 @@ public enum ArenaBadge {
 
     static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
-    static func svg(label: String, value: String, color: String) -> [UInt8] {
+    /// A two-part badge: `radius` rounds its corners (0: square), `height` 20 (flat) or 28
+    /// (shields' for-the-badge).
+    static func svg(label: String, value: String, color: String, radius: Int = 3, height: Int = 20) -> [UInt8] {
         let left = width(label) + 10
         let right = width(value) + 10
         let total = left + right
         let l = escape(label)
         let v = escape(value)
+        let baseline = height / 2 + 5
         let text = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(total)" height="20" role="img" aria-label="\(l): \(v)">\
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(total)" height="\(height)" role="img" aria-label="\(l): \(v)">\
             <title>\(l): \(v)</title>\
             <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/>\
             <stop offset="1" stop-opacity=".1"/></linearGradient>\
-            <clipPath id="r"><rect width="\(total)" height="20" rx="3" fill="#fff"/></clipPath>\
-            <g clip-path="url(#r)"><rect width="\(left)" height="20" fill="#555"/>\
-            <rect x="\(left)" width="\(right)" height="20" fill="\(color)"/>\
-            <rect width="\(total)" height="20" fill="url(#s)"/></g>\
+            <clipPath id="r"><rect width="\(total)" height="\(height)" rx="\(radius)" fill="#fff"/></clipPath>\
+            <g clip-path="url(#r)"><rect width="\(left)" height="\(height)" fill="#555"/>\
+            <rect x="\(left)" width="\(right)" height="\(height)" fill="\(color)"/>\
+            <rect width="\(total)" height="\(height)" fill="url(#s)"/></g>\
             <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">\
-            <text x="\(left / 2)" y="15" fill="#010101" fill-opacity=".3">\(l)</text>\
-            <text x="\(left / 2)" y="14">\(l)</text>\
-            <text x="\(left + right / 2)" y="15" fill="#010101" fill-opacity=".3">\(v)</text>\
-            <text x="\(left + right / 2)" y="14">\(v)</text></g></svg>
+            <text x="\(left / 2)" y="\(baseline)" fill="#010101" fill-opacity=".3">\(l)</text>\
+            <text x="\(left / 2)" y="\(baseline - 1)">\(l)</text>\
+            <text x="\(left + right / 2)" y="\(baseline)" fill="#010101" fill-opacity=".3">\(v)</text>\
+            <text x="\(left + right / 2)" y="\(baseline - 1)">\(v)</text></g></svg>
             """
         return Array(text.utf8)
     }

@@ -1,4 +1,4 @@
-/// A parameter a route's path declares: `{id}`, `{name}`, `{file}`.
+/// A parameter a route's path declares: `{id}`, `{name}`, `{file}`, `{key}`, `{duration}`.
 public enum PathParameter: String, Sendable, CaseIterable {
     /// A stored scene's or a session's id.
     case id
@@ -6,6 +6,10 @@ public enum PathParameter: String, Sendable, CaseIterable {
     case name
     /// A page asset's file name.
     case file
+    /// A node's key in Gatus's API (its name with separators as `-`).
+    case key
+    /// A window in Gatus's API: `1h`, `24h`, `7d`, `30d`.
+    case duration
 }
 
 /// The path parameters of a matched request, by name. A handler reads only the parameters its

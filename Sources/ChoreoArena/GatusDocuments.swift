@@ -1,0 +1,171 @@
+import ChoreoJSON
+
+/// Gatus's read API, so that dashboards and README badges made for Gatus read the arena
+/// unchanged (docs/arena.md): endpoint statuses, uptime and response-time badges, the
+/// shields.io endpoint JSON.
+public enum GatusDocuments {
+    /// A node's key: its name with spaces, `/`, `_`, `,`, `.`, `#`, `+` and `&` replaced by `-`
+    /// (Gatus's rule for an endpoint without a group).
+    public static func key(_ name: String) -> String {
+        String(name.map { " /_,.#+&".contains($0) ? "-" : $0 })
+    }
+
+    /// One probe as Gatus reports a result.
+    public struct Result: Sendable, Equatable {
+        public let timeMs: Int64
+        public let success: Bool
+        public let httpStatus: Int
+        public let hostname: String
+        public let durationNanoseconds: Int64
+        public let errors: [String]
+
+        public init(
+            timeMs: Int64, success: Bool, httpStatus: Int, hostname: String, durationNanoseconds: Int64,
+            errors: [String]
+        ) {
+            self.timeMs = timeMs
+            self.success = success
+            self.httpStatus = httpStatus
+            self.hostname = hostname
+            self.durationNanoseconds = durationNanoseconds
+            self.errors = errors
+        }
+    }
+
+    /// An endpoint's status: its name, key, results (oldest first) and events (`START`, then
+    /// `HEALTHY` / `UNHEALTHY` at each change of the results' success).
+    public static func endpoint(name: String, results: [Result], startedMs: Int64?) -> JSONValue {
+        var events: [JSONValue] = []
+        if let startedMs { events.append(["type": "START", "timestamp": .string(timestamp(startedMs))]) }
+        var last: Bool?
+        for result in results where result.success != last {
+            events.append(
+                [
+                    "type": .string(result.success ? "HEALTHY" : "UNHEALTHY"),
+                    "timestamp": .string(timestamp(result.timeMs)),
+                ])
+            last = result.success
+        }
+        let items: [JSONValue] = results.map { result in
+            [
+                "status": .number(Double(result.httpStatus)), "hostname": .string(result.hostname),
+                "duration": .number(Double(result.durationNanoseconds)),
+                "errors": .array(result.errors.map { .string($0) }), "success": .bool(result.success),
+                "timestamp": .string(timestamp(result.timeMs)),
+            ]
+        }
+        return [
+            "name": .string(name), "group": "", "key": .string(key(name)), "results": .array(items),
+            "events": .array(events),
+        ]
+    }
+
+    /// shields.io's endpoint JSON for a node's health.
+    public static func shields(label: String, status: ArenaStanding.Status) -> JSONValue {
+        let (message, color) =
+            switch status {
+            case .up: ("up", "brightgreen")
+            case .degraded: ("degraded", "orange")
+            case .down: ("down", "red")
+            case .pending: ("pending", "lightgrey")
+            }
+        return ["schemaVersion": 1, "label": .string(label), "message": .string(message), "color": .string(color)]
+    }
+
+    /// The colour of an uptime: green from 99.9 %, yellow-green from 99 %, yellow from 95 %,
+    /// orange from 90 %, red below; grey without probes.
+    public static func uptimeColor(_ ratio: Double?) -> String {
+        guard let ratio else { return "#9f9f9f" }
+        switch ratio {
+        case 0.999...: return "#4c1"
+        case 0.99..<0.999: return "#a3c51c"
+        case 0.95..<0.99: return "#dfb317"
+        case 0.9..<0.95: return "#fe7d37"
+        default: return "#e05d44"
+        }
+    }
+
+    /// The colour of a mean response time: green under 100 ms, yellow under 300, orange under
+    /// 1,000, red above; grey without answers.
+    public static func responseTimeColor(_ microseconds: Double?) -> String {
+        guard let microseconds else { return "#9f9f9f" }
+        switch microseconds / 1000 {
+        case ..<100: return "#4c1"
+        case ..<300: return "#dfb317"
+        case ..<1000: return "#fe7d37"
+        default: return "#e05d44"
+        }
+    }
+
+    /// An uptime as a badge shows it: "99.95%", "100%".
+    public static func percent(_ ratio: Double?) -> String {
+        guard let ratio else { return "no data" }
+        let hundredths = (ratio * 10_000).rounded(.down) / 100
+        return hundredths == hundredths.rounded() ? "\(Int(hundredths))%" : "\(hundredths)%"
+    }
+
+    /// A badge in one of shields' styles: `flat` (the default), `flat-square` or
+    /// `for-the-badge`; other styles are drawn flat.
+    public static func badge(label: String, value: String, color: String, style: String?) -> [UInt8] {
+        switch style {
+        case "flat-square": ArenaBadge.svg(label: label, value: value, color: color, radius: 0)
+        case "for-the-badge":
+            ArenaBadge.svg(label: label.uppercased(), value: value.uppercased(), color: color, radius: 0, height: 28)
+        default: ArenaBadge.svg(label: label, value: value, color: color)
+        }
+    }
+
+    /// A response-time chart: the answered probes' times over the window as a polyline, in an
+    /// SVG of 600 × 200 with its axes' extremes written.
+    public static func chart(points: [(timeMs: Int64, microseconds: Int64)], fromMs: Int64, toMs: Int64) -> [UInt8] {
+        let width = 600.0
+        let height = 200.0
+        let top = Double(points.map(\.microseconds).max() ?? 0) / 1000
+        let ceiling = max(1, top * 1.1)
+        let span = Double(max(1, toMs - fromMs))
+        let line = points.map { point in
+            let x = 40 + (Double(point.timeMs - fromMs) / span) * (width - 50)
+            let y = height - 20 - (Double(point.microseconds) / 1000 / ceiling) * (height - 30)
+            return "\(Int(x.rounded())),\(Int(y.rounded()))"
+        }.joined(separator: " ")
+        let text = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" role="img" \
+            aria-label="response time">\
+            <rect width="100%" height="100%" fill="#fff"/>\
+            <line x1="40" y1="\(Int(height - 20))" x2="\(Int(width - 10))" y2="\(Int(height - 20))" stroke="#999"/>\
+            <line x1="40" y1="10" x2="40" y2="\(Int(height - 20))" stroke="#999"/>\
+            <text x="36" y="16" font-family="DejaVu Sans,sans-serif" font-size="10" text-anchor="end">\
+            \(Int(ceiling.rounded())) ms</text>\
+            <text x="36" y="\(Int(height - 20))" font-family="DejaVu Sans,sans-serif" font-size="10" text-anchor="end">0</text>\
+            <polyline fill="none" stroke="#3478f6" stroke-width="1.5" points="\(line)"/></svg>
+            """
+        return Array(text.utf8)
+    }
+
+    /// Unix milliseconds as RFC 3339 in UTC with milliseconds (the civil date computed here:
+    /// this module, like the engine, does without Foundation).
+    public static func timestamp(_ milliseconds: Int64) -> String {
+        let seconds = Int64((Double(milliseconds) / 1000).rounded(.down))
+        let millis = Int(milliseconds - seconds * 1000)
+        var days = seconds / 86_400
+        var rest = seconds - days * 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let milli = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)).\(milli)Z"
+    }
+}

@@ -1,0 +1,131 @@
+import ChoreoArena
+import ChoreoFormat
+import ChoreoJSON
+import ChoreoService
+import Foundation
+
+/// Uptime, and Gatus's read API over the arena's nodes (docs/arena.md): dashboards and README
+/// badges made for Gatus read choreo unchanged.
+extension Application {
+    /// `GET /v1/arena/nodes/{name}/uptime?window=` (or `from`/`to`): JSON, or the ratio alone
+    /// as `text/plain` when the client accepts only that.
+    func nodeUptime(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let name = path[.name]
+        let arena = try runningArena()
+        let report = try service { () throws(ServiceError) in try arena.uptime(of: name, parameters: request.query) }
+        let uptime = report.uptime
+        if Self.wantsText(request) { return Self.text(uptime.ratio.map { String($0) } ?? "") }
+        let value: JSONValue = [
+            "node": .string(report.node), "window": .string(report.window),
+            "from": .string(GatusDocuments.timestamp(uptime.fromMs)),
+            "to": .string(GatusDocuments.timestamp(uptime.toMs)),
+            "probes": ["total": .number(Double(uptime.total)), "up": .number(Double(uptime.up))],
+            "uptime": uptime.ratio.map { .number($0) } ?? .null,
+            "timeWeighted": uptime.timeWeighted.map { .number($0) } ?? .null,
+            "maintenanceExcluded": 0,
+            "meanLatencyMs": uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null,
+        ]
+        return .json(200, value: value)
+    }
+
+    /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
+    func gatusStatuses(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let arena = try runningArena()
+        let endpoints = try service { () throws(ServiceError) in
+            try arena.nodes.map { node throws(ServiceError) in
+                GatusDocuments.endpoint(name: node.name, results: try arena.gatusResults(of: node), startedMs: nil)
+            }
+        }
+        return .json(200, value: .array(endpoints))
+    }
+
+    /// `GET /api/v1/endpoints/{key}/statuses`.
+    func gatusEndpoint(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let arena = try runningArena()
+        let endpoint = try service { () throws(ServiceError) in
+            let node = try arena.node(forKey: path[.key])
+            return GatusDocuments.endpoint(name: node.name, results: try arena.gatusResults(of: node), startedMs: nil)
+        }
+        return .json(200, value: endpoint)
+    }
+
+    /// `GET /api/v1/endpoints/{key}/uptimes/{duration}`: the ratio as text, as Gatus's raw route.
+    func gatusUptime(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let uptime = try gatusWindow(path).uptime
+        return Self.text(uptime.ratio.map { String($0) } ?? "0")
+    }
+
+    /// `GET /api/v1/endpoints/{key}/uptimes/{duration}/badge.svg`.
+    func gatusUptimeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let uptime = try gatusWindow(path).uptime
+        let (style, label) = Self.badgeOptions(request)
+        return Self.badge(
+            GatusDocuments.badge(
+                label: label ?? "uptime \(path[.duration])", value: GatusDocuments.percent(uptime.ratio),
+                color: GatusDocuments.uptimeColor(uptime.ratio), style: style))
+    }
+
+    /// `GET /api/v1/endpoints/{key}/response-times/{duration}/badge.svg`: the mean of the
+    /// answered probes.
+    func gatusResponseTimeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let uptime = try gatusWindow(path).uptime
+        let (style, label) = Self.badgeOptions(request)
+        let value = uptime.meanLatencyMicroseconds.map { "\(Int(($0 / 1000).rounded()))ms" } ?? "no data"
+        return Self.badge(
+            GatusDocuments.badge(
+                label: label ?? "response time \(path[.duration])", value: value,
+                color: GatusDocuments.responseTimeColor(uptime.meanLatencyMicroseconds), style: style))
+    }
+
+    /// `GET /api/v1/endpoints/{key}/response-times/{duration}/chart.svg`.
+    func gatusResponseTimeChart(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let report = try gatusWindow(path)
+        let arena = try runningArena()
+        let rows = try service { () throws(ServiceError) in try arena.history(of: report.node) }
+        let points = rows.filter {
+            $0.verdict != "failed" && $0.timeMs >= report.uptime.fromMs && $0.timeMs < report.uptime.toMs
+        }.map { (timeMs: $0.timeMs, microseconds: $0.latencyMicroseconds) }
+        return Self.badge(GatusDocuments.chart(points: points, fromMs: report.uptime.fromMs, toMs: report.uptime.toMs))
+    }
+
+    /// `GET /api/v1/endpoints/{key}/health/badge.shields`: shields.io's endpoint JSON.
+    func gatusShields(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let arena = try runningArena()
+        let node = try service { () throws(ServiceError) in try arena.node(forKey: path[.key]) }
+        let (_, label) = Self.badgeOptions(request)
+        return .json(200, value: GatusDocuments.shields(label: label ?? node.name, status: node.status))
+    }
+
+    /// The node and window a Gatus route names: 1h, 24h, 7d or 30d (400 otherwise, as Gatus).
+    private func gatusWindow(_ path: PathParameters) throws(Problem) -> ArenaRuntime.UptimeReport {
+        let duration = path[.duration]
+        guard ["1h", "24h", "7d", "30d"].contains(duration) else {
+            throw Problem.invalidScene(
+                ValidationFailure([
+                    FieldError(path: "path.duration", message: "durations supported: 1h, 24h, 7d, 30d, not \(duration)")
+                ]))
+        }
+        let arena = try runningArena()
+        return try service { () throws(ServiceError) in
+            let node = try arena.node(forKey: path[.key])
+            return try arena.uptime(of: node.name, parameters: [("window", duration)])
+        }
+    }
+
+    /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.
+    static func badgeOptions(_ request: HTTPRequest) -> (style: String?, label: String?) {
+        (request.query.last { $0.0 == "style" }?.1, request.query.last { $0.0 == "label" }?.1)
+    }
+
+    /// Whether the client asks for `text/plain` and not JSON.
+    static func wantsText(_ request: HTTPRequest) -> Bool {
+        let accept = request.headers["accept"] ?? ""
+        return accept.contains("text/plain") && !accept.contains("json")
+    }
+
+    static func text(_ body: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
+            body: .bytes(Array(body.utf8)))
+    }
+}

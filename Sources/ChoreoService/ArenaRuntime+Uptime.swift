@@ -1,0 +1,93 @@
+import ChoreoArena
+import ChoreoFormat
+import ChoreoStorage
+import Foundation
+
+/// Uptime and the Gatus-compatible reads, from the node's recorded probes (the newest
+/// ``probesKeptPerNode`` of each node: a window longer than they cover counts what they cover).
+extension ArenaRuntime {
+    /// A node's uptime over a window, as `GET /v1/arena/nodes/{name}/uptime` answers it.
+    public struct UptimeReport: Sendable, Equatable {
+        public let node: String
+        /// The window's name (`24h`), or `custom` for `from`/`to`.
+        public let window: String
+        public let uptime: NodeUptime
+    }
+
+    /// `window` (1h, 24h, 7d, 30d, 90d, 1y; 24h by default) or `from` and `to` (RFC 3339; `to`
+    /// defaults to now). Not found for a node the configuration does not name.
+    public func uptime(
+        of node: String, parameters: [(String, String)], now: Double = Date().timeIntervalSince1970
+    ) throws(ServiceError) -> UptimeReport {
+        guard configuration.nodes.contains(where: { $0.name == node }) else {
+            throw ServiceError.notFound("No node named \(node) in the arena.")
+        }
+        var window: String?
+        var from: Double?
+        var to: Double?
+        var errors: [FieldError] = []
+        for (key, value) in parameters {
+            switch key {
+            case "window":
+                if NodeUptime.windowMilliseconds(value) != nil {
+                    window = value
+                } else {
+                    errors.append(
+                        FieldError(
+                            path: "query.window",
+                            message:
+                                "must be one of \(NodeUptime.windowNames.joined(separator: ", ")), or give from and to"
+                        ))
+                }
+            case "from", "to":
+                if let time = Self.rfc3339(value) {
+                    if key == "from" { from = time } else { to = time }
+                } else {
+                    errors.append(
+                        FieldError(path: "query.\(key)", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (window, from, to)"))
+            }
+        }
+        if window != nil && (from != nil || to != nil) {
+            errors.append(FieldError(path: "query.window", message: "give window, or from and to, not both"))
+        }
+        if to != nil && from == nil {
+            errors.append(FieldError(path: "query.from", message: "required with to"))
+        }
+        if let from, let to, to <= from {
+            errors.append(FieldError(path: "query.to", message: "must be after from"))
+        }
+        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        let nowMs = Int64((now * 1000).rounded())
+        let toMs = to.map { Int64(($0 * 1000).rounded()) } ?? nowMs
+        let fromMs =
+            from.map { Int64(($0 * 1000).rounded()) } ?? toMs - NodeUptime.windowMilliseconds(window ?? "24h")!
+        let probes = try history(of: node).map {
+            NodeUptime.Probe(timeMs: $0.timeMs, up: $0.verdict != "failed", latencyMicroseconds: $0.latencyMicroseconds)
+        }
+        return UptimeReport(
+            node: node, window: from == nil ? window ?? "24h" : "custom",
+            uptime: NodeUptime(probes: probes, fromMs: fromMs, toMs: toMs))
+    }
+
+    /// The node whose Gatus key is `key`; not found otherwise.
+    public func node(forKey key: String) throws(ServiceError) -> NodeHealth {
+        guard let node = nodes.first(where: { GatusDocuments.key($0.name) == key }) else {
+            throw ServiceError.notFound("No node has the key \(key).")
+        }
+        return node
+    }
+
+    /// A node's recorded probes as Gatus's results, oldest first.
+    public func gatusResults(of node: NodeHealth) throws(ServiceError) -> [GatusDocuments.Result] {
+        let host = URLComponents(string: node.url)?.host ?? ""
+        return try history(of: node.name).map { row in
+            GatusDocuments.Result(
+                timeMs: row.timeMs, success: row.verdict != "failed", httpStatus: row.httpStatus ?? 0, hostname: host,
+                durationNanoseconds: row.latencyMicroseconds * 1000,
+                errors: row.verdict == "failed" ? [row.reason ?? "failed"] : [])
+        }
+    }
+}
