@@ -161,7 +161,7 @@ enum PictureBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let raw = directory + "/frames.rgba"
-        FileManager.default.createFile(atPath: raw, contents: nil)
+        _ = FileManager.default.createFile(atPath: raw, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: raw))
         for time in plan.times {
             guard let picture = CairoCanvas.decodePNG(renderer.draw(at: time).png()) else { return nil }
@@ -184,6 +184,6 @@ enum PictureBenchmark {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        return (median(times), bytes ?? 0)
+        return (median(times), bytes)
     }
 }

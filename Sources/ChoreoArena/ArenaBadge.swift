@@ -14,8 +14,10 @@ public enum ArenaBadge {
         }
     }
 
-    /// One node's badge: its name, and its status with its latest latency when it answers.
-    public static func node(_ node: NodeHealth) -> [UInt8] {
+    /// One node's badge: its name, and its status with its latest latency when it answers;
+    /// `maintenance` (blue) while a window holds.
+    public static func node(_ node: NodeHealth, maintenance: Bool = false) -> [UInt8] {
+        if maintenance { return svg(label: node.name, value: "maintenance", color: "#007ec6") }
         var value = node.status.rawValue
         if node.status == .up || node.status == .degraded, let latency = node.lastLatencyMs {
             value += " \(Int(latency.rounded())) ms"

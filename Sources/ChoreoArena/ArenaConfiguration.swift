@@ -64,6 +64,8 @@ public struct ArenaConfiguration: Sendable, Equatable {
     public var round = ArenaRoundSettings()
     /// Seconds between automatic rounds; 0 starts rounds only on request.
     public var roundEvery = 0.0
+    /// Maintenance windows (docs/arena.md).
+    public var maintenance: [MaintenanceWindow] = []
 
     public init() {}
 }

@@ -7,13 +7,19 @@ public enum ArenaConfigurationCodec {
     /// Nodes in one arena.
     public static let maxNodes = 2_000
 
-    public static func decode(_ document: JSONValue) throws(ValidationFailure) -> ArenaConfiguration {
+    /// Reads a configuration. `knownTimeZone` says whether a maintenance window's IANA time zone
+    /// exists (the service asks its calendar); by default only `UTC` is known.
+    public static func decode(
+        _ document: JSONValue, knownTimeZone: (String) -> Bool = { $0 == "UTC" }
+    ) throws(ValidationFailure) -> ArenaConfiguration {
         var errors: [FieldError] = []
         func fail(_ path: String, _ message: String) { errors.append(FieldError(path: path, message: message)) }
         guard case .object(let object) = document else {
             throw ValidationFailure([FieldError(path: "$", message: "must be an object with nodes, probe and round")])
         }
-        for key in object.keys where !["nodes", "probe", "round"].contains(key) { fail("$.\(key)", "unknown field") }
+        for key in object.keys where !["nodes", "probe", "round", "maintenance"].contains(key) {
+            fail("$.\(key)", "unknown field")
+        }
         var configuration = ArenaConfiguration()
         // Nodes.
         if case .array(let nodes)? = object["nodes"] {
@@ -88,8 +94,136 @@ public enum ArenaConfigurationCodec {
                 "\(configuration.nodes.count) nodes \(configuration.round.stagger) s apart do not fit in a round of at most \(Int(Limits.maxSceneTime)) s"
             )
         }
+        // Maintenance windows.
+        if let value = object["maintenance"] {
+            if case .array(let windows) = value, windows.count <= MaintenanceWindow.maxWindows {
+                let names = Set(configuration.nodes.map(\.name))
+                var ids = Set<String>()
+                for (index, item) in windows.enumerated() {
+                    let path = "$.maintenance[\(index)]"
+                    if let window = decodeWindow(
+                        item, path: path, id: "config-\(index + 1)", names: names, knownTimeZone: knownTimeZone,
+                        errors: &errors)
+                    {
+                        if ids.insert(window.id).inserted {
+                            configuration.maintenance.append(window)
+                        } else {
+                            fail("\(path).id", "\"\(window.id)\" is used twice")
+                        }
+                    }
+                }
+            } else {
+                fail("$.maintenance", "must be an array of at most \(MaintenanceWindow.maxWindows) windows")
+            }
+        }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return configuration
+    }
+
+    /// One maintenance window at `path` (the configuration's, or a `POST
+    /// /v1/arena/maintenance` body's): `nodes`, `start` (RFC 3339; a recurring window's is
+    /// optional, `now` for the API's), `duration`, `cron`, `timezone`, `untilHealthy`, `reason`.
+    public static func decodeWindow(
+        _ value: JSONValue, path: String, id defaultID: String, names: Set<String>, now: Int64? = nil,
+        knownTimeZone: (String) -> Bool, errors: inout [FieldError]
+    ) -> MaintenanceWindow? {
+        let before = errors.count
+        func fail(_ field: String, _ message: String) {
+            errors.append(FieldError(path: field.isEmpty ? path : "\(path).\(field)", message: message))
+        }
+        guard case .object(let object) = value else {
+            fail("", "must be an object with nodes, start and duration")
+            return nil
+        }
+        let allowed: Set<String> = ["id", "nodes", "start", "duration", "cron", "timezone", "untilHealthy", "reason"]
+        for key in object.keys where !allowed.contains(key) { fail(key, "unknown field") }
+        var id = defaultID
+        if let value = object["id"] {
+            if case .string(let text) = value, !text.isEmpty, text.utf8.count <= 64,
+                text.utf8.allSatisfy({
+                    $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+                })
+            {
+                id = text
+            } else {
+                fail("id", "must be 1 to 64 letters, digits, - or _")
+            }
+        }
+        var nodes: [String] = []
+        if case .array(let items)? = object["nodes"], !items.isEmpty {
+            for (index, item) in items.enumerated() {
+                if case .string(let name) = item, name == "*" || names.contains(name) {
+                    nodes.append(name)
+                } else if case .string(let name) = item {
+                    let near = Vocabulary.suggestion(for: name, among: names)
+                    fail(
+                        "nodes[\(index)]",
+                        "no node is named \"\(name)\"" + (near.map { "; did you mean \"\($0)\"?" } ?? "")
+                            + " (\"*\" names them all)")
+                } else {
+                    fail("nodes[\(index)]", "must be a node's name or \"*\"")
+                }
+            }
+        } else {
+            fail("nodes", "is required: a list of node names, or [\"*\"]")
+        }
+        var cron: CronSchedule?
+        switch object["cron"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            switch CronSchedule.parse(text) {
+            case .success(let schedule): cron = schedule
+            case .failure(let error): fail("cron", error.message)
+            }
+        default: fail("cron", "must be a cron expression (five fields) or null")
+        }
+        var start = cron == nil ? now : now ?? 0
+        switch object["start"] {
+        case nil, .null?:
+            if start == nil { fail("start", "is required: an RFC 3339 time, as 2026-12-01T10:00:00Z") }
+        case .string(let text)?:
+            if let ms = CivilTime.milliseconds(rfc3339: text) {
+                start = ms
+            } else {
+                fail("start", "must be an RFC 3339 time, as 2026-12-01T10:00:00Z")
+            }
+        default: fail("start", "must be an RFC 3339 time, as 2026-12-01T10:00:00Z")
+        }
+        var duration = 0.0
+        let longest = cron == nil ? 366 * 86_400.0 : MaintenanceWindow.maxRecurringDuration
+        if case .number(let n)? = object["duration"], n >= 1, n <= longest {
+            duration = n
+        } else {
+            fail("duration", "is required: seconds, 1…\(Int(longest))\(cron == nil ? "" : " for a recurring window")")
+        }
+        var timezone = "UTC"
+        switch object["timezone"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            if knownTimeZone(text) {
+                timezone = text
+            } else {
+                fail("timezone", "\"\(text)\" is not an IANA time zone (as Europe/Paris or UTC)")
+            }
+        default: fail("timezone", "must be an IANA time zone name")
+        }
+        var untilHealthy = false
+        switch object["untilHealthy"] {
+        case nil, .null?: break
+        case .bool(let flag)?: untilHealthy = flag
+        default: fail("untilHealthy", "must be true or false")
+        }
+        if untilHealthy && cron != nil { fail("untilHealthy", "a recurring window cannot also last until healthy") }
+        var reason = ""
+        switch object["reason"] {
+        case nil, .null?: break
+        case .string(let text)? where text.utf8.count <= 500: reason = text
+        default: fail("reason", "must be a string of at most 500 bytes")
+        }
+        guard errors.count == before, let start else { return nil }
+        return MaintenanceWindow(
+            id: id, nodes: nodes, startMs: start, duration: duration, cron: cron, timezone: timezone,
+            untilHealthy: untilHealthy, reason: reason)
     }
 
     static func decodeProbe(_ probe: JSONObject, fail: (String, String) -> Void) -> ArenaConfiguration.Probe {
@@ -192,14 +326,26 @@ public enum ArenaConfigurationCodec {
         }
         if let field = configuration.probe.loadField { probe.append(("loadField", .string(field))) }
         probe.append(("highLoad", .number(configuration.probe.highLoad)))
-        return [
-            "nodes": .array(
-                configuration.nodes.map { ["name": .string($0.name), "url": .string($0.url), "ip": .string($0.ip)] }),
-            "probe": .object(JSONObject(probe)),
-            "round": [
-                "every": .number(configuration.roundEvery), "stagger": .number(configuration.round.stagger),
-                "reduceMotion": .bool(configuration.round.reduceMotion),
-            ],
-        ]
+        var document = JSONObject([
+            (
+                "nodes",
+                .array(
+                    configuration.nodes.map {
+                        ["name": .string($0.name), "url": .string($0.url), "ip": .string($0.ip)]
+                    })
+            ),
+            ("probe", .object(JSONObject(probe))),
+            (
+                "round",
+                [
+                    "every": .number(configuration.roundEvery), "stagger": .number(configuration.round.stagger),
+                    "reduceMotion": .bool(configuration.round.reduceMotion),
+                ]
+            ),
+        ])
+        if !configuration.maintenance.isEmpty {
+            document["maintenance"] = .array(configuration.maintenance.map(\.json))
+        }
+        return .object(document)
     }
 }

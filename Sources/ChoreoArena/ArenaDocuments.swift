@@ -8,7 +8,9 @@ import ChoreoJSON
 public enum ArenaDocuments {
     /// `{"nodes": […], "round": {…} | null, "leader": …}`.
     public static func status(_ status: ArenaStatus) -> [UInt8] {
-        let nodes: [JSONValue] = status.nodes.map { node(node: $0.health, visual: $0.visual, now: status.now) }
+        let nodes: [JSONValue] = status.nodes.map {
+            node(node: $0.health, visual: $0.visual, now: status.now, maintenance: $0.maintenance)
+        }
         var round: JSONValue = .null
         if let state = status.round {
             round = [
@@ -24,7 +26,9 @@ public enum ArenaDocuments {
     }
 
     /// One node: its health, and in the whole status its arena state.
-    public static func node(node: NodeHealth, visual: ArenaStatus.Visual?, now: Double) -> JSONValue {
+    public static func node(node: NodeHealth, visual: ArenaStatus.Visual?, now: Double, maintenance: Bool = false)
+        -> JSONValue
+    {
         var fields: [(String, JSONValue)] = [
             ("name", .string(node.name)), ("ip", .string(node.ip)), ("url", .string(URLRedaction.redacted(node.url))),
             ("status", .string(node.status.rawValue)), ("latencyMs", number(node.shownLatencyMs)),
@@ -34,6 +38,7 @@ public enum ArenaDocuments {
             ("checked", number(node.lastChecked)),
             ("checkedAgo", number(node.lastChecked.map { SceneTime.quantize(max(0, now - $0)) })),
             ("uptime", number(node.uptimeRatio)), ("probes", .number(Double(node.probes))),
+            ("maintenance", .bool(maintenance)),
         ]
         if let visual {
             fields.append(

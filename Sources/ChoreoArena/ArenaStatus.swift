@@ -8,10 +8,13 @@ public struct ArenaStatus: Sendable {
     public struct Node: Sendable {
         public let health: NodeHealth
         public let visual: Visual?
+        /// Whether a maintenance window holds for it now.
+        public let maintenance: Bool
 
-        public init(health: NodeHealth, visual: Visual?) {
+        public init(health: NodeHealth, visual: Visual?, maintenance: Bool = false) {
             self.health = health
             self.visual = visual
+            self.maintenance = maintenance
         }
     }
 

@@ -61,14 +61,19 @@ public enum GatusDocuments {
     }
 
     /// shields.io's endpoint JSON for a node's health.
-    public static func shields(label: String, status: ArenaStanding.Status) -> JSONValue {
-        let (message, color) =
-            switch status {
-            case .up: ("up", "brightgreen")
-            case .degraded: ("degraded", "orange")
-            case .down: ("down", "red")
-            case .pending: ("pending", "lightgrey")
-            }
+    public static func shields(label: String, status: ArenaStanding.Status, maintenance: Bool = false) -> JSONValue {
+        let (message, color): (String, String)
+        if maintenance {
+            (message, color) = ("maintenance", "blue")
+        } else {
+            (message, color) =
+                switch status {
+                case .up: ("up", "brightgreen")
+                case .degraded: ("degraded", "orange")
+                case .down: ("down", "red")
+                case .pending: ("pending", "lightgrey")
+                }
+        }
         return ["schemaVersion": 1, "label": .string(label), "message": .string(message), "color": .string(color)]
     }
 
@@ -142,30 +147,14 @@ public enum GatusDocuments {
         return Array(text.utf8)
     }
 
-    /// Unix milliseconds as RFC 3339 in UTC with milliseconds (the civil date computed here:
-    /// this module, like the engine, does without Foundation).
+    /// Unix milliseconds as RFC 3339 in UTC with milliseconds.
     public static func timestamp(_ milliseconds: Int64) -> String {
         let seconds = Int64((Double(milliseconds) / 1000).rounded(.down))
         let millis = Int(milliseconds - seconds * 1000)
-        var days = seconds / 86_400
-        var rest = seconds - days * 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let time = CivilTime(seconds: seconds)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let milli = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
         return
-            "\(year)-\(two(month))-\(two(day))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)).\(milli)Z"
+            "\(time.year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(milli)Z"
     }
 }

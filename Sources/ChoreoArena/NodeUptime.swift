@@ -8,11 +8,14 @@ public struct NodeUptime: Sendable, Equatable {
         public let timeMs: Int64
         public let up: Bool
         public let latencyMicroseconds: Int64
+        /// Made during maintenance: left out of both ratios (and its time until the next probe).
+        public let excluded: Bool
 
-        public init(timeMs: Int64, up: Bool, latencyMicroseconds: Int64) {
+        public init(timeMs: Int64, up: Bool, latencyMicroseconds: Int64, excluded: Bool = false) {
             self.timeMs = timeMs
             self.up = up
             self.latencyMicroseconds = latencyMicroseconds
+            self.excluded = excluded
         }
     }
 
@@ -28,13 +31,18 @@ public struct NodeUptime: Sendable, Equatable {
     public let timeWeighted: Double?
     /// Mean response time of the probes that answered, microseconds; nil without one.
     public let meanLatencyMicroseconds: Double?
+    /// The window's time left out for maintenance, milliseconds, and its probes.
+    public let excludedMilliseconds: Int64
+    public let excludedProbes: Int
 
     /// The uptime over [`fromMs`, `toMs`) of `probes` (in time order). A probe before the
     /// window carries its verdict into the window until the next probe.
     public init(probes: [Probe], fromMs: Int64, toMs: Int64) {
         self.fromMs = fromMs
         self.toMs = toMs
-        let inside = probes.filter { $0.timeMs >= fromMs && $0.timeMs < toMs }
+        let window = probes.filter { $0.timeMs >= fromMs && $0.timeMs < toMs }
+        excludedProbes = window.filter(\.excluded).count
+        let inside = window.filter { !$0.excluded }
         total = inside.count
         up = inside.filter(\.up).count
         ratio = total == 0 ? nil : Double(up) / Double(total)
@@ -45,14 +53,20 @@ public struct NodeUptime: Sendable, Equatable {
         // Each probe's verdict from its time to the next probe's (the last: to the window's end).
         var covered: Int64 = 0
         var upTime: Int64 = 0
+        var excludedTime: Int64 = 0
         for (index, probe) in probes.enumerated() {
             let start = max(probe.timeMs, fromMs)
             let next = index + 1 < probes.count ? probes[index + 1].timeMs : toMs
             let end = min(next, toMs)
             guard end > start else { continue }
+            if probe.excluded {
+                excludedTime += end - start
+                continue
+            }
             covered += end - start
             if probe.up { upTime += end - start }
         }
+        excludedMilliseconds = excludedTime
         timeWeighted = covered == 0 ? nil : Double(upTime) / Double(covered)
     }
 

@@ -127,9 +127,12 @@ extension Application {
         let arena = try runningArena()
         try rejectQuery(request)
         guard let node = arena.node(name) else { throw Problem.notFound("No node named \(name) in the arena.") }
+        let now = Date().timeIntervalSince1970
         return .json(
             node.status == .up ? 200 : 503,
-            value: ArenaDocuments.node(node: node, visual: nil, now: Date().timeIntervalSince1970))
+            value: ArenaDocuments.node(
+                node: node, visual: nil, now: now,
+                maintenance: arena.inMaintenance(name, atMs: Int64((now * 1000).rounded()))))
     }
 
     /// `GET /v1/arena/badge.svg`.
@@ -146,7 +149,8 @@ extension Application {
         guard let node = arena.nodes.first(where: { $0.name == name }) else {
             throw Problem.notFound("No node named \(name) in the arena.")
         }
-        return Self.badge(ArenaBadge.node(node))
+        let maintenance = arena.inMaintenance(name, atMs: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        return Self.badge(ArenaBadge.node(node, maintenance: maintenance))
     }
 
     /// `GET /v1/arena/events`: server-sent events; `max=N` ends the stream after N events (the

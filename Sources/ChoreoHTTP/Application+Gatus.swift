@@ -22,7 +22,8 @@ extension Application {
             "probes": ["total": .number(Double(uptime.total)), "up": .number(Double(uptime.up))],
             "uptime": uptime.ratio.map { .number($0) } ?? .null,
             "timeWeighted": uptime.timeWeighted.map { .number($0) } ?? .null,
-            "maintenanceExcluded": 0,
+            "maintenanceExcluded": .number(Double(uptime.excludedMilliseconds) / 1000),
+            "maintenanceExcludedProbes": .number(Double(uptime.excludedProbes)),
             "meanLatencyMs": uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null,
         ]
         return .json(200, value: value)
@@ -93,7 +94,10 @@ extension Application {
         let arena = try runningArena()
         let node = try service { () throws(ServiceError) in try arena.node(forKey: path[.key]) }
         let (_, label) = Self.badgeOptions(request)
-        return .json(200, value: GatusDocuments.shields(label: label ?? node.name, status: node.status))
+        let maintenance = arena.inMaintenance(node.name, atMs: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        return .json(
+            200, value: GatusDocuments.shields(label: label ?? node.name, status: node.status, maintenance: maintenance)
+        )
     }
 
     /// The node and window a Gatus route names: 1h, 24h, 7d or 30d (400 otherwise, as Gatus).
@@ -127,5 +131,38 @@ extension Application {
         HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
             body: .bytes(Array(body.utf8)))
+    }
+}
+
+/// Maintenance windows through the API (docs/arena.md).
+extension Application {
+    /// `POST /v1/arena/maintenance`: 201 with the window and whether it holds now.
+    func addMaintenance(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try requireJSON(request)
+        let arena = try runningArena()
+        let added = try service { () throws(ServiceError) in try arena.addMaintenance(body: request.body) }
+        var response = HTTPResponse.json(201, value: Self.maintenance(added))
+        response.headers.append(("Location", "/v1/arena/maintenance/\(added.window.id)"))
+        return response
+    }
+
+    /// `GET /v1/arena/maintenance`: `{"windows": [...]}`.
+    func listMaintenance(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        try rejectQuery(request)
+        let arena = try runningArena()
+        return .json(200, value: ["windows": .array(arena.maintenance().map(Self.maintenance))])
+    }
+
+    /// `DELETE /v1/arena/maintenance/{id}`: the window ends; 204.
+    func endMaintenance(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let arena = try runningArena()
+        try service { () throws(ServiceError) in try arena.endMaintenance(path[.id]) }
+        return HTTPResponse(status: 204)
+    }
+
+    static func maintenance(_ state: ArenaRuntime.MaintenanceState) -> JSONValue {
+        guard case .object(var object) = state.window.json else { return state.window.json }
+        object["active"] = .bool(state.active)
+        return .object(object)
     }
 }

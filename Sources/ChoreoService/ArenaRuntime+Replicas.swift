@@ -133,7 +133,8 @@ extension ArenaRuntime {
     /// Applies the configuration another replica stored.
     func followConfiguration() {
         guard let bytes = try? store.arenaConfiguration(), let document = try? JSONParser.parse(bytes),
-            let configuration = try? ArenaConfigurationCodec.decode(document), configuration != prober.configuration
+            let configuration = try? ArenaConfigurationCodec.decode(document, knownTimeZone: Self.knownTimeZone),
+            configuration != prober.configuration
         else { return }
         prober.apply(configuration)
         rescheduleRounds()

@@ -27,11 +27,13 @@ extension ArenaRuntime {
                 frame = JSONObject(visitor.layers)
             }
         }
+        let nowMs = Int64((now * 1000).rounded())
         let nodes = health.map { node in
             ArenaStatus.Node(
                 health: node,
                 visual: ArenaStatus.Visual(
-                    state: visualState(node, round: round, at: elapsed), presentation: frame?[node.name]))
+                    state: visualState(node, round: round, at: elapsed), presentation: frame?[node.name]),
+                maintenance: inMaintenance(node.name, atMs: nowMs))
         }
         let roundState = round.map { round in
             ArenaStatus.RoundState(

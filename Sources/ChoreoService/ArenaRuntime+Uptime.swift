@@ -64,8 +64,12 @@ extension ArenaRuntime {
         let toMs = to.map { Int64(($0 * 1000).rounded()) } ?? nowMs
         let fromMs =
             from.map { Int64(($0 * 1000).rounded()) } ?? toMs - NodeUptime.windowMilliseconds(window ?? "24h")!
-        let probes = try history(of: node).map {
-            NodeUptime.Probe(timeMs: $0.timeMs, up: $0.verdict != "failed", latencyMicroseconds: $0.latencyMicroseconds)
+        // Probes made while a maintenance window held are left out.
+        let windows = configuration.maintenance.filter { $0.covers(node) }
+        let probes = try history(of: node).map { row in
+            NodeUptime.Probe(
+                timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds,
+                excluded: windows.contains { $0.holds(atMs: row.timeMs, offset: Self.offset($0)) })
         }
         return UptimeReport(
             node: node, window: from == nil ? window ?? "24h" : "custom",

@@ -45,6 +45,10 @@ public final class ArenaRuntime: Sendable {
         var stopping = false
         /// Whether a replica loop was started (``stop()`` waits for it to end).
         var replicaLoopRunning = false
+        /// Per maintenance window until healthy, the nodes that went unhealthy in it and are
+        /// not up again (this process's knowledge: a restart forgets it, and the window then
+        /// lasts to its cap).
+        var unhealthyInMaintenance: [String: Set<String>] = [:]
     }
 
     public static let maxSubscribers = 64
@@ -75,7 +79,7 @@ public final class ArenaRuntime: Sendable {
             writer.value(ArenaConfigurationCodec.encode(given))
             try store.saveArenaConfiguration(writer.bytes)
         } else if let bytes = try store.arenaConfiguration(), let document = try? JSONParser.parse(bytes),
-            let stored = try? ArenaConfigurationCodec.decode(document)
+            let stored = try? ArenaConfigurationCodec.decode(document, knownTimeZone: Self.knownTimeZone)
         {
             configuration = stored
         }
@@ -185,6 +189,7 @@ public final class ArenaRuntime: Sendable {
     }
 
     private func healthChanged(_ change: Prober.Change) {
+        maintenanceHealthChanged(change)
         // The leader stores a change at once, so every replica's stream shows it within moments.
         if store.coordination != nil && isLeader { flush() }
         broadcast(
@@ -216,10 +221,16 @@ public final class ArenaRuntime: Sendable {
         }
         let configuration: ArenaConfiguration
         do {
-            configuration = try ArenaConfigurationCodec.decode(document)
+            configuration = try ArenaConfigurationCodec.decode(document, knownTimeZone: Self.knownTimeZone)
         } catch {
             throw ServiceError.invalidConfiguration(error)
         }
+        try save(configuration)
+        return configuration
+    }
+
+    /// Stores a configuration, applies it here and tells the other replicas.
+    func save(_ configuration: ArenaConfiguration) throws(ServiceError) {
         var writer = JSONWriter()
         writer.value(ArenaConfigurationCodec.encode(configuration))
         do {
@@ -230,7 +241,6 @@ public final class ArenaRuntime: Sendable {
         prober.apply(configuration)
         rescheduleRounds()
         try? store.coordination?.notify(channel: Self.channel, payload: Self.configurationChanged)
-        return configuration
     }
 
     // MARK: Rounds

@@ -175,7 +175,8 @@ enum ServeCommand {
         if let path = parsed.options["arena"] {
             let bytes = try readInput(path)
             do {
-                arenaConfiguration = try ArenaConfigurationCodec.decode(try JSONParser.parse(bytes))
+                arenaConfiguration = try ArenaConfigurationCodec.decode(
+                    try JSONParser.parse(bytes), knownTimeZone: ArenaRuntime.knownTimeZone)
             } catch let error as ValidationFailure {
                 throw CLIError(
                     message: "--arena \(path): " + error.errors.map(\.description).joined(separator: "; "), status: 1)

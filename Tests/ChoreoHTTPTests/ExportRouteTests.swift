@@ -99,4 +99,34 @@ import Testing
             if let suggestion { #expect(first["didYouMean"] == .string(suggestion), "\(query)") }
         }
     }
+
+    @Test func aSessionExportsItsRunSoFar() throws {
+        let app = try app()
+        let created = app.handle(ApplicationTests.request("POST", "/v1/sessions", body: Self.scene))
+        guard case .string(let id)? = try ApplicationTests.json(created)["id"] else {
+            Issue.record("no session")
+            return
+        }
+        let input = #"{"at": 0.8, "do": [{"set": {"card": {"opacity": 0.25}}}]}"#
+        #expect(app.handle(ApplicationTests.request("POST", "/v1/sessions/\(id)/inputs", body: input)).status == 200)
+        let exported = app.handle(
+            ApplicationTests.request("GET", "/v1/sessions/\(id)/export", query: [("format", "css")]))
+        #expect(exported.status == 200)
+        // The same as the scene with the input at the end of its script.
+        let appended = Self.scene.replacingOccurrences(of: "}}}]}]}", with: "}}}]}, \(input)]}")
+        let direct = app.handle(
+            ApplicationTests.request("POST", "/v1/export", query: [("format", "css")], body: appended))
+        guard case .bytes(let a) = exported.body, case .bytes(let b) = direct.body else { return }
+        let session = String(decoding: a, as: UTF8.self)
+        let scene = String(decoding: b, as: UTF8.self)
+        // Past the head of the report (which names the scene), the stylesheets are the same.
+        #expect(
+            session.contains("opacity: 0.25")
+                && session.split(separator: "#stage ", maxSplits: 1).last
+                    == scene.split(separator: "#stage ", maxSplits: 1).last
+        )
+        #expect(
+            app.handle(ApplicationTests.request("GET", "/v1/sessions/nope/export", query: [("format", "css")])).status
+                == 404)
+    }
 }

@@ -68,5 +68,57 @@ import Testing
             try http.request("GET", "/api/v1/endpoints/web-server-01/health/badge.shields"))
         #expect(shields["schemaVersion"] == .number(1) && shields["message"] == .string("up"))
         #expect(shields["label"] == .string("web server_01") && shields["color"] == .string("brightgreen"))
+        // The arena's current round exports as any scene does.
+        #expect(try http.request("GET", "/v1/arena/rounds/current/export?format=lottie").status == 404)
+        #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 201)
+        let round = try ArenaLiveTests.object(try http.request("GET", "/v1/arena/rounds/current/export?format=lottie"))
+        guard case .array(let layers)? = round["layers"], case .object(let report)? = round["choreo"] else {
+            throw LiveError("no Lottie")
+        }
+        #expect(layers.count > 2 && report["format"] == .string("lottie"))
+    }
+
+    /// A maintenance window through the API: the node shows it, its badge and shields say so,
+    /// its uptime leaves its probes out, and it ends on DELETE.
+    @Test func maintenanceWindowsHoldAndEnd() throws {
+        let steady = try ServerProcess.target([])
+        let flaky = try ServerProcess.target(["--status", "503"])
+        let file = try scratch.write(
+            "arena.json", ArenaLiveTests.configuration([("web", steady.port), ("db", flaky.port)], interval: 0.2))
+        let server = try ServerProcess(arguments: ["--arena", file])
+        let http = RawHTTP(port: server.port)
+        _ = try ArenaLiveTests.waitFor(http, ["web": "up", "db": "down"])
+        let refused = try http.request("POST", "/v1/arena/maintenance", body: #"{"nodes": ["bd"], "duration": 600}"#)
+        #expect(refused.status == 422 && refused.text.contains("did you mean"))
+        let created = try http.request(
+            "POST", "/v1/arena/maintenance", body: #"{"nodes": ["db"], "duration": 600, "reason": "disk swap"}"#)
+        #expect(created.status == 201)
+        let window = try ArenaLiveTests.object(created)
+        guard case .string(let id)? = window["id"] else { throw LiveError("no id: \(created.text)") }
+        #expect(window["active"] == .bool(true) && window["reason"] == .string("disk swap"))
+        let status = try ArenaLiveTests.object(try http.request("GET", "/v1/arena"))
+        guard case .array(let nodes)? = status["nodes"] else { throw LiveError("no nodes") }
+        var flags: [String: JSONValue] = [:]
+        for case .object(let node) in nodes {
+            if case .string(let name)? = node["name"] { flags[name] = node["maintenance"] }
+        }
+        #expect(flags == ["web": .bool(false), "db": .bool(true)])
+        #expect(try http.request("GET", "/v1/arena/nodes/db/badge.svg").text.contains("maintenance"))
+        let shields = try ArenaLiveTests.object(try http.request("GET", "/api/v1/endpoints/db/health/badge.shields"))
+        #expect(shields["message"] == .string("maintenance"))
+        // Probes made during the window are left out of the uptime.
+        usleep(700_000)
+        let uptime = try ArenaLiveTests.object(try http.request("GET", "/v1/arena/nodes/db/uptime?window=1h"))
+        guard case .number(let excluded)? = uptime["maintenanceExcludedProbes"],
+            case .number(let seconds)? = uptime["maintenanceExcluded"]
+        else { throw LiveError("no exclusion: \(uptime)") }
+        #expect(excluded >= 2 && seconds > 0)
+        let list = try ArenaLiveTests.object(try http.request("GET", "/v1/arena/maintenance"))
+        guard case .array(let windows)? = list["windows"] else { throw LiveError("no list") }
+        #expect(windows.count == 1)
+        #expect(try http.request("DELETE", "/v1/arena/maintenance/\(id)").status == 204)
+        #expect(try http.request("DELETE", "/v1/arena/maintenance/\(id)").status == 404)
+        let after = try ArenaLiveTests.object(try http.request("GET", "/api/v1/endpoints/db/health/badge.shields"))
+        #expect(after["message"] == .string("down"))
     }
 }
