@@ -75,6 +75,7 @@ extension ArenaRuntime {
             pad("NODE", nameWidth) + pad("STATUS", 10) + pad("LATENCY", 9) + pad("MEDIAN", 9) + pad("HTTP", 6)
                 + pad("UPTIME", 8) + pad("STATE", 10) + "REASON"
         ]
+        let nowMs = Int64((now * 1000).rounded())
         for node in health {
             let latency = node.shownLatencyMs.map { "\(Int($0.rounded())) ms" } ?? "-"
             let median = (node.status == .down ? nil : node.medianLatencyMs).map { "\(Int($0.rounded())) ms" } ?? "-"
@@ -82,7 +83,8 @@ extension ArenaRuntime {
             lines.append(
                 pad(node.name, nameWidth) + pad(node.status.rawValue, 10) + pad(latency, 9) + pad(median, 9)
                     + pad(node.lastHTTPStatus.map(String.init) ?? "-", 6) + pad(uptime, 8)
-                    + pad(visualState(node, round: round, at: elapsed), 10) + (node.lastReason ?? "-"))
+                    + pad(inMaintenance(node.name, atMs: nowMs) ? "maint." : visualState(node, round: round, at: elapsed), 10)
+                    + (node.lastReason ?? "-"))
         }
         if let round {
             let phase = now - round.started < round.duration ? "running" : "finished"

@@ -104,6 +104,10 @@ import Testing
         }
         #expect(flags == ["web": .bool(false), "db": .bool(true)])
         #expect(try http.request("GET", "/v1/arena/nodes/db/badge.svg").text.contains("maintenance"))
+        let metrics = try http.request("GET", "/metrics").text
+        #expect(metrics.contains(#"choreo_arena_node_maintenance{node="db"} 1"#))
+        #expect(metrics.contains(#"choreo_arena_node_maintenance{node="web"} 0"#))
+        #expect(try http.request("GET", "/v1/arena?format=text").text.contains("maint."))
         let shields = try ArenaLiveTests.object(try http.request("GET", "/api/v1/endpoints/db/health/badge.shields"))
         #expect(shields["message"] == .string("maintenance"))
         // Probes made during the window are left out of the uptime.

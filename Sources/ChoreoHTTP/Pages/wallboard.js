@@ -13,10 +13,14 @@ function text(tag, className, value) {
 function card(node, champion) {
   const div = document.createElement("div");
   // The last round's champion is outlined once the round is over, while it stays healthy.
-  div.className = `card ${node.status}${node.name === champion && node.status !== "down" ? " champion" : ""}`;
+  div.className = `card ${node.status}${node.name === champion && node.status !== "down" ? " champion" : ""}`
+    + (node.maintenance ? " maintenance" : "");
   div.dataset.node = node.name;
   div.dataset.status = node.status;
-  div.append(text("div", "name", node.name), text("div", "ip", node.ip), text("div", "status", node.status));
+  // A node in maintenance says so beside its status (it is still probed).
+  if (node.maintenance) div.dataset.maintenance = "true";
+  div.append(text("div", "name", node.name), text("div", "ip", node.ip),
+    text("div", "status", node.maintenance ? `${node.status} · maintenance` : node.status));
   const figures = document.createElement("div");
   figures.className = "figures";
   figures.append(
