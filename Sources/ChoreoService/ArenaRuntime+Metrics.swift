@@ -29,12 +29,14 @@ extension ArenaRuntime {
         for node in health {
             lines.append("choreo_arena_node_up{node=\"\(label(node.name))\"} \(node.status == .up ? 1 : 0)")
         }
-        lines.append("# HELP choreo_arena_node_maintenance Whether a maintenance window holds for the node (1) or not (0).")
+        lines.append(
+            "# HELP choreo_arena_node_maintenance Whether a maintenance window holds for the node (1) or not (0).")
         lines.append("# TYPE choreo_arena_node_maintenance gauge")
         let nowMs = Int64((now * 1000).rounded())
         for node in health {
             lines.append(
-                "choreo_arena_node_maintenance{node=\"\(label(node.name))\"} \(inMaintenance(node.name, atMs: nowMs) ? 1 : 0)")
+                "choreo_arena_node_maintenance{node=\"\(label(node.name))\"} \(inMaintenance(node.name, atMs: nowMs) ? 1 : 0)"
+            )
         }
         lines.append("# HELP choreo_arena_node_status The node's status: 1 up, 0 down, 2 pending, 4 degraded.")
         lines.append("# TYPE choreo_arena_node_status gauge")

@@ -83,7 +83,9 @@ extension ArenaRuntime {
             lines.append(
                 pad(node.name, nameWidth) + pad(node.status.rawValue, 10) + pad(latency, 9) + pad(median, 9)
                     + pad(node.lastHTTPStatus.map(String.init) ?? "-", 6) + pad(uptime, 8)
-                    + pad(inMaintenance(node.name, atMs: nowMs) ? "maint." : visualState(node, round: round, at: elapsed), 10)
+                    + pad(
+                        inMaintenance(node.name, atMs: nowMs) ? "maint." : visualState(node, round: round, at: elapsed),
+                        10)
                     + (node.lastReason ?? "-"))
         }
         if let round {
