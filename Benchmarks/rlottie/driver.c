@@ -36,7 +36,8 @@ static void write_layer(FILE *out, const LOTLayerNode *node, int *first, int dig
         const LOTNode *shape = node->mNodeList.ptr[i];
         if (shape->mPath.ptCount == 0) continue;
         double minX = shape->mPath.ptPtr[0], maxX = minX, minY = shape->mPath.ptPtr[1], maxY = minY;
-        for (size_t p = 1; p < shape->mPath.ptCount; p++) {
+        /* ptCount counts the floats, two per point. */
+        for (size_t p = 1; p < shape->mPath.ptCount / 2; p++) {
             double x = shape->mPath.ptPtr[2 * p], y = shape->mPath.ptPtr[2 * p + 1];
             if (x < minX) minX = x;
             if (x > maxX) maxX = x;

@@ -26,6 +26,10 @@ public enum ArenaRound {
             let (ra, rb) = (rank(a.element.status), rank(b.element.status))
             if ra != rb { return ra < rb }
             if a.element.status == .up {
+                // Up nodes: the lower uptime first, then the slower (a node that fails one probe in
+                // three does not beat one that never fails by being a little faster).
+                let (ua, ub) = (a.element.uptime ?? 1, b.element.uptime ?? 1)
+                if ua != ub { return ua < ub }
                 let (la, lb) = (a.element.latencyMs ?? 0, b.element.latencyMs ?? 0)
                 if la != lb { return la > lb }
             }

@@ -16,11 +16,14 @@ public struct ArenaStanding: Sendable, Equatable {
     public var status: Status
     /// The last probe's latency, if one answered.
     public var latencyMs: Double?
+    /// The share of probes that answered (0…1) over the node's history; nil when unknown.
+    public var uptime: Double?
 
-    public init(name: String, ip: String = "", status: Status, latencyMs: Double? = nil) {
+    public init(name: String, ip: String = "", status: Status, latencyMs: Double? = nil, uptime: Double? = nil) {
         self.name = name
         self.ip = ip
         self.status = status
         self.latencyMs = latencyMs
+        self.uptime = uptime
     }
 }

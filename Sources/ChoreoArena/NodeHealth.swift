@@ -67,6 +67,6 @@ public struct NodeHealth: Sendable, Equatable {
 
     /// The node as the arena ranks it.
     public var standing: ArenaStanding {
-        ArenaStanding(name: name, ip: ip, status: status, latencyMs: lastLatencyMs)
+        ArenaStanding(name: name, ip: ip, status: status, latencyMs: lastLatencyMs, uptime: uptimeRatio)
     }
 }

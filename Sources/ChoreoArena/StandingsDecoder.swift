@@ -46,7 +46,7 @@ public enum StandingsDecoder {
                 errors.append(FieldError(path: path, message: "must be an object with name, ip, status, latencyMs"))
                 continue
             }
-            for key in object.keys where !["name", "ip", "status", "latencyMs"].contains(key) {
+            for key in object.keys where !["name", "ip", "status", "latencyMs", "uptime"].contains(key) {
                 errors.append(FieldError(path: "\(path).\(key)", message: "unknown field"))
             }
             guard case .string(let name)? = object["name"] else {
@@ -86,7 +86,14 @@ public enum StandingsDecoder {
                     FieldError(
                         path: "\(path).latencyMs", message: "must be a number of milliseconds, 0…3600000, or null"))
             }
-            standings.append(ArenaStanding(name: name, ip: ip, status: status, latencyMs: latency))
+            var uptime: Double?
+            switch object["uptime"] {
+            case nil, .null?: break
+            case .number(let n)? where n >= 0 && n <= 1: uptime = n
+            default:
+                errors.append(FieldError(path: "\(path).uptime", message: "must be a ratio, 0…1, or null"))
+            }
+            standings.append(ArenaStanding(name: name, ip: ip, status: status, latencyMs: latency, uptime: uptime))
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return (standings, settings)

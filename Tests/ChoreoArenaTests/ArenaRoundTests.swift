@@ -73,6 +73,20 @@ struct ArenaRoundTests {
         #expect(ArenaRound.champion(standings)?.name == "e")
     }
 
+    /// A node that fails one probe in three (67 % up) does not beat one at 100 % by being
+    /// 0.2 ms faster: uptime comes before latency.
+    @Test func uptimeComesBeforeLatency() {
+        let standings = [
+            ArenaStanding(name: "steady", status: .up, latencyMs: 1.4, uptime: 1),
+            ArenaStanding(name: "flaky", status: .up, latencyMs: 1.2, uptime: 2.0 / 3),
+        ]
+        #expect(ArenaRound.order(standings).map(\.name) == ["flaky", "steady"])
+        #expect(ArenaRound.champion(standings)?.name == "steady")
+        // At equal uptime, the faster wins.
+        let even = standings.map { ArenaStanding(name: $0.name, status: .up, latencyMs: $0.latencyMs, uptime: 0.9) }
+        #expect(ArenaRound.champion(even)?.name == "flaky")
+    }
+
     @Test func noNodeUpNoChampion() throws {
         let standings = [ArenaStanding(name: "x", status: .down), ArenaStanding(name: "y", status: .degraded)]
         #expect(ArenaRound.champion(standings) == nil)
