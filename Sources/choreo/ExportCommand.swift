@@ -26,23 +26,10 @@ enum ExportCommand {
         } catch {
             throw CLIError(message: RenderCommand.describe(error), status: 1)
         }
-        try write(artifact.bytes, to: parsed.options["out"])
+        try OutputFile.write(artifact.bytes, to: parsed.options["out"])
         // --report FILE: the fidelity report as JSON beside the artefact.
-        if let report = parsed.options["report"] { try write(ExportService.reportDocument(artifact), to: report) }
-    }
-
-    static func write(_ bytes: [UInt8], to path: String?) throws(CLIError) {
-        guard let path, path != "-" else {
-            Output.write(bytes)
-            return
-        }
-        let file = try OutputFile.open(path)
-        do throws(CLIError) {
-            try file.write(bytes)
-            try file.finish()
-        } catch {
-            file.abandon()
-            throw error
+        if let report = parsed.options["report"] {
+            try OutputFile.write(ExportService.reportDocument(artifact), to: report)
         }
     }
 }

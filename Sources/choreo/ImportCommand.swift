@@ -19,19 +19,7 @@ enum ImportCommand {
         guard let scene = result.scene else {
             throw CLIError(message: "nothing could be imported from \(path)", status: 1)
         }
-        let text = Array(scene.prettyPrinted().utf8)
-        if let out = parsed.options["out"] {
-            let file = try OutputFile.open(out)
-            do throws(CLIError) {
-                try file.write(text)
-                try file.finish()
-            } catch {
-                file.abandon()
-                throw error
-            }
-        } else {
-            Output.write(text)
-        }
+        try OutputFile.write(Array(scene.prettyPrinted().utf8), to: parsed.options["out"])
     }
 
     /// Imports `path` (or standard input for "-"), printing its diagnostics to stderr.

@@ -24,6 +24,23 @@ struct OutputFile {
     }
 
     /// Opens `path` for writing as described above.
+    /// Writes `bytes` whole to `path` (replaced only once they are all written), or to standard
+    /// output without a path or with `-`.
+    static func write(_ bytes: [UInt8], to path: String?) throws(CLIError) {
+        guard let path, path != "-" else {
+            Output.write(bytes)
+            return
+        }
+        let file = try open(path)
+        do throws(CLIError) {
+            try file.write(bytes)
+            try file.finish()
+        } catch {
+            file.abandon()
+            throw error
+        }
+    }
+
     static func open(_ path: String) throws(CLIError) -> OutputFile {
         var status = stat()
         let exists = lstat(path, &status) == 0

@@ -62,7 +62,7 @@ import Testing
         let approximatedDrawing = artifact.report.approximated.contains {
             $0.properties.contains("string") || $0.properties.contains("shadowRadius")
         }
-        let bound = approximatedDrawing ? 8.0 : 2.0
+        let bound = approximatedDrawing ? 4.0 : 2.0
         print(
             "html export of \(example): mean difference \(worst) levels at 3 times (bound \(bound)\(approximatedDrawing ? ", text or shadows approximated as reported" : ""))"
         )
