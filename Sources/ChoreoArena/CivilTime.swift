@@ -96,4 +96,16 @@ public struct CivilTime: Sendable, Equatable {
         let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return seconds * 1000 + fraction
     }
+
+    /// A month written `2026-11` as its UTC bounds in Unix milliseconds, the first day's start
+    /// and the next month's, and its days' count; nil when it is not one.
+    public static func month(_ text: String) -> (fromMs: Int64, toMs: Int64, days: Int)? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int64(parts[0]),
+            let month = Int64(parts[1]), (1...12).contains(month), year >= 1970
+        else { return nil }
+        let first = days(year: year, month: month, day: 1)
+        let next = month == 12 ? days(year: year + 1, month: 1, day: 1) : days(year: year, month: month + 1, day: 1)
+        return (first * 86_400_000, next * 86_400_000, Int(next - first))
+    }
 }

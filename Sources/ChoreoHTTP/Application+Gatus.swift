@@ -29,6 +29,49 @@ extension Application {
         return .json(200, value: value)
     }
 
+    /// `GET /v1/arena/nodes/{name}/sla?month=2026-11[&format=csv]`: the month's uptime and
+    /// each day's, as JSON or CSV.
+    func nodeSLA(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let name = path[.name]
+        let arena = try runningArena()
+        let report = try service { () throws(ServiceError) in try arena.sla(of: name, parameters: request.query) }
+        func ratio(_ value: Double?) -> String { value.map { String($0) } ?? "" }
+        func date(_ ms: Int64) -> String { String(GatusDocuments.timestamp(ms).prefix(10)) }
+        if request.query.contains(where: { $0 == ("format", "csv") }) {
+            var lines = ["date,probes,up,uptime,time_weighted,mean_latency_ms,maintenance_excluded_s"]
+            for day in report.days + [report.total] {
+                let label = day == report.total ? "total" : date(day.fromMs)
+                lines.append(
+                    "\(label),\(day.total),\(day.up),\(ratio(day.ratio)),\(ratio(day.timeWeighted)),"
+                        + "\(day.meanLatencyMicroseconds.map { String($0 / 1000) } ?? ""),\(Double(day.excludedMilliseconds) / 1000)"
+                )
+            }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
+                body: .bytes(Array((lines.joined(separator: "\n") + "\n").utf8)))
+        }
+        func entry(_ uptime: NodeUptime) -> [(String, JSONValue)] {
+            [
+                ("probes", ["total": .number(Double(uptime.total)), "up": .number(Double(uptime.up))]),
+                ("uptime", uptime.ratio.map { .number($0) } ?? .null),
+                ("timeWeighted", uptime.timeWeighted.map { .number($0) } ?? .null),
+                ("meanLatencyMs", uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null),
+                ("maintenanceExcluded", .number(Double(uptime.excludedMilliseconds) / 1000)),
+            ]
+        }
+        let days: [JSONValue] = report.days.map {
+            .object(JSONObject([("date", .string(date($0.fromMs)))] + entry($0)))
+        }
+        let value: JSONValue = .object(
+            JSONObject(
+                [
+                    ("node", .string(report.node)), ("month", .string(report.month)),
+                    ("from", .string(GatusDocuments.timestamp(report.total.fromMs))),
+                    ("to", .string(GatusDocuments.timestamp(report.total.toMs))),
+                ] + entry(report.total) + [("days", .array(days))]))
+        return .json(200, value: value)
+    }
+
     /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
     func gatusStatuses(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()

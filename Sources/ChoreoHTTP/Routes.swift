@@ -34,6 +34,7 @@ extension Application {
         Route("GET", "/v1/arena/nodes/{name}", Application.node),
         Route("GET", "/v1/arena/nodes/{name}/history", Application.nodeHistory),
         Route("GET", "/v1/arena/nodes/{name}/uptime", Application.nodeUptime),
+        Route("GET", "/v1/arena/nodes/{name}/sla", Application.nodeSLA),
         Route("POST", "/v1/arena/maintenance", access: .token, Application.addMaintenance),
         Route("GET", "/v1/arena/maintenance", Application.listMaintenance),
         Route("DELETE", "/v1/arena/maintenance/{id}", access: .token, Application.endMaintenance),

@@ -64,16 +64,67 @@ extension ArenaRuntime {
         let toMs = to.map { Int64(($0 * 1000).rounded()) } ?? nowMs
         let fromMs =
             from.map { Int64(($0 * 1000).rounded()) } ?? toMs - NodeUptime.windowMilliseconds(window ?? "24h")!
-        // Probes made while a maintenance window held are left out.
+        let probes = try uptimeProbes(of: node)
+        return UptimeReport(
+            node: node, window: from == nil ? window ?? "24h" : "custom",
+            uptime: NodeUptime(probes: probes, fromMs: fromMs, toMs: toMs))
+    }
+
+    /// A node's recorded probes for uptime: those made while a maintenance window held are
+    /// marked to be left out.
+    func uptimeProbes(of node: String) throws(ServiceError) -> [NodeUptime.Probe] {
         let windows = configuration.maintenance.filter { $0.covers(node) }
-        let probes = try history(of: node).map { row in
+        return try history(of: node).map { row in
             NodeUptime.Probe(
                 timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds,
                 excluded: windows.contains { $0.holds(atMs: row.timeMs, offset: Self.offset($0)) })
         }
-        return UptimeReport(
-            node: node, window: from == nil ? window ?? "24h" : "custom",
-            uptime: NodeUptime(probes: probes, fromMs: fromMs, toMs: toMs))
+    }
+
+    /// A month's service level for `GET /v1/arena/nodes/{name}/sla?month=2026-11`: the month's
+    /// uptime and each day's (UTC).
+    public struct SLAReport: Sendable, Equatable {
+        public let node: String
+        public let month: String
+        public let total: NodeUptime
+        public let days: [NodeUptime]
+    }
+
+    /// `month` (required, `2026-11`) and `format` (`json` or `csv`, read by the edge).
+    public func sla(of node: String, parameters: [(String, String)]) throws(ServiceError) -> SLAReport {
+        guard configuration.nodes.contains(where: { $0.name == node }) else {
+            throw ServiceError.notFound("No node named \(node) in the arena.")
+        }
+        var month: (name: String, range: (fromMs: Int64, toMs: Int64, days: Int))?
+        var errors: [FieldError] = []
+        for (key, value) in parameters {
+            switch key {
+            case "month":
+                if let range = CivilTime.month(value) {
+                    month = (value, range)
+                } else {
+                    errors.append(FieldError(path: "query.month", message: "must be a month, as 2026-11"))
+                }
+            case "format":
+                if value != "json" && value != "csv" {
+                    errors.append(FieldError(path: "query.format", message: "must be json or csv"))
+                }
+            default:
+                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (month, format)"))
+            }
+        }
+        if month == nil && !errors.contains(where: { $0.path == "query.month" }) {
+            errors.append(FieldError(path: "query.month", message: "is required: a month, as 2026-11"))
+        }
+        guard let month, errors.isEmpty else { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        let probes = try uptimeProbes(of: node)
+        let days = (0..<month.range.days).map { day in
+            let from = month.range.fromMs + Int64(day) * 86_400_000
+            return NodeUptime(probes: probes, fromMs: from, toMs: from + 86_400_000)
+        }
+        return SLAReport(
+            node: node, month: month.name,
+            total: NodeUptime(probes: probes, fromMs: month.range.fromMs, toMs: month.range.toMs), days: days)
     }
 
     /// The node whose Gatus key is `key`; not found otherwise.

@@ -36,6 +36,15 @@ struct UptimeTests {
         #expect(empty.ratio == nil && empty.timeWeighted == nil && empty.total == 0)
     }
 
+    @Test func monthsHaveTheirBounds() throws {
+        let november = try #require(CivilTime.month("2026-11"))
+        #expect(november.days == 30)
+        #expect(GatusDocuments.timestamp(november.fromMs) == "2026-11-01T00:00:00.000Z")
+        #expect(GatusDocuments.timestamp(november.toMs) == "2026-12-01T00:00:00.000Z")
+        #expect(CivilTime.month("2024-02")?.days == 29 && CivilTime.month("2026-12")?.days == 31)
+        #expect(CivilTime.month("2026-13") == nil && CivilTime.month("26-11") == nil && CivilTime.month("x") == nil)
+    }
+
     @Test func windowsHaveTheirLengths() {
         #expect(NodeUptime.windowMilliseconds("1h") == 3_600_000)
         #expect(NodeUptime.windowMilliseconds("7d") == 604_800_000)

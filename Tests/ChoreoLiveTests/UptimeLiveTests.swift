@@ -38,6 +38,23 @@ import Testing
         let text = try http.request("GET", "/v1/arena/nodes/web%20server_01/uptime", headers: ["Accept": "text/plain"])
         #expect(text.status == 200 && text.text == "1.0")
         #expect(try http.request("GET", "/v1/arena/nodes/db/uptime?window=2h").status == 422)
+        // This month's service level: every day, today's probes in it, as JSON and as CSV.
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let month = formatter.string(from: Date())
+        let sla = try ArenaLiveTests.object(try http.request("GET", "/v1/arena/nodes/db/sla?month=\(month)"))
+        guard case .array(let days)? = sla["days"], case .object(let slaProbes)? = sla["probes"],
+            case .number(let slaTotal)? = slaProbes["total"]
+        else { throw LiveError("no SLA: \(sla)") }
+        #expect(days.count >= 28 && days.count <= 31 && slaTotal >= total)
+        let csv = try http.request("GET", "/v1/arena/nodes/db/sla?month=\(month)&format=csv")
+        #expect(csv.status == 200 && csv.headers["content-type"]?.hasPrefix("text/csv") == true)
+        let rows = csv.text.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("date,probes,up,uptime") == true && rows.last?.hasPrefix("total,") == true)
+        #expect(rows.count == days.count + 2)
+        #expect(try http.request("GET", "/v1/arena/nodes/db/sla?month=2026-13").status == 422)
+        #expect(try http.request("GET", "/v1/arena/nodes/db/sla").status == 422)
         // Gatus's statuses: every node by its key, with results.
         let statuses = try http.request("GET", "/api/v1/endpoints/statuses")
         guard case .array(let endpoints) = try JSONParser.parse(statuses.body) else { throw LiveError("not a list") }
