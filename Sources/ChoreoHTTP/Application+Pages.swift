@@ -21,7 +21,7 @@ extension Application {
             choreo_render_memory_bytes \(renderMemory.inUse)
 
             """
-        let text = metrics.render() + memory + (arena?.metricsText() ?? "")
+        let text = metrics.render() + memory + ProcessMetrics.render() + (arena?.metricsText() ?? "")
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: .bytes(Array(text.utf8)))

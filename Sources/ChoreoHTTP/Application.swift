@@ -52,6 +52,7 @@ public final class Application: Sendable {
     let importHelpers: ImportHelpers
 
     public init(store: any Storage, configuration: Configuration, arena: ArenaRuntime? = nil) {
+        ProcessMetrics.markStart()
         self.store = store
         self.configuration = configuration
         self.arena = arena

@@ -1,5 +1,7 @@
+import ChoreoHTTP
+
 enum Help {
-    static let version = "choreo 0.1.0"
+    static let version = "choreo \(ProcessMetrics.version)"
 
     static let main = """
         choreo — Core Animation's timing model on a server, deterministically.

@@ -180,6 +180,19 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("choreo_http_requests_total{route=\"/healthz\",status=\"200\"} 1"))
         #expect(text.contains("choreo_http_request_duration_seconds_bucket"))
+        // The build and the process, as Prometheus's client libraries name them.
+        #expect(text.contains("choreo_build_info{version=\"\(ProcessMetrics.version)\"} 1"))
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+                Double($0.split(separator: " ")[1])
+            }
+        }
+        #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+        #expect(
+            (value("process_open_fds") ?? 0) >= 3 && (value("process_max_fds") ?? 0) >= (value("process_open_fds") ?? 0)
+        )
+        #expect((value("process_cpu_seconds_total") ?? 0) > 0)
+        #expect((value("process_start_time_seconds") ?? 0) > 1_700_000_000)
         app.store.close()
         #expect(app.handle(Self.request("GET", "/healthz")).status == 503)
     }
