@@ -82,12 +82,14 @@ extension ArenaRuntime {
     /// again (called with each health change).
     func maintenanceHealthChanged(_ change: Prober.Change) {
         let ms = Int64((change.time * 1000).rounded())
+        // The windows read before the arena's lock is taken (the prober's is not taken inside it).
+        let windows = configuration.maintenance.filter {
+            $0.untilHealthy && $0.covers(change.node) && $0.holds(atMs: ms, offset: Self.offset($0))
+        }
+        guard !windows.isEmpty else { return }
         var ended: [String] = []
         state.withLock { state in
-            for window in configuration.maintenance
-            where window.untilHealthy && window.covers(change.node)
-                && window.holds(atMs: ms, offset: Self.offset(window))
-            {
+            for window in windows {
                 if change.to == .up {
                     state.unhealthyInMaintenance[window.id, default: []].remove(change.node)
                     if state.unhealthyInMaintenance[window.id]?.isEmpty == true { ended.append(window.id) }

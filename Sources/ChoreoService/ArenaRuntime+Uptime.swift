@@ -73,11 +73,12 @@ extension ArenaRuntime {
     /// A node's recorded probes for uptime: those made while a maintenance window held are
     /// marked to be left out.
     func uptimeProbes(of node: String) throws(ServiceError) -> [NodeUptime.Probe] {
-        let windows = configuration.maintenance.filter { $0.covers(node) }
+        // Each window's time zone looked up once, not once a probe.
+        let windows = configuration.maintenance.filter { $0.covers(node) }.map { ($0, Self.offset($0)) }
         return try history(of: node).map { row in
             NodeUptime.Probe(
                 timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds,
-                excluded: windows.contains { $0.holds(atMs: row.timeMs, offset: Self.offset($0)) })
+                excluded: windows.contains { $0.0.holds(atMs: row.timeMs, offset: $0.1) })
         }
     }
 
