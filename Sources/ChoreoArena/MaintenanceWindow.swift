@@ -70,4 +70,32 @@ public struct MaintenanceWindow: Sendable, Equatable {
             "untilHealthy": .bool(untilHealthy), "reason": .string(reason),
         ]
     }
+
+    /// A health change's effect on windows until healthy that hold for its node: `unhealthy`
+    /// keeps, per window, the nodes that went down or degraded in it and are not up again; a
+    /// window ends (its id is returned) once such a node is up and none is left. A node up in a
+    /// window where nothing went unhealthy ends nothing.
+    public static func untilHealthyChanged(
+        node: String, to status: ArenaStanding.Status, windows: [MaintenanceWindow],
+        unhealthy: inout [String: Set<String>]
+    ) -> [String] {
+        var ended: [String] = []
+        for window in windows where window.untilHealthy && window.covers(node) {
+            switch status {
+            case .up:
+                guard var nodes = unhealthy[window.id], nodes.remove(node) != nil else { continue }
+                if nodes.isEmpty {
+                    unhealthy[window.id] = nil
+                    ended.append(window.id)
+                } else {
+                    unhealthy[window.id] = nodes
+                }
+            case .down, .degraded:
+                unhealthy[window.id, default: []].insert(node)
+            case .pending:
+                break
+            }
+        }
+        return ended
+    }
 }

@@ -87,17 +87,9 @@ extension ArenaRuntime {
             $0.untilHealthy && $0.covers(change.node) && $0.holds(atMs: ms, offset: Self.offset($0))
         }
         guard !windows.isEmpty else { return }
-        var ended: [String] = []
-        state.withLock { state in
-            for window in windows {
-                if change.to == .up {
-                    state.unhealthyInMaintenance[window.id, default: []].remove(change.node)
-                    if state.unhealthyInMaintenance[window.id]?.isEmpty == true { ended.append(window.id) }
-                } else if change.to == .down || change.to == .degraded {
-                    state.unhealthyInMaintenance[window.id, default: []].insert(change.node)
-                }
-            }
-            for id in ended { state.unhealthyInMaintenance[id] = nil }
+        let ended = state.withLock { state in
+            MaintenanceWindow.untilHealthyChanged(
+                node: change.node, to: change.to, windows: windows, unhealthy: &state.unhealthyInMaintenance)
         }
         for id in ended { try? endMaintenance(id) }
     }

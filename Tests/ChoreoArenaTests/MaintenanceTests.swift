@@ -65,6 +65,31 @@ struct MaintenanceTests {
         #expect(nightly.covers("anything"))
     }
 
+    @Test func aWindowUntilHealthyEndsWhenWhatWentDownIsUpAgain() {
+        let window = MaintenanceWindow(id: "w", nodes: ["a", "b"], startMs: 0, duration: 3_600, untilHealthy: true)
+        var unhealthy: [String: Set<String>] = [:]
+        // Up before anything went down: the window goes on (the work has not begun).
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "a", to: .up, windows: [window], unhealthy: &unhealthy).isEmpty)
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "a", to: .down, windows: [window], unhealthy: &unhealthy)
+                .isEmpty)
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "b", to: .degraded, windows: [window], unhealthy: &unhealthy)
+                .isEmpty)
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "a", to: .up, windows: [window], unhealthy: &unhealthy).isEmpty)
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "b", to: .up, windows: [window], unhealthy: &unhealthy) == ["w"]
+        )
+        #expect(unhealthy.isEmpty)
+        // Another node, or another kind of window, changes nothing.
+        #expect(
+            MaintenanceWindow.untilHealthyChanged(node: "c", to: .down, windows: [window], unhealthy: &unhealthy)
+                .isEmpty)
+        #expect(unhealthy.isEmpty)
+    }
+
     @Test func theConfigurationKeepsItsWindows() throws {
         let document = try JSONParser.parse(
             Array(
