@@ -66,6 +66,8 @@ public struct ArenaConfiguration: Sendable, Equatable {
     public var roundEvery = 0.0
     /// Maintenance windows (docs/arena.md).
     public var maintenance: [MaintenanceWindow] = []
+    /// Alert rules and channels (docs/alerts.md).
+    public var alerts = AlertConfiguration()
 
     public init() {}
 }

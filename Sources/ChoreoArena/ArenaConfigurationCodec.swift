@@ -17,7 +17,7 @@ public enum ArenaConfigurationCodec {
         guard case .object(let object) = document else {
             throw ValidationFailure([FieldError(path: "$", message: "must be an object with nodes, probe and round")])
         }
-        for key in object.keys where !["nodes", "probe", "round", "maintenance"].contains(key) {
+        for key in object.keys where !["nodes", "probe", "round", "maintenance", "alerts"].contains(key) {
             fail("$.\(key)", "unknown field")
         }
         var configuration = ArenaConfiguration()
@@ -115,6 +115,10 @@ public enum ArenaConfigurationCodec {
             } else {
                 fail("$.maintenance", "must be an array of at most \(MaintenanceWindow.maxWindows) windows")
             }
+        }
+        if let value = object["alerts"] {
+            configuration.alerts = AlertConfigurationCodec.decode(
+                value, path: "$.alerts", names: Set(configuration.nodes.map(\.name)), errors: &errors)
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return configuration
@@ -313,7 +317,8 @@ public enum ArenaConfigurationCodec {
     }
 
     /// The configuration as JSON, in the shape ``decode(_:)`` reads.
-    public static func encode(_ configuration: ArenaConfiguration) -> JSONValue {
+    /// (With `redactSecrets`, the alert channels' secrets and webhook paths are not shown.)
+    public static func encode(_ configuration: ArenaConfiguration, redactSecrets: Bool = false) -> JSONValue {
         var probe: [(String, JSONValue)] = [
             ("interval", .number(configuration.probe.interval)), ("timeout", .number(configuration.probe.timeout)),
             ("acceptedStatus", .string(configuration.probe.acceptedStatusText)),
@@ -345,6 +350,9 @@ public enum ArenaConfigurationCodec {
         ])
         if !configuration.maintenance.isEmpty {
             document["maintenance"] = .array(configuration.maintenance.map(\.json))
+        }
+        if configuration.alerts != AlertConfiguration() {
+            document["alerts"] = AlertConfigurationCodec.encode(configuration.alerts, redactSecrets: redactSecrets)
         }
         return .object(document)
     }

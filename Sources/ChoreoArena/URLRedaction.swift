@@ -34,4 +34,14 @@ public enum URLRedaction {
         }
         return result + parts.joined(separator: "&") + text[fragmentStart...]
     }
+
+    /// The scheme and host of a URL without its user information (`https://hooks.slack.com`):
+    /// what is shown of a webhook URL whose path is itself the secret.
+    public static func origin(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return "" }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        return String(url[..<scheme.upperBound] + host)
+    }
 }

@@ -48,12 +48,13 @@ extension Application {
     func arenaConfiguration(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
         var configuration = arena.configuration
-        if (try? authorize(request, .token)) == nil {
+        let mayChange = (try? authorize(request, .token)) != nil
+        if !mayChange {
             for index in configuration.nodes.indices {
                 configuration.nodes[index].url = URLRedaction.redacted(configuration.nodes[index].url)
             }
         }
-        return .json(200, value: ArenaConfigurationCodec.encode(configuration))
+        return .json(200, value: ArenaConfigurationCodec.encode(configuration, redactSecrets: !mayChange))
     }
 
     /// `PUT /v1/arena/config`: validated, stored, applied.
