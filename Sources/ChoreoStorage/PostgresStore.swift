@@ -65,6 +65,34 @@ public final class PostgresStore: Storage, @unchecked Sendable {
             expires double precision NOT NULL
         );
         """,
+        """
+        CREATE TABLE alert_events (
+            rule text NOT NULL,
+            node text NOT NULL,
+            sequence integer NOT NULL,
+            reminder integer NOT NULL,
+            event text NOT NULL,
+            at_ms bigint NOT NULL,
+            since_ms bigint NOT NULL,
+            description text NOT NULL,
+            PRIMARY KEY (rule, node, sequence, reminder)
+        );
+        CREATE TABLE alert_deliveries (
+            seq bigserial PRIMARY KEY,
+            key text NOT NULL,
+            channel text NOT NULL,
+            url text NOT NULL,
+            content_type text NOT NULL,
+            body bytea NOT NULL,
+            status text NOT NULL,
+            attempts integer NOT NULL,
+            next_ms bigint NOT NULL,
+            last_error text,
+            created_ms bigint NOT NULL,
+            UNIQUE (key, channel)
+        );
+        CREATE INDEX alert_deliveries_due ON alert_deliveries(status, next_ms);
+        """,
     ]
 
     /// Advisory lock keys (`pg_advisory_lock(bigint)`): "choreo" in ASCII, then a number.

@@ -180,6 +180,94 @@ extension ArenaRepository {
     public func latestRound() throws(StorageError) -> StoredRound? { try latestRound(after: 0) }
 }
 
+/// A recorded alert transition (docs/alerts.md): written once, keyed by rule, node, sequence
+/// and reminder number.
+public struct StoredAlertEvent: Sendable, Equatable {
+    public let rule: String
+    public let node: String
+    public let sequence: Int
+    /// 0 for a state change, the reminder's number for a reminder.
+    public let reminder: Int
+    /// `triggered`, `resolved` or `reminder`.
+    public let event: String
+    /// Unix milliseconds.
+    public let atMs: Int64
+    public let sinceMs: Int64
+    public let description: String
+
+    public init(
+        rule: String, node: String, sequence: Int, reminder: Int, event: String, atMs: Int64, sinceMs: Int64,
+        description: String
+    ) {
+        self.rule = rule
+        self.node = node
+        self.sequence = sequence
+        self.reminder = reminder
+        self.event = event
+        self.atMs = atMs
+        self.sinceMs = sinceMs
+        self.description = description
+    }
+}
+
+/// One delivery of an alert transition to one channel: the outbox's row.
+public struct StoredDelivery: Sendable, Equatable {
+    /// The transition's idempotency key (the same for each of its channels).
+    public let key: String
+    public let channel: String
+    public let url: String
+    public let contentType: String
+    public let body: [UInt8]
+    /// `retrying` (not delivered yet), `sent` or `failed` (the last try failed).
+    public let status: String
+    public let attempts: Int
+    /// Unix milliseconds: when the next try is due.
+    public let nextMs: Int64
+    public let lastError: String?
+    public let createdMs: Int64
+
+    public init(
+        key: String, channel: String, url: String, contentType: String, body: [UInt8], status: String = "retrying",
+        attempts: Int = 0, nextMs: Int64, lastError: String? = nil, createdMs: Int64
+    ) {
+        self.key = key
+        self.channel = channel
+        self.url = url
+        self.contentType = contentType
+        self.body = body
+        self.status = status
+        self.attempts = attempts
+        self.nextMs = nextMs
+        self.lastError = lastError
+        self.createdMs = createdMs
+    }
+}
+
+/// Alert transitions and their outbox (docs/alerts.md): a transition is recorded once with its
+/// deliveries in one transaction, and the leader drains the deliveries that are due.
+public protocol AlertRepository: Sendable {
+    /// Records a transition and its deliveries in one transaction; false (and nothing added)
+    /// when that transition was recorded already (another leader's, say).
+    func recordAlert(_ event: StoredAlertEvent, deliveries: [StoredDelivery]) throws(StorageError) -> Bool
+    /// The newest recorded transition of every rule and node.
+    func latestAlertEvents() throws(StorageError) -> [StoredAlertEvent]
+    /// Deliveries not yet sent whose next try is due at `nowMs`, oldest first, at most `limit`.
+    func dueDeliveries(nowMs: Int64, limit: Int) throws(StorageError) -> [StoredDelivery]
+    /// Records the outcome of a try.
+    func updateDelivery(
+        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+    ) throws(StorageError)
+    /// The newest deliveries first, at most `limit`.
+    func recentDeliveries(limit: Int) throws(StorageError) -> [StoredDelivery]
+    /// The number of deliveries by status.
+    func deliveryCounts() throws(StorageError) -> [String: Int]
+}
+
+/// Alert transitions kept per rule and node, and finished deliveries kept; older ones are
+/// deleted as new ones are recorded.
+public let alertEventsKept = 200
+public let finishedDeliveriesKept = 10_000
+
 /// Rounds kept; older ones are deleted as new ones are stored.
 public let roundsKept = 20
 
@@ -188,7 +276,7 @@ public let probesKeptPerNode = 500
 
 /// A storage backend: every repository, a health check with a read path of its own, and the
 /// coordination of replicas when the database is shared.
-public protocol Storage: SceneRepository, SessionRepository, ArenaRepository {
+public protocol Storage: SceneRepository, SessionRepository, ArenaRepository, AlertRepository {
     /// `sqlite` or `postgresql`, for logs and `/healthz`.
     var backend: String { get }
     /// Where the data is, for logs: a file path, or a connection URL without its password.

@@ -60,6 +60,34 @@ public final class SQLiteStore: Storage {
             champion TEXT
         );
         """,
+        """
+        CREATE TABLE alert_events (
+            rule TEXT NOT NULL,
+            node TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            reminder INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            at_ms INTEGER NOT NULL,
+            since_ms INTEGER NOT NULL,
+            description TEXT NOT NULL,
+            PRIMARY KEY (rule, node, sequence, reminder)
+        );
+        CREATE TABLE alert_deliveries (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            key TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            url TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            body BLOB NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_ms INTEGER NOT NULL,
+            last_error TEXT,
+            created_ms INTEGER NOT NULL,
+            UNIQUE (key, channel)
+        );
+        CREATE INDEX alert_deliveries_due ON alert_deliveries(status, next_ms);
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>

@@ -236,4 +236,21 @@ final class PausingStore: Storage {
     func latestProbeSequence() throws(StorageError) -> Int64 { try base.latestProbeSequence() }
     func claimRound(_ round: StoredRound) throws(StorageError) -> StoredRound? { try base.claimRound(round) }
     func latestRound(after id: Int) throws(StorageError) -> StoredRound? { try base.latestRound(after: id) }
+    func recordAlert(_ event: StoredAlertEvent, deliveries: [StoredDelivery]) throws(StorageError) -> Bool {
+        try base.recordAlert(event, deliveries: deliveries)
+    }
+    func latestAlertEvents() throws(StorageError) -> [StoredAlertEvent] { try base.latestAlertEvents() }
+    func dueDeliveries(nowMs: Int64, limit: Int) throws(StorageError) -> [StoredDelivery] {
+        try base.dueDeliveries(nowMs: nowMs, limit: limit)
+    }
+    func updateDelivery(
+        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+    ) throws(StorageError) {
+        try base.updateDelivery(
+            key: key, channel: channel, status: status, attempts: attempts, nextMs: nextMs, error: error)
+    }
+    func recentDeliveries(limit: Int) throws(StorageError) -> [StoredDelivery] {
+        try base.recentDeliveries(limit: limit)
+    }
+    func deliveryCounts() throws(StorageError) -> [String: Int] { try base.deliveryCounts() }
 }

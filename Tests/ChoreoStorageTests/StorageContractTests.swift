@@ -186,6 +186,54 @@ final class Fixture: @unchecked Sendable {
         #expect(try stores[1].latestRound()?.id == 3 + roundsKept + 5)
     }
 
+    /// An alert transition is recorded once, with its deliveries, however many replicas race
+    /// to record it; the outbox gives the due deliveries and keeps each outcome.
+    @Test(arguments: Backend.under) func alertTransitionsAreRecordedOnceWithTheirOutbox(_ backend: Backend) throws {
+        let fixture = try Fixture(backend)
+        let stores = [try fixture.open(), try fixture.open()]
+        defer { stores.forEach { $0.close() } }
+        let event: @Sendable (Int, Int, String) -> StoredAlertEvent = { sequence, reminder, kind in
+            StoredAlertEvent(
+                rule: "down", node: "db", sequence: sequence, reminder: reminder, event: kind,
+                atMs: 1_000 * Int64(sequence * 10 + reminder), sinceMs: 1_000, description: "db is down")
+        }
+        let delivery: @Sendable (String, String, Int64) -> StoredDelivery = { key, channel, next in
+            StoredDelivery(
+                key: key, channel: channel, url: "http://127.0.0.1:1/hook", contentType: "application/json",
+                body: Array(key.utf8), nextMs: next, createdMs: next)
+        }
+        let wins = Collected<Int>()
+        DispatchQueue.concurrentPerform(iterations: 6) { attempt in
+            let recorded = try? stores[attempt % 2].recordAlert(
+                event(1, 0, "triggered"),
+                deliveries: [delivery("down/db/1/triggered", "ops", 5), delivery("down/db/1/triggered", "chat", 5)])
+            if recorded == true { wins.append(1) }
+        }
+        #expect(wins.values.count == 1)
+        #expect(try stores[1].dueDeliveries(nowMs: 4, limit: 10).isEmpty)
+        let due = try stores[1].dueDeliveries(nowMs: 5, limit: 10)
+        #expect(due.map(\.channel) == ["ops", "chat"] && due.allSatisfy { $0.status == "retrying" })
+        try stores[0].updateDelivery(
+            key: "down/db/1/triggered", channel: "ops", status: "sent", attempts: 1, nextMs: 5, error: nil)
+        try stores[1].updateDelivery(
+            key: "down/db/1/triggered", channel: "chat", status: "retrying", attempts: 1, nextMs: 50,
+            error: "HTTP 500")
+        #expect(try stores[0].dueDeliveries(nowMs: 10, limit: 10).isEmpty)
+        #expect(try stores[0].dueDeliveries(nowMs: 50, limit: 10).map(\.lastError) == ["HTTP 500"])
+        #expect(try stores[0].deliveryCounts() == ["sent": 1, "retrying": 1])
+        // A reminder and the resolution: the newest per rule and node is the resolution.
+        #expect(try stores[0].recordAlert(event(1, 1, "reminder"), deliveries: []))
+        #expect(
+            try stores[1].recordAlert(event(2, 0, "resolved"), deliveries: [delivery("down/db/2/resolved", "ops", 9)]))
+        #expect(try !stores[0].recordAlert(event(2, 0, "resolved"), deliveries: []))
+        #expect(try stores[0].latestAlertEvents() == [event(2, 0, "resolved")])
+        #expect(try stores[1].recentDeliveries(limit: 2).map(\.key) == ["down/db/2/resolved", "down/db/1/triggered"])
+        // Reopened, all of it is still there.
+        let reopened = try fixture.open()
+        defer { reopened.close() }
+        #expect(try reopened.latestAlertEvents().count == 1 && reopened.recentDeliveries(limit: 10).count == 3)
+    }
+
     /// Replicas starting at once migrate once: every one opens, and the schema is whole.
     @Test(arguments: Backend.under) func concurrentStartsMigrateOnce(_ backend: Backend) throws {
         let fixture = try Fixture(backend)
