@@ -3,7 +3,7 @@
 # bookworm), with the C libraries' headers.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev \
        libcairo2-dev libpango1.0-dev zlib1g-dev libclang-dev libwebp-dev libvpx-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -19,7 +19,7 @@ RUN swift build -c release --product choreo --static-swift-stdlib \
 # Runtime stage: only the runtime libraries, a non-root user, the data directory as a volume.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libcurl4 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libpq5 libcurl4 libssl3 \
        libcairo2 libpango-1.0-0 libpangocairo-1.0-0 zlib1g libclang1-14 libwebp7 libwebpmux3 libvpx7 fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data choreo \

@@ -1,6 +1,6 @@
 # choreo — build, serve and test. Both entry points install what a fresh Debian machine lacks.
 SHELL := /bin/bash
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev libclang-dev libwebp-dev libvpx-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji pkg-config curl
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev libssl-dev libcairo2-dev libpango1.0-dev zlib1g-dev libclang-dev libwebp-dev libvpx-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji pkg-config curl
 # Only the tests need a browser (the pages are driven in headless Chromium), a PostgreSQL server
 # (a throwaway cluster, Tests/postgres/cluster.sh), HAProxy (in front of two replicas) and ffmpeg
 # (an independent decoder of the animated pictures).

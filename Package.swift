@@ -95,6 +95,7 @@ let package = Package(
         // Loaded when first used (ChoreoLibraries' SharedLibrary): headers only, no link.
         .systemLibrary(name: "CMicroHTTPD"),
         .systemLibrary(name: "CCurl"),
+        .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CCairo"),
         .systemLibrary(name: "CPostgres"),
         .systemLibrary(name: "CClang"),
@@ -147,7 +148,7 @@ let package = Package(
             name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
             swiftSettings: strictSettings),
         .target(
-            name: "ChoreoProbe", dependencies: ["CCurl", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
+            name: "ChoreoProbe", dependencies: ["CCurl", "CCrypto", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
             swiftSettings: strictSettings),
         // The services: rendering, pictures, sessions and the arena, with typed results and one
         // error type; no HTTP.

@@ -79,6 +79,9 @@ public enum ArenaDocuments {
             writer.raw(",\"events\":")
             ResponseEncoder.writeEvents(events, into: &writer)
             writer.raw("}")
+        case .alert(let transition):
+            name = "alert"
+            writer.value(AlertMessage.generic(transition))
         case .roundFinished(let round, let time, let champion):
             name = "round"
             writer.value([

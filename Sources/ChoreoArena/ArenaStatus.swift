@@ -81,6 +81,8 @@ public enum ArenaEvent: Sendable {
     case roundEvents(round: Int, events: [Event])
     /// The round's scene has settled; its champion.
     case roundFinished(round: Int, time: Double, champion: String?)
+    /// An alert triggered, resolved or reminded (docs/alerts.md), once it is recorded.
+    case alert(AlertTransition)
     /// Nothing happened for a while: keeps the connection open, and finds clients that left.
     case keepAlive
 }

@@ -98,6 +98,7 @@ extension ArenaRuntime {
         lines.append("# TYPE choreo_arena_round_elapsed_seconds gauge")
         lines.append(
             "choreo_arena_round_elapsed_seconds \(current.map { min(max(now - $0.started, 0), $0.duration) } ?? 0)")
+        lines += alertMetricLines(label: label)
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -74,11 +74,13 @@ extension ArenaRuntime {
             // Take over from where the old leader's stored probes end, then probe.
             followProbes(force: true)
             state.withLock { $0.leading = true }
+            restoreAlerts()
             prober.start()
             rescheduleRounds()
             logRole("leader")
         } else if !leads && was {
             prober.stop()
+            alertsLostLeadership()
             flush()
             rescheduleRounds()
             if let latest = try? store.latestProbeSequence() { state.withLock { $0.probeSequence = latest } }

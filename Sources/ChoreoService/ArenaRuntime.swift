@@ -66,6 +66,11 @@ public final class ArenaRuntime: Sendable {
     /// The Dispatch timers, cancelled only from `stop` (and the round timer when the
     /// configuration changes), under their mutex.
     private let timers = Mutex<[any DispatchSourceTimer]>([])
+    /// The alert rules' state and the delivery thread's work (ArenaRuntime+Alerts.swift).
+    let alertWork = Mutex(AlertWork())
+    /// Wakes the delivery thread (a transition to record); signalled when it has ended.
+    let alertWake = DispatchSemaphore(value: 0)
+    let alertsDone = DispatchSemaphore(value: 0)
     private let roundTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     /// Loads the configuration (the given one wins over the stored one, and is stored), and
@@ -120,9 +125,11 @@ public final class ArenaRuntime: Sendable {
         if let coordination = store.coordination {
             startReplica(coordination)
         } else {
+            restoreAlerts()
             prober.start()
             rescheduleRounds()
         }
+        startAlerts()
     }
 
     /// Automatic rounds every `round.every` seconds (none when 0, nor on a replica that does not
@@ -153,6 +160,7 @@ public final class ArenaRuntime: Sendable {
         roundTimer.withLock { $0?.cancel() }
         timers.withLock { $0.forEach { $0.cancel() } }
         prober.stop()
+        stopAlerts()
         flush()
         // Hand leadership over now rather than when the connection closes.
         store.coordination?.resign()
@@ -176,6 +184,7 @@ public final class ArenaRuntime: Sendable {
             verdict: record.verdict.kind.rawValue, reason: record.verdict.reason, httpStatus: record.httpStatus,
             latencyMicroseconds: Int64((record.latencyMs * 1000).rounded()))
         state.withLock { $0.pendingRows.append(row) }
+        alertObserve(record)
     }
 
     func flush() {

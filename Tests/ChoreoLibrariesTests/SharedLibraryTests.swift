@@ -23,6 +23,36 @@ import Testing
         #expect(throws: Never.self) { try CurlProbeClient.library.get() }
         #expect(throws: Never.self) { try PostgresConnection.library.get() }
         #expect(throws: Never.self) { try MicroHTTPDServer.library.get() }
+        #expect(throws: Never.self) { try WebhookSignature.library.get() }
+    }
+
+    /// HMAC-SHA256 through libcrypto gives RFC 4231's test vectors (cases 1, 2 and 6: a key
+    /// longer than a block), and the webhook header is `sha256=` and the hex of the HMAC of
+    /// `"<timestamp>.<body>"`.
+    @Test func hmacSHA256MatchesRFC4231() throws {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+        let vectors: [([UInt8], [UInt8], String)] = [
+            (
+                [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
+                "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+            ),
+            (
+                Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+                "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+            ),
+            (
+                [UInt8](repeating: 0xaa, count: 131),
+                Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+        ]
+        for (key, message, expected) in vectors {
+            #expect(hex(try WebhookSignature.hmacSHA256(key: key, message: message).get()) == expected)
+        }
+        let header = try WebhookSignature.header(secret: "Jefe", timestamp: 1, body: Array("x".utf8)).get()
+        #expect(
+            header == "sha256="
+                + hex(try WebhookSignature.hmacSHA256(key: Array("Jefe".utf8), message: Array("1.x".utf8)).get()))
     }
 
     /// A library that is not installed: its name, the loader's reason and the package.
