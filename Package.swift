@@ -212,7 +212,8 @@ let package = Package(
             name: "ChoreoStorageTests", dependencies: ["ChoreoStorage", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoArenaTests", dependencies: ["ChoreoArena", "ChoreoFormat", "ChoreoEngine", "ChoreoJSON"],
+            name: "ChoreoArenaTests",
+            dependencies: ["ChoreoArena", "ChoreoFormat", "ChoreoEngine", "ChoreoJSON", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoHTTPTests",

@@ -68,6 +68,23 @@ public struct ArenaConfiguration: Sendable, Equatable {
     public var maintenance: [MaintenanceWindow] = []
     /// Alert rules and channels (docs/alerts.md).
     public var alerts = AlertConfiguration()
+    /// How long the probes' minute, hour and day buckets are kept, seconds.
+    public var retention = Retention()
+
+    /// `"retention": {"minuteBuckets": 172800, "hourBuckets": 7776000, "dayBuckets": 63072000}`.
+    public struct Retention: Sendable, Equatable {
+        public var minuteBuckets = 2 * 86_400.0
+        public var hourBuckets = 90 * 86_400.0
+        public var dayBuckets = 2 * 365 * 86_400.0
+
+        public init() {}
+
+        /// Seconds kept at a resolution (milliseconds).
+        public func seconds(resolution: Int64) -> Double {
+            resolution == UptimeBucket.minute
+                ? minuteBuckets : resolution == UptimeBucket.hour ? hourBuckets : dayBuckets
+        }
+    }
 
     public init() {}
 }

@@ -17,7 +17,7 @@ public enum ArenaConfigurationCodec {
         guard case .object(let object) = document else {
             throw ValidationFailure([FieldError(path: "$", message: "must be an object with nodes, probe and round")])
         }
-        for key in object.keys where !["nodes", "probe", "round", "maintenance", "alerts"].contains(key) {
+        for key in object.keys where !["nodes", "probe", "round", "maintenance", "alerts", "retention"].contains(key) {
             fail("$.\(key)", "unknown field")
         }
         var configuration = ArenaConfiguration()
@@ -114,6 +114,28 @@ public enum ArenaConfigurationCodec {
                 }
             } else {
                 fail("$.maintenance", "must be an array of at most \(MaintenanceWindow.maxWindows) windows")
+            }
+        }
+        if let value = object["retention"] {
+            if case .object(let retention) = value {
+                let limits: [(String, Double, Double, WritableKeyPath<ArenaConfiguration.Retention, Double>)] = [
+                    ("minuteBuckets", 3600, 31 * 86_400, \.minuteBuckets),
+                    ("hourBuckets", 86_400, 400 * 86_400, \.hourBuckets),
+                    ("dayBuckets", 86_400, 20 * 366 * 86_400, \.dayBuckets),
+                ]
+                for key in retention.keys where !limits.contains(where: { $0.0 == key }) {
+                    fail("$.retention.\(key)", "unknown field (minuteBuckets, hourBuckets, dayBuckets)")
+                }
+                for (key, low, high, path) in limits {
+                    guard let item = retention[key] else { continue }
+                    if case .number(let n) = item, n >= low, n <= high {
+                        configuration.retention[keyPath: path] = n
+                    } else {
+                        fail("$.retention.\(key)", "must be seconds, \(Int(low))…\(Int(high))")
+                    }
+                }
+            } else {
+                fail("$.retention", "must be an object with minuteBuckets, hourBuckets and dayBuckets (seconds)")
             }
         }
         if let value = object["alerts"] {
@@ -350,6 +372,13 @@ public enum ArenaConfigurationCodec {
         ])
         if !configuration.maintenance.isEmpty {
             document["maintenance"] = .array(configuration.maintenance.map(\.json))
+        }
+        if configuration.retention != ArenaConfiguration.Retention() {
+            document["retention"] = [
+                "minuteBuckets": .number(configuration.retention.minuteBuckets),
+                "hourBuckets": .number(configuration.retention.hourBuckets),
+                "dayBuckets": .number(configuration.retention.dayBuckets),
+            ]
         }
         if configuration.alerts != AlertConfiguration() {
             document["alerts"] = AlertConfigurationCodec.encode(configuration.alerts, redactSecrets: redactSecrets)

@@ -35,21 +35,19 @@ public struct NodeUptime: Sendable, Equatable {
     public let excludedMilliseconds: Int64
     public let excludedProbes: Int
 
+    /// Time up and time covered outside maintenance, milliseconds; answered probes and the sum of
+    /// their response times (microseconds): the sums the ratios come from.
+    public let upMilliseconds: Int64
+    public let coveredMilliseconds: Int64
+    public let answered: Int
+    public let latencySumMicroseconds: Int64
+
     /// The uptime over [`fromMs`, `toMs`) of `probes` (in time order). A probe before the
     /// window carries its verdict into the window until the next probe.
     public init(probes: [Probe], fromMs: Int64, toMs: Int64) {
-        self.fromMs = fromMs
-        self.toMs = toMs
         let window = probes.filter { $0.timeMs >= fromMs && $0.timeMs < toMs }
-        excludedProbes = window.filter(\.excluded).count
         let inside = window.filter { !$0.excluded }
-        total = inside.count
-        up = inside.filter(\.up).count
-        ratio = total == 0 ? nil : Double(up) / Double(total)
         let answered = inside.filter(\.up)
-        meanLatencyMicroseconds =
-            answered.isEmpty
-            ? nil : Double(answered.reduce(Int64(0)) { $0 + $1.latencyMicroseconds }) / Double(answered.count)
         // Each probe's verdict from its time to the next probe's (the last: to the window's end).
         var covered: Int64 = 0
         var upTime: Int64 = 0
@@ -66,8 +64,74 @@ public struct NodeUptime: Sendable, Equatable {
             covered += end - start
             if probe.up { upTime += end - start }
         }
-        excludedMilliseconds = excludedTime
-        timeWeighted = covered == 0 ? nil : Double(upTime) / Double(covered)
+        self.init(
+            fromMs: fromMs, toMs: toMs, total: inside.count, up: answered.count,
+            excludedProbes: window.count - inside.count, upMilliseconds: upTime, coveredMilliseconds: covered,
+            excludedMilliseconds: excludedTime, answered: answered.count,
+            latencySumMicroseconds: answered.reduce(Int64(0)) { $0 + $1.latencyMicroseconds })
+    }
+
+    /// The uptime over [`fromMs`, `toMs`) from the raw probes kept (`probes`, in time order) and,
+    /// for the time before them, the node's ``UptimeBucket``s: raw probes from the first minute
+    /// boundary at or after the oldest of them (an hour's or a day's where minute buckets are no
+    /// longer kept there), buckets before it (``UptimeBucket/cover``).
+    public init(probes: [Probe], buckets: [UptimeBucket], fromMs: Int64, toMs: Int64) {
+        // Raw probes count from the first boundary after the oldest of them at the finest
+        // resolution whose bucket ends there (so the buckets before it are whole).
+        var cut = toMs
+        if let oldest = probes.first?.timeMs {
+            let boundaries = UptimeBucket.resolutions.map {
+                (UptimeBucket.start(of: oldest + $0 - 1, resolution: $0), $0)
+            }
+            cut =
+                boundaries.first { boundary, resolution in
+                    buckets.contains { $0.resolution == resolution && $0.startMs == boundary - resolution }
+                }?.0 ?? boundaries[0].0
+        }
+        // A node whose whole history is still raw (no bucket holds a probe the raw ones lack).
+        let complete =
+            probes.first.map { oldest in
+                UptimeBucket.resolutions.allSatisfy { resolution in
+                    let first = UptimeBucket.start(of: oldest.timeMs, resolution: resolution)
+                    let raw = probes.prefix { $0.timeMs < first + resolution }.count
+                    return buckets.allSatisfy {
+                        $0.resolution != resolution || $0.startMs > first
+                            || ($0.startMs == first && $0.total + $0.excluded == raw)
+                    }
+                }
+            } ?? false
+        guard cut > fromMs, !buckets.isEmpty, !complete else {
+            self.init(probes: probes, fromMs: fromMs, toMs: toMs)
+            return
+        }
+        let raw = NodeUptime(probes: probes, fromMs: min(cut, toMs), toMs: toMs)
+        var sum = UptimeBucket(node: "", resolution: 0, startMs: 0)
+        for bucket in UptimeBucket.cover(buckets, fromMs: fromMs, toMs: min(cut, toMs)) { sum.add(bucket) }
+        self.init(
+            fromMs: fromMs, toMs: toMs, total: raw.total + sum.total, up: raw.up + sum.up,
+            excludedProbes: raw.excludedProbes + sum.excluded, upMilliseconds: raw.upMilliseconds + sum.upMs,
+            coveredMilliseconds: raw.coveredMilliseconds + sum.coveredMs,
+            excludedMilliseconds: raw.excludedMilliseconds + sum.excludedMs, answered: raw.answered + sum.latencyCount,
+            latencySumMicroseconds: raw.latencySumMicroseconds + sum.latencySumMicroseconds)
+    }
+
+    init(
+        fromMs: Int64, toMs: Int64, total: Int, up: Int, excludedProbes: Int, upMilliseconds: Int64,
+        coveredMilliseconds: Int64, excludedMilliseconds: Int64, answered: Int, latencySumMicroseconds: Int64
+    ) {
+        self.fromMs = fromMs
+        self.toMs = toMs
+        self.total = total
+        self.up = up
+        self.excludedProbes = excludedProbes
+        self.upMilliseconds = upMilliseconds
+        self.coveredMilliseconds = coveredMilliseconds
+        self.excludedMilliseconds = excludedMilliseconds
+        self.answered = answered
+        self.latencySumMicroseconds = latencySumMicroseconds
+        ratio = total == 0 ? nil : Double(up) / Double(total)
+        timeWeighted = coveredMilliseconds == 0 ? nil : Double(upMilliseconds) / Double(coveredMilliseconds)
+        meanLatencyMicroseconds = answered == 0 ? nil : Double(latencySumMicroseconds) / Double(answered)
     }
 
     /// A window's length from its name: `1h`, `24h`, `7d`, `30d`, `90d`, `1y` (365 days), in

@@ -29,6 +29,46 @@ extension Application {
         return .json(200, value: value)
     }
 
+    /// `GET /v1/arena/nodes/{name}/response-times?resolution=&from=&to=`: the node's buckets,
+    /// each with its probes, uptime and response-time percentiles.
+    func nodeResponseTimes(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
+        let name = path[.name]
+        let arena = try runningArena()
+        let report = try service { () throws(ServiceError) in
+            try arena.responseTimes(of: name, parameters: request.query)
+        }
+        func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
+        let buckets: [JSONValue] = report.buckets.map { bucket in
+            .object(
+                JSONObject([
+                    ("start", .string(GatusDocuments.timestamp(bucket.startMs))),
+                    ("probes", .number(Double(bucket.total))), ("up", .number(Double(bucket.up))),
+                    ("uptime", bucket.total == 0 ? .null : .number(Double(bucket.up) / Double(bucket.total))),
+                    (
+                        "timeWeighted",
+                        bucket.coveredMs == 0 ? .null : .number(Double(bucket.upMs) / Double(bucket.coveredMs))
+                    ),
+                    (
+                        "meanMs",
+                        number(
+                            bucket.latencyCount == 0
+                                ? nil : Double(bucket.latencySumMicroseconds) / Double(bucket.latencyCount) / 1000)
+                    ),
+                    ("p50Ms", number(bucket.latencyPercentile(0.5))),
+                    ("p95Ms", number(bucket.latencyPercentile(0.95))),
+                    ("p99Ms", number(bucket.latencyPercentile(0.99))),
+                    ("maintenanceProbes", .number(Double(bucket.excluded))),
+                ]))
+        }
+        return .json(
+            200,
+            value: [
+                "node": .string(report.node), "resolution": .string(report.resolution),
+                "from": .string(GatusDocuments.timestamp(report.fromMs)),
+                "to": .string(GatusDocuments.timestamp(report.toMs)), "buckets": .array(buckets),
+            ])
+    }
+
     /// `GET /v1/arena/nodes/{name}/sla?month=2026-11[&format=csv]`: the month's uptime and
     /// each day's, as JSON or CSV.
     func nodeSLA(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {

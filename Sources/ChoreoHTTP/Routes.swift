@@ -35,6 +35,7 @@ extension Application {
         Route("GET", "/v1/arena/nodes/{name}/history", Application.nodeHistory),
         Route("GET", "/v1/arena/nodes/{name}/uptime", Application.nodeUptime),
         Route("GET", "/v1/arena/nodes/{name}/sla", Application.nodeSLA),
+        Route("GET", "/v1/arena/nodes/{name}/response-times", Application.nodeResponseTimes),
         Route("GET", "/v1/arena/alerts", access: .token, Application.arenaAlerts),
         Route("PUT", "/v1/arena/alerts", access: .token, Application.replaceArenaAlerts),
         Route("GET", "/v1/arena/alerts/state", Application.arenaAlertState),

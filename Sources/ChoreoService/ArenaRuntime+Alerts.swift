@@ -24,6 +24,9 @@ extension ArenaRuntime {
         var running = false
         /// Tries so far by outcome, in this process (`choreo_alert_delivery_attempts_total`).
         var attempts: [String: Int] = ["success": 0, "failure": 0]
+        /// A follower's newest transition seen per rule and node (`rule/node` → sequence and
+        /// reminder), so that it sends each recorded one to its own event streams once.
+        var seen: [String: (sequence: Int, reminder: Int)] = [:]
     }
 
     /// Deliveries taken from the outbox at once.
@@ -57,13 +60,13 @@ extension ArenaRuntime {
     }
 
     /// A probe of this replica's prober, applied to the rules (the leader's only).
-    func alertObserve(_ record: Prober.Record) {
+    func alertObserve(_ record: Prober.Record, inMaintenance maintenance: Bool) {
         let rules = configuration.alerts.rules
         guard !rules.isEmpty else { return }
         let observation = AlertObservation(
             node: record.node, time: record.time, failed: record.verdict.kind == .failed,
             latencyMs: record.httpStatus == nil ? nil : record.latencyMs, reason: record.verdict.reason,
-            inMaintenance: inMaintenance(record.node, atMs: Int64((record.time * 1000).rounded())))
+            inMaintenance: maintenance)
         let added = alertWork.withLock { work -> Bool in
             guard work.evaluator != nil else { return false }
             if work.evaluator!.rules != rules { work.evaluator!.reconfigure(rules) }
@@ -168,9 +171,16 @@ extension ArenaRuntime {
                 description: transition.description)
             guard let inserted = try? store.recordAlert(event, deliveries: deliveries) else { break }
             done += 1
-            if inserted { broadcast(.alert(transition)) }
+            if inserted {
+                alertWork.withLock {
+                    $0.seen["\(transition.rule)/\(transition.node)"] = (transition.sequence, transition.reminder)
+                }
+                broadcast(.alert(transition))
+            }
         }
         alertWork.withLock { $0.pending.removeFirst(min(done, $0.pending.count)) }
+        // The other replicas' event streams show it too.
+        if done > 0 { try? store.coordination?.notify(channel: Self.channel, payload: Self.alertRecorded) }
     }
 
     /// Sends the deliveries that are due, one after the other, and records each outcome.
@@ -215,6 +225,33 @@ extension ArenaRuntime {
             CurlWebhookClient.Request(
                 url: delivery.url, contentType: delivery.contentType, body: delivery.body, headers: headers,
                 timeout: channel.timeout))
+    }
+
+    /// A follower's part: the newest recorded transition of each rule and node that it has not
+    /// sent yet goes to its event streams (`remember` only notes them, at start).
+    func followAlerts(remember: Bool = false) {
+        guard let latest = try? store.latestAlertEvents() else { return }
+        let fresh = alertWork.withLock { work -> [StoredAlertEvent] in
+            var fresh: [StoredAlertEvent] = []
+            for event in latest {
+                let key = "\(event.rule)/\(event.node)"
+                if let seen = work.seen[key], (seen.sequence, seen.reminder) >= (event.sequence, event.reminder) {
+                    continue
+                }
+                work.seen[key] = (event.sequence, event.reminder)
+                fresh.append(event)
+            }
+            return remember ? [] : fresh
+        }
+        for event in fresh {
+            broadcast(
+                .alert(
+                    AlertTransition(
+                        rule: event.rule, node: event.node,
+                        kind: AlertTransition.Kind(rawValue: event.event) ?? .triggered, sequence: event.sequence,
+                        reminder: event.reminder, at: Double(event.atMs) / 1000, since: Double(event.sinceMs) / 1000,
+                        description: event.description)))
+        }
     }
 
     // MARK: Reading and changing

@@ -98,7 +98,45 @@ extension ArenaRuntime {
         lines.append("# TYPE choreo_arena_round_elapsed_seconds gauge")
         lines.append(
             "choreo_arena_round_elapsed_seconds \(current.map { min(max(now - $0.started, 0), $0.duration) } ?? 0)")
+        lines += uptimeMetricLines(now: nowMs, label: label)
         lines += alertMetricLines(label: label)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `choreo_arena_node_uptime_ratio{node,window}` for 1h and 24h (minute buckets) and 7d and
+    /// 30d (hour buckets): one query per window, whatever the number of nodes.
+    func uptimeMetricLines(now nowMs: Int64, label: (String) -> String) -> [String] {
+        let windows: [(String, Int64)] = [
+            ("1h", UptimeBucket.minute), ("24h", UptimeBucket.minute), ("7d", UptimeBucket.hour),
+            ("30d", UptimeBucket.hour),
+        ]
+        var lines: [String] = []
+        if let counts = try? store.bucketCounts() {
+            lines.append(
+                "# HELP choreo_arena_history_buckets Minute, hour and day buckets of probes kept (every node's).")
+            lines.append("# TYPE choreo_arena_history_buckets gauge")
+            for (name, resolution) in [
+                ("minute", UptimeBucket.minute), ("hour", UptimeBucket.hour), ("day", UptimeBucket.day),
+            ] {
+                lines.append("choreo_arena_history_buckets{resolution=\"\(name)\"} \(counts[resolution] ?? 0)")
+            }
+        }
+        lines += [
+            "# HELP choreo_arena_node_uptime_ratio The share of the node's probes that answered over the window (maintenance left out), from whole minute or hour buckets.",
+            "# TYPE choreo_arena_node_uptime_ratio gauge",
+        ]
+        let names = configuration.nodes.map(\.name)
+        for (window, resolution) in windows {
+            let length = NodeUptime.windowMilliseconds(window)!
+            let fromMs = UptimeBucket.start(of: nowMs - length + resolution - 1, resolution: resolution)
+            guard let totals = try? store.bucketTotals(resolution: resolution, fromMs: fromMs) else { return [] }
+            for name in names {
+                guard let sums = totals[name], sums.total > 0 else { continue }
+                lines.append(
+                    "choreo_arena_node_uptime_ratio{node=\"\(label(name))\",window=\"\(window)\"} \(Double(sums.up) / Double(sums.total))"
+                )
+            }
+        }
+        return lines
     }
 }

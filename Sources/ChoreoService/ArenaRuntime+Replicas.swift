@@ -19,6 +19,7 @@ extension ArenaRuntime {
     static let probesChanged = "probes"
     static let roundStarted = "round"
     static let configurationChanged = "config"
+    static let alertRecorded = "alert"
     /// Probes a follower reads at once, at most.
     static let catchUpBatch = 5_000
 
@@ -39,13 +40,16 @@ extension ArenaRuntime {
             case Self.probesChanged: self.followProbes()
             case Self.roundStarted: self.followRound()
             case Self.configurationChanged: self.followConfiguration()
+            case Self.alertRecorded: if !self.isLeader { self.followAlerts() }
             default:
                 self.followConfiguration()
                 self.followProbes()
                 self.followRound()
+                if !self.isLeader { self.followAlerts() }
             }
         }
         followRound()
+        followAlerts(remember: true)
         // The configuration this replica started with may be new to the others (--arena).
         try? coordination.notify(channel: Self.channel, payload: Self.configurationChanged)
         state.withLock { $0.replicaLoopRunning = true }
@@ -73,7 +77,14 @@ extension ArenaRuntime {
         if leads && !was {
             // Take over from where the old leader's stored probes end, then probe.
             followProbes(force: true)
-            state.withLock { $0.leading = true }
+            let last = Dictionary(
+                configuration.nodes.compactMap { node in
+                    (try? store.probes(node: node.name))?.last.map { (node.name, Self.bucketProbe($0)) }
+                }, uniquingKeysWith: { a, _ in a })
+            state.withLock {
+                $0.leading = true
+                $0.lastAggregated = last
+            }
             restoreAlerts()
             prober.start()
             rescheduleRounds()

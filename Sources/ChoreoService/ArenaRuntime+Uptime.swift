@@ -4,7 +4,7 @@ import ChoreoStorage
 import Foundation
 
 /// Uptime and the Gatus-compatible reads, from the node's recorded probes (the newest
-/// ``probesKeptPerNode`` of each node: a window longer than they cover counts what they cover).
+/// ``probesKeptPerNode`` of each node) and, before them, its minute, hour and day buckets.
 extension ArenaRuntime {
     /// A node's uptime over a window, as `GET /v1/arena/nodes/{name}/uptime` answers it.
     public struct UptimeReport: Sendable, Equatable {
@@ -65,9 +65,10 @@ extension ArenaRuntime {
         let fromMs =
             from.map { Int64(($0 * 1000).rounded()) } ?? toMs - NodeUptime.windowMilliseconds(window ?? "24h")!
         let probes = try uptimeProbes(of: node)
+        let buckets = try uptimeBuckets(of: node, fromMs: fromMs, toMs: toMs)
         return UptimeReport(
             node: node, window: from == nil ? window ?? "24h" : "custom",
-            uptime: NodeUptime(probes: probes, fromMs: fromMs, toMs: toMs))
+            uptime: NodeUptime(probes: probes, buckets: buckets, fromMs: fromMs, toMs: toMs))
     }
 
     /// A node's recorded probes for uptime: those made while a maintenance window held are
@@ -119,13 +120,15 @@ extension ArenaRuntime {
         }
         guard let month, errors.isEmpty else { throw ServiceError.invalidScene(ValidationFailure(errors)) }
         let probes = try uptimeProbes(of: node)
+        let buckets = try uptimeBuckets(of: node, fromMs: month.range.fromMs, toMs: month.range.toMs)
         let days = (0..<month.range.days).map { day in
             let from = month.range.fromMs + Int64(day) * 86_400_000
-            return NodeUptime(probes: probes, fromMs: from, toMs: from + 86_400_000)
+            return NodeUptime(probes: probes, buckets: buckets, fromMs: from, toMs: from + 86_400_000)
         }
         return SLAReport(
             node: node, month: month.name,
-            total: NodeUptime(probes: probes, fromMs: month.range.fromMs, toMs: month.range.toMs), days: days)
+            total: NodeUptime(probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs),
+            days: days)
     }
 
     /// The node whose Gatus key is `key`; not found otherwise.

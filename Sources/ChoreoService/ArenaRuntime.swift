@@ -36,6 +36,12 @@ public final class ArenaRuntime: Sendable {
         var eventSequence = 0
         var recentEvents: [(number: Int, event: ArenaEvent)] = []
         var pendingRows: [ProbeRow] = []
+        /// The buckets the pending rows add (ArenaRuntime+History.swift).
+        var pendingBuckets: [StoredBucket] = []
+        /// Each node's newest probe summed into buckets: its verdict holds until the next one.
+        var lastAggregated: [String: NodeUptime.Probe] = [:]
+        /// When buckets past their retention were last deleted (Unix milliseconds).
+        var lastTrimMs: Int64 = 0
         /// Whether this replica probes and runs automatic rounds: always with a database of its
         /// own; with a shared one, while PostgreSQL says it leads.
         var leading = true
@@ -89,9 +95,12 @@ public final class ArenaRuntime: Sendable {
             configuration = stored
         }
         var restored: [NodeHealth] = []
+        var lastAggregated: [String: NodeUptime.Probe] = [:]
         for node in configuration.nodes {
             var health = NodeHealth(name: node.name, ip: node.ip, url: node.url)
-            for row in try store.probes(node: node.name) where row.url == node.url {
+            let rows = try store.probes(node: node.name)
+            lastAggregated[node.name] = rows.last.map(Self.bucketProbe)
+            for row in rows where row.url == node.url {
                 let result = ProbeResult(
                     status: row.httpStatus ?? 0, latencyMs: Double(row.latencyMicroseconds) / 1000)
                 let verdict = ProbeVerdict(ProbeVerdict.Kind(rawValue: row.verdict) ?? .failed, row.reason)
@@ -105,6 +114,7 @@ public final class ArenaRuntime: Sendable {
             onChange: { change in box.runtime?.healthChanged(change) },
             onRecord: { record in box.runtime?.recorded(record) })
         box.runtime = self
+        state.withLock { $0.lastAggregated = lastAggregated }
     }
 
     /// Lets the prober's callbacks reach the runtime without keeping it alive.
@@ -183,18 +193,26 @@ public final class ArenaRuntime: Sendable {
             node: record.node, url: record.url, timeMs: Int64((record.time * 1000).rounded()),
             verdict: record.verdict.kind.rawValue, reason: record.verdict.reason, httpStatus: record.httpStatus,
             latencyMicroseconds: Int64((record.latencyMs * 1000).rounded()))
-        state.withLock { $0.pendingRows.append(row) }
-        alertObserve(record)
+        let maintenance = inMaintenance(record.node, atMs: row.timeMs)
+        state.withLock { state in
+            state.pendingRows.append(row)
+            state.pendingBuckets += Self.buckets(adding: row, excluded: maintenance, to: &state.lastAggregated)
+        }
+        alertObserve(record, inMaintenance: maintenance)
     }
 
     func flush() {
-        let rows = state.withLock { state -> [ProbeRow] in
-            defer { state.pendingRows = [] }
-            return state.pendingRows
+        let (rows, buckets) = state.withLock { state -> ([ProbeRow], [StoredBucket]) in
+            defer {
+                state.pendingRows = []
+                state.pendingBuckets = []
+            }
+            return (state.pendingRows, state.pendingBuckets)
         }
-        guard !rows.isEmpty, (try? store.appendProbes(rows)) != nil else { return }
+        guard !rows.isEmpty, (try? store.appendProbes(rows, buckets: Self.merged(buckets))) != nil else { return }
         // The other replicas read them now rather than at their next poll.
         try? store.coordination?.notify(channel: Self.channel, payload: Self.probesChanged)
+        trimBuckets()
     }
 
     private func healthChanged(_ change: Prober.Change) {

@@ -16,8 +16,8 @@ extension PostgresStore {
         }
     }
 
-    public func appendProbes(_ rows: [ProbeRow]) throws(StorageError) {
-        guard !rows.isEmpty else { return }
+    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+        guard !rows.isEmpty || !buckets.isEmpty else { return }
         try transaction { connection throws(StorageError) in
             for row in rows {
                 try connection.run(
@@ -35,6 +35,43 @@ extension PostgresStore {
                         SELECT seq FROM probes WHERE node = $1 ORDER BY seq DESC LIMIT 1 OFFSET \(probesKeptPerNode))
                     """, [.text(node)])
             }
+            for bucket in buckets {
+                try connection.run(
+                    BucketSQL.upsert(placeholder: { "$\($0)" }),
+                    [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
+                        + bucket.sums.map { .integer($0) })
+            }
+        }
+    }
+
+    public func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket] {
+        try withConnection(retry: true) { connection throws(StorageError) in
+            try connection.run(
+                BucketSQL.select(placeholder: { "$\($0)" }), [.text(node), .integer(fromMs), .integer(toMs)]
+            ).rows.map { row in
+                StoredBucket(
+                    node: row[0].text ?? "", resolution: row[1].integer ?? 0, startMs: row[2].integer ?? 0,
+                    sums: row[3...].map { $0.integer ?? 0 })
+            }
+        }
+    }
+
+    public func trimBuckets(resolution: Int64, beforeMs: Int64) throws(StorageError) -> Int {
+        try withConnection { connection throws(StorageError) in
+            try connection.run(
+                "DELETE FROM probe_buckets WHERE resolution = $1 AND start_ms < $2",
+                [.integer(resolution), .integer(beforeMs)]
+            ).changed
+        }
+    }
+
+    public func bucketCounts() throws(StorageError) -> [Int64: Int] {
+        try withConnection(retry: true) { connection throws(StorageError) in
+            var counts: [Int64: Int] = [:]
+            for row in try connection.run("SELECT resolution, COUNT(*) FROM probe_buckets GROUP BY resolution").rows {
+                counts[row[0].integer ?? 0] = Int(row[1].integer ?? 0)
+            }
+            return counts
         }
     }
 
@@ -62,6 +99,21 @@ extension PostgresStore {
             node: row[base].text ?? "", url: row[base + 1].text ?? "", timeMs: row[base + 2].integer ?? 0,
             verdict: row[base + 3].text ?? "failed", reason: row[base + 4].text,
             httpStatus: row[base + 5].integer.map { Int($0) }, latencyMicroseconds: row[base + 6].integer ?? 0)
+    }
+
+    public func bucketTotals(resolution: Int64, fromMs: Int64) throws(StorageError) -> [String: (
+        total: Int64, up: Int64
+    )] {
+        try withConnection(retry: true) { connection throws(StorageError) in
+            var totals: [String: (total: Int64, up: Int64)] = [:]
+            for row in try connection.run(
+                "SELECT node, SUM(total)::bigint, SUM(up)::bigint FROM probe_buckets WHERE resolution = $1 AND start_ms >= $2 GROUP BY node",
+                [.integer(resolution), .integer(fromMs)]
+            ).rows {
+                totals[row[0].text ?? ""] = (row[1].integer ?? 0, row[2].integer ?? 0)
+            }
+            return totals
+        }
     }
 
     public func latestProbeSequence() throws(StorageError) -> Int64 {

@@ -93,6 +93,37 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         );
         CREATE INDEX alert_deliveries_due ON alert_deliveries(status, next_ms);
         """,
+        """
+        CREATE TABLE probe_buckets (
+            node text NOT NULL,
+            resolution bigint NOT NULL,
+            start_ms bigint NOT NULL,
+            total bigint NOT NULL DEFAULT 0,
+            up bigint NOT NULL DEFAULT 0,
+            excluded bigint NOT NULL DEFAULT 0,
+            up_ms bigint NOT NULL DEFAULT 0,
+            covered_ms bigint NOT NULL DEFAULT 0,
+            excluded_ms bigint NOT NULL DEFAULT 0,
+            latency_count bigint NOT NULL DEFAULT 0,
+            latency_sum_us bigint NOT NULL DEFAULT 0,
+            h0 bigint NOT NULL DEFAULT 0,
+            h1 bigint NOT NULL DEFAULT 0,
+            h2 bigint NOT NULL DEFAULT 0,
+            h3 bigint NOT NULL DEFAULT 0,
+            h4 bigint NOT NULL DEFAULT 0,
+            h5 bigint NOT NULL DEFAULT 0,
+            h6 bigint NOT NULL DEFAULT 0,
+            h7 bigint NOT NULL DEFAULT 0,
+            h8 bigint NOT NULL DEFAULT 0,
+            h9 bigint NOT NULL DEFAULT 0,
+            h10 bigint NOT NULL DEFAULT 0,
+            h11 bigint NOT NULL DEFAULT 0,
+            h12 bigint NOT NULL DEFAULT 0,
+            h13 bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (node, resolution, start_ms)
+        );
+        CREATE INDEX probe_buckets_age ON probe_buckets(resolution, start_ms);
+        """,
     ]
 
     /// Advisory lock keys (`pg_advisory_lock(bigint)`): "choreo" in ASCII, then a number.

@@ -156,9 +156,19 @@ public protocol ArenaRepository: Sendable {
     func arenaConfiguration() throws(StorageError) -> [UInt8]?
     /// Saves the arena configuration; durable once this returns.
     func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError)
-    /// Appends probes in one transaction and trims each node's history to the newest
-    /// ``probesKeptPerNode``.
-    func appendProbes(_ rows: [ProbeRow]) throws(StorageError)
+    /// Appends probes and adds `buckets` to the stored sums, in one transaction, and trims
+    /// each node's history to the newest ``probesKeptPerNode``.
+    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError)
+    /// A node's buckets of every resolution that begin in [`fromMs`, `toMs`).
+    func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket]
+    /// Deletes the buckets of `resolution` that begin before `beforeMs`; how many.
+    @discardableResult
+    func trimBuckets(resolution: Int64, beforeMs: Int64) throws(StorageError) -> Int
+    /// The number of stored buckets of each resolution.
+    func bucketCounts() throws(StorageError) -> [Int64: Int]
+    /// Every node's probes outside maintenance and those that answered, summed over the buckets
+    /// of `resolution` that begin at or after `fromMs`.
+    func bucketTotals(resolution: Int64, fromMs: Int64) throws(StorageError) -> [String: (total: Int64, up: Int64)]
     /// A node's recorded probes, oldest first (at most ``probesKeptPerNode``).
     func probes(node: String) throws(StorageError) -> [ProbeRow]
     /// Probes recorded after `sequence` (by any replica), oldest first, at most `limit`, each
@@ -176,8 +186,33 @@ public protocol ArenaRepository: Sendable {
 }
 
 extension ArenaRepository {
+    /// Appends probes without buckets.
+    public func appendProbes(_ rows: [ProbeRow]) throws(StorageError) { try appendProbes(rows, buckets: []) }
+
     /// The newest stored round.
     public func latestRound() throws(StorageError) -> StoredRound? { try latestRound(after: 0) }
+}
+
+/// A node's probes summed over a minute, an hour or a day (the arena's `UptimeBucket`): sums
+/// only, added to the stored ones.
+public struct StoredBucket: Sendable, Equatable {
+    /// The sums' columns, in the order of ``sums``.
+    public static let columns =
+        ["total", "up", "excluded", "up_ms", "covered_ms", "excluded_ms", "latency_count", "latency_sum_us"]
+        + (0..<14).map { "h\($0)" }
+
+    public let node: String
+    /// Milliseconds: 60,000, 3,600,000 or 86,400,000.
+    public let resolution: Int64
+    public let startMs: Int64
+    public let sums: [Int64]
+
+    public init(node: String, resolution: Int64, startMs: Int64, sums: [Int64]) {
+        self.node = node
+        self.resolution = resolution
+        self.startMs = startMs
+        self.sums = sums
+    }
 }
 
 /// A recorded alert transition (docs/alerts.md): written once, keyed by rule, node, sequence

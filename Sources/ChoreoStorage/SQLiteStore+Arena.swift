@@ -17,8 +17,8 @@ extension SQLiteStore {
     }
 
     /// Appends probes in one transaction and trims each node's history to the newest ones.
-    public func appendProbes(_ rows: [ProbeRow]) throws(StorageError) {
-        guard !rows.isEmpty else { return }
+    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+        guard !rows.isEmpty || !buckets.isEmpty else { return }
         _ = try withDatabase { db throws(StorageError) in
             try db.execute("BEGIN IMMEDIATE")
             do throws(StorageError) {
@@ -37,6 +37,12 @@ extension SQLiteStore {
                         DELETE FROM probes WHERE node = ? AND seq <= (
                             SELECT seq FROM probes WHERE node = ? ORDER BY seq DESC LIMIT 1 OFFSET \(probesKeptPerNode))
                         """, [.text(node), .text(node)])
+                }
+                for bucket in buckets {
+                    try db.query(
+                        BucketSQL.upsert(placeholder: { _ in "?" }),
+                        [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
+                            + bucket.sums.map { .integer($0) })
                 }
                 try db.execute("COMMIT")
             } catch {
@@ -75,6 +81,52 @@ extension SQLiteStore {
                         httpStatus: row[6].integer.map { Int($0) }, latencyMicroseconds: row[7].integer ?? 0)
                 )
             }
+        }
+    }
+
+    public func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket] {
+        try withDatabase { db throws(StorageError) in
+            try db.query(
+                BucketSQL.select(placeholder: { _ in "?" }), [.text(node), .integer(fromMs), .integer(toMs)]
+            ).map { row in
+                StoredBucket(
+                    node: row[0].text ?? "", resolution: row[1].integer ?? 0, startMs: row[2].integer ?? 0,
+                    sums: row[3...].map { $0.integer ?? 0 })
+            }
+        }
+    }
+
+    public func trimBuckets(resolution: Int64, beforeMs: Int64) throws(StorageError) -> Int {
+        try withDatabase { db throws(StorageError) in
+            try db.query(
+                "DELETE FROM probe_buckets WHERE resolution = ? AND start_ms < ?",
+                [.integer(resolution), .integer(beforeMs)])
+            return db.changes
+        }
+    }
+
+    public func bucketCounts() throws(StorageError) -> [Int64: Int] {
+        try withDatabase { db throws(StorageError) in
+            var counts: [Int64: Int] = [:]
+            for row in try db.query("SELECT resolution, COUNT(*) FROM probe_buckets GROUP BY resolution") {
+                counts[row[0].integer ?? 0] = Int(row[1].integer ?? 0)
+            }
+            return counts
+        }
+    }
+
+    public func bucketTotals(resolution: Int64, fromMs: Int64) throws(StorageError) -> [String: (
+        total: Int64, up: Int64
+    )] {
+        try withDatabase { db throws(StorageError) in
+            var totals: [String: (total: Int64, up: Int64)] = [:]
+            for row in try db.query(
+                "SELECT node, SUM(total), SUM(up) FROM probe_buckets WHERE resolution = ? AND start_ms >= ? GROUP BY node",
+                [.integer(resolution), .integer(fromMs)])
+            {
+                totals[row[0].text ?? ""] = (row[1].integer ?? 0, row[2].integer ?? 0)
+            }
+            return totals
         }
     }
 

@@ -88,6 +88,37 @@ public final class SQLiteStore: Storage {
         );
         CREATE INDEX alert_deliveries_due ON alert_deliveries(status, next_ms);
         """,
+        """
+        CREATE TABLE probe_buckets (
+            node TEXT NOT NULL,
+            resolution INTEGER NOT NULL,
+            start_ms INTEGER NOT NULL,
+            total INTEGER NOT NULL DEFAULT 0,
+            up INTEGER NOT NULL DEFAULT 0,
+            excluded INTEGER NOT NULL DEFAULT 0,
+            up_ms INTEGER NOT NULL DEFAULT 0,
+            covered_ms INTEGER NOT NULL DEFAULT 0,
+            excluded_ms INTEGER NOT NULL DEFAULT 0,
+            latency_count INTEGER NOT NULL DEFAULT 0,
+            latency_sum_us INTEGER NOT NULL DEFAULT 0,
+            h0 INTEGER NOT NULL DEFAULT 0,
+            h1 INTEGER NOT NULL DEFAULT 0,
+            h2 INTEGER NOT NULL DEFAULT 0,
+            h3 INTEGER NOT NULL DEFAULT 0,
+            h4 INTEGER NOT NULL DEFAULT 0,
+            h5 INTEGER NOT NULL DEFAULT 0,
+            h6 INTEGER NOT NULL DEFAULT 0,
+            h7 INTEGER NOT NULL DEFAULT 0,
+            h8 INTEGER NOT NULL DEFAULT 0,
+            h9 INTEGER NOT NULL DEFAULT 0,
+            h10 INTEGER NOT NULL DEFAULT 0,
+            h11 INTEGER NOT NULL DEFAULT 0,
+            h12 INTEGER NOT NULL DEFAULT 0,
+            h13 INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (node, resolution, start_ms)
+        );
+        CREATE INDEX probe_buckets_age ON probe_buckets(resolution, start_ms);
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>

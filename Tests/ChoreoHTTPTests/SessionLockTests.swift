@@ -228,7 +228,19 @@ final class PausingStore: Storage {
     func sessionCount() throws(StorageError) -> Int { try base.sessionCount() }
     func arenaConfiguration() throws(StorageError) -> [UInt8]? { try base.arenaConfiguration() }
     func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError) { try base.saveArenaConfiguration(document) }
-    func appendProbes(_ rows: [ProbeRow]) throws(StorageError) { try base.appendProbes(rows) }
+    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+        try base.appendProbes(rows, buckets: buckets)
+    }
+    func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket] {
+        try base.buckets(node: node, fromMs: fromMs, toMs: toMs)
+    }
+    func trimBuckets(resolution: Int64, beforeMs: Int64) throws(StorageError) -> Int {
+        try base.trimBuckets(resolution: resolution, beforeMs: beforeMs)
+    }
+    func bucketCounts() throws(StorageError) -> [Int64: Int] { try base.bucketCounts() }
+    func bucketTotals(resolution: Int64, fromMs: Int64) throws(StorageError) -> [String: (total: Int64, up: Int64)] {
+        try base.bucketTotals(resolution: resolution, fromMs: fromMs)
+    }
     func probes(node: String) throws(StorageError) -> [ProbeRow] { try base.probes(node: node) }
     func probes(after sequence: Int64, limit: Int) throws(StorageError) -> [(sequence: Int64, row: ProbeRow)] {
         try base.probes(after: sequence, limit: limit)

@@ -194,6 +194,11 @@ final class AlertReplicaLiveTests {
         ]
         #expect(AlertLiveTests.eventually(10) { replicas.contains { self.leads($0) } })
         _ = try ArenaLiveTests.waitFor(RawHTTP(port: replicas[0].port), ["alpha": "up"])
+        // The follower's event stream shows the alerts the leader records.
+        let follower = try #require(replicas.first { !leads($0) })
+        let events = try RawHTTP(port: follower.port).connect(timeout: 60)
+        defer { close(events) }
+        RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         var random = SplitMix64(seed: 0xC40_2E0)
         for outage in 0..<10 {
             let killAt = random.next(0, 10)
@@ -218,6 +223,14 @@ final class AlertReplicaLiveTests {
                 (0...outage).flatMap { ["down/alpha/\(2 * $0 + 1)/triggered", "down/alpha/\(2 * $0 + 2)/resolved"] })
             #expect(keys == expected, "outage \(outage), killed \(killAt) s in: \(keys.sorted())")
             #expect(keys.contains(triggered))
+            if outage == 0 {
+                // The first outage's kill struck the leader, not this follower.
+                let stream = RawHTTP.read(events, until: "down/alpha/2/resolved", seconds: 10)
+                #expect(
+                    stream.contains("event: alert") && stream.contains("down/alpha/1/triggered"),
+                    "\(stream.suffix(500))")
+                #expect(stream.contains("down/alpha/2/resolved"))
+            }
             // The node is up, and both replicas agree, before the next outage.
             Thread.sleep(forTimeInterval: 1)
         }

@@ -234,6 +234,33 @@ final class Fixture: @unchecked Sendable {
         #expect(try reopened.latestAlertEvents().count == 1 && reopened.recentDeliveries(limit: 10).count == 3)
     }
 
+    /// Buckets are sums: written with probes, added to what is stored (by any replica), read
+    /// back by node and time, totalled per node, and deleted past a retention.
+    @Test(arguments: Backend.under) func probeBucketsAddUp(_ backend: Backend) throws {
+        let fixture = try Fixture(backend)
+        let stores = [try fixture.open(), try fixture.open()]
+        defer { stores.forEach { $0.close() } }
+        let width = StoredBucket.columns.count
+        func bucket(_ node: String, _ resolution: Int64, _ start: Int64, _ value: Int64) -> StoredBucket {
+            StoredBucket(
+                node: node, resolution: resolution, startMs: start, sums: (0..<width).map { Int64($0) * value })
+        }
+        let row = ProbeRow(
+            node: "db", url: "http://x/", timeMs: 60_000, verdict: "up", reason: nil, httpStatus: 200,
+            latencyMicroseconds: 5)
+        try stores[0].appendProbes([row], buckets: [bucket("db", 60_000, 60_000, 1), bucket("db", 3_600_000, 0, 1)])
+        try stores[1].appendProbes([], buckets: [bucket("db", 60_000, 60_000, 2), bucket("web", 60_000, 0, 5)])
+        let read = try stores[0].buckets(node: "db", fromMs: 0, toMs: 120_000)
+        #expect(read == [bucket("db", 60_000, 60_000, 3), bucket("db", 3_600_000, 0, 1)])
+        #expect(try stores[1].buckets(node: "db", fromMs: 61_000, toMs: 120_000).isEmpty)
+        #expect(try stores[0].bucketCounts() == [60_000: 2, 3_600_000: 1])
+        let totals = try stores[1].bucketTotals(resolution: 60_000, fromMs: 0)
+        #expect(totals["db"]?.total == 0 && totals["db"]?.up == 3 && totals["web"]?.up == 5)
+        #expect(try stores[0].trimBuckets(resolution: 60_000, beforeMs: 60_000) == 1)
+        #expect(try stores[1].bucketCounts() == [60_000: 1, 3_600_000: 1])
+        #expect(try stores[0].probes(node: "db") == [row])
+    }
+
     /// Replicas starting at once migrate once: every one opens, and the schema is whole.
     @Test(arguments: Backend.under) func concurrentStartsMigrateOnce(_ backend: Backend) throws {
         let fixture = try Fixture(backend)
