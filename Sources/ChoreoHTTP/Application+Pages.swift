@@ -1,3 +1,4 @@
+import ChoreoFormat
 import ChoreoService
 
 /// Health, metrics, the problem pages and the player and wallboard pages.
@@ -42,9 +43,31 @@ extension Application {
         Pages.response("text/html; charset=utf-8", Pages.player)
     }
 
-    /// `GET /arena`: the wallboard.
+    /// `GET /arena`: the wallboard, with its kiosk options (read by its script, checked here so
+    /// that a mistyped kiosk URL says so instead of showing defaults): `window` (1h, 24h, 7d,
+    /// 30d), `theme` (dark, light), `nodes` (names, comma-separated), `kiosk` (1).
     func wallboard(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        try rejectQuery(request)
+        let allowed: [String: Set<String>?] = [
+            "window": ["1h", "24h", "7d", "30d"], "theme": ["dark", "light"], "nodes": nil, "kiosk": ["0", "1"],
+        ]
+        var errors: [FieldError] = []
+        for (name, value) in request.query {
+            guard let values = allowed[name] else {
+                let near = Vocabulary.suggestion(for: name, among: allowed.keys)
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)",
+                        message: "unknown option (window, theme, nodes, kiosk)"
+                            + (near.map { "; did you mean \"\($0)\"?" } ?? ""), suggestion: near))
+                continue
+            }
+            if let values, !values.contains(value) {
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)", message: "must be one of \(values.sorted().joined(separator: ", "))"))
+            }
+        }
+        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
         return Pages.response("text/html; charset=utf-8", Pages.wallboard)
     }
 

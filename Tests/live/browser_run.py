@@ -11,6 +11,7 @@ Checks what a user does and sees:
 
 Every wait is bounded; the whole run stops after a wall-clock limit.
 """
+import base64
 import json
 import os
 import shutil
@@ -18,13 +19,56 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+import zlib
 
 import websocket
 
 from choreo_process import ROOT, start
 CHROMIUM = "/usr/bin/chromium"
-DEADLINE = time.time() + 240
+DEADLINE = time.time() + 360
+
+
+def decode_png(data):
+    """The pixels of an 8-bit RGB or RGBA PNG (what Chromium's screenshots are): a function of
+    (x, y) giving (r, g, b), and the size."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, chunks, width, height, channels = 8, b"", 0, 0, 0
+    while position < len(data):
+        length = int.from_bytes(data[position:position + 4], "big")
+        kind = data[position + 4:position + 8]
+        body = data[position + 8:position + 8 + length]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            assert body[8] == 8 and body[9] in (2, 6) and body[12] == 0, "not 8-bit RGB(A), not interlaced"
+            channels = 3 if body[9] == 2 else 4
+        elif kind == b"IDAT":
+            chunks += body
+        position += 12 + length
+    raw = zlib.decompress(chunks)
+    stride = width * channels
+    rows, previous, offset = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+        offset += 1 + stride
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(line)
+        previous = line
+    return (lambda x, y: tuple(rows[y][x * channels:x * channels + 3])), width, height
 
 
 def http(method, url, body=None, content_type="application/json"):
@@ -158,6 +202,90 @@ def main():
         assert browser.evaluate("document.getElementById('round-empty').hidden")
         assert browser.evaluate("document.querySelector('.card[data-node=beta]').dataset.status") == "down"
         print(f"browser: wallboard live (red {red_after:.2f} s after the change), round drawn at {size[0]}x{size[1]}")
+
+        # The wall: a laptop's 1280x720 and a 4K TV's 3840x2160, kiosk options in the URL. The
+        # cards fill the width, nothing overflows, type grows with the screen, the screenshot
+        # shows each card's status colour where its card is, and the round is drawn at the
+        # scale its panel needs.
+        status, _ = http("GET", f"{base}/arena?window=1h&theme=light&kiosk=1")
+        assert status == 200
+        try:
+            http("GET", f"{base}/arena?windw=1h")
+            raise AssertionError("a misspelt kiosk option was taken")
+        except urllib.error.HTTPError as error:
+            assert error.code == 422 and b'"window"' in error.read()
+        http("POST", f"http://127.0.0.1:{beta_port}/control", json.dumps({"status": 200}))
+        fonts = {}
+        for width, height in [(1280, 720), (3840, 2160)]:
+            browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+                         mobile=False)
+            browser.open(f"{base}/arena?window=1h&theme=light&kiosk=1")
+            browser.wait("document.querySelectorAll('.card[data-status=up]').length === 2", f"two cards up at {width}", 20)
+            browser.wait("document.querySelectorAll('.card .spark').length === 2 && "
+                         "[...document.querySelectorAll('.card .uptime')].every(e => e.textContent.endsWith('· 1h'))",
+                         f"uptime for the window and sparklines at {width}", 20)
+            # The round drawn first: the layout is measured as it stays.
+            scale = browser.wait(
+                "(() => { const i = document.getElementById('round-frames'); "
+                "return i.complete && i.naturalWidth > 0 && i.dataset.scale ? parseFloat(i.dataset.scale) : null })()",
+                f"the round at {width}", 20)
+            layout = browser.evaluate("""(() => {
+                const cards = [...document.querySelectorAll('.card')].map(c => {
+                    const r = c.getBoundingClientRect();
+                    return {left: r.left, right: r.right, top: r.top, height: r.height, inner: c.scrollWidth <= c.clientWidth};
+                });
+                const grid = document.getElementById('cards').getBoundingClientRect();
+                return {cards, gridLeft: grid.left, gridRight: grid.right, inner: innerWidth,
+                        scroll: document.documentElement.scrollWidth,
+                        font: parseFloat(getComputedStyle(document.documentElement).fontSize),
+                        title: getComputedStyle(document.querySelector('h1')).display,
+                        background: getComputedStyle(document.documentElement).backgroundColor};
+            })()""")
+            assert layout["scroll"] <= layout["inner"], f"{width}: the page scrolls sideways ({layout})"
+            assert all(card["inner"] for card in layout["cards"]), f"{width}: a card overflows"
+            right = max(card["right"] for card in layout["cards"])
+            # The grid spans the page (less its padding) and its cards stretch to its edge.
+            assert layout["gridRight"] >= layout["inner"] - 1.5 * layout["font"], f"{width}: the grid does not fill the width"
+            assert abs(right - layout["gridRight"]) < 2, f"{width}: the cards end at {right}, not at the grid's edge"
+            assert layout["title"] == "none", "kiosk mode shows the title"
+            assert layout["background"] == "rgb(242, 242, 247)", f"{width}: not the light theme ({layout['background']})"
+            fonts[width] = layout["font"]
+            shot = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+            shot_width, shot_height = int.from_bytes(shot[16:20], "big"), int.from_bytes(shot[20:24], "big")
+            assert (shot_width, shot_height) == (width, height), (shot_width, shot_height)
+            # CHOREO_SCREENSHOTS=DIR keeps them (the scratch directory is removed at the end).
+            path = os.path.join(os.environ.get("CHOREO_SCREENSHOTS") or scratch, f"wallboard-{width}x{height}.png")
+            with open(path, "wb") as file:
+                file.write(shot)
+            # Each card's left border, in a screenshot of where the layout puts it, is the green
+            # of "up" (a clip of the screen around it, decoded here).
+            for card in layout["cards"]:
+                x = int(card["left"] + 2)
+                y = int(card["top"] + card["height"] / 2)
+                clip = browser.call("Page.captureScreenshot", format="png",
+                                    clip={"x": x - 1, "y": y - 1, "width": 3, "height": 3, "scale": 1})
+                pixels, _, _ = decode_png(base64.b64decode(clip["data"]))
+                r, g, b = pixels(1, 1)
+                assert abs(r - 0x34) < 24 and abs(g - 0xC7) < 24 and abs(b - 0x59) < 24, \
+                    f"{width}: the card at {x},{y} is drawn {r},{g},{b}, not green"
+            # A node that goes down turns red within the documented time, at this size too.
+            went_down = time.time()
+            http("POST", f"http://127.0.0.1:{beta_port}/control", json.dumps({"status": 503}))
+            browser.wait("document.querySelector('.card[data-node=beta]')?.dataset.status === 'down'",
+                         f"beta down at {width}", 20)
+            red = time.time() - went_down
+            assert red <= 0.3 * 3 + 1.5, f"{width}: red after {red:.2f} s"
+            http("POST", f"http://127.0.0.1:{beta_port}/control", json.dumps({"status": 200}))
+            browser.wait("document.querySelector('.card[data-node=beta]')?.dataset.status === 'up'",
+                         f"beta up again at {width}", 20)
+            print(f"browser: wall {width}x{height}: {len(layout['cards'])} cards filling {layout['gridRight'] - layout['gridLeft']:.0f} px, "
+                  f"type {layout['font']:.1f} px, round at scale {scale}, red {red:.2f} s after the change, screenshot {path}")
+        assert fonts[3840] >= 2 * fonts[1280], f"type does not grow with the screen: {fonts}"
+        # Only the nodes asked for.
+        browser.open(f"{base}/arena?nodes=alpha")
+        browser.wait("document.querySelectorAll('.card').length === 1 && document.querySelector('.card').dataset.node === 'alpha'",
+                     "only alpha")
+        browser.call("Emulation.clearDeviceMetricsOverride")
 
         # The player: a stored scene, its events, Play and scrubbing.
         with open(os.path.join(ROOT, "examples", "overlapping-bounds.json")) as file:
