@@ -7,6 +7,14 @@ import Foundation
 /// records is also summed into minute, hour and day buckets, written with it in one
 /// transaction, and buckets older than their retention are deleted once a minute.
 extension ArenaRuntime {
+    /// Writes between two trims of a node's raw probes.
+    static let trimEvery = 10
+
+    /// A hash of a node's name that is the same in every process (Swift's `hashValue` is not).
+    static func stableHash(_ name: String) -> Int {
+        Int(name.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 } % 1_000_003)
+    }
+
     /// A stored probe as the buckets see it (maintenance is judged when a probe is recorded).
     static func bucketProbe(_ row: ProbeRow) -> NodeUptime.Probe {
         NodeUptime.Probe(timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds)

@@ -110,7 +110,15 @@ extension ArenaRuntime {
             ("1h", UptimeBucket.minute), ("24h", UptimeBucket.minute), ("7d", UptimeBucket.hour),
             ("30d", UptimeBucket.hour),
         ]
-        var lines: [String] = []
+        let (writes, writeSeconds) = state.withLock { ($0.historyWrites, $0.historyWriteSeconds) }
+        var lines = [
+            "# HELP choreo_arena_history_writes_total Writes of probes and their buckets (one transaction each).",
+            "# TYPE choreo_arena_history_writes_total counter",
+            "choreo_arena_history_writes_total \(writes)",
+            "# HELP choreo_arena_history_write_seconds_total Seconds those writes took.",
+            "# TYPE choreo_arena_history_write_seconds_total counter",
+            "choreo_arena_history_write_seconds_total \(writeSeconds)",
+        ]
         if let counts = try? store.bucketCounts() {
             lines.append(
                 "# HELP choreo_arena_history_buckets Minute, hour and day buckets of probes kept (every node's).")

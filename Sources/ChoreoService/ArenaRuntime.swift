@@ -42,6 +42,9 @@ public final class ArenaRuntime: Sendable {
         var lastAggregated: [String: NodeUptime.Probe] = [:]
         /// When buckets past their retention were last deleted (Unix milliseconds).
         var lastTrimMs: Int64 = 0
+        /// History writes (probes and buckets, one transaction each) and the seconds they took.
+        var historyWrites = 0
+        var historyWriteSeconds = 0.0
         /// Whether this replica probes and runs automatic rounds: always with a database of its
         /// own; with a shared one, while PostgreSQL says it leads.
         var leading = true
@@ -209,7 +212,18 @@ public final class ArenaRuntime: Sendable {
             }
             return (state.pendingRows, state.pendingBuckets)
         }
-        guard !rows.isEmpty, (try? store.appendProbes(rows, buckets: Self.merged(buckets))) != nil else { return }
+        // Each node's history is trimmed every tenth write, in turn (a thousand nodes' trims at
+        // every write would cost more than the writes themselves).
+        let turn = state.withLock { $0.historyWrites } % Self.trimEvery
+        let trimming = Set(rows.map(\.node).filter { Self.stableHash($0) % Self.trimEvery == turn })
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard !rows.isEmpty, (try? store.appendProbes(rows, buckets: Self.merged(buckets), trimming: trimming)) != nil
+        else { return }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        state.withLock {
+            $0.historyWrites += 1
+            $0.historyWriteSeconds += seconds
+        }
         // The other replicas read them now rather than at their next poll.
         try? store.coordination?.notify(channel: Self.channel, payload: Self.probesChanged)
         trimBuckets()

@@ -16,30 +16,34 @@ extension PostgresStore {
         }
     }
 
-    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket], trimming: Set<String>?) throws(StorageError) {
         guard !rows.isEmpty || !buckets.isEmpty else { return }
         try transaction { connection throws(StorageError) in
-            for row in rows {
+            for chunk in BucketSQL.chunks(rows) {
                 try connection.run(
-                    "INSERT INTO probes (node, url, time_ms, verdict, reason, http_status, latency_us) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    [
-                        .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
-                        row.reason.map { .text($0) } ?? .null, row.httpStatus.map { .integer(Int64($0)) } ?? .null,
-                        .integer(row.latencyMicroseconds),
-                    ])
+                    BucketSQL.insertProbes(count: chunk.count, placeholder: { "$\($0)" }),
+                    chunk.flatMap { row -> [PostgresConnection.Value] in
+                        [
+                            .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
+                            row.reason.map { .text($0) } ?? .null, row.httpStatus.map { .integer(Int64($0)) } ?? .null,
+                            .integer(row.latencyMicroseconds),
+                        ]
+                    })
             }
-            for node in Set(rows.map(\.node)).sorted() {
+            for node in (trimming ?? Set(rows.map(\.node))).sorted() {
                 try connection.run(
                     """
                     DELETE FROM probes WHERE node = $1 AND seq <= (
                         SELECT seq FROM probes WHERE node = $1 ORDER BY seq DESC LIMIT 1 OFFSET \(probesKeptPerNode))
                     """, [.text(node)])
             }
-            for bucket in buckets {
+            for chunk in BucketSQL.chunks(buckets) {
                 try connection.run(
-                    BucketSQL.upsert(placeholder: { "$\($0)" }),
-                    [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
-                        + bucket.sums.map { .integer($0) })
+                    BucketSQL.upsert(count: chunk.count, placeholder: { "$\($0)" }),
+                    chunk.flatMap { bucket -> [PostgresConnection.Value] in
+                        [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
+                            + bucket.sums.map { .integer($0) }
+                    })
             }
         }
     }

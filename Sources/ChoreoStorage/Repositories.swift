@@ -156,9 +156,10 @@ public protocol ArenaRepository: Sendable {
     func arenaConfiguration() throws(StorageError) -> [UInt8]?
     /// Saves the arena configuration; durable once this returns.
     func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError)
-    /// Appends probes and adds `buckets` to the stored sums, in one transaction, and trims
-    /// each node's history to the newest ``probesKeptPerNode``.
-    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError)
+    /// Appends probes and adds `buckets` to the stored sums, in one transaction, and trims the
+    /// history of the nodes in `trimming` (by default every node in `rows`) to the newest
+    /// ``probesKeptPerNode``.
+    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket], trimming: Set<String>?) throws(StorageError)
     /// A node's buckets of every resolution that begin in [`fromMs`, `toMs`).
     func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket]
     /// Deletes the buckets of `resolution` that begin before `beforeMs`; how many.
@@ -187,7 +188,14 @@ public protocol ArenaRepository: Sendable {
 
 extension ArenaRepository {
     /// Appends probes without buckets.
-    public func appendProbes(_ rows: [ProbeRow]) throws(StorageError) { try appendProbes(rows, buckets: []) }
+    public func appendProbes(_ rows: [ProbeRow]) throws(StorageError) {
+        try appendProbes(rows, buckets: [], trimming: nil)
+    }
+
+    /// Appends probes and buckets, trimming every node in `rows`.
+    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+        try appendProbes(rows, buckets: buckets, trimming: nil)
+    }
 
     /// The newest stored round.
     public func latestRound() throws(StorageError) -> StoredRound? { try latestRound(after: 0) }

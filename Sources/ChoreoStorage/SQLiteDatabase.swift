@@ -10,6 +10,11 @@ import Foundation
 /// used while ``SQLiteStore`` holds its mutex, so no two threads use it at once.
 final class SQLiteDatabase: @unchecked Sendable {
     private var handle: OpaquePointer?
+    /// Prepared statements by their text, reused (reset) from one call to the next: the arena's
+    /// writes run the same few statements thousands of times a second.
+    private var statements: [String: OpaquePointer] = [:]
+    /// Statements kept prepared, at most (past it, all are finalized and the cache starts again).
+    static let cachedStatements = 64
 
     /// Opens the file; `busyTimeout` is how long a statement waits for another connection's lock.
     init(path: String, busyTimeout milliseconds: Int32 = 5_000) throws(StorageError) {
@@ -47,6 +52,8 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
         if let handle {
             sqlite3_close_v2(handle)
             self.handle = nil
@@ -108,9 +115,19 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// Prepares, binds, steps to completion and returns every row.
     @discardableResult
     func query(_ sql: String, _ bindings: [Binding] = []) throws(StorageError) -> [[Column]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw error("prepare") }
-        defer { sqlite3_finalize(statement) }
+        var statement = statements[sql]
+        if statement == nil {
+            guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw error("prepare") }
+            if statements.count >= Self.cachedStatements {
+                for cached in statements.values { sqlite3_finalize(cached) }
+                statements = [:]
+            }
+            statements[sql] = statement
+        }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (offset, binding) in bindings.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32

@@ -16,33 +16,37 @@ extension SQLiteStore {
         }
     }
 
-    /// Appends probes in one transaction and trims each node's history to the newest ones.
-    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
+    /// Appends probes and buckets in one transaction and trims the nodes' history to the newest ones.
+    public func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket], trimming: Set<String>?) throws(StorageError) {
         guard !rows.isEmpty || !buckets.isEmpty else { return }
         _ = try withDatabase { db throws(StorageError) in
             try db.execute("BEGIN IMMEDIATE")
             do throws(StorageError) {
-                for row in rows {
+                for chunk in BucketSQL.chunks(rows) {
                     try db.query(
-                        "INSERT INTO probes (node, url, time_ms, verdict, reason, http_status, latency_us) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [
-                            .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
-                            row.reason.map { .text($0) } ?? .null, row.httpStatus.map { .integer(Int64($0)) } ?? .null,
-                            .integer(row.latencyMicroseconds),
-                        ])
+                        BucketSQL.insertProbes(count: chunk.count, placeholder: { _ in "?" }),
+                        chunk.flatMap { row -> [SQLiteDatabase.Binding] in
+                            [
+                                .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
+                                row.reason.map { .text($0) } ?? .null,
+                                row.httpStatus.map { .integer(Int64($0)) } ?? .null, .integer(row.latencyMicroseconds),
+                            ]
+                        })
                 }
-                for node in Set(rows.map(\.node)) {
+                for node in trimming ?? Set(rows.map(\.node)) {
                     try db.query(
                         """
                         DELETE FROM probes WHERE node = ? AND seq <= (
                             SELECT seq FROM probes WHERE node = ? ORDER BY seq DESC LIMIT 1 OFFSET \(probesKeptPerNode))
                         """, [.text(node), .text(node)])
                 }
-                for bucket in buckets {
+                for chunk in BucketSQL.chunks(buckets) {
                     try db.query(
-                        BucketSQL.upsert(placeholder: { _ in "?" }),
-                        [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
-                            + bucket.sums.map { .integer($0) })
+                        BucketSQL.upsert(count: chunk.count, placeholder: { _ in "?" }),
+                        chunk.flatMap { bucket -> [SQLiteDatabase.Binding] in
+                            [.text(bucket.node), .integer(bucket.resolution), .integer(bucket.startMs)]
+                                + bucket.sums.map { .integer($0) }
+                        })
                 }
                 try db.execute("COMMIT")
             } catch {

@@ -228,8 +228,8 @@ final class PausingStore: Storage {
     func sessionCount() throws(StorageError) -> Int { try base.sessionCount() }
     func arenaConfiguration() throws(StorageError) -> [UInt8]? { try base.arenaConfiguration() }
     func saveArenaConfiguration(_ document: [UInt8]) throws(StorageError) { try base.saveArenaConfiguration(document) }
-    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket]) throws(StorageError) {
-        try base.appendProbes(rows, buckets: buckets)
+    func appendProbes(_ rows: [ProbeRow], buckets: [StoredBucket], trimming: Set<String>?) throws(StorageError) {
+        try base.appendProbes(rows, buckets: buckets, trimming: trimming)
     }
     func buckets(node: String, fromMs: Int64, toMs: Int64) throws(StorageError) -> [StoredBucket] {
         try base.buckets(node: node, fromMs: fromMs, toMs: toMs)
