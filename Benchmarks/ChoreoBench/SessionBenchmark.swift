@@ -112,9 +112,17 @@ final class KeepAliveConnection {
     deinit { close(fd) }
 
     func post(_ path: String, _ body: [UInt8]) throws -> (status: Int, text: String) {
+        try request("POST", path, body)
+    }
+
+    func get(_ path: String) throws -> (status: Int, text: String) { try request("GET", path, nil) }
+
+    func request(_ method: String, _ path: String, _ body: [UInt8]?) throws -> (status: Int, text: String) {
         let head =
-            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-        try sendAll(fd, Array(head.utf8) + body)
+            body.map {
+                "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \($0.count)\r\n\r\n"
+            } ?? "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        try sendAll(fd, Array(head.utf8) + (body ?? []))
         // Head up to the blank line, then Content-Length bytes.
         let separator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?

@@ -315,6 +315,11 @@ if CommandLine.arguments.contains("--pictures-only") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--arena-only") {
+    let figures = try ArenaBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--probe-only") {
     let figures = try ProbeBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
