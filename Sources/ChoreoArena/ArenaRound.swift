@@ -26,12 +26,15 @@ public enum ArenaRound {
             let (ra, rb) = (rank(a.element.status), rank(b.element.status))
             if ra != rb { return ra < rb }
             if a.element.status == .up {
-                // Up nodes: the lower uptime first, then the slower (a node that fails one probe in
-                // three does not beat one that never fails by being a little faster).
+                // Up nodes: the lower uptime over the window first, then the slower median, then
+                // the slower 90th percentile (a node that fails one probe in three does not beat
+                // one that never fails by being a little faster).
                 let (ua, ub) = (a.element.uptime ?? 1, b.element.uptime ?? 1)
                 if ua != ub { return ua < ub }
                 let (la, lb) = (a.element.latencyMs ?? 0, b.element.latencyMs ?? 0)
                 if la != lb { return la > lb }
+                let (pa, pb) = (a.element.latencyP90Ms ?? 0, b.element.latencyP90Ms ?? 0)
+                if pa != pb { return pa > pb }
             }
             return a.offset < b.offset
         }.map(\.element)

@@ -14,16 +14,23 @@ public struct ArenaStanding: Sendable, Equatable {
     public var name: String
     public var ip: String
     public var status: Status
-    /// The last probe's latency, if one answered.
+    /// The typical response time (the median of the node's recent answers, as the arena
+    /// ranks it), if one answered.
     public var latencyMs: Double?
-    /// The share of probes that answered (0…1) over the node's history; nil when unknown.
+    /// The share of probes that answered (0…1) over the standing's window; nil when unknown.
     public var uptime: Double?
+    /// The 90th percentile of the recent answers' times: the tie-break after the median.
+    public var latencyP90Ms: Double?
 
-    public init(name: String, ip: String = "", status: Status, latencyMs: Double? = nil, uptime: Double? = nil) {
+    public init(
+        name: String, ip: String = "", status: Status, latencyMs: Double? = nil, uptime: Double? = nil,
+        latencyP90Ms: Double? = nil
+    ) {
         self.name = name
         self.ip = ip
         self.status = status
         self.latencyMs = latencyMs
         self.uptime = uptime
+        self.latencyP90Ms = latencyP90Ms
     }
 }

@@ -17,9 +17,15 @@ public struct NodeHealth: Sendable, Equatable {
     public private(set) var consecutiveAnswers = 0
     /// Latencies of the last answers, for the median.
     public private(set) var recentLatencies: [Double] = []
+    /// Whether each of the last ``standingWindow`` probes answered, oldest first.
+    public private(set) var recentAnswers: [Bool] = []
 
     /// Answers the median is taken over.
     public static let latencyWindow = 20
+    /// Probes the standing's uptime is taken over, and answers its latency percentiles.
+    public static let standingWindow = 100
+    /// Latencies of the last ``standingWindow`` answers, for the standing's percentiles.
+    public private(set) var standingLatencies: [Double] = []
 
     public init(name: String, ip: String, url: String) {
         self.name = name
@@ -47,6 +53,8 @@ public struct NodeHealth: Sendable, Equatable {
         lastChecked = time
         lastReason = verdict.reason
         lastHTTPStatus = result.status > 0 ? result.status : nil
+        recentAnswers.append(verdict.kind != .failed)
+        if recentAnswers.count > Self.standingWindow { recentAnswers.removeFirst() }
         switch verdict.kind {
         case .failed:
             consecutiveFailures += 1
@@ -59,14 +67,28 @@ public struct NodeHealth: Sendable, Equatable {
             lastLatencyMs = result.latencyMs
             recentLatencies.append(result.latencyMs)
             if recentLatencies.count > Self.latencyWindow { recentLatencies.removeFirst() }
+            standingLatencies.append(result.latencyMs)
+            if standingLatencies.count > Self.standingWindow { standingLatencies.removeFirst() }
             let answer: ArenaStanding.Status = verdict.kind == .up ? .up : .degraded
             if status != .down || consecutiveAnswers >= probe.successThreshold { status = answer }
         }
         return status != before
     }
 
-    /// The node as the arena ranks it.
+    /// The node as the arena ranks it: its uptime over its last ``standingWindow`` probes, and
+    /// the median and 90th percentile of its last ``standingWindow`` answers' times.
     public var standing: ArenaStanding {
-        ArenaStanding(name: name, ip: ip, status: status, latencyMs: lastLatencyMs, uptime: uptimeRatio)
+        let sorted = standingLatencies.sorted()
+        func percentile(_ fraction: Double) -> Double? {
+            guard !sorted.isEmpty else { return nil }
+            let rank = fraction * Double(sorted.count - 1)
+            let low = Int(rank.rounded(.down))
+            let high = min(low + 1, sorted.count - 1)
+            return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
+        }
+        let uptime = recentAnswers.isEmpty ? nil : Double(recentAnswers.count { $0 }) / Double(recentAnswers.count)
+        return ArenaStanding(
+            name: name, ip: ip, status: status, latencyMs: percentile(0.5), uptime: uptime,
+            latencyP90Ms: percentile(0.9))
     }
 }

@@ -46,7 +46,8 @@ public enum StandingsDecoder {
                 errors.append(FieldError(path: path, message: "must be an object with name, ip, status, latencyMs"))
                 continue
             }
-            for key in object.keys where !["name", "ip", "status", "latencyMs", "uptime"].contains(key) {
+            for key in object.keys where !["name", "ip", "status", "latencyMs", "uptime", "latencyP90Ms"].contains(key)
+            {
                 errors.append(FieldError(path: "\(path).\(key)", message: "unknown field"))
             }
             guard case .string(let name)? = object["name"] else {
@@ -93,7 +94,18 @@ public enum StandingsDecoder {
             default:
                 errors.append(FieldError(path: "\(path).uptime", message: "must be a ratio, 0…1, or null"))
             }
-            standings.append(ArenaStanding(name: name, ip: ip, status: status, latencyMs: latency, uptime: uptime))
+            var p90: Double?
+            switch object["latencyP90Ms"] {
+            case nil, .null?: break
+            case .number(let n)? where n >= 0 && n <= 3_600_000: p90 = n
+            default:
+                errors.append(
+                    FieldError(
+                        path: "\(path).latencyP90Ms", message: "must be a number of milliseconds, 0…3600000, or null"))
+            }
+            standings.append(
+                ArenaStanding(name: name, ip: ip, status: status, latencyMs: latency, uptime: uptime, latencyP90Ms: p90)
+            )
         }
         if !errors.isEmpty { throw ValidationFailure(errors) }
         return (standings, settings)

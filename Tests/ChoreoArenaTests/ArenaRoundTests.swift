@@ -87,6 +87,37 @@ struct ArenaRoundTests {
         #expect(ArenaRound.champion(even)?.name == "flaky")
     }
 
+    /// The standing a node's probes give: uptime over its last 100 probes (an old failure
+    /// forgotten), the median and 90th percentile of its last 100 answers (one slow answer does
+    /// not decide); and the percentile breaks a tie of medians.
+    @Test func standingsScoreAWindow() {
+        let probe = ArenaConfiguration.Probe()
+        func node(_ name: String, _ latencies: [Double?]) -> NodeHealth {
+            var health = NodeHealth(name: name, ip: "", url: "http://x/")
+            for (index, latency) in latencies.enumerated() {
+                let verdict = latency == nil ? ProbeVerdict(.failed, "timeout") : ProbeVerdict(.up)
+                health.record(
+                    verdict, ProbeResult(status: latency == nil ? 0 : 200, latencyMs: latency ?? 0), at: Double(index),
+                    probe: probe)
+            }
+            return health
+        }
+        // Failed once, 150 probes ago: a perfect window.
+        let recovered = node("recovered", [nil] + Array(repeating: 10, count: 150))
+        #expect(recovered.standing.uptime == 1 && recovered.uptimeRatio! < 1)
+        // Always answers at 10 ms but the newest answer took 80 ms: its median stays 10.
+        let spike = node("spike", Array(repeating: 10, count: 99) + [80])
+        #expect(spike.standing.latencyMs == 10 && spike.standing.latencyP90Ms == 10)
+        // Same median, a slower tail: loses to the steady one.
+        let tail = node("tail", Array(repeating: 10, count: 80) + Array(repeating: 40, count: 20))
+        #expect(tail.standing.latencyMs == 10 && tail.standing.latencyP90Ms! > 10)
+        // spike and recovered tie (uptime 1, 10 ms, 10 ms): the configured order decides.
+        #expect(
+            ArenaRound.order([tail.standing, spike.standing, recovered.standing]).map(\.name)
+                == ["tail", "spike", "recovered"])
+        #expect(ArenaRound.order([spike.standing, tail.standing]).map(\.name) == ["tail", "spike"])
+    }
+
     @Test func noNodeUpNoChampion() throws {
         let standings = [ArenaStanding(name: "x", status: .down), ArenaStanding(name: "y", status: .degraded)]
         #expect(ArenaRound.champion(standings) == nil)
