@@ -75,7 +75,16 @@ public struct NodeUptime: Sendable, Equatable {
     /// for the time before them, the node's ``UptimeBucket``s: raw probes from the first minute
     /// boundary at or after the oldest of them (an hour's or a day's where minute buckets are no
     /// longer kept there), buckets before it (``UptimeBucket/cover``).
-    public init(probes: [Probe], buckets: [UptimeBucket], fromMs: Int64, toMs: Int64) {
+    ///
+    /// With `includingMaintenance`, probes made in maintenance count as any others.
+    public init(
+        probes given: [Probe], buckets stored: [UptimeBucket], fromMs: Int64, toMs: Int64,
+        includingMaintenance: Bool = false
+    ) {
+        let probes =
+            includingMaintenance
+            ? given.map { Probe(timeMs: $0.timeMs, up: $0.up, latencyMicroseconds: $0.latencyMicroseconds) } : given
+        let buckets = includingMaintenance ? stored.map(\.includingMaintenance) : stored
         // Raw probes count from the first boundary after the oldest of them at the finest
         // resolution whose bucket ends there (so the buckets before it are whole).
         var cut = toMs

@@ -22,12 +22,18 @@ public struct UptimeBucket: Sendable, Equatable {
     /// Probes outside maintenance, and those that answered.
     public var total = 0
     public var up = 0
-    /// Probes made in maintenance.
+    /// Probes made in maintenance, and those of them that answered.
     public var excluded = 0
+    public var excludedUp = 0
     /// Time up, time covered (outside maintenance) and time in maintenance, milliseconds.
     public var upMs: Int64 = 0
     public var coveredMs: Int64 = 0
     public var excludedMs: Int64 = 0
+    /// Time up in maintenance, milliseconds.
+    public var excludedUpMs: Int64 = 0
+    /// Response times of the answers in maintenance: count and sum (microseconds).
+    public var excludedLatencyCount = 0
+    public var excludedLatencySumMicroseconds: Int64 = 0
     /// Response times of the probes that answered: count, sum (microseconds), histogram
     /// (``latencyBounds`` and one more above them).
     public var latencyCount = 0
@@ -50,6 +56,10 @@ public struct UptimeBucket: Sendable, Equatable {
         upMs += other.upMs
         coveredMs += other.coveredMs
         excludedMs += other.excludedMs
+        excludedUp += other.excludedUp
+        excludedUpMs += other.excludedUpMs
+        excludedLatencyCount += other.excludedLatencyCount
+        excludedLatencySumMicroseconds += other.excludedLatencySumMicroseconds
         latencyCount += other.latencyCount
         latencySumMicroseconds += other.latencySumMicroseconds
         for index in histogram.indices { histogram[index] += other.histogram[index] }
@@ -83,6 +93,7 @@ public struct UptimeBucket: Sendable, Equatable {
                         bucket(resolution, from) { value in
                             if held.excluded {
                                 value.excludedMs += to - from
+                                if held.up { value.excludedUpMs += to - from }
                             } else {
                                 value.coveredMs += to - from
                                 if held.up { value.upMs += to - from }
@@ -96,6 +107,11 @@ public struct UptimeBucket: Sendable, Equatable {
                 bucket(resolution, probe.timeMs) { value in
                     if probe.excluded {
                         value.excluded += 1
+                        if probe.up {
+                            value.excludedUp += 1
+                            value.excludedLatencyCount += 1
+                            value.excludedLatencySumMicroseconds += probe.latencyMicroseconds
+                        }
                         return
                     }
                     value.total += 1
@@ -161,5 +177,24 @@ public struct UptimeBucket: Sendable, Equatable {
             end = boundary
         }
         return chosen
+    }
+
+    /// The same sums with the probes made in maintenance counted as any others (their response
+    /// times in the count and sum; the histogram keeps to answers outside maintenance).
+    public var includingMaintenance: UptimeBucket {
+        var bucket = self
+        bucket.total += excluded
+        bucket.up += excludedUp
+        bucket.coveredMs += excludedMs
+        bucket.upMs += excludedUpMs
+        bucket.latencyCount += excludedLatencyCount
+        bucket.latencySumMicroseconds += excludedLatencySumMicroseconds
+        bucket.excluded = 0
+        bucket.excludedUp = 0
+        bucket.excludedMs = 0
+        bucket.excludedUpMs = 0
+        bucket.excludedLatencyCount = 0
+        bucket.excludedLatencySumMicroseconds = 0
+        return bucket
     }
 }

@@ -38,7 +38,10 @@ extension ArenaRuntime {
             sums: [
                 Int64(bucket.total), Int64(bucket.up), Int64(bucket.excluded), bucket.upMs, bucket.coveredMs,
                 bucket.excludedMs, Int64(bucket.latencyCount), bucket.latencySumMicroseconds,
-            ] + bucket.histogram.map { Int64($0) })
+            ] + bucket.histogram.map { Int64($0) } + [
+                Int64(bucket.excludedUp), bucket.excludedUpMs, Int64(bucket.excludedLatencyCount),
+                bucket.excludedLatencySumMicroseconds,
+            ])
     }
 
     static func bucket(_ stored: StoredBucket) -> UptimeBucket {
@@ -52,7 +55,12 @@ extension ArenaRuntime {
         bucket.excludedMs = sums[5]
         bucket.latencyCount = Int(sums[6])
         bucket.latencySumMicroseconds = sums[7]
-        bucket.histogram = sums[8..<(8 + UptimeBucket.latencyBounds.count + 1)].map { Int($0) }
+        let histogramEnd = 8 + UptimeBucket.latencyBounds.count + 1
+        bucket.histogram = sums[8..<histogramEnd].map { Int($0) }
+        bucket.excludedUp = Int(sums[histogramEnd])
+        bucket.excludedUpMs = sums[histogramEnd + 1]
+        bucket.excludedLatencyCount = Int(sums[histogramEnd + 2])
+        bucket.excludedLatencySumMicroseconds = sums[histogramEnd + 3]
         return bucket
     }
 

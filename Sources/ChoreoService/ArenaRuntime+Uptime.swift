@@ -25,9 +25,17 @@ extension ArenaRuntime {
         var window: String?
         var from: Double?
         var to: Double?
+        var including = false
         var errors: [FieldError] = []
         for (key, value) in parameters {
             switch key {
+            case "maintenance":
+                if value == "include" || value == "exclude" {
+                    including = value == "include"
+                } else {
+                    errors.append(
+                        FieldError(path: "query.maintenance", message: "must be exclude (the default) or include"))
+                }
             case "window":
                 if NodeUptime.windowMilliseconds(value) != nil {
                     window = value
@@ -47,7 +55,9 @@ extension ArenaRuntime {
                         FieldError(path: "query.\(key)", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
                 }
             default:
-                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (window, from, to)"))
+                errors.append(
+                    FieldError(path: "query.\(key)", message: "unknown query parameter (window, from, to, maintenance)")
+                )
             }
         }
         if window != nil && (from != nil || to != nil) {
@@ -68,7 +78,8 @@ extension ArenaRuntime {
         let buckets = try uptimeBuckets(of: node, fromMs: fromMs, toMs: toMs)
         return UptimeReport(
             node: node, window: from == nil ? window ?? "24h" : "custom",
-            uptime: NodeUptime(probes: probes, buckets: buckets, fromMs: fromMs, toMs: toMs))
+            uptime: NodeUptime(
+                probes: probes, buckets: buckets, fromMs: fromMs, toMs: toMs, includingMaintenance: including))
     }
 
     /// A node's recorded probes for uptime: those made while a maintenance window held are
@@ -98,9 +109,17 @@ extension ArenaRuntime {
             throw ServiceError.notFound("No node named \(node) in the arena.")
         }
         var month: (name: String, range: (fromMs: Int64, toMs: Int64, days: Int))?
+        var including = false
         var errors: [FieldError] = []
         for (key, value) in parameters {
             switch key {
+            case "maintenance":
+                if value == "include" || value == "exclude" {
+                    including = value == "include"
+                } else {
+                    errors.append(
+                        FieldError(path: "query.maintenance", message: "must be exclude (the default) or include"))
+                }
             case "month":
                 if let range = CivilTime.month(value) {
                     month = (value, range)
@@ -112,7 +131,8 @@ extension ArenaRuntime {
                     errors.append(FieldError(path: "query.format", message: "must be json or csv"))
                 }
             default:
-                errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (month, format)"))
+                errors.append(
+                    FieldError(path: "query.\(key)", message: "unknown query parameter (month, format, maintenance)"))
             }
         }
         if month == nil && !errors.contains(where: { $0.path == "query.month" }) {
@@ -123,11 +143,15 @@ extension ArenaRuntime {
         let buckets = try uptimeBuckets(of: node, fromMs: month.range.fromMs, toMs: month.range.toMs)
         let days = (0..<month.range.days).map { day in
             let from = month.range.fromMs + Int64(day) * 86_400_000
-            return NodeUptime(probes: probes, buckets: buckets, fromMs: from, toMs: from + 86_400_000)
+            return NodeUptime(
+                probes: probes, buckets: buckets, fromMs: from, toMs: from + 86_400_000, includingMaintenance: including
+            )
         }
         return SLAReport(
             node: node, month: month.name,
-            total: NodeUptime(probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs),
+            total: NodeUptime(
+                probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs,
+                includingMaintenance: including),
             days: days)
     }
 

@@ -124,6 +124,12 @@ public final class PostgresStore: Storage, @unchecked Sendable {
         );
         CREATE INDEX probe_buckets_age ON probe_buckets(resolution, start_ms);
         """,
+        """
+        ALTER TABLE probe_buckets ADD COLUMN excluded_up bigint NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_up_ms bigint NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_latency_count bigint NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_latency_sum_us bigint NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Advisory lock keys (`pg_advisory_lock(bigint)`): "choreo" in ASCII, then a number.

@@ -207,7 +207,9 @@ public struct StoredBucket: Sendable, Equatable {
     /// The sums' columns, in the order of ``sums``.
     public static let columns =
         ["total", "up", "excluded", "up_ms", "covered_ms", "excluded_ms", "latency_count", "latency_sum_us"]
-        + (0..<14).map { "h\($0)" }
+        + (0..<14).map { "h\($0)" } + [
+            "excluded_up", "excluded_up_ms", "excluded_latency_count", "excluded_latency_sum_us",
+        ]
 
     public let node: String
     /// Milliseconds: 60,000, 3,600,000 or 86,400,000.

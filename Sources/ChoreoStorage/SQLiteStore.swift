@@ -119,6 +119,12 @@ public final class SQLiteStore: Storage {
         );
         CREATE INDEX probe_buckets_age ON probe_buckets(resolution, start_ms);
         """,
+        """
+        ALTER TABLE probe_buckets ADD COLUMN excluded_up INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_up_ms INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_latency_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE probe_buckets ADD COLUMN excluded_latency_sum_us INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     private let database: Mutex<SQLiteDatabase?>

@@ -83,6 +83,13 @@ struct UptimeBucketTests {
             Self.expectSame(NodeUptime(probes: raw, buckets: buckets, fromMs: from, toMs: to), expected, label)
             Self.expectSame(
                 NodeUptime(probes: raw, buckets: trimmed, fromMs: from, toMs: to), expected, "\(label), trimmed")
+            // Maintenance counted as any other time, when asked.
+            let plain = probes.map {
+                NodeUptime.Probe(timeMs: $0.timeMs, up: $0.up, latencyMicroseconds: $0.latencyMicroseconds)
+            }
+            Self.expectSame(
+                NodeUptime(probes: raw, buckets: trimmed, fromMs: from, toMs: to, includingMaintenance: true),
+                NodeUptime(probes: plain, fromMs: from, toMs: to), "\(label), maintenance included")
         }
         // The maintenance hour is left out of both ratios, and counted apart.
         let withMaintenance = NodeUptime(

@@ -115,6 +115,14 @@ import Testing
         guard case .number(let excluded)? = uptime["maintenanceExcluded"] else { throw LiveError("\(uptime)") }
         // Seconds of the window left out: the whole window, as it is over.
         #expect(excluded > 3.9 && excluded < 4.1)
+        // Counted in when asked: more probes, some of them down, nothing left out.
+        let included = try ArenaLiveTests.object(
+            try http.request("GET", "/v1/arena/nodes/alpha/uptime?window=1h&maintenance=include"))
+        guard case .object(let withCounts)? = included["probes"], case .number(let withTotal)? = withCounts["total"],
+            case .object(let withoutCounts)? = uptime["probes"],
+            case .number(let withoutTotal)? = withoutCounts["total"]
+        else { throw LiveError("\(included)") }
+        #expect(withTotal > withoutTotal + 10 && included["maintenanceExcluded"] == .number(0))
 
         // A rule that names a channel that does not exist: refused with its path and a suggestion.
         let refused = try http.request(
@@ -130,6 +138,27 @@ import Testing
             body: #"{"channels": [{"name": "chat", "url": "http://127.0.0.1:1/x", "format": "slack"}], "rules": []}"#)
         #expect(replaced.status == 200)
         #expect(try http.request("GET", "/v1/arena/alerts").text.contains(#""format":"slack""#))
+
+        // A channel nobody answers: tried maxAttempts times with backoff, then recorded as failed
+        // with the last error (the dead letter).
+        let closed = try freeLoopbackPort()
+        let dead = try http.request(
+            "PUT", "/v1/arena/alerts",
+            body: #"""
+                {"channels": [{"name": "dead", "url": "http://127.0.0.1:\#(closed)/hook", "maxAttempts": 2, "timeout": 1}],
+                 "rules": [{"name": "gone", "nodes": ["alpha"], "failureThreshold": 1, "channels": ["dead"]}]}
+                """#)
+        #expect(dead.status == 200, "\(dead.text)")
+        #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
+        var state = ""
+        #expect(
+            try Self.eventually(15) {
+                state = try http.request("GET", "/v1/arena/alerts/state").text
+                return state.contains(#""channel":"dead","outcome":"failed","attempts":2"#)
+            }, "\(state)")
+        #expect(state.contains(#""idempotencyKey":"gone/alpha/1/triggered""#) && state.contains(#""lastError":"#))
+        let failedMetric = try http.request("GET", "/metrics").text
+        #expect(failedMetric.contains(#"choreo_alert_deliveries{outcome="failed"} 1"#))
     }
 
     /// Killed while the receiver holds a delivery (sent, not recorded): after a restart the same

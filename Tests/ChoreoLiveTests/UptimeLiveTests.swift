@@ -35,6 +35,43 @@ import Testing
         #expect(total >= 12 && up < total && up > 0)
         #expect(abs(ratio - up / total) < 1e-12)
         #expect(uptime["window"] == .string("1h") && uptime["maintenanceExcluded"] == .number(0))
+        // Over a window from the first recorded probe to a later one, both figures are exactly
+        // what the recorded probes give: the share of probes up, and the share of the time up
+        // (each verdict holding until the next probe).
+        let history = try ArenaLiveTests.object(try http.request("GET", "/v1/arena/nodes/db/history"))
+        guard case .array(let historyRows)? = history["probes"] else { throw LiveError("no history") }
+        let recorded = historyRows.compactMap { row -> (time: Double, up: Bool)? in
+            guard case .object(let probe) = row, case .number(let time)? = probe["time"],
+                case .string(let verdict)? = probe["verdict"]
+            else { return nil }
+            return (time, verdict != "failed")
+        }
+        let whole = ISO8601DateFormatter()
+        whole.formatOptions = [.withInternetDateTime]
+        // RFC 3339 with the probe's milliseconds exactly (no binary rounding on the way).
+        func stamp(_ seconds: Double) -> String {
+            let ms = Int64((seconds * 1000).rounded())
+            let text = whole.string(from: Date(timeIntervalSince1970: Double(ms / 1000)))
+            let millis = String(ms % 1000)
+            return text.dropLast() + "." + String(repeating: "0", count: 3 - millis.count) + millis + "Z"
+        }
+        let last = recorded.count - 1
+        let window = try ArenaLiveTests.object(
+            try http.request(
+                "GET", "/v1/arena/nodes/db/uptime?from=\(stamp(recorded[0].time))&to=\(stamp(recorded[last].time))"))
+        let counted = recorded[..<last]
+        let upTime = (0..<last).filter { recorded[$0].up }.reduce(0.0) {
+            $0 + (recorded[$1 + 1].time - recorded[$1].time)
+        }
+        guard case .object(let windowCounts)? = window["probes"],
+            case .number(let windowTotal)? = windowCounts["total"],
+            case .number(let windowRatio)? = window["uptime"], case .number(let timeWeighted)? = window["timeWeighted"]
+        else { throw LiveError("no window uptime: \(window)") }
+        #expect(windowTotal == Double(counted.count))
+        #expect(abs(windowRatio - Double(counted.filter(\.up).count) / Double(counted.count)) < 1e-12)
+        // (A millisecond off would be 5e-5 over these seconds.)
+        #expect(abs(timeWeighted - upTime / (recorded[last].time - recorded[0].time)) < 1e-6)
+        #expect(timeWeighted < 1 && timeWeighted > 0.3)
         let text = try http.request("GET", "/v1/arena/nodes/web%20server_01/uptime", headers: ["Accept": "text/plain"])
         #expect(text.status == 200 && text.text == "1.0")
         #expect(try http.request("GET", "/v1/arena/nodes/db/uptime?window=2h").status == 422)
