@@ -13,11 +13,7 @@ public enum AlertConfigurationCodec {
     ) -> AlertConfiguration {
         var result = AlertConfiguration()
         func fail(_ field: String, _ message: String, suggestion: String? = nil) {
-            errors.append(
-                FieldError(
-                    path: "\(path).\(field)",
-                    message: suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message,
-                    suggestion: suggestion))
+            errors.append(problem(path, field, message, suggestion))
         }
         guard case .object(let object) = value else {
             errors.append(FieldError(path: path, message: "must be an object with channels and rules"))
@@ -63,6 +59,14 @@ public enum AlertConfigurationCodec {
         return result
     }
 
+    /// The error at `field` of the object at `path` (the object itself when `field` is empty),
+    /// ending with the name meant when there is one.
+    static func problem(_ path: String, _ field: String, _ message: String, _ suggestion: String?) -> FieldError {
+        FieldError(
+            path: field.isEmpty ? path : "\(path).\(field)",
+            message: suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message, suggestion: suggestion)
+    }
+
     /// A name: 1 to 64 letters, digits, `-`, `_` or `.` (it is part of idempotency keys).
     static func nameProblem(_ name: String) -> String? {
         let allowed = name.utf8.allSatisfy {
@@ -75,11 +79,7 @@ public enum AlertConfigurationCodec {
     static func decodeChannel(_ value: JSONValue, path: String, errors: inout [FieldError]) -> AlertChannel? {
         let before = errors.count
         func fail(_ field: String, _ message: String, suggestion: String? = nil) {
-            errors.append(
-                FieldError(
-                    path: field.isEmpty ? path : "\(path).\(field)",
-                    message: suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message,
-                    suggestion: suggestion))
+            errors.append(problem(path, field, message, suggestion))
         }
         guard case .object(let object) = value else {
             fail("", "must be an object with name, type and url")
@@ -167,11 +167,7 @@ public enum AlertConfigurationCodec {
     ) -> AlertRule? {
         let before = errors.count
         func fail(_ field: String, _ message: String, suggestion: String? = nil) {
-            errors.append(
-                FieldError(
-                    path: field.isEmpty ? path : "\(path).\(field)",
-                    message: suggestion.map { "\(message); did you mean \"\($0)\"?" } ?? message,
-                    suggestion: suggestion))
+            errors.append(problem(path, field, message, suggestion))
         }
         guard case .object(let object) = value else {
             fail("", "must be an object with name, nodes, when and channels")

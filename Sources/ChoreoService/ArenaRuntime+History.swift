@@ -144,13 +144,8 @@ extension ArenaRuntime {
                 } else {
                     errors.append(FieldError(path: "query.resolution", message: "must be minute, hour or day"))
                 }
-            case "from", "to":
-                if let time = Self.rfc3339(value) {
-                    if key == "from" { from = time } else { to = time }
-                } else {
-                    errors.append(
-                        FieldError(path: "query.\(key)", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
-                }
+            case "from": from = Self.timeParameter(key, value, into: &errors)
+            case "to": to = Self.timeParameter(key, value, into: &errors)
             default:
                 errors.append(
                     FieldError(path: "query.\(key)", message: "unknown query parameter (resolution, from, to)"))

@@ -47,6 +47,13 @@ extension ArenaRuntime {
     }
 
     /// An RFC 3339 time as Unix seconds (fractional seconds and any offset allowed).
+    /// A `from` or `to` query parameter: the time, or an error naming it.
+    static func timeParameter(_ key: String, _ value: String, into errors: inout [FieldError]) -> Double? {
+        if let time = rfc3339(value) { return time }
+        errors.append(FieldError(path: "query.\(key)", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
+        return nil
+    }
+
     static func rfc3339(_ text: String) -> Double? {
         let whole = ISO8601DateFormatter()
         whole.formatOptions = [.withInternetDateTime]
