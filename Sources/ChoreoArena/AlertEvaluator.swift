@@ -150,29 +150,23 @@ public struct AlertEvaluator: Sendable {
 
     /// The transitions one probe makes.
     public mutating func observe(_ observation: AlertObservation) -> [AlertTransition] {
-        var transitions: [AlertTransition] = []
-        for rule in rules where rule.covers(observation.node) {
-            let key = Key(rule: rule.name, node: observation.node)
-            var track = tracks[key] ?? Track()
-            Self.count(observation, rule, &track)
-            if !observation.inMaintenance, let transition = Self.emit(observation, rule, &track) {
-                transitions.append(transition)
-            }
-            tracks[key] = track
-        }
-        return transitions
+        apply(observation, replaying: false)
     }
 
     /// A probe from before this evaluator took over (a stored one): counted, and no transition
     /// emitted for a rule and node whose newest recorded transition is at or after it (the
     /// condition then is what was recorded); newer ones are emitted as ``observe(_:)`` does.
     public mutating func replay(_ observation: AlertObservation) -> [AlertTransition] {
+        apply(observation, replaying: true)
+    }
+
+    private mutating func apply(_ observation: AlertObservation, replaying: Bool) -> [AlertTransition] {
         var transitions: [AlertTransition] = []
         for rule in rules where rule.covers(observation.node) {
             let key = Key(rule: rule.name, node: observation.node)
             var track = tracks[key] ?? Track()
             Self.count(observation, rule, &track)
-            if observation.time <= track.delivered.lastEventAt {
+            if replaying && observation.time <= track.delivered.lastEventAt {
                 track.condition = track.delivered.firing
                 if track.condition { track.conditionSince = track.delivered.since }
             } else if !observation.inMaintenance, let transition = Self.emit(observation, rule, &track) {

@@ -98,10 +98,11 @@ extension ArenaRuntime {
         deliverDue()
     }
 
-    /// Takes up the recorded state of every rule and node, then replays the stored probes:
-    /// transitions the last leader computed but did not record are recorded now.
+    /// Takes up the recorded state of every rule and node, then replays the stored probes
+    /// (`history`'s where the caller has read them already): transitions the last leader
+    /// computed but did not record are recorded now.
     @discardableResult
-    func restoreAlerts() -> Bool {
+    func restoreAlerts(history: [String: [ProbeRow]] = [:]) -> Bool {
         flush()
         let configuration = self.configuration
         var evaluator = AlertEvaluator(rules: configuration.alerts.rules)
@@ -117,7 +118,7 @@ extension ArenaRuntime {
             }
             evaluator.restore(recorded)
             for node in configuration.nodes where configuration.alerts.rules.contains(where: { $0.covers(node.name) }) {
-                guard let rows = try? store.probes(node: node.name) else { return false }
+                guard let rows = history[node.name] ?? (try? store.probes(node: node.name)) else { return false }
                 for row in rows where row.url == node.url {
                     let failed = row.verdict == ProbeVerdict.Kind.failed.rawValue
                     transitions += evaluator.replay(

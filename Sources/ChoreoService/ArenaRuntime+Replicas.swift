@@ -77,15 +77,16 @@ extension ArenaRuntime {
         if leads && !was {
             // Take over from where the old leader's stored probes end, then probe.
             followProbes(force: true)
-            let last = Dictionary(
-                configuration.nodes.compactMap { node in
-                    (try? store.probes(node: node.name))?.last.map { (node.name, Self.bucketProbe($0)) }
-                }, uniquingKeysWith: { a, _ in a })
+            // Each node's stored probes, read once: the buckets continue from the last, and the
+            // alert rules replay them.
+            let history = Dictionary(
+                configuration.nodes.compactMap { node in (try? store.probes(node: node.name)).map { (node.name, $0) } },
+                uniquingKeysWith: { a, _ in a })
             state.withLock {
                 $0.leading = true
-                $0.lastAggregated = last
+                $0.lastAggregated = history.compactMapValues { $0.last.map(Self.bucketProbe) }
             }
-            restoreAlerts()
+            restoreAlerts(history: history)
             prober.start()
             rescheduleRounds()
             logRole("leader")

@@ -29,13 +29,7 @@ extension ArenaRuntime {
         var errors: [FieldError] = []
         for (key, value) in parameters {
             switch key {
-            case "maintenance":
-                if value == "include" || value == "exclude" {
-                    including = value == "include"
-                } else {
-                    errors.append(
-                        FieldError(path: "query.maintenance", message: "must be exclude (the default) or include"))
-                }
+            case "maintenance": including = Self.includesMaintenance(value, into: &errors)
             case "window":
                 if NodeUptime.windowMilliseconds(value) != nil {
                     window = value
@@ -108,13 +102,7 @@ extension ArenaRuntime {
         var errors: [FieldError] = []
         for (key, value) in parameters {
             switch key {
-            case "maintenance":
-                if value == "include" || value == "exclude" {
-                    including = value == "include"
-                } else {
-                    errors.append(
-                        FieldError(path: "query.maintenance", message: "must be exclude (the default) or include"))
-                }
+            case "maintenance": including = Self.includesMaintenance(value, into: &errors)
             case "month":
                 if let range = CivilTime.month(value) {
                     month = (value, range)
@@ -148,6 +136,16 @@ extension ArenaRuntime {
                 probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs,
                 includingMaintenance: including),
             days: days)
+    }
+
+    /// A `maintenance` query parameter: whether probes made in maintenance count (`include`),
+    /// or an error naming it.
+    static func includesMaintenance(_ value: String, into errors: inout [FieldError]) -> Bool {
+        guard value == "include" || value == "exclude" else {
+            errors.append(FieldError(path: "query.maintenance", message: "must be exclude (the default) or include"))
+            return false
+        }
+        return value == "include"
     }
 
     /// The node whose Gatus key is `key`; not found otherwise.
