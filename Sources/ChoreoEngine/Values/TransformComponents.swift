@@ -24,28 +24,58 @@ public struct TransformComponents: Sendable, Equatable {
             && a.quaternion == b.quaternion
     }
 
+    /// A row of a 3×3 matrix, on the stack (the decomposition runs for every sample of a
+    /// `transform.*` sub-key-path).
+    struct Row: Equatable {
+        var x: Double
+        var y: Double
+        var z: Double
+
+        init(_ x: Double, _ y: Double, _ z: Double) {
+            self.x = x
+            self.y = y
+            self.z = z
+        }
+
+        subscript(index: Int) -> Double {
+            get { index == 0 ? x : index == 1 ? y : z }
+            set {
+                switch index {
+                case 0: x = newValue
+                case 1: y = newValue
+                default: z = newValue
+                }
+            }
+        }
+
+        var length: Double { (x * x + y * y + z * z).squareRoot() }
+        func dot(_ b: Row) -> Double { x * b.x + y * b.y + z * b.z }
+        /// `self − k·b`.
+        func minus(_ b: Row, times k: Double) -> Row { Row(x - k * b.x, y - k * b.y, z - k * b.z) }
+        func divided(by d: Double) -> Row { Row(x / d, y / d, z / d) }
+        static prefix func - (row: Row) -> Row { Row(-row.x, -row.y, -row.z) }
+    }
+
     /// Decomposes a transform; `nil` for a singular one (it has no such parts).
     public init?(_ m: Transform3D) {
         if m.isIdentity { return }
         guard m.m44 != 0 else { return nil }
         let n = 1 / m.m44
-        var rows = [
-            [m.m11 * n, m.m12 * n, m.m13 * n],
-            [m.m21 * n, m.m22 * n, m.m23 * n],
-            [m.m31 * n, m.m32 * n, m.m33 * n],
-        ]
+        var r0 = Row(m.m11 * n, m.m12 * n, m.m13 * n)
+        var r1 = Row(m.m21 * n, m.m22 * n, m.m23 * n)
+        var r2 = Row(m.m31 * n, m.m32 * n, m.m33 * n)
         translation = (m.m41 * n, m.m42 * n, m.m43 * n)
         let lastColumn = (m.m14 * n, m.m24 * n, m.m34 * n, 1.0)
-        let affine = Transform3D(
-            rows[0][0], rows[0][1], rows[0][2], 0, rows[1][0], rows[1][1], rows[1][2], 0,
-            rows[2][0], rows[2][1], rows[2][2], 0, translation.x, translation.y, translation.z, 1)
         let determinant3 =
-            rows[0][0] * (rows[1][1] * rows[2][2] - rows[1][2] * rows[2][1])
-            - rows[0][1] * (rows[1][0] * rows[2][2] - rows[1][2] * rows[2][0])
-            + rows[0][2] * (rows[1][0] * rows[2][1] - rows[1][1] * rows[2][0])
+            r0.x * (r1.y * r2.z - r1.z * r2.y)
+            - r0.y * (r1.x * r2.z - r1.z * r2.x)
+            + r0.z * (r1.x * r2.y - r1.y * r2.x)
         guard determinant3 != 0, determinant3.isFinite else { return nil }
         if lastColumn.0 != 0 || lastColumn.1 != 0 || lastColumn.2 != 0 {
             // Solve affine · p = lastColumn (p as a column vector).
+            let affine = Transform3D(
+                r0.x, r0.y, r0.z, 0, r1.x, r1.y, r1.z, 0,
+                r2.x, r2.y, r2.z, 0, translation.x, translation.y, translation.z, 1)
             let inverse = affine.inverted
             let c = lastColumn
             perspective = (
@@ -55,40 +85,33 @@ public struct TransformComponents: Sendable, Equatable {
                 inverse.m41 * c.0 + inverse.m42 * c.1 + inverse.m43 * c.2 + inverse.m44 * c.3
             )
         }
-        func length(_ v: [Double]) -> Double { (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() }
-        func dot(_ a: [Double], _ b: [Double]) -> Double { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
-        func combine(_ a: [Double], _ b: [Double], _ k: Double) -> [Double] {
-            [a[0] - k * b[0], a[1] - k * b[1], a[2] - k * b[2]]
-        }
-        var sx = length(rows[0])
-        rows[0] = rows[0].map { $0 / sx }
-        var kxy = dot(rows[0], rows[1])
-        rows[1] = combine(rows[1], rows[0], kxy)
-        var sy = length(rows[1])
-        rows[1] = rows[1].map { $0 / sy }
+        var sx = r0.length
+        r0 = r0.divided(by: sx)
+        var kxy = r0.dot(r1)
+        r1 = r1.minus(r0, times: kxy)
+        var sy = r1.length
+        r1 = r1.divided(by: sy)
         kxy /= sy
-        var kxz = dot(rows[0], rows[2])
-        rows[2] = combine(rows[2], rows[0], kxz)
-        var kyz = dot(rows[1], rows[2])
-        rows[2] = combine(rows[2], rows[1], kyz)
-        var sz = length(rows[2])
-        rows[2] = rows[2].map { $0 / sz }
+        var kxz = r0.dot(r2)
+        r2 = r2.minus(r0, times: kxz)
+        var kyz = r1.dot(r2)
+        r2 = r2.minus(r1, times: kyz)
+        var sz = r2.length
+        r2 = r2.divided(by: sz)
         kxz /= sz
         kyz /= sz
-        let cross = [
-            rows[1][1] * rows[2][2] - rows[1][2] * rows[2][1],
-            rows[1][2] * rows[2][0] - rows[1][0] * rows[2][2],
-            rows[1][0] * rows[2][1] - rows[1][1] * rows[2][0],
-        ]
-        if dot(rows[0], cross) < 0 {
+        let cross = Row(r1.y * r2.z - r1.z * r2.y, r1.z * r2.x - r1.x * r2.z, r1.x * r2.y - r1.y * r2.x)
+        if r0.dot(cross) < 0 {
             sx = -sx
             sy = -sy
             sz = -sz
-            rows = rows.map { $0.map { -$0 } }
+            r0 = -r0
+            r1 = -r1
+            r2 = -r2
         }
         scale = (sx, sy, sz)
         skew = (kxy, kxz, kyz)
-        quaternion = Self.quaternion(fromRows: rows)
+        quaternion = Self.quaternion(fromRows: (r0, r1, r2))
     }
 
     /// The transform these parts compose.
@@ -96,15 +119,13 @@ public struct TransformComponents: Sendable, Equatable {
         let r = Self.rows(fromQuaternion: quaternion)
         let (sx, sy, sz) = scale
         // Rows of the upper 3×3: scale and skew applied to the orthonormal rotation rows.
-        var row0 = [r[0][0] * sx, r[0][1] * sx, r[0][2] * sx]
-        var row1 = [
-            (r[1][0] + skew.xy * r[0][0]) * sy, (r[1][1] + skew.xy * r[0][1]) * sy, (r[1][2] + skew.xy * r[0][2]) * sy,
-        ]
-        var row2 = [
-            (r[2][0] + skew.xz * r[0][0] + skew.yz * r[1][0]) * sz,
-            (r[2][1] + skew.xz * r[0][1] + skew.yz * r[1][1]) * sz,
-            (r[2][2] + skew.xz * r[0][2] + skew.yz * r[1][2]) * sz,
-        ]
+        var row0 = Row(r.0.x * sx, r.0.y * sx, r.0.z * sx)
+        var row1 = Row(
+            (r.1.x + skew.xy * r.0.x) * sy, (r.1.y + skew.xy * r.0.y) * sy, (r.1.z + skew.xy * r.0.z) * sy)
+        var row2 = Row(
+            (r.2.x + skew.xz * r.0.x + skew.yz * r.1.x) * sz,
+            (r.2.y + skew.xz * r.0.y + skew.yz * r.1.y) * sz,
+            (r.2.z + skew.xz * r.0.z + skew.yz * r.1.z) * sz)
         for i in 0..<3 {
             if abs(row0[i]) < 1e-15 { row0[i] = 0 }
             if abs(row1[i]) < 1e-15 { row1[i] = 0 }
@@ -115,13 +136,13 @@ public struct TransformComponents: Sendable, Equatable {
         let hasPerspective = p.0 != 0 || p.1 != 0 || p.2 != 0 || p.3 != 1
         guard hasPerspective else {
             return Transform3D(
-                row0[0], row0[1], row0[2], 0, row1[0], row1[1], row1[2], 0, row2[0], row2[1], row2[2], 0, tx, ty, tz, 1)
+                row0.x, row0.y, row0.z, 0, row1.x, row1.y, row1.z, 0, row2.x, row2.y, row2.z, 0, tx, ty, tz, 1)
         }
-        func column(_ row: [Double], _ w: Double) -> Double { row[0] * p.0 + row[1] * p.1 + row[2] * p.2 + w * p.3 }
+        func column(_ row: Row, _ w: Double) -> Double { row.x * p.0 + row.y * p.1 + row.z * p.2 + w * p.3 }
         return Transform3D(
-            row0[0], row0[1], row0[2], column(row0, 0),
-            row1[0], row1[1], row1[2], column(row1, 0),
-            row2[0], row2[1], row2[2], column(row2, 0),
+            row0.x, row0.y, row0.z, column(row0, 0),
+            row1.x, row1.y, row1.z, column(row1, 0),
+            row2.x, row2.y, row2.z, column(row2, 0),
             tx, ty, tz, tx * p.0 + ty * p.1 + tz * p.2 + p.3)
     }
 
@@ -131,49 +152,49 @@ public struct TransformComponents: Sendable, Equatable {
     public var eulerAngles: (x: Double, y: Double, z: Double) {
         get {
             let r = Self.rows(fromQuaternion: quaternion)
-            let sinY = max(-1, min(1, -r[0][2]))
+            let sinY = max(-1, min(1, -r.0.z))
             let y = asin(sinY)
             if abs(sinY) < 0.999_999_999 {
-                return (atan2(r[1][2], r[2][2]), y, atan2(r[0][1], r[0][0]))
+                return (atan2(r.1.z, r.2.z), y, atan2(r.0.y, r.0.x))
             }
-            return (atan2(-r[2][1], r[1][1]), y, 0)
+            return (atan2(-r.2.y, r.1.y), y, 0)
         }
         set {
             let (ca, sa) = (cos(newValue.x), sin(newValue.x))
             let (cb, sb) = (cos(newValue.y), sin(newValue.y))
             let (cg, sg) = (cos(newValue.z), sin(newValue.z))
-            let rows = [
-                [cb * cg, cb * sg, -sb],
-                [sa * sb * cg - ca * sg, sa * sb * sg + ca * cg, sa * cb],
-                [ca * sb * cg + sa * sg, ca * sb * sg - sa * cg, ca * cb],
-            ]
-            quaternion = Self.quaternion(fromRows: rows)
+            quaternion = Self.quaternion(
+                fromRows: (
+                    Row(cb * cg, cb * sg, -sb),
+                    Row(sa * sb * cg - ca * sg, sa * sb * sg + ca * cg, sa * cb),
+                    Row(ca * sb * cg + sa * sg, ca * sb * sg - sa * cg, ca * cb)
+                ))
         }
     }
 
     // MARK: Quaternion conversions (row-vector rotation matrices)
 
-    static func rows(fromQuaternion q: (x: Double, y: Double, z: Double, w: Double)) -> [[Double]] {
+    static func rows(fromQuaternion q: (x: Double, y: Double, z: Double, w: Double)) -> (Row, Row, Row) {
         let (x, y, z, w) = q
         // Column-vector rotation matrix, transposed for Core Animation's row vectors.
-        return [
-            [1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)],
-            [2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)],
-            [2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)],
-        ]
+        return (
+            Row(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)),
+            Row(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)),
+            Row(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+        )
     }
 
-    static func quaternion(fromRows r: [[Double]]) -> (x: Double, y: Double, z: Double, w: Double) {
+    static func quaternion(fromRows r: (Row, Row, Row)) -> (x: Double, y: Double, z: Double, w: Double) {
         // c[i][j] is the column-vector matrix: the transpose of the rows.
-        let c00 = r[0][0]
-        let c11 = r[1][1]
-        let c22 = r[2][2]
-        let c01 = r[1][0]
-        let c10 = r[0][1]
-        let c02 = r[2][0]
-        let c20 = r[0][2]
-        let c12 = r[2][1]
-        let c21 = r[1][2]
+        let c00 = r.0.x
+        let c11 = r.1.y
+        let c22 = r.2.z
+        let c01 = r.1.x
+        let c10 = r.0.y
+        let c02 = r.2.x
+        let c20 = r.0.z
+        let c12 = r.2.y
+        let c21 = r.1.z
         let trace = c00 + c11 + c22
         var q: (x: Double, y: Double, z: Double, w: Double)
         if trace > 0 {
