@@ -48,14 +48,13 @@ public struct JSONWriter: Sendable {
     /// its own shortest form has at most `digits` digits. Decimal, so 0.125 to two digits is
     /// 0.13 whatever its binary neighbours.
     ///
-    /// Without a String: the shortest digits go to a buffer on the stack, are rounded there,
-    /// and the decimal is read back exactly as a correctly rounded parse would (one IEEE
+    /// Without text: the shortest digits (``ShortestDecimal``) are rounded as an integer, and
+    /// the decimal is read back exactly as a correctly rounded parse would (one IEEE
     /// multiplication or division of two exact doubles, Clinger's fast path; a parse of the
     /// text only where that does not apply).
     public static func rounded(_ value: Double, significantDigits digits: Int) -> Double {
         switch roundedDecimal(value, digits) {
         case .unchanged: return value
-        case .slow: return slowRounded(value, digits)
         case .decimal(let mantissa, let scale):
             guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return slowRounded(value, digits) }
             let result =
@@ -66,104 +65,35 @@ public struct JSONWriter: Sendable {
 
     /// A value's shortest decimal rounded to `digits` significant digits: `mantissa` ×
     /// 10^`scale`, `mantissa` of `digits` digits at most.
-    enum RoundedDecimal {
+    enum RoundedDecimal: Equatable {
         /// The shortest form has `digits` digits or fewer already.
         case unchanged
         case decimal(mantissa: UInt64, scale: Int)
-        /// Not handled here (a text longer than expected).
-        case slow
     }
 
     static func roundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal {
         guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return .unchanged }
-        if digits <= 12, let quick = quickRoundedDecimal(abs(value), digits) { return quick }
-        var sink = ShortestDigits()
-        abs(value).write(to: &sink)
-        // The digits without leading zeros, how many stand before the decimal point, and the
-        // exponent after `e`.
-        var decimals = ShortestDigits.Digits()
-        var count = 0
-        var beforePoint = 0
-        var seenPoint = false
-        var exponent = 0
-        var exponentSign = 1
-        var inExponent = false
-        for index in 0..<sink.count {
-            let byte = sink[index]
-            if inExponent {
-                if byte == UInt8(ascii: "-") {
-                    exponentSign = -1
-                } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    exponent = exponent * 10 + Int(byte - UInt8(ascii: "0"))
-                }
-            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                inExponent = true
-            } else if byte == UInt8(ascii: ".") {
-                seenPoint = true
-            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                let digit = byte - UInt8(ascii: "0")
-                if count == 0 && digit == 0 {
-                    // A leading zero: one place fewer before the point.
-                    if seenPoint { beforePoint -= 1 }
-                    continue
-                }
-                guard count < ShortestDigits.Digits.capacity else { return .slow }
-                decimals[count] = digit
-                count += 1
-                if !seenPoint { beforePoint += 1 }
-            }
-        }
-        exponent *= exponentSign
+        return roundedDecimal(ShortestDecimal(abs(value)), digits)
+    }
+
+    /// `shortest` rounded half away from zero to `digits` significant digits (1…16), by integer
+    /// arithmetic on its digits.
+    @inline(__always)
+    static func roundedDecimal(_ shortest: ShortestDecimal, _ digits: Int) -> RoundedDecimal {
+        let count = ShortestDecimal.digitCount(shortest.digits)
         guard count > digits else { return .unchanged }
-        let roundUp = decimals[digits] >= 5
-        var mantissa: UInt64 = 0
-        for index in 0..<digits { mantissa = mantissa * 10 + UInt64(decimals[index]) }
-        if roundUp { mantissa += 1 }
+        let dropped = count - digits
+        let divisor = powersOfTen[dropped]
+        var mantissa = shortest.digits / divisor
+        // The first dropped digit 5 or more: up.
+        if shortest.digits - mantissa * divisor >= divisor / 2 { mantissa += 1 }
+        var scale = shortest.exponent + dropped
         // 99…9 rounded up is 10…0 with one digit more: the same number, one place higher.
-        var scale = exponent + beforePoint - digits
         if mantissa == powersOfTen[digits] {
             mantissa /= 10
             scale += 1
         }
         return .decimal(mantissa: mantissa, scale: scale)
-    }
-
-    /// ``roundedDecimal(_:_:)`` by arithmetic, without the shortest digits, where that gives the
-    /// same decimal: `value` (positive) scaled by an exact power of ten to `digits` digits
-    /// before the point, then rounded. The shortest decimal of `value` and the scaled double
-    /// differ by a few units in the last place at most, so when the scaled value's fraction is
-    /// neither near a half nor near a whole number (a margin well above that error), both round
-    /// to the same integer, and the shortest decimal has more than `digits` digits. Nil
-    /// otherwise, for the digits' path to decide.
-    @inline(__always)
-    static func quickRoundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal? {
-        guard value >= 1e-280, value <= 1e280 else { return nil }
-        // The decimal exponent from the binary one (log10 2 ≈ 0.30103), one off at most.
-        var power = digits - 1 - Int((Double(Int(value.exponent)) * 0.301_029_995_663_981_2).rounded(.down))
-        for _ in 0..<3 {
-            guard abs(power) <= 22 else { return nil }
-            let scaled = power >= 0 ? value * exactPowersOfTen[power] : value / exactPowersOfTen[-power]
-            if scaled >= exactPowersOfTen[digits] {
-                power -= 1
-                continue
-            }
-            if scaled < exactPowersOfTen[digits - 1] {
-                power += 1
-                continue
-            }
-            let whole = scaled.rounded(.down)
-            let fraction = scaled - whole
-            let margin = scaled * 1e-14 + 1e-12
-            guard fraction > margin, fraction < 1 - margin, abs(fraction - 0.5) > margin else { return nil }
-            var mantissa = UInt64(whole) + (fraction > 0.5 ? 1 : 0)
-            var scale = -power
-            if mantissa == powersOfTen[digits] {
-                mantissa /= 10
-                scale += 1
-            }
-            return .decimal(mantissa: mantissa, scale: scale)
-        }
-        return nil
     }
 
     /// Writes `value` rounded to `digits` significant digits: the bytes of
@@ -172,67 +102,60 @@ public struct JSONWriter: Sendable {
     /// digits are written as they are, laid out as the standard library lays out a double
     /// (decimal from 0.0001 to 2^53, `1.5e-05` and `1e+16` beyond, integers below 10^15 bare).
     mutating func roundedNumber(_ value: Double, _ digits: Int) {
-        guard digits <= 15, case .decimal(var mantissa, var scale) = Self.roundedDecimal(value, digits) else {
-            roundedByTheDouble(value, digits)
+        guard value != 0, digits < 17 else {
+            exactNumber(value)
             return
         }
-        while mantissa % 10 == 0 {
-            mantissa /= 10
-            scale += 1
-        }
-        // The digits, and how many stand before the point (value = 0.DIGITS × 10^point).
-        var text = ShortestDigits.Digits()
-        var count = 0
-        var rest = mantissa
-        repeat {
-            count += 1
-            rest /= 10
-        } while rest > 0
-        rest = mantissa
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        let point = count + scale
-        // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the doubles'
-        // range the rounded decimal may have no double (or a subnormal one): the standard
-        // library decides.
-        if point == 16 || point >= 300 || point <= -300 {
-            roundedByTheDouble(value, digits)
-            return
-        }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        if point <= -4 || point >= 17 {
-            // 1.2345e-05, 1e+16.
-            bytes.append(text[0])
-            if count > 1 {
-                bytes.append(UInt8(ascii: "."))
-                for index in 1..<count { bytes.append(text[index]) }
+        let shortest = ShortestDecimal(abs(value))
+        switch Self.roundedDecimal(shortest, digits) {
+        case .unchanged:
+            // Already this short: the value itself (an integer below 10^15 bare).
+            if value == value.rounded(), abs(value) < 1e15 {
+                integer(Int64(value))
+            } else {
+                append(value < 0, shortest, exponential: Self.isExponential(value, shortest))
             }
-            let exponent = point - 1
-            bytes.append(UInt8(ascii: "e"))
-            bytes.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            if abs(exponent) < 10 { bytes.append(UInt8(ascii: "0")) }
-            integer(Int64(abs(exponent)))
-        } else if point <= 0 {
-            // 0.00012
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "."))
-            for _ in 0..<(-point) { bytes.append(UInt8(ascii: "0")) }
-            for index in 0..<count { bytes.append(text[index]) }
-        } else if point < count {
-            // 123.45
-            for index in 0..<point { bytes.append(text[index]) }
-            bytes.append(UInt8(ascii: "."))
-            for index in point..<count { bytes.append(text[index]) }
-        } else {
-            // An integer: bare below 10^15, with .0 from there (as `exactNumber`).
-            for index in 0..<count { bytes.append(text[index]) }
-            for _ in 0..<(point - count) { bytes.append(UInt8(ascii: "0")) }
-            if point > 15 {
-                bytes.append(UInt8(ascii: "."))
-                bytes.append(UInt8(ascii: "0"))
+        case .decimal(var mantissa, var scale):
+            guard digits <= 15 else {
+                roundedByTheDouble(value, digits)
+                return
             }
+            while mantissa % 10 == 0 {
+                mantissa /= 10
+                scale += 1
+            }
+            let point = ShortestDecimal.digitCount(mantissa) + scale
+            // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the
+            // doubles' range the rounded decimal may have no double (or a subnormal one): the
+            // double decides.
+            if point == 16 || point >= 300 || point <= -300 {
+                roundedByTheDouble(value, digits)
+                return
+            }
+            append(
+                value < 0, ShortestDecimal(digits: mantissa, exponent: scale), exponential: point < -3 || point >= 17)
+        }
+    }
+
+    /// Whether `Double.description` writes `value` (of shortest decimal `shortest`) with an
+    /// exponent: below 0.0001 and above 2^53.
+    @inline(__always)
+    private static func isExponential(_ value: Double, _ shortest: ShortestDecimal) -> Bool {
+        ShortestDecimal.digitCount(shortest.digits) + shortest.exponent < -3 || abs(value) > 9_007_199_254_740_992
+    }
+
+    /// Appends a decimal laid out as `Double.description` lays out a double: `1.5e-05`,
+    /// `1e+16`, `0.00012`, `123.45`, an integer with `.0` from 10^15 (below it, bare).
+    @inline(__always)
+    private mutating func append(_ negative: Bool, _ decimal: ShortestDecimal, exponential: Bool) {
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &buffer) { raw in
+            DecimalLayout.write(
+                negative: negative, digits: decimal.digits, exponent: decimal.exponent, exponential: exponential,
+                into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        withUnsafeBytes(of: &buffer) { raw in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<length]))
         }
     }
 
@@ -290,43 +213,6 @@ public struct JSONWriter: Sendable {
         return value < 0 ? -result : result
     }
 
-    /// A double's shortest round-trip text, received from the standard library's formatter
-    /// into 32 bytes on the stack (it writes at most 24).
-    struct ShortestDigits: TextOutputStream {
-        /// Up to 32 decimal digits or characters, on the stack.
-        struct Digits {
-            static let capacity = 32
-            private var storage:
-                (
-                    UInt64, UInt64, UInt64, UInt64
-                ) = (0, 0, 0, 0)
-
-            subscript(index: Int) -> UInt8 {
-                get { withUnsafeBytes(of: storage) { $0[index] } }
-                set { withUnsafeMutableBytes(of: &storage) { $0[index] = newValue } }
-            }
-        }
-
-        private var text = Digits()
-        private(set) var count = 0
-
-        subscript(index: Int) -> UInt8 { text[index] }
-
-        mutating func write(_ string: String) {
-            for byte in string.utf8 { append(byte) }
-        }
-
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            for byte in buffer { append(byte) }
-        }
-
-        private mutating func append(_ byte: UInt8) {
-            guard count < Digits.capacity else { return }
-            text[count] = byte
-            count += 1
-        }
-    }
-
     /// The rounded double written whole; a value whose rounding passes the largest double
     /// (1.8e308 for 1.797…e308 to two digits) is written as it is, still a number.
     private mutating func roundedByTheDouble(_ value: Double, _ digits: Int) {
@@ -345,26 +231,8 @@ public struct JSONWriter: Sendable {
             return
         }
         // The shortest round-trip digits, the same bytes as `description`, without a String.
-        var sink = DigitSink()
-        swap(&sink.bytes, &bytes)
-        value.write(to: &sink)
-        swap(&sink.bytes, &bytes)
-    }
-
-    /// Receives a number's digits from the standard library's formatter straight into the
-    /// buffer: `Double.write(to:)` hands its ASCII digits to `_writeASCII`, the text-stream
-    /// entry point for them, where `description` would first build a String on the heap.
-    private struct DigitSink: TextOutputStream {
-        var bytes: [UInt8] = []
-
-        mutating func write(_ string: String) {
-            var text = string
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-        }
-
-        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-            bytes.append(contentsOf: buffer)
-        }
+        let shortest = ShortestDecimal(abs(value))
+        append(value < 0, shortest, exponential: Self.isExponential(value, shortest))
     }
 
     /// Writes an integer.
