@@ -279,6 +279,11 @@ if let index = CommandLine.arguments.firstIndex(of: "--fuzz") {
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     exit(0)
 }
+if CommandLine.arguments.contains("--numbers") {
+    let figures = try NumberBenchmark.run()
+    print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
 if CommandLine.arguments.contains("--rlottie") {
     let figures = try RlottieBenchmark.run()
     print("{" + figures.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
