@@ -58,7 +58,8 @@ public struct JSONWriter: Sendable {
         case .decimal(let mantissa, let scale):
             guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return slowRounded(value, digits) }
             let result =
-                scale >= 0 ? Double(mantissa) * exactPowersOfTen[scale] : Double(mantissa) / exactPowersOfTen[-scale]
+                scale >= 0
+                ? Double(mantissa) * Self.exactPowerOfTen(scale) : Double(mantissa) / Self.exactPowerOfTen(-scale)
             return value < 0 ? -result : result
         }
     }
@@ -73,7 +74,48 @@ public struct JSONWriter: Sendable {
 
     static func roundedDecimal(_ value: Double, _ digits: Int) -> RoundedDecimal {
         guard value != 0, value.isFinite, digits >= 1, digits < 17 else { return .unchanged }
+        if digits <= 12, let quick = quickRoundedDecimal(abs(value), digits) {
+            return .decimal(mantissa: quick.mantissa, scale: quick.scale)
+        }
         return roundedDecimal(ShortestDecimal(abs(value)), digits)
+    }
+
+    /// ``roundedDecimal(_:_:)`` by arithmetic, without the shortest digits, where that gives the
+    /// same decimal: `value` (positive) scaled by an exact power of ten to `digits` digits
+    /// before the point, then rounded. The shortest decimal of `value` and the scaled double
+    /// differ by a few units in the last place at most, so when the scaled value's fraction is
+    /// neither near a half nor near a whole number (a margin well above that error), both round
+    /// to the same integer, and the shortest decimal has more than `digits` digits. Nil
+    /// otherwise, for the digits' path to decide.
+    @inline(__always)
+    static func quickRoundedDecimal(_ value: Double, _ digits: Int) -> (mantissa: UInt64, scale: Int)? {
+        guard value >= 1e-280, value <= 1e280 else { return nil }
+        // ⌊log10 2^e⌋ from the binary exponent, one off at most (the shift floors negatives too).
+        var power = digits - 1 - ((Int(value.exponent) * 78_913) >> 18)
+        for _ in 0..<3 {
+            guard power >= -22, power <= 22 else { return nil }
+            let scaled = power >= 0 ? value * exactPowerOfTen(power) : value / exactPowerOfTen(-power)
+            if scaled >= exactPowerOfTen(digits) {
+                power -= 1
+                continue
+            }
+            if scaled < exactPowerOfTen(digits - 1) {
+                power += 1
+                continue
+            }
+            let whole = UInt64(scaled)
+            let fraction = scaled - Double(whole)
+            let margin = scaled * 1e-14 + 1e-12
+            guard fraction > margin, fraction < 1 - margin, abs(fraction - 0.5) > margin else { return nil }
+            var mantissa = whole + (fraction > 0.5 ? 1 : 0)
+            var scale = -power
+            if mantissa == powerOfTen(digits) {
+                mantissa /= 10
+                scale += 1
+            }
+            return (mantissa, scale)
+        }
+        return nil
     }
 
     /// `shortest` rounded half away from zero to `digits` significant digits (1…16), by integer
@@ -83,13 +125,13 @@ public struct JSONWriter: Sendable {
         let count = ShortestDecimal.digitCount(shortest.digits)
         guard count > digits else { return .unchanged }
         let dropped = count - digits
-        let divisor = powersOfTen[dropped]
+        let divisor = Self.powerOfTen(dropped)
         var mantissa = shortest.digits / divisor
         // The first dropped digit 5 or more: up.
         if shortest.digits - mantissa * divisor >= divisor / 2 { mantissa += 1 }
         var scale = shortest.exponent + dropped
         // 99…9 rounded up is 10…0 with one digit more: the same number, one place higher.
-        if mantissa == powersOfTen[digits] {
+        if mantissa == Self.powerOfTen(digits) {
             mantissa /= 10
             scale += 1
         }
@@ -106,35 +148,53 @@ public struct JSONWriter: Sendable {
             exactNumber(value)
             return
         }
+        if digits <= 12, let quick = Self.quickRoundedDecimal(abs(value), digits) {
+            writeRounded(value, digits, mantissa: quick.mantissa, scale: quick.scale)
+            return
+        }
         let shortest = ShortestDecimal(abs(value))
         switch Self.roundedDecimal(shortest, digits) {
         case .unchanged:
             // Already this short: the value itself (an integer below 10^15 bare).
-            if value == value.rounded(), abs(value) < 1e15 {
+            if Self.isSmallInteger(value) {
                 integer(Int64(value))
             } else {
                 append(value < 0, shortest, exponential: Self.isExponential(value, shortest))
             }
-        case .decimal(var mantissa, var scale):
-            guard digits <= 15 else {
-                roundedByTheDouble(value, digits)
-                return
-            }
-            while mantissa % 10 == 0 {
-                mantissa /= 10
-                scale += 1
-            }
-            let point = ShortestDecimal.digitCount(mantissa) + scale
-            // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the
-            // doubles' range the rounded decimal may have no double (or a subnormal one): the
-            // double decides.
-            if point == 16 || point >= 300 || point <= -300 {
-                roundedByTheDouble(value, digits)
-                return
-            }
-            append(
-                value < 0, ShortestDecimal(digits: mantissa, exponent: scale), exponential: point < -3 || point >= 17)
+        case .decimal(let mantissa, let scale):
+            writeRounded(value, digits, mantissa: mantissa, scale: scale)
         }
+    }
+
+    /// Writes `value`'s rounding to `digits` digits, the decimal `mantissa` × 10^`scale`.
+    @inline(__always)
+    private mutating func writeRounded(_ value: Double, _ digits: Int, mantissa: UInt64, scale: Int) {
+        guard digits <= 15 else {
+            roundedByTheDouble(value, digits)
+            return
+        }
+        var mantissa = mantissa
+        var scale = scale
+        while mantissa % 10 == 0 {
+            mantissa /= 10
+            scale += 1
+        }
+        let point = ShortestDecimal.digitCount(mantissa) + scale
+        // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the
+        // doubles' range the rounded decimal may have no double (or a subnormal one): the
+        // double decides.
+        if point == 16 || point >= 300 || point <= -300 {
+            roundedByTheDouble(value, digits)
+            return
+        }
+        append(value < 0, ShortestDecimal(digits: mantissa, exponent: scale), exponential: point < -3 || point >= 17)
+    }
+
+    /// Whether `value` is an integer below 10^15 in magnitude (written bare), by a conversion
+    /// to an integer and back rather than a call to `round`.
+    @inline(__always)
+    private static func isSmallInteger(_ value: Double) -> Bool {
+        abs(value) < 1e15 && Double(Int64(value)) == value
     }
 
     /// Whether `Double.description` writes `value` (of shortest decimal `shortest`) with an
@@ -155,15 +215,66 @@ public struct JSONWriter: Sendable {
                 into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         withUnsafeBytes(of: &buffer) { raw in
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<length]))
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
         }
     }
 
-    /// 10^0 … 10^16 as integers, and 10^0 … 10^22 as doubles (each exact).
-    private static let powersOfTen: [UInt64] = (0...16).map { power in (0..<power).reduce(1) { value, _ in value * 10 }
+    /// 10^`power` for 0 ≤ power ≤ 16 (a table the compiler lays out; no array to initialise).
+    @inline(__always)
+    static func powerOfTen(_ power: Int) -> UInt64 {
+        switch power {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        default: 0
+        }
     }
-    private static let exactPowersOfTen: [Double] = (0...22).map { power in
-        (0..<power).reduce(1.0) { value, _ in value * 10 }
+
+    /// 10^`power` as an exact double, 0 ≤ power ≤ 22.
+    @inline(__always)
+    static func exactPowerOfTen(_ power: Int) -> Double {
+        switch power {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        case 22: 1e22
+        default: .nan
+        }
     }
 
     /// The rounding through text, for the cases the fast path does not cover (a mantissa past
@@ -226,7 +337,7 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "0"))
             return
         }
-        if value == value.rounded(), abs(value) < 1e15 {
+        if Self.isSmallInteger(value) {
             integer(Int64(value))
             return
         }

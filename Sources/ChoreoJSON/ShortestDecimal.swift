@@ -36,17 +36,23 @@ package struct ShortestDecimal: Equatable, Sendable {
         self.exponent = exponent
     }
 
-    /// How many decimal digits `value` has (1 for 0).
+    /// How many decimal digits `value` has (1 for 0), by comparisons.
     @inline(__always)
     package static func digitCount(_ value: UInt64) -> Int {
-        var count = 1
-        var power: UInt64 = 10
-        while count < 20 && value >= power {
-            count += 1
-            if count == 20 { break }
-            power &*= 10
+        if value < 100_000 {
+            if value < 100 { return value < 10 ? 1 : 2 }
+            return value < 1_000 ? 3 : value < 10_000 ? 4 : 5
         }
-        return count
+        if value < 10_000_000_000 {
+            if value < 10_000_000 { return value < 1_000_000 ? 6 : 7 }
+            return value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10
+        }
+        if value < 1_000_000_000_000_000 {
+            if value < 1_000_000_000_000 { return value < 100_000_000_000 ? 11 : 12 }
+            return value < 10_000_000_000_000 ? 13 : value < 100_000_000_000_000 ? 14 : 15
+        }
+        if value < 100_000_000_000_000_000 { return value < 10_000_000_000_000_000 ? 16 : 17 }
+        return value < 1_000_000_000_000_000_000 ? 18 : value < 10_000_000_000_000_000_000 ? 19 : 20
     }
 
     // MARK: Ryu's d2d

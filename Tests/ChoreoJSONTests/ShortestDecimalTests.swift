@@ -95,3 +95,16 @@ import Testing
         #expect(tables.inverse(0) == (1, 2_305_843_009_213_693_952))
     }
 }
+
+extension ShortestDecimalTests {
+    @Test func digitsAreCounted() {
+        var power: UInt64 = 1
+        for digits in 1...20 {
+            #expect(ShortestDecimal.digitCount(power) == digits)
+            #expect(ShortestDecimal.digitCount(power - 1) == max(digits - 1, 1))
+            if digits < 20 { power *= 10 }
+        }
+        #expect(ShortestDecimal.digitCount(0) == 1)
+        #expect(ShortestDecimal.digitCount(.max) == 20)
+    }
+}
