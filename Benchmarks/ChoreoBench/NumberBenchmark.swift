@@ -12,7 +12,8 @@ import Foundation
 ///   `description` lays them out), and the same at `precision=9`;
 /// - the standard library's formatter as choreo used it before (`Double.write(to:)` into a text
 ///   stream that appends its ASCII), and `description` (a String per number, appended);
-/// - the C library's `snprintf("%.17g")` and `snprintf("%.9g")`.
+/// - the C library's `snprintf("%.17g")` and `snprintf("%.9g")`, from a C program
+///   (Benchmarks/numbers/printf.c) given the same doubles.
 /// choreo's bytes, the formatter's and `description`'s are compared: they must be the same
 /// (the values are not integers, which choreo writes bare and `description` with `.0`). The
 /// `%.17g` text is longer (17 digits for every number); its bytes are reported beside.
@@ -45,41 +46,48 @@ enum NumberBenchmark {
     static func run() throws -> [(String, String)] {
         let values = values()
         var outputs: [String: [UInt8]] = [:]
+        var buffer = [UInt8](repeating: 0, count: count * 26)
         func measure(_ name: String, _ write: (inout [UInt8]) -> Void) throws -> Double {
             var fastest = Double.infinity
             for _ in 0..<3 {
-                var bytes: [UInt8] = []
-                bytes.reserveCapacity(count * 26)
+                // A buffer whose pages are touched already, as the C driver's are.
+                var bytes = buffer
+                buffer = []
+                bytes.removeAll(keepingCapacity: true)
                 let seconds = try RlottieBenchmark.cpuSeconds { write(&bytes) }
                 fastest = min(fastest, seconds)
-                outputs[name] = bytes
+                outputs[name] = bytes.withUnsafeBufferPointer { Array($0) }
+                buffer = bytes
             }
             return fastest
         }
         let choreo = try measure("choreo") { bytes in
-            var writer = JSONWriter(reusing: bytes, capacity: count * 26)
+            var writer = JSONWriter(capacity: 0)
+            swap(&writer.bytes, &bytes)
             for value in values {
                 writer.number(value)
                 writer.byte(UInt8(ascii: ","))
             }
-            bytes = writer.bytes
+            swap(&writer.bytes, &bytes)
         }
         let choreo9 = try measure("choreo9") { bytes in
-            var writer = JSONWriter(reusing: bytes, capacity: count * 26)
+            var writer = JSONWriter(capacity: 0)
+            swap(&writer.bytes, &bytes)
             writer.significantDigits = 9
             for value in values {
                 writer.number(value)
                 writer.byte(UInt8(ascii: ","))
             }
-            bytes = writer.bytes
+            swap(&writer.bytes, &bytes)
         }
         let formatter = try measure("formatter") { bytes in
-            var sink = ASCIISink(bytes: bytes)
+            var sink = ASCIISink(bytes: [])
+            swap(&sink.bytes, &bytes)
             for value in values {
                 value.write(to: &sink)
                 sink.bytes.append(UInt8(ascii: ","))
             }
-            bytes = sink.bytes
+            swap(&sink.bytes, &bytes)
         }
         let description = try measure("description") { bytes in
             for value in values {
@@ -87,24 +95,28 @@ enum NumberBenchmark {
                 bytes.append(UInt8(ascii: ","))
             }
         }
-        func printf(_ format: String) -> (inout [UInt8]) -> Void {
-            { bytes in
-                var buffer = [CChar](repeating: 0, count: 40)
-                for value in values {
-                    let length = buffer.withUnsafeMutableBufferPointer { text in
-                        withVaList([value]) { vsnprintf(text.baseAddress, 40, format, $0) }
-                    }
-                    buffer.withUnsafeBufferPointer { text in
-                        text.baseAddress!.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
-                            bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(length)))
-                        }
-                    }
-                    bytes.append(UInt8(ascii: ","))
-                }
-            }
+        // The C library's, from C (a Swift call through `withVaList` boxes its argument and
+        // would double the figure): Benchmarks/numbers/printf.c built with `cc -O2`.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "choreo-bench-numbers-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("numbers/printf.c").path
+        let driver = directory.appendingPathComponent("printf-driver").path
+        let build = try RlottieBenchmark.shell("/usr/bin/cc", ["-O2", "-o", driver, source])
+        guard build.status == 0 else { throw BenchError("cannot build the printf driver: \(build.output)") }
+        let valuesFile = directory.appendingPathComponent("values.bin")
+        try values.withUnsafeBytes { try Data($0).write(to: valuesFile) }
+        func printf(_ format: String) throws -> (seconds: Double, bytes: Int) {
+            let run = try RlottieBenchmark.shell(driver, [valuesFile.path, format])
+            guard run.status == 0, let seconds = RlottieBenchmark.number(run.output, "seconds"),
+                let bytes = RlottieBenchmark.number(run.output, "bytes")
+            else { throw BenchError("the printf driver failed: \(run.output)") }
+            return (seconds, Int(bytes))
         }
-        let printf17 = try measure("printf17", printf("%.17g"))
-        let printf9 = try measure("printf9", printf("%.9g"))
+        let printf17 = try printf("%.17g")
+        let printf9 = try printf("%.9g")
         guard outputs["choreo"] == outputs["formatter"], outputs["choreo"] == outputs["description"] else {
             throw BenchError("choreo's digits differ from the standard library's")
         }
@@ -137,17 +149,17 @@ enum NumberBenchmark {
             ("choreo_shortest_ns_per_number", nanoseconds(choreo)),
             ("stdlib_formatter_ns_per_number", nanoseconds(formatter)),
             ("swift_description_ns_per_number", nanoseconds(description)),
-            ("printf_17g_ns_per_number", nanoseconds(printf17)),
+            ("printf_17g_ns_per_number", nanoseconds(printf17.seconds)),
             ("choreo_precision_9_ns_per_number", nanoseconds(choreo9)),
-            ("printf_9g_ns_per_number", nanoseconds(printf9)),
+            ("printf_9g_ns_per_number", nanoseconds(printf9.seconds)),
             ("choreo_over_stdlib_formatter", ratio(formatter, choreo)),
             ("choreo_over_swift_description", ratio(description, choreo)),
-            ("choreo_over_printf_17g", ratio(printf17, choreo)),
-            ("choreo_precision_9_over_printf_9g", ratio(printf9, choreo9)),
+            ("choreo_over_printf_17g", ratio(printf17.seconds, choreo)),
+            ("choreo_precision_9_over_printf_9g", ratio(printf9.seconds, choreo9)),
             ("choreo_bytes", "\(outputs["choreo"]?.count ?? 0)"),
-            ("printf_17g_bytes", "\(outputs["printf17"]?.count ?? 0)"),
+            ("printf_17g_bytes", "\(printf17.bytes)"),
             ("choreo_precision_9_bytes", "\(outputs["choreo9"]?.count ?? 0)"),
-            ("printf_9g_bytes", "\(outputs["printf9"]?.count ?? 0)"),
+            ("printf_9g_bytes", "\(printf9.bytes)"),
             ("same_bytes_as_description", "true"),
             ("json_encoder_bytes", "\(encoded.count)"),
             ("json_encoder_mb_per_second", String(format: "%.1f", Double(encoded.count) / encoder / 1e6)),
