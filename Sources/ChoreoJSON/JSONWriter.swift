@@ -22,12 +22,12 @@ public struct JSONWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     /// Writes a finite number; non-finite values are written as `null`.
@@ -148,6 +148,11 @@ public struct JSONWriter: Sendable {
             exactNumber(value)
             return
         }
+        // An integer of `digits` digits or fewer is its own rounding (a scene's positions often are).
+        if Self.isSmallInteger(value), abs(value) < Self.exactPowerOfTen(digits) {
+            integer(Int64(value))
+            return
+        }
         if digits <= 12, let quick = Self.quickRoundedDecimal(abs(value), digits) {
             writeRounded(value, digits, mantissa: quick.mantissa, scale: quick.scale)
             return
@@ -221,61 +226,38 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// 10^`power` for 0 ≤ power ≤ 16 (a table the compiler lays out; no array to initialise).
+    /// 10^`power` for 0 ≤ power ≤ 16.
     @inline(__always)
-    static func powerOfTen(_ power: Int) -> UInt64 {
-        switch power {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1_000
-        case 4: 10_000
-        case 5: 100_000
-        case 6: 1_000_000
-        case 7: 10_000_000
-        case 8: 100_000_000
-        case 9: 1_000_000_000
-        case 10: 10_000_000_000
-        case 11: 100_000_000_000
-        case 12: 1_000_000_000_000
-        case 13: 10_000_000_000_000
-        case 14: 100_000_000_000_000
-        case 15: 1_000_000_000_000_000
-        case 16: 10_000_000_000_000_000
-        default: 0
-        }
-    }
+    static func powerOfTen(_ power: Int) -> UInt64 { integerPowersOfTen[power] }
 
     /// 10^`power` as an exact double, 0 ≤ power ≤ 22.
     @inline(__always)
-    static func exactPowerOfTen(_ power: Int) -> Double {
-        switch power {
-        case 0: 1e0
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        case 22: 1e22
-        default: .nan
-        }
-    }
+    static func exactPowerOfTen(_ power: Int) -> Double { doublePowersOfTen[power] }
+
+    /// Literal tables, which the compiler lays out in the binary (no initialisation at first use).
+    private static let integerPowersOfTen: [UInt64] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+        10_000_000_000,
+        100_000_000_000,
+        1_000_000_000_000,
+        10_000_000_000_000,
+        100_000_000_000_000,
+        1_000_000_000_000_000,
+        10_000_000_000_000_000,
+    ]
+    private static let doublePowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
 
     /// The rounding through text, for the cases the fast path does not cover (a mantissa past
     /// 2^53 or a power of ten past 10^22): the same result, only slower.

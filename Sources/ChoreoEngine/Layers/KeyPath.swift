@@ -131,7 +131,12 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         case .translationZ: return .number(m.m43 / m.m44)
         default: break
         }
-        let c = TransformComponents(m) ?? TransformComponents()
+        let rotation: Bool
+        switch component {
+        case .rotation, .rotationX, .rotationY, .rotationZ: rotation = true
+        default: rotation = false
+        }
+        let c = TransformComponents(m, rotation: rotation) ?? TransformComponents()
         switch component {
         case .scale: return .number((c.scale.x + c.scale.y + c.scale.z) / 3)
         case .scaleX: return .number(c.scale.x)

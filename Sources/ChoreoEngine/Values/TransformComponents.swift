@@ -58,6 +58,12 @@ public struct TransformComponents: Sendable, Equatable {
 
     /// Decomposes a transform; `nil` for a singular one (it has no such parts).
     public init?(_ m: Transform3D) {
+        self.init(m, rotation: true)
+    }
+
+    /// Decomposes a transform, its rotation only when `rotation` (reading `transform.scale`
+    /// needs no quaternion; the other parts are the same to the bit either way).
+    public init?(_ m: Transform3D, rotation: Bool) {
         if m.isIdentity { return }
         guard m.m44 != 0 else { return nil }
         let n = 1 / m.m44
@@ -111,7 +117,7 @@ public struct TransformComponents: Sendable, Equatable {
         }
         scale = (sx, sy, sz)
         skew = (kxy, kxz, kyz)
-        quaternion = Self.quaternion(fromRows: (r0, r1, r2))
+        if rotation { quaternion = Self.quaternion(fromRows: (r0, r1, r2)) }
     }
 
     /// The transform these parts compose.
