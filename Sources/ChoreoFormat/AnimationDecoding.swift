@@ -28,6 +28,12 @@ extension SceneDecoder {
         "transition": ["transitionType", "subtype", "startProgress", "endProgress"],
     ]
 
+    /// Every field each type allows: the common ones, its own, and a property animation's.
+    private static let allowedByType: [String: Set<String>] = fieldsByType.mapValues { specific in
+        let isProperty = specific.contains("fromValue") || specific.contains("values")
+        return commonFields.union(specific).union(isProperty ? propertyFields : [])
+    }
+
     mutating func decodeAnimation(_ json: JSONValue, _ path: String, depth: Int) -> Animation? {
         guard let given = reader.object(json, path) else { return nil }
         let object = reader.canonical(given, path, aliases: Vocabulary.animationFieldAliases)
@@ -49,9 +55,7 @@ extension SceneDecoder {
             return nil
         }
         let isProperty = type != "group" && type != "transition"
-        var allowed = Self.commonFields.union(specific)
-        if isProperty { allowed.formUnion(Self.propertyFields) }
-        reader.rejectUnknown(object, path, allowed: allowed)
+        reader.rejectUnknown(object, path, allowed: Self.allowedByType[type] ?? specific)
 
         var property: PropertyAnimation?
         if isProperty {

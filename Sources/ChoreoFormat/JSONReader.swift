@@ -34,18 +34,18 @@ struct JSONReader {
     }
 
     /// A duration or delay in seconds: 60 s or more is probably milliseconds.
-    mutating func checkSeconds(_ value: Double, _ path: String) {
+    mutating func checkSeconds(_ value: Double, _ path: @autoclosure () -> String) {
         guard value >= 60 else { return }
-        let field = path.split(separator: ".").last.map(String.init) ?? "duration"
+        let field = path().split(separator: ".").last.map(String.init) ?? "duration"
         warnUnit(
-            path, "\(field) is \(Self.format(value)) s: over a minute, probably meant as milliseconds.",
+            path(), "\(field) is \(Self.format(value)) s: over a minute, probably meant as milliseconds.",
             fix: "Times are in seconds, as in Core Animation and UIKit: \(Self.format(value)) ms is \(value / 1000).")
     }
 
     /// A duration or delay: seconds from 0 to the longest scene, warned about from a minute on.
-    mutating func seconds(_ value: JSONValue, _ path: String) -> Double? {
-        guard let n = number(value, path, min: 0, max: Limits.maxSceneTime) else { return nil }
-        checkSeconds(n, path)
+    mutating func seconds(_ value: JSONValue, _ path: @autoclosure () -> String) -> Double? {
+        guard let n = number(value, path(), min: 0, max: Limits.maxSceneTime) else { return nil }
+        checkSeconds(n, path())
         return n
     }
 
@@ -87,26 +87,26 @@ struct JSONReader {
     }
 
     /// One of an enumeration's names, in the format's spelling or a Core Animation / Swift one.
-    mutating func name(_ value: JSONValue, _ path: String, _ names: Vocabulary.Names) -> String? {
-        guard let text = string(value, path) else { return nil }
+    mutating func name(_ value: JSONValue, _ path: @autoclosure () -> String, _ names: Vocabulary.Names) -> String? {
+        guard let text = string(value, path()) else { return nil }
         if let resolved = names.resolve(text) { return resolved }
         fail(
-            path, "must be \(names.canonical.joined(separator: ", ")), not \"\(text)\"",
+            path(), "must be \(names.canonical.joined(separator: ", ")), not \"\(text)\"",
             suggestion: names.suggestion(for: text))
         return nil
     }
 
-    mutating func object(_ value: JSONValue, _ path: String) -> JSONObject? {
+    mutating func object(_ value: JSONValue, _ path: @autoclosure () -> String) -> JSONObject? {
         guard case .object(let object) = value else {
-            fail(path, "must be an object, not \(value.typeName)")
+            fail(path(), "must be an object, not \(value.typeName)")
             return nil
         }
         return object
     }
 
-    mutating func array(_ value: JSONValue, _ path: String) -> [JSONValue]? {
+    mutating func array(_ value: JSONValue, _ path: @autoclosure () -> String) -> [JSONValue]? {
         guard case .array(let array) = value else {
-            fail(path, "must be an array, not \(value.typeName)")
+            fail(path(), "must be an array, not \(value.typeName)")
             return nil
         }
         return array
@@ -114,78 +114,79 @@ struct JSONReader {
 
     /// ``object(_:_:)`` that takes the object out of `value` (left `.null`): a caller that
     /// owned the document alone then owns the object alone, and can let its members go.
-    mutating func takeObject(_ value: inout JSONValue, _ path: String) -> JSONObject? {
-        guard let object = object(value, path) else { return nil }
+    mutating func takeObject(_ value: inout JSONValue, _ path: @autoclosure () -> String) -> JSONObject? {
+        guard let object = object(value, path()) else { return nil }
         value = .null
         return object
     }
 
     /// ``array(_:_:)`` that takes the elements out of `value` (left `.null`), so that each can
     /// be let go once decoded (``Swift/Array/take(_:)``).
-    mutating func takeArray(_ value: inout JSONValue, _ path: String) -> [JSONValue]? {
-        guard let array = array(value, path) else { return nil }
+    mutating func takeArray(_ value: inout JSONValue, _ path: @autoclosure () -> String) -> [JSONValue]? {
+        guard let array = array(value, path()) else { return nil }
         value = .null
         return array
     }
 
-    mutating func string(_ value: JSONValue, _ path: String) -> String? {
+    mutating func string(_ value: JSONValue, _ path: @autoclosure () -> String) -> String? {
         guard case .string(let string) = value else {
-            fail(path, "must be a string, not \(value.typeName)")
+            fail(path(), "must be a string, not \(value.typeName)")
             return nil
         }
         return string
     }
 
-    mutating func bool(_ value: JSONValue, _ path: String) -> Bool? {
+    mutating func bool(_ value: JSONValue, _ path: @autoclosure () -> String) -> Bool? {
         guard case .bool(let flag) = value else {
-            fail(path, "must be true or false, not \(value.typeName)")
+            fail(path(), "must be true or false, not \(value.typeName)")
             return nil
         }
         return flag
     }
 
     mutating func number(
-        _ value: JSONValue, _ path: String, min: Double? = nil, max: Double? = nil, exclusiveMin: Bool = false
+        _ value: JSONValue, _ path: @autoclosure () -> String, min: Double? = nil, max: Double? = nil,
+        exclusiveMin: Bool = false
     ) -> Double? {
         guard case .number(let number) = value else {
-            fail(path, "must be a number, not \(value.typeName)")
+            fail(path(), "must be a number, not \(value.typeName)")
             return nil
         }
         guard number.isFinite else {
-            fail(path, "must be a finite number (it is beyond the range of a double)")
+            fail(path(), "must be a finite number (it is beyond the range of a double)")
             return nil
         }
         if let min, exclusiveMin ? number <= min : number < min {
             fail(
-                path,
+                path(),
                 "must be \(exclusiveMin ? "greater than" : "at least") \(Self.format(min)), not \(Self.format(number))")
             return nil
         }
         if let max, number > max {
-            fail(path, "must be at most \(Self.format(max)), not \(Self.format(number))")
+            fail(path(), "must be at most \(Self.format(max)), not \(Self.format(number))")
             return nil
         }
         return number
     }
 
-    mutating func integer(_ value: JSONValue, _ path: String, min: Int, max: Int) -> Int? {
-        guard let number = number(value, path) else { return nil }
+    mutating func integer(_ value: JSONValue, _ path: @autoclosure () -> String, min: Int, max: Int) -> Int? {
+        guard let number = number(value, path()) else { return nil }
         guard number == number.rounded(), number >= Double(min), number <= Double(max) else {
-            fail(path, "must be a whole number from \(min) to \(max)")
+            fail(path(), "must be a whole number from \(min) to \(max)")
             return nil
         }
         return Int(number)
     }
 
-    mutating func numbers(_ value: JSONValue, _ path: String, count: Int? = nil) -> [Double]? {
-        guard let array = array(value, path) else { return nil }
+    mutating func numbers(_ value: JSONValue, _ path: @autoclosure () -> String, count: Int? = nil) -> [Double]? {
+        guard let array = array(value, path()) else { return nil }
         if let count, array.count != count {
-            fail(path, "must have \(count) numbers, not \(array.count)")
+            fail(path(), "must have \(count) numbers, not \(array.count)")
             return nil
         }
         var result: [Double] = []
         for (index, element) in array.enumerated() {
-            guard let number = number(element, "\(path)[\(index)]") else { return nil }
+            guard let number = number(element, "\(path())[\(index)]") else { return nil }
             result.append(number)
         }
         return result

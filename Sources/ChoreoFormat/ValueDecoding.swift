@@ -4,61 +4,61 @@ import Foundation
 
 /// Reads property values in the scene format's JSON forms (see the Values table of the format).
 extension JSONReader {
-    mutating func value(_ json: JSONValue, kind: ValueKind, _ path: String) -> Value? {
+    mutating func value(_ json: JSONValue, kind: ValueKind, _ path: @autoclosure () -> String) -> Value? {
         switch kind {
         case .number:
-            return number(json, path).map { .number($0) }
+            return number(json, path()).map { .number($0) }
         case .point:
-            guard let n = geometry(json, path, fields: ["x", "y"]) else { return nil }
+            guard let n = geometry(json, path(), fields: ["x", "y"]) else { return nil }
             return .point(Point(n[0], n[1]))
         case .size:
-            guard let n = geometry(json, path, fields: ["width", "height"]) else { return nil }
+            guard let n = geometry(json, path(), fields: ["width", "height"]) else { return nil }
             return .size(Point(n[0], n[1]))
         case .rect:
-            guard let n = geometry(json, path, fields: ["x", "y", "width", "height"]) else { return nil }
+            guard let n = geometry(json, path(), fields: ["x", "y", "width", "height"]) else { return nil }
             return .rect(Rect(x: n[0], y: n[1], width: n[2], height: n[3]))
         case .color:
-            return color(json, path).map { .color($0) }
+            return color(json, path()).map { .color($0) }
         case .transform:
-            return transform(json, path).map { .transform($0) }
+            return transform(json, path()).map { .transform($0) }
         case .bool:
-            return bool(json, path).map { .bool($0) }
+            return bool(json, path()).map { .bool($0) }
         case .string:
-            guard let text = string(json, path) else { return nil }
+            guard let text = string(json, path()) else { return nil }
             guard text.utf8.count <= 10_000 else {
-                fail(path, "must be at most 10000 bytes long")
+                fail(path(), "must be at most 10000 bytes long")
                 return nil
             }
             return .string(text)
         case .path:
-            return bezierPath(json, path).map { .path($0) }
+            return bezierPath(json, path()).map { .path($0) }
         }
     }
 
     /// A point, size or rect as numbers, or as its Core Graphics fields: `CGPoint`
     /// `{"x", "y"}`, `CGSize` `{"width", "height"}`, `CGRect` `{"x", "y", "width", "height"}` or
     /// `{"origin": {"x", "y"}, "size": {"width", "height"}}`.
-    mutating func geometry(_ json: JSONValue, _ path: String, fields: [String]) -> [Double]? {
-        guard case .object(var object) = json else { return numbers(json, path, count: fields.count) }
+    mutating func geometry(_ json: JSONValue, _ path: @autoclosure () -> String, fields: [String]) -> [Double]? {
+        guard case .object(var object) = json else { return numbers(json, path(), count: fields.count) }
         if fields.count == 4 && (object["origin"] != nil || object["size"] != nil) {
-            rejectUnknown(object, path, allowed: ["origin", "size"])
+            rejectUnknown(object, path(), allowed: ["origin", "size"])
             guard let originJSON = object["origin"], let sizeJSON = object["size"] else {
-                fail(path, "a CGRect needs both origin and size")
+                fail(path(), "a CGRect needs both origin and size")
                 return nil
             }
-            guard let origin = geometry(originJSON, "\(path).origin", fields: ["x", "y"]),
-                let size = geometry(sizeJSON, "\(path).size", fields: ["width", "height"])
+            guard let origin = geometry(originJSON, "\(path()).origin", fields: ["x", "y"]),
+                let size = geometry(sizeJSON, "\(path()).size", fields: ["width", "height"])
             else { return nil }
             return origin + size
         }
-        rejectUnknown(object, path, allowed: Set(fields))
+        rejectUnknown(object, path(), allowed: Set(fields))
         var result: [Double] = []
         for field in fields {
             guard let value = object[field] else {
-                fail("\(path).\(field)", "is required")
+                fail("\(path()).\(field)", "is required")
                 return nil
             }
-            guard let number = number(value, "\(path).\(field)") else { return nil }
+            guard let number = number(value, "\(path()).\(field)") else { return nil }
             result.append(number)
             object[field] = nil
         }
