@@ -251,23 +251,27 @@ public enum ResponseEncoder {
             let layers = plan.frames.layerCount(at: time)
             positions = (part * layers / parts)..<((part + 1) * layers / parts)
         }
-        var visitor = JSONFrameWriter(
-            tables: plan.tables,
-            continuing: positions.map { part > 0 && plan.frames.selectsLayer(before: $0.lowerBound, at: time) }
-                ?? false)
-        // The visitor writes into the response's buffer itself: swapped in and out, not copied.
-        // `precision` rounds the sampled values, not the times or the interactive states.
-        swap(&visitor.writer, &writer)
-        visitor.writer.significantDigits = plan.precision
-        if let tileFrame {
-            plan.frames.visit(tileFrame: tileFrame, cursor: cursor, &visitor)
-        } else if let positions {
-            plan.frames.visit(time, positions: positions, cursor: cursor, &visitor)
-        } else {
-            plan.frames.visit(time, cursor: cursor, &visitor)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONFrameWriter.stagingCapacity) { staging in
+            var visitor = JSONFrameWriter(
+                tables: plan.tables,
+                continuing: positions.map { part > 0 && plan.frames.selectsLayer(before: $0.lowerBound, at: time) }
+                    ?? false,
+                staging: staging.baseAddress!)
+            // The visitor writes into the response's buffer itself: swapped in and out, not copied.
+            // `precision` rounds the sampled values, not the times or the interactive states.
+            swap(&visitor.writer, &writer)
+            visitor.writer.significantDigits = plan.precision
+            if let tileFrame {
+                plan.frames.visit(tileFrame: tileFrame, cursor: cursor, &visitor)
+            } else if let positions {
+                plan.frames.visit(time, positions: positions, cursor: cursor, &visitor)
+            } else {
+                plan.frames.visit(time, cursor: cursor, &visitor)
+            }
+            visitor.flush()
+            visitor.writer.significantDigits = nil
+            swap(&visitor.writer, &writer)
         }
-        visitor.writer.significantDigits = nil
-        swap(&visitor.writer, &writer)
         if part == parts - 1 {
             writer.byte(UInt8(ascii: "}"))
             writeInteractive(plan.timeline, at: time, into: &writer)
@@ -343,7 +347,7 @@ public enum ResponseEncoder {
 
     /// Whether 16 transform lanes are the identity (as `==` compares: −0 equals 0).
     @inline(__always)
-    private static func isIdentity(_ lanes: UnsafePointer<Double>) -> Bool {
+    static func isIdentity(_ lanes: UnsafePointer<Double>) -> Bool {
         UnsafeRawPointer(lanes).loadUnaligned(as: Lanes.self) == .identityTransform
     }
 
@@ -688,12 +692,101 @@ struct JSONFrameWriter: FrameVisitor {
     var writer = JSONWriter()
     private var firstLayer = true
     private var firstColumn = true
+    /// A layer's keys, punctuation and sampled numbers are laid out here, and appended to
+    /// `writer` a few layers at a time (``flush()``): one append instead of one per key, number
+    /// and bracket.
+    private let staging: UnsafeMutablePointer<UInt8>
+    private var staged = 0
+    static let stagingCapacity = 4096
 
     /// `continuing`: the frame's layers written so far are in another part, so the first one
-    /// here is preceded by a comma.
-    init(tables: FrameTables, continuing: Bool = false) {
+    /// here is preceded by a comma. `staging`: ``stagingCapacity`` bytes the writer may use
+    /// until it is flushed.
+    init(tables: FrameTables, continuing: Bool = false, staging: UnsafeMutablePointer<UInt8>) {
         self.tables = tables
+        self.staging = staging
         firstLayer = !continuing
+    }
+
+    /// Appends what is staged to `writer`; called before anything writes to `writer` directly.
+    @inline(__always)
+    mutating func flush() {
+        guard staged > 0 else { return }
+        writer.bytes.append(contentsOf: UnsafeBufferPointer(start: staging, count: staged))
+        staged = 0
+    }
+
+    /// Room for `count` more bytes in the staging area (flushed when it has too little).
+    @inline(__always)
+    private mutating func reserve(_ count: Int) {
+        if staged + count > Self.stagingCapacity { flush() }
+    }
+
+    @inline(__always)
+    private mutating func stage(_ byte: UInt8) {
+        staging[staged] = byte
+        staged += 1
+    }
+
+    @inline(__always)
+    private mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>) {
+        staging.advanced(by: staged).update(from: bytes.baseAddress!, count: bytes.count)
+        staged += bytes.count
+    }
+
+    mutating func beginLayer(_ layer: Int) {
+        let key = tables.keyBytes.bytes(tables.layerKeys[layer])
+        guard key.count + 2 <= Self.stagingCapacity else {
+            flush()
+            if !firstLayer { writer.byte(UInt8(ascii: ",")) }
+            firstLayer = false
+            writer.bytes.append(contentsOf: key)
+            writer.byte(UInt8(ascii: "{"))
+            firstColumn = true
+            return
+        }
+        reserve(key.count + 2)
+        if !firstLayer { stage(UInt8(ascii: ",")) }
+        firstLayer = false
+        stage(key)
+        stage(UInt8(ascii: "{"))
+        firstColumn = true
+    }
+
+    /// A value in lane form, staged as ``ResponseEncoder/writeLanes(_:kind:into:)`` writes it.
+    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
+        let key = tables.keyBytes.bytes(tables.columnKeys[column])
+        let kind = keyPath.property.kind
+        let count = kind == .transform ? 16 : kind.laneCount
+        let most = key.count + 3 + count * (JSONWriter.maximumNumberLength + 1)
+        guard most <= Self.stagingCapacity else {
+            flush()
+            if !firstColumn { writer.byte(UInt8(ascii: ",")) }
+            firstColumn = false
+            writer.bytes.append(contentsOf: key)
+            ResponseEncoder.writeLanes(lanes, kind: kind, into: &writer)
+            return
+        }
+        reserve(most)
+        if !firstColumn { stage(UInt8(ascii: ",")) }
+        firstColumn = false
+        stage(key)
+        let digits = writer.significantDigits
+        if kind == .number {
+            staged += JSONWriter.write(lanes[0], significantDigits: digits, into: staging + staged)
+            return
+        }
+        if kind == .transform && ResponseEncoder.isIdentity(lanes) {
+            let identity: StaticString = "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]"
+            stage(UnsafeBufferPointer(start: identity.utf8Start, count: identity.utf8CodeUnitCount))
+            return
+        }
+        stage(UInt8(ascii: "["))
+        for lane in 0..<count {
+            if lane > 0 { stage(UInt8(ascii: ",")) }
+            staged += JSONWriter.write(lanes[lane], significantDigits: digits, into: staging + staged)
+        }
+        stage(UInt8(ascii: "]"))
     }
 
     @inline(__always)
@@ -702,39 +795,31 @@ struct JSONFrameWriter: FrameVisitor {
         firstColumn = false
     }
 
-    mutating func beginLayer(_ layer: Int) {
-        if !firstLayer { writer.byte(UInt8(ascii: ",")) }
-        firstLayer = false
-        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.layerKeys[layer]))
-        writer.byte(UInt8(ascii: "{"))
-        firstColumn = true
-    }
-
-    mutating func lanes(_ column: Int, _ keyPath: KeyPath, _ lanes: UnsafePointer<Double>) {
-        separate()
-        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
-        ResponseEncoder.writeLanes(lanes, kind: keyPath.property.kind, into: &writer)
-    }
-
     mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) {
+        flush()
         separate()
         writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
         ResponseEncoder.writeValue(value, into: &writer)
     }
 
     mutating func transition(_ column: Int, _ state: TransitionState) {
+        flush()
         separate()
         writer.key("transition")
         ResponseEncoder.writeTransition(state, into: &writer)
     }
 
     mutating func particles(_ column: Int, _ particles: [Particle]) {
+        flush()
         separate()
         writer.key("particles")
         ResponseEncoder.writeParticles(particles, into: &writer)
     }
 
-    mutating func endLayer(_ layer: Int) { writer.byte(UInt8(ascii: "}")) }
+    mutating func endLayer(_ layer: Int) {
+        reserve(1)
+        stage(UInt8(ascii: "}"))
+    }
 }
 
 /// Set once by whichever thread stops a render; read by the others.

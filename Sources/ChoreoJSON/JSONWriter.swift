@@ -32,15 +32,35 @@ public struct JSONWriter: Sendable {
 
     /// Writes a finite number; non-finite values are written as `null`.
     public mutating func number(_ value: Double) {
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &buffer) { raw in
+            Self.write(
+                value, significantDigits: significantDigits, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        withUnsafeBytes(of: &buffer) { raw in
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
+        }
+    }
+
+    /// The most bytes ``write(_:significantDigits:into:)`` writes.
+    public static let maximumNumberLength = 32
+
+    /// Writes `value` as ``number(_:)`` does at `significantDigits` into `text`, which has room
+    /// for ``maximumNumberLength`` bytes, and returns how many it wrote: for writers that lay
+    /// out several values before appending them at once.
+    @inline(__always)
+    public static func write(_ value: Double, significantDigits: Int?, into text: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else {
-            raw("null")
-            return
+            text[0] = UInt8(ascii: "n")
+            text[1] = UInt8(ascii: "u")
+            text[2] = UInt8(ascii: "l")
+            text[3] = UInt8(ascii: "l")
+            return 4
         }
-        if let digits = significantDigits {
-            roundedNumber(value, digits)
-        } else {
-            exactNumber(value)
-        }
+        if let digits = significantDigits { return writeRounded(value, digits, into: text) }
+        return writeExact(value, into: text)
     }
 
     /// `value` rounded to `digits` significant digits: its shortest round-trip decimal form
@@ -143,41 +163,32 @@ public struct JSONWriter: Sendable {
     /// digits, a decimal's nearest double has that decimal as its shortest form, so its
     /// digits are written as they are, laid out as the standard library lays out a double
     /// (decimal from 0.0001 to 2^53, `1.5e-05` and `1e+16` beyond, integers below 10^15 bare).
-    mutating func roundedNumber(_ value: Double, _ digits: Int) {
-        guard value != 0, digits < 17 else {
-            exactNumber(value)
-            return
-        }
+    static func writeRounded(_ value: Double, _ digits: Int, into text: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value != 0, digits < 17 else { return writeExact(value, into: text) }
         // An integer of `digits` digits or fewer is its own rounding (a scene's positions often are).
-        if Self.isSmallInteger(value), abs(value) < Self.exactPowerOfTen(digits) {
-            integer(Int64(value))
-            return
-        }
-        if digits <= 12, let quick = Self.quickRoundedDecimal(abs(value), digits) {
-            writeRounded(value, digits, mantissa: quick.mantissa, scale: quick.scale)
-            return
+        if isSmallInteger(value), abs(value) < exactPowerOfTen(digits) { return writeInteger(Int64(value), into: text) }
+        if digits <= 12, let quick = quickRoundedDecimal(abs(value), digits) {
+            return writeDecimal(value, digits, mantissa: quick.mantissa, scale: quick.scale, into: text)
         }
         let shortest = ShortestDecimal(abs(value))
-        switch Self.roundedDecimal(shortest, digits) {
+        switch roundedDecimal(shortest, digits) {
         case .unchanged:
             // Already this short: the value itself (an integer below 10^15 bare).
-            if Self.isSmallInteger(value) {
-                integer(Int64(value))
-            } else {
-                append(value < 0, shortest, exponential: Self.isExponential(value, shortest))
-            }
+            if isSmallInteger(value) { return writeInteger(Int64(value), into: text) }
+            return DecimalLayout.write(
+                negative: value < 0, digits: shortest.digits, exponent: shortest.exponent,
+                exponential: isExponential(value, shortest), into: text)
         case .decimal(let mantissa, let scale):
-            writeRounded(value, digits, mantissa: mantissa, scale: scale)
+            return writeDecimal(value, digits, mantissa: mantissa, scale: scale, into: text)
         }
     }
 
     /// Writes `value`'s rounding to `digits` digits, the decimal `mantissa` × 10^`scale`.
     @inline(__always)
-    private mutating func writeRounded(_ value: Double, _ digits: Int, mantissa: UInt64, scale: Int) {
-        guard digits <= 15 else {
-            roundedByTheDouble(value, digits)
-            return
-        }
+    private static func writeDecimal(
+        _ value: Double, _ digits: Int, mantissa: UInt64, scale: Int, into text: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        guard digits <= 15 else { return writeRoundedDouble(value, digits, into: text) }
         var mantissa = mantissa
         var scale = scale
         while mantissa % 10 == 0 {
@@ -188,11 +199,9 @@ public struct JSONWriter: Sendable {
         // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the
         // doubles' range the rounded decimal may have no double (or a subnormal one): the
         // double decides.
-        if point == 16 || point >= 300 || point <= -300 {
-            roundedByTheDouble(value, digits)
-            return
-        }
-        append(value < 0, ShortestDecimal(digits: mantissa, exponent: scale), exponential: point < -3 || point >= 17)
+        if point == 16 || point >= 300 || point <= -300 { return writeRoundedDouble(value, digits, into: text) }
+        return DecimalLayout.write(
+            negative: value < 0, digits: mantissa, exponent: scale, exponential: point < -3 || point >= 17, into: text)
     }
 
     /// Whether `value` is an integer below 10^15 in magnitude (written bare), by a conversion
@@ -207,23 +216,6 @@ public struct JSONWriter: Sendable {
     @inline(__always)
     private static func isExponential(_ value: Double, _ shortest: ShortestDecimal) -> Bool {
         ShortestDecimal.digitCount(shortest.digits) + shortest.exponent < -3 || abs(value) > 9_007_199_254_740_992
-    }
-
-    /// Appends a decimal laid out as `Double.description` lays out a double: `1.5e-05`,
-    /// `1e+16`, `0.00012`, `123.45`, an integer with `.0` from 10^15 (below it, bare).
-    @inline(__always)
-    private mutating func append(_ negative: Bool, _ decimal: ShortestDecimal, exponential: Bool) {
-        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let length = withUnsafeMutableBytes(of: &buffer) { raw in
-            DecimalLayout.write(
-                negative: negative, digits: decimal.digits, exponent: decimal.exponent, exponential: exponential,
-                into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        }
-        withUnsafeBytes(of: &buffer) { raw in
-            bytes.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
-        }
     }
 
     /// 10^`power` for 0 ≤ power ≤ 16.
@@ -308,46 +300,52 @@ public struct JSONWriter: Sendable {
 
     /// The rounded double written whole; a value whose rounding passes the largest double
     /// (1.8e308 for 1.797…e308 to two digits) is written as it is, still a number.
-    private mutating func roundedByTheDouble(_ value: Double, _ digits: Int) {
-        let rounded = Self.rounded(value, significantDigits: digits)
-        exactNumber(rounded.isFinite ? rounded : value)
+    private static func writeRoundedDouble(_ value: Double, _ digits: Int, into text: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
+        let rounded = rounded(value, significantDigits: digits)
+        return writeExact(rounded.isFinite ? rounded : value, into: text)
     }
 
+    /// The shortest round-trip digits, the bytes of `description` (an integer below 10^15
+    /// bare, `-0` as `0`).
     @inline(__always)
-    private mutating func exactNumber(_ value: Double) {
+    static func writeExact(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
         if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
+            text[0] = UInt8(ascii: "0")
+            return 1
         }
-        if Self.isSmallInteger(value) {
-            integer(Int64(value))
-            return
-        }
-        // The shortest round-trip digits, the same bytes as `description`, without a String.
+        if isSmallInteger(value) { return writeInteger(Int64(value), into: text) }
         let shortest = ShortestDecimal(abs(value))
-        append(value < 0, shortest, exponential: Self.isExponential(value, shortest))
+        return DecimalLayout.write(
+            negative: value < 0, digits: shortest.digits, exponent: shortest.exponent,
+            exponential: isExponential(value, shortest), into: text)
+    }
+
+    /// Writes an integer's digits (with `-`), 20 bytes at most.
+    @inline(__always)
+    static func writeInteger(_ value: Int64, into text: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = 0
+        if value < 0 {
+            text[0] = UInt8(ascii: "-")
+            at = 1
+        }
+        let magnitude = value.magnitude
+        let count = ShortestDecimal.digitCount(magnitude)
+        DecimalLayout.writeDigits(magnitude, count: count, to: text + at)
+        return at + count
     }
 
     /// Writes an integer.
     public mutating func integer(_ value: Int64) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &buffer) { raw in
+            Self.writeInteger(value, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
-        var magnitude = value.magnitude
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
+        withUnsafeBytes(of: &buffer) { raw in
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
         }
     }
 
