@@ -734,6 +734,11 @@ struct JSONFrameWriter: FrameVisitor {
         staged += bytes.count
     }
 
+    @inline(__always)
+    private mutating func stageNumber(_ value: Double, _ digits: Int?) {
+        staged += JSONWriter.write(value, significantDigits: digits, into: staging + staged)
+    }
+
     mutating func beginLayer(_ layer: Int) {
         let key = tables.keyBytes.bytes(tables.layerKeys[layer])
         guard key.count + 2 <= Self.stagingCapacity else {
@@ -773,7 +778,7 @@ struct JSONFrameWriter: FrameVisitor {
         stage(key)
         let digits = writer.significantDigits
         if kind == .number {
-            staged += JSONWriter.write(lanes[0], significantDigits: digits, into: staging + staged)
+            stageNumber(lanes[0], digits)
             return
         }
         if kind == .transform && ResponseEncoder.isIdentity(lanes) {
@@ -784,7 +789,7 @@ struct JSONFrameWriter: FrameVisitor {
         stage(UInt8(ascii: "["))
         for lane in 0..<count {
             if lane > 0 { stage(UInt8(ascii: ",")) }
-            staged += JSONWriter.write(lanes[lane], significantDigits: digits, into: staging + staged)
+            stageNumber(lanes[lane], digits)
         }
         stage(UInt8(ascii: "]"))
     }
@@ -795,11 +800,50 @@ struct JSONFrameWriter: FrameVisitor {
         firstColumn = false
     }
 
+    /// A value: numbers, points, sizes and rects (a sub-key-path such as `transform.scale`
+    /// or `position.x`) staged as ``ResponseEncoder/writeValue(_:into:)`` writes them, others
+    /// written by it.
     mutating func value(_ column: Int, _ keyPath: KeyPath, _ value: Value) {
-        flush()
-        separate()
-        writer.bytes.append(contentsOf: tables.keyBytes.bytes(tables.columnKeys[column]))
-        ResponseEncoder.writeValue(value, into: &writer)
+        let key = tables.keyBytes.bytes(tables.columnKeys[column])
+        let most = key.count + 3 + 4 * (JSONWriter.maximumNumberLength + 1)
+        let stageable: Bool
+        switch value {
+        case .number, .point, .size, .rect: stageable = most <= Self.stagingCapacity
+        default: stageable = false
+        }
+        guard stageable else {
+            flush()
+            separate()
+            writer.bytes.append(contentsOf: key)
+            ResponseEncoder.writeValue(value, into: &writer)
+            return
+        }
+        reserve(most)
+        if !firstColumn { stage(UInt8(ascii: ",")) }
+        firstColumn = false
+        stage(key)
+        let digits = writer.significantDigits
+        switch value {
+        case .number(let n):
+            stageNumber(n, digits)
+        case .point(let p), .size(let p):
+            stage(UInt8(ascii: "["))
+            stageNumber(p.x, digits)
+            stage(UInt8(ascii: ","))
+            stageNumber(p.y, digits)
+            stage(UInt8(ascii: "]"))
+        case .rect(let r):
+            stage(UInt8(ascii: "["))
+            stageNumber(r.origin.x, digits)
+            stage(UInt8(ascii: ","))
+            stageNumber(r.origin.y, digits)
+            stage(UInt8(ascii: ","))
+            stageNumber(r.size.x, digits)
+            stage(UInt8(ascii: ","))
+            stageNumber(r.size.y, digits)
+            stage(UInt8(ascii: "]"))
+        default: break
+        }
     }
 
     mutating func transition(_ column: Int, _ state: TransitionState) {
