@@ -64,7 +64,20 @@ public struct TransformComponents: Sendable, Equatable {
     /// Decomposes a transform, its rotation only when `rotation` (reading `transform.scale`
     /// needs no quaternion; the other parts are the same to the bit either way).
     public init?(_ m: Transform3D, rotation: Bool) {
+        self.init(m, rotation: rotation, diagonal: true)
+    }
+
+    /// `diagonal`: a matrix that only scales (by positive factors) and translates is split
+    /// without the general steps, which give exactly its diagonal and its last row for it
+    /// (each row's length is √(s²) = s, correctly rounded, and every other term is zero);
+    /// `false` takes the general steps anyway, for the tests that check this.
+    init?(_ m: Transform3D, rotation: Bool, diagonal: Bool) {
         if m.isIdentity { return }
+        if diagonal && Self.isPositiveScale(m) {
+            translation = (m.m41, m.m42, m.m43)
+            scale = (m.m11, m.m22, m.m33)
+            return
+        }
         guard m.m44 != 0 else { return nil }
         let n = 1 / m.m44
         var r0 = Row(m.m11 * n, m.m12 * n, m.m13 * n)
@@ -118,6 +131,20 @@ public struct TransformComponents: Sendable, Equatable {
         scale = (sx, sy, sz)
         skew = (kxy, kxz, kyz)
         if rotation { quaternion = Self.quaternion(fromRows: (r0, r1, r2)) }
+    }
+
+    /// Whether `m` only scales, by factors from 2^-300 to 2^300 (their squares and their
+    /// product, the determinant, are normal doubles), and translates: every other entry +0,
+    /// `m44` 1.
+    @inline(__always)
+    static func isPositiveScale(_ m: Transform3D) -> Bool {
+        let others =
+            m.m12.bitPattern | m.m13.bitPattern | m.m14.bitPattern | m.m21.bitPattern | m.m23.bitPattern
+            | m.m24.bitPattern | m.m31.bitPattern | m.m32.bitPattern | m.m34.bitPattern
+        guard others == 0, m.m44 == 1 else { return false }
+        let low = 0x1p-300
+        let high = 0x1p300
+        return m.m11 >= low && m.m11 <= high && m.m22 >= low && m.m22 <= high && m.m33 >= low && m.m33 <= high
     }
 
     /// The transform these parts compose.
