@@ -86,25 +86,22 @@ enum RlottieBenchmark {
         try lottie.write(toFile: lottieFile, atomically: false, encoding: .utf8)
         let sceneBytes = Array(scene.utf8)
 
-        // rlottie, at 9 and at 17 significant digits (best of three each: the machine is shared).
+        // rlottie, at 9 and at 17 significant digits: one run of the driver.
         let peerFrames = directory.appendingPathComponent("peer-frames.json").path
-        func peerRun(_ digits: Int) throws -> (renderTree: Double, pipeline: Double, load: Double, bytes: Int) {
-            var best: (renderTree: Double, pipeline: Double, load: Double, bytes: Int)?
-            for _ in 0..<3 {
-                let peer = try shell(driver, [lottieFile, "3", peerFrames, "\(digits)"])
-                guard peer.status == 0, let renderTree = number(peer.output, "render_tree_seconds"),
-                    let pipeline = number(peer.output, "pipeline_cpu_seconds"),
-                    let load = number(peer.output, "load_cpu_seconds"), number(peer.output, "frames") == 600
-                else { throw BenchError("the rlottie driver failed: \(peer.output)") }
-                let bytes = (try FileManager.default.attributesOfItem(atPath: peerFrames)[.size] as? Int) ?? 0
-                if best == nil || pipeline < best!.pipeline { best = (renderTree, pipeline, load, bytes) }
-            }
-            return best!
+        typealias PeerRun = (renderTree: Double, pipeline: Double, load: Double, bytes: Int)
+        func peerRun(_ digits: Int) throws -> PeerRun {
+            let peer = try shell(driver, [lottieFile, "3", peerFrames, "\(digits)"])
+            guard peer.status == 0, let renderTree = number(peer.output, "render_tree_seconds"),
+                let pipeline = number(peer.output, "pipeline_cpu_seconds"),
+                let load = number(peer.output, "load_cpu_seconds"), number(peer.output, "frames") == 600
+            else { throw BenchError("the rlottie driver failed: \(peer.output)") }
+            let bytes = (try FileManager.default.attributesOfItem(atPath: peerFrames)[.size] as? Int) ?? 0
+            return (renderTree, pipeline, load, bytes)
         }
-        let peer9 = try peerRun(9)
-        let peer17 = try peerRun(17)
-        let renderTree = min(peer9.renderTree, peer17.renderTree)
-        let peerLoad = min(peer9.load, peer17.load)
+        func faster(_ best: PeerRun?, _ run: PeerRun) -> PeerRun {
+            guard let best, best.pipeline <= run.pipeline else { return run }
+            return best
+        }
 
         // choreo's engine, one core, every sample, best of three.
         let (decoded, _) = try SceneDecoder.decode(bytes: sceneBytes)
@@ -151,10 +148,25 @@ enum RlottieBenchmark {
             return seconds
         }
         let nine = "&precision=9"
-        let json9 = try (0..<3).map { _ in try pipeline(.json, nine) }.min()!
-        let json = try (0..<3).map { _ in try pipeline(.json, "") }.min()!
-        let ndjson9 = try (0..<3).map { _ in try pipeline(.ndjson, nine) }.min()!
-        let ndjson = try (0..<3).map { _ in try pipeline(.ndjson, "") }.min()!
+        // Interleaved, three rounds, the best of each: both sides meet the machine as it is at
+        // the time (it is shared, and its speed drifts by a third between minutes).
+        var best9: PeerRun?
+        var best17: PeerRun?
+        var json9 = Double.infinity
+        var json = Double.infinity
+        var ndjson9 = Double.infinity
+        var ndjson = Double.infinity
+        for _ in 0..<3 {
+            best9 = faster(best9, try peerRun(9))
+            json9 = min(json9, try pipeline(.json, nine))
+            ndjson9 = min(ndjson9, try pipeline(.ndjson, nine))
+            best17 = faster(best17, try peerRun(17))
+            json = min(json, try pipeline(.json, ""))
+            ndjson = min(ndjson, try pipeline(.ndjson, ""))
+        }
+        guard let peer9 = best9, let peer17 = best17 else { throw BenchError("no rlottie run") }
+        let renderTree = min(peer9.renderTree, peer17.renderTree)
+        let peerLoad = min(peer9.load, peer17.load)
         let (http9, http) = try httpPipeline(sceneBytes, nine, "")
 
         func perCPUSecond(_ seconds: Double) -> String { String(format: "%.0f", Double(samples) / seconds) }
