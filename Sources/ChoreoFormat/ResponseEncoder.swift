@@ -765,17 +765,11 @@ struct JSONFrameWriter: FrameVisitor {
         let count = kind == .transform ? 16 : kind.laneCount
         let most = key.count + 3 + count * (JSONWriter.maximumNumberLength + 1)
         guard most <= Self.stagingCapacity else {
-            flush()
-            if !firstColumn { writer.byte(UInt8(ascii: ",")) }
-            firstColumn = false
-            writer.bytes.append(contentsOf: key)
+            openColumn(key)
             ResponseEncoder.writeLanes(lanes, kind: kind, into: &writer)
             return
         }
-        reserve(most)
-        if !firstColumn { stage(UInt8(ascii: ",")) }
-        firstColumn = false
-        stage(key)
+        stageColumn(key, reserving: most)
         let digits = writer.significantDigits
         if kind == .number {
             stageNumber(lanes[0], digits)
@@ -800,6 +794,22 @@ struct JSONFrameWriter: FrameVisitor {
         firstColumn = false
     }
 
+    /// Opens a column in the staging area: room for `most` bytes, the comma, the key.
+    @inline(__always)
+    private mutating func stageColumn(_ key: UnsafeBufferPointer<UInt8>, reserving most: Int) {
+        reserve(most)
+        if !firstColumn { stage(UInt8(ascii: ",")) }
+        firstColumn = false
+        stage(key)
+    }
+
+    /// Opens a column in `writer` itself, after what is staged.
+    private mutating func openColumn(_ key: UnsafeBufferPointer<UInt8>) {
+        flush()
+        separate()
+        writer.bytes.append(contentsOf: key)
+    }
+
     /// A value: numbers, points, sizes and rects (a sub-key-path such as `transform.scale`
     /// or `position.x`) staged as ``ResponseEncoder/writeValue(_:into:)`` writes them, others
     /// written by it.
@@ -812,16 +822,11 @@ struct JSONFrameWriter: FrameVisitor {
         default: stageable = false
         }
         guard stageable else {
-            flush()
-            separate()
-            writer.bytes.append(contentsOf: key)
+            openColumn(key)
             ResponseEncoder.writeValue(value, into: &writer)
             return
         }
-        reserve(most)
-        if !firstColumn { stage(UInt8(ascii: ",")) }
-        firstColumn = false
-        stage(key)
+        stageColumn(key, reserving: most)
         let digits = writer.significantDigits
         switch value {
         case .number(let n):
