@@ -353,9 +353,22 @@ public struct JSONWriter: Sendable {
         if value { raw("true") } else { raw("false") }
     }
 
-    /// Writes a string with the escapes RFC 8259 requires.
+    /// Writes a string with the escapes RFC 8259 requires (a string that needs none, most of
+    /// them, is appended at once).
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        var text = value
+        let plain = text.withUTF8 { utf8 in
+            for byte in utf8 where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw("\\\"")

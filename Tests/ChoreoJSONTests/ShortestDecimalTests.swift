@@ -108,3 +108,20 @@ extension ShortestDecimalTests {
         #expect(ShortestDecimal.digitCount(.max) == 20)
     }
 }
+
+/// Strings: those that need no escape are appended whole, the others byte by byte with
+/// RFC 8259's escapes; both give the same bytes as the escaping loop.
+@Suite struct JSONStringTests {
+    @Test func stringsAreEscapedAsBefore() {
+        let cases: [(String, String)] = [
+            ("plain", #""plain""#), ("", #""""#), ("é😀 ünïcode", "\"é😀 ünïcode\""),
+            ("q\"uote", #""q\"uote""#), ("back\\slash", #""back\\slash""#), ("line\nfeed\r\t", #""line\nfeed\r\t""#),
+            ("\u{1}\u{1f}", #""\u0001\u001f""#), ("layer-42", #""layer-42""#),
+        ]
+        for (value, expected) in cases {
+            var writer = JSONWriter()
+            writer.string(value)
+            #expect(writer.text == expected)
+        }
+    }
+}
