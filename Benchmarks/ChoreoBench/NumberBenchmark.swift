@@ -101,11 +101,7 @@ enum NumberBenchmark {
             "choreo-bench-numbers-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("numbers/printf.c").path
-        let driver = directory.appendingPathComponent("printf-driver").path
-        let build = try RlottieBenchmark.shell("/usr/bin/cc", ["-O2", "-o", driver, source])
-        guard build.status == 0 else { throw BenchError("cannot build the printf driver: \(build.output)") }
+        let driver = try RlottieBenchmark.buildDriver("numbers/printf.c", into: directory)
         let valuesFile = directory.appendingPathComponent("values.bin")
         try values.withUnsafeBytes { try Data($0).write(to: valuesFile) }
         func printf(_ format: String) throws -> (seconds: Double, bytes: Int) {

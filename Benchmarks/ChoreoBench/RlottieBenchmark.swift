@@ -75,13 +75,9 @@ enum RlottieBenchmark {
             "choreo-bench-rlottie-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("rlottie/driver.c").path
-        let driver = directory.appendingPathComponent("rlottie-driver").path
-        let build = try shell(
-            "/usr/bin/cc",
-            ["-O2", "-o", driver, source] + flags.output.split(whereSeparator: \.isWhitespace).map(String.init))
-        guard build.status == 0 else { throw BenchError("cannot build the rlottie driver: \(build.output)") }
+        let driver = try buildDriver(
+            "rlottie/driver.c", into: directory,
+            flags: flags.output.split(whereSeparator: \.isWhitespace).map(String.init))
         let lottieFile = directory.appendingPathComponent("peer.json").path
         try lottie.write(toFile: lottieFile, atomically: false, encoding: .utf8)
         let sceneBytes = Array(scene.utf8)
@@ -223,6 +219,17 @@ enum RlottieBenchmark {
             if round % 2 == 0 { best.0 = min(best.0, seconds) } else { best.1 = min(best.1, seconds) }
         }
         return best
+    }
+
+    /// A C driver of Benchmarks/ (`path` under it) built with `cc -O2` into `directory`; its path.
+    static func buildDriver(_ path: String, into directory: URL, flags: [String] = []) throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(path).path
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let driver = directory.appendingPathComponent(name).path
+        let build = try shell("/usr/bin/cc", ["-O2", "-o", driver, source] + flags)
+        guard build.status == 0 else { throw BenchError("cannot build \(path): \(build.output)") }
+        return driver
     }
 
     /// utime + stime of a process, from /proc/PID/stat.

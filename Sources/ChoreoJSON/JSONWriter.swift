@@ -32,15 +32,18 @@ public struct JSONWriter: Sendable {
 
     /// Writes a finite number; non-finite values are written as `null`.
     public mutating func number(_ value: Double) {
+        let digits = significantDigits
+        appendFormatted { Self.write(value, significantDigits: digits, into: $0) }
+    }
+
+    /// Appends the bytes `format` writes into a buffer on the stack of
+    /// ``maximumNumberLength`` bytes (it returns how many).
+    @inline(__always)
+    private mutating func appendFormatted(_ format: (UnsafeMutablePointer<UInt8>) -> Int) {
         var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let length = withUnsafeMutableBytes(of: &buffer) { raw in
-            Self.write(
-                value, significantDigits: significantDigits, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        }
-        withUnsafeBytes(of: &buffer) { raw in
-            bytes.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: format(text)))
         }
     }
 
@@ -338,15 +341,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes an integer.
     public mutating func integer(_ value: Int64) {
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let length = withUnsafeMutableBytes(of: &buffer) { raw in
-            Self.writeInteger(value, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        }
-        withUnsafeBytes(of: &buffer) { raw in
-            bytes.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: length))
-        }
+        appendFormatted { Self.writeInteger(value, into: $0) }
     }
 
     public mutating func bool(_ value: Bool) {
