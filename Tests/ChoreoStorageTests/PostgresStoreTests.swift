@@ -98,7 +98,9 @@ struct PostgresStoreTests {
         let ended = try database.psql(
             "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(PostgresStore.LockKey.leader.rawValue & 0xFFFF_FFFF)"
         )
-        #expect(ended == "t")
+        // Every session holding the key ended (other suites' stores on the same cluster may
+        // hold it too while they run: a row each).
+        #expect(!ended.isEmpty && ended.split(separator: "\n").allSatisfy { $0 == "t" }, "\(ended)")
         #expect(second.campaign())
         #expect(!first.campaign())
         // A clean shutdown resigns at once.
