@@ -318,7 +318,12 @@ public enum ArenaConfigurationCodec {
     static func statusRanges(_ text: String) -> [ClosedRange<Int>]? {
         var ranges: [ClosedRange<Int>] = []
         for part in text.split(separator: ",") {
-            let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let bounds = part.split(separator: "-").map { bound in
+                let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+                let start = bound.firstIndex { !isSpace($0) } ?? bound.endIndex
+                let end = bound.lastIndex { !isSpace($0) }.map { bound.index(after: $0) } ?? start
+                return Int(bound[start..<max(start, end)])
+            }
             guard bounds.count == 1 || bounds.count == 2, let low = bounds.first ?? nil, let high = bounds.last ?? nil,
                 low >= 100, high <= 599, low <= high
             else { return nil }

@@ -12,7 +12,7 @@ public enum URLRedaction {
         var text = Substring(url)
         var result = ""
         // User information: `scheme://user:password@host` → `scheme://user:…@host`.
-        if let scheme = text.range(of: "://") {
+        if let scheme = text.firstRange(of: "://") {
             result += text[..<scheme.upperBound]
             text = text[scheme.upperBound...]
             let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
@@ -29,7 +29,7 @@ public enum URLRedaction {
         let query = text[text.index(after: question)..<fragmentStart]
         let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
             guard let equals = part.firstIndex(of: "=") else { return String(part) }
-            let name = part[..<equals].lowercased().replacingOccurrences(of: "-", with: "_")
+            let name = part[..<equals].lowercased().replacing("-", with: "_")
             return secretNames.contains(name) ? part[...equals] + "…" : String(part)
         }
         return result + parts.joined(separator: "&") + text[fragmentStart...]
@@ -38,7 +38,7 @@ public enum URLRedaction {
     /// The scheme and host of a URL without its user information (`https://hooks.slack.com`):
     /// what is shown of a webhook URL whose path is itself the secret.
     public static func origin(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return "" }
+        guard let scheme = url.firstRange(of: "://") else { return "" }
         let rest = url[scheme.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority

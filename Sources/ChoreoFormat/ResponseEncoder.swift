@@ -1,7 +1,7 @@
 import ChoreoEngine
 import ChoreoJSON
 import Dispatch
-import Foundation
+import Glibc
 import Synchronization
 
 /// Writes render responses in the scene format's response shape.
@@ -124,7 +124,7 @@ public enum ResponseEncoder {
         return pieces.next() ?? []
     }
 
-    public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    public static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     // MARK: Frames
 
@@ -644,35 +644,30 @@ private final class BlockResults: Sendable {
 /// frames (up to ``ResponseEncoder/tileBytes`` a thread) and its caches are mappings of their
 /// own, which a new cursor for every piece would map and fault in again. One plan's only.
 public final class CursorPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cursors: [SamplingCursor] = []
+    /// The cursors, handed from one thread to the next only through the lock.
+    private struct Kept: @unchecked Sendable { var cursors: [SamplingCursor] = [] }
+    private let kept = Mutex(Kept())
 
     public init() {}
 
     /// A kept cursor with a tile of at least `tileFrames` frames, or nil (then one with a
     /// smaller tile, if any, is let go: the pool keeps no more cursors than threads use at once).
     func take(tileFrames: Int) -> SamplingCursor? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let index = cursors.firstIndex(where: { $0.tileCapacity >= tileFrames }) else {
-            if !cursors.isEmpty { cursors.removeLast() }
-            return nil
+        kept.withLock { kept in
+            guard let index = kept.cursors.firstIndex(where: { $0.tileCapacity >= tileFrames }) else {
+                if !kept.cursors.isEmpty { kept.cursors.removeLast() }
+                return nil
+            }
+            return kept.cursors.remove(at: index)
         }
-        return cursors.remove(at: index)
     }
 
     func give(_ cursor: SamplingCursor) {
-        lock.lock()
-        defer { lock.unlock() }
-        cursors.append(cursor)
+        kept.withLock { $0.cursors.append(cursor) }
     }
 
     /// The cursors kept.
-    package var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return cursors.count
-    }
+    package var count: Int { kept.withLock { $0.cursors.count } }
 }
 
 /// The next block of frames to write, for the threads that share them.

@@ -379,8 +379,7 @@ extension SceneDecoder {
             "!transitionWasCancelled": .transitionWasCancelled(false),
         ]
         // Spaces around == are optional, and Swift's `.end` reads as `end`.
-        let normalized = text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "==.", with: "==")
-            .replacingOccurrences(of: "==", with: " == ")
+        let normalized = text.replacing(" ", with: "").replacing("==.", with: "==").replacing("==", with: " == ")
         guard let condition = conditions[normalized] else {
             reader.failUnknown(
                 "\(path).if", "must be one of \(conditions.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",

@@ -1,6 +1,6 @@
 import ChoreoEngine
 import ChoreoJSON
-import Foundation
+import Glibc
 
 /// Reads property values in the scene format's JSON forms (see the Values table of the format).
 extension JSONReader {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// `CAEmitterLayer` sampling: the particles alive at any time, computed from the emitter's

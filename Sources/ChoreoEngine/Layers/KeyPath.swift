@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// An animatable key path: a layer property and optionally one component of it, such as
 /// `position.x`, `bounds.size.width` or `transform.rotation.z`.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A `CAKeyframeAnimation`'s values prepared for sampling: key times resolved for the
 /// calculation mode, tangents for cubic modes, and arc lengths for paths and paced modes.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Animations: `add(_:forKey:)`, groups flattened into leaves, the start and stop callbacks,
 /// removal.

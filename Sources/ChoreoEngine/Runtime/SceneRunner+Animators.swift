@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// `UIViewPropertyAnimator`: its states, its clock, its animations and completions.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The pitfalls found while running: each check decides when, the catalogue says what
 /// (DiagnosticCatalogue.swift).

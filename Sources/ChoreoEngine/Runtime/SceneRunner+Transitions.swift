@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// View-controller transitions (`UIViewControllerAnimatedTransitioning` with its context), the
 /// percent-driven interaction that scrubs, finishes and cancels them, and the pan gesture that

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The layer tree: registering layers, adding and removing them, the shape recorded over time.
 extension RunnerState {

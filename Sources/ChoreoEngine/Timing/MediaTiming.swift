@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The `CAMediaTiming` properties of an animation or group, and the mapping from its parent's
 /// time to its own basic local time.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A damped harmonic oscillator in closed form: the curve of `CASpringAnimation`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A path of lines and Bézier curves: `UIBezierPath` / `CGPath`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Reads SVG path data (`d` attribute syntax) into a ``BezierPath``.
 public enum SVGPathParser {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A 4×4 homogeneous transform: `CATransform3D`.
 ///

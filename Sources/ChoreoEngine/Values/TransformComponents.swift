@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A transform split into the parts Core Animation's `transform.*` key paths name.
 ///
