@@ -1,9 +1,12 @@
 import ChoreoImport
+import Dispatch
+import Glibc
 import SwiftDiagnostics
 import SwiftOperators
 import SwiftParser
 import SwiftParserDiagnostics
 import SwiftSyntax
+import Synchronization
 
 // The toolchain's SwiftSyntax is the one this package is built against: the libraries of the
 // Swift 6.3 toolchain (their interfaces change from one toolchain to the next).
@@ -16,7 +19,77 @@ import SwiftSyntax
 /// folded by their standard precedence (SwiftOperators), and everything outside the subset is
 /// lowered to `unsupported` where it stands, so the evaluator can warn at its line.
 package enum SwiftFrontEnd {
+    /// Sources of at least twice this many bytes are parsed in pieces, one a processor (at most
+    /// four): below it, starting the threads costs more than it saves.
+    package static let pieceBytes = 16 << 10
+
     package static func lower(_ source: String) -> SourceUnit {
+        let processors = min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return lower(source, pieces: processors, minimumPieceBytes: pieceBytes)
+    }
+
+    /// `source` lowered, in `pieces` pieces parsed at the same time when it can be cut into
+    /// pieces of at least `minimumPieceBytes` (``SourcePieces``). The unit is the one a single
+    /// parse gives; a source a piece of which does not parse cleanly is parsed whole, so that its
+    /// diagnostics are the whole file's.
+    package static func lower(_ source: String, pieces: Int, minimumPieceBytes: Int) -> SourceUnit {
+        let bytes = Array(source.utf8)
+        guard let cut = SourcePieces(bytes, count: pieces, minimumBytes: minimumPieceBytes) else {
+            return lowerWhole(source)
+        }
+        let results = Mutex<[LoweredPiece?]>(Array(repeating: nil, count: cut.pieces.count))
+        DispatchQueue.concurrentPerform(iterations: cut.pieces.count) { index in
+            let lowered = lowerPiece(cut.pieces[index])
+            results.withLock { $0[index] = lowered }
+        }
+        var unit = SourceUnit()
+        for piece in results.withLock({ $0 }) {
+            guard let piece else { return lowerWhole(source) }
+            if let members = piece.continuation {
+                guard !unit.types.isEmpty else { return lowerWhole(source) }
+                unit.types[unit.types.count - 1].properties += members.properties
+                unit.types[unit.types.count - 1].methods += members.methods
+            }
+            unit.types += piece.unit.types
+            unit.functions += piece.unit.functions
+            unit.topLevel += piece.unit.topLevel
+            unit.globals += piece.unit.globals
+            unit.diagnostics += piece.unit.diagnostics
+        }
+        return unit
+    }
+
+    /// A piece, lowered: the members it continues its type with, and what follows them.
+    struct LoweredPiece: Sendable {
+        var continuation: TypeDeclaration?
+        var unit: SourceUnit
+    }
+
+    /// nil when the piece has any diagnostic of the parser's.
+    static func lowerPiece(_ piece: SourcePieces.Piece) -> LoweredPiece? {
+        let tree = piece.bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+        guard !tree.hasError, !tree.hasWarning, ParseDiagnosticsGenerator.diagnostics(for: tree).isEmpty else {
+            return nil
+        }
+        var lowering = SwiftLowering(converter: SourceLocationConverter(fileName: "", tree: tree))
+        var items = Array(tree.statements)
+        var continuation: TypeDeclaration?
+        if piece.continuesType {
+            guard let first = items.first, case .decl(let decl) = first.item,
+                let wrapper = decl.as(ExtensionDeclSyntax.self),
+                wrapper.extendedType.trimmedDescription == SourcePieces.wrapperName
+            else { return nil }
+            continuation = lowering.lowerType("", nil, wrapper.memberBlock, SourcePosition(line: 1, column: 1))
+            items.removeFirst()
+        }
+        var unit = SourceUnit()
+        lowering.lowerItems(items, into: &unit)
+        unit.diagnostics += lowering.diagnostics
+        return LoweredPiece(continuation: continuation, unit: unit)
+    }
+
+    /// The whole source in one parse.
+    static func lowerWhole(_ source: String) -> SourceUnit {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: "", tree: tree)
         var unit = SourceUnit()
@@ -34,9 +107,8 @@ package enum SwiftFrontEnd {
                     severity, SourcePosition(line: location.line, column: location.column), diagnostic.message, fix: fix
                 ))
         }
-        let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }.as(SourceFileSyntax.self) ?? tree
         var lowering = SwiftLowering(converter: converter)
-        lowering.lowerFile(folded, into: &unit)
+        lowering.lowerItems(tree.statements, into: &unit)
         unit.diagnostics += lowering.diagnostics
         return unit
     }
@@ -45,16 +117,33 @@ package enum SwiftFrontEnd {
 struct SwiftLowering {
     let converter: SourceLocationConverter
     var diagnostics: [ImportDiagnostic] = []
+    /// Where the tree being lowered starts in the file: 0 but inside an operator sequence folded
+    /// on its own (``folded(_:)``), whose nodes count their positions from the sequence's.
+    var offset = 0
 
     func position(_ node: some SyntaxProtocol) -> SourcePosition {
-        let location = converter.location(for: node.positionAfterSkippingLeadingTrivia)
+        let location = converter.location(
+            for: AbsolutePosition(utf8Offset: offset + node.positionAfterSkippingLeadingTrivia.utf8Offset))
         return SourcePosition(line: location.line, column: location.column)
+    }
+
+    /// An operator sequence (`a + b * c`, `x = y`, `c ? a : b`, `v as T`) folded by the standard
+    /// precedences (SwiftOperators), lowered with `body`. Only the sequences the lowering reaches
+    /// are folded, not the whole tree up front: a folded sequence is a tree of its own, so
+    /// positions inside it are counted from where the sequence starts.
+    mutating func folded<Result>(_ expr: ExprSyntax, _ body: (inout SwiftLowering, ExprSyntax) -> Result) -> Result {
+        guard let sequence = expr.as(SequenceExprSyntax.self) else { return body(&self, expr) }
+        let folded = OperatorTable.standardOperators.foldSingle(sequence) { _ in }
+        let saved = offset
+        if folded.parent == nil { offset += sequence.position.utf8Offset }
+        defer { offset = saved }
+        return body(&self, folded)
     }
 
     // MARK: Declarations
 
-    mutating func lowerFile(_ file: SourceFileSyntax, into unit: inout SourceUnit) {
-        for item in file.statements {
+    mutating func lowerItems(_ items: some Sequence<CodeBlockItemSyntax>, into unit: inout SourceUnit) {
+        for item in items {
             switch item.item {
             case .decl(let decl):
                 lowerTopDeclaration(decl, into: &unit)
@@ -293,6 +382,7 @@ struct SwiftLowering {
 
     /// An expression in statement position: assignments and `if` / `switch` are statements here.
     mutating func lowerExpressionStatement(_ expr: ExprSyntax) -> [Statement] {
+        if expr.is(SequenceExprSyntax.self) { return folded(expr) { $0.lowerExpressionStatement($1) } }
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             if infix.operator.is(AssignmentExprSyntax.self) {
                 return [
@@ -347,6 +437,7 @@ struct SwiftLowering {
     // MARK: Expressions
 
     mutating func lowerExpression(_ expr: ExprSyntax) -> Expression {
+        if expr.is(SequenceExprSyntax.self) { return folded(expr) { $0.lowerExpression($1) } }
         let p = position(expr)
         if let literal = expr.as(IntegerLiteralExprSyntax.self) {
             let text = literal.literal.text.replacingUnderscores
