@@ -98,32 +98,32 @@ import Testing
         let http = RawHTTP(port: server.port)
         let loop =
             #"{"layers":[{"id":"a"}],"script":[{"at":0,"do":[{"add":{"type":"basic","key":"k","keyPath":"opacity","toValue":0,"duration":5e-324,"onStop":[{"addAgain":"k","layer":"a"}]},"layer":"a"}]}]}"#
-        let looped = try http.request("POST", "/v1/render?fps=1", body: loop)
+        let looped = try http.request("POST", "/v1/render?fps=1", body: loop, timeout: 120)
         #expect(looped.status == 422)
         #expect(looped.text.contains("without time passing"))
         let multiplier =
             #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":10,"lifetime":1}]}],"script":[{"at":1,"do":[{"set":{"e":{"lifetime":1e6}}}]}]}"#
-        let set = try http.request("POST", "/v1/render?fps=1", body: multiplier)
+        let set = try http.request("POST", "/v1/render?fps=1", body: multiplier, timeout: 120)
         #expect(set.status == 422)
         #expect(Self.errorPaths(set) == ["$.script[0].do[0].set.e.lifetime"])
         let late =
             #"{"layers":[{"id":"e","type":"emitter","emitterCells":[{"birthRate":5,"lifetime":1}]}],"script":[{"at":3600,"do":[{"set":{"e":{"birthRate":2}}}]}]}"#
-        let hour = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: late)
+        let hour = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: late, timeout: 120)
         #expect(hour.status == 200)
         #expect(hour.text.split(separator: "\n").count == 3_603)
         // 40 emitters of 16 cells at the per-cell cap: 3.2 million particles a frame could hold.
         let cells = Array(repeating: #"{"birthRate":5000,"lifetime":1}"#, count: 16).joined(separator: ",")
         let layers = (0..<40).map { #"{"id":"e\#($0)","type":"emitter","emitterCells":[\#(cells)]}"# }
         let heavy = #"{"layers":[\#(layers.joined(separator: ","))]}"#
-        let refused = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: heavy)
+        let refused = try http.request("POST", "/v1/render?fps=1&format=ndjson", body: heavy, timeout: 120)
         #expect(refused.status == 422)
         #expect(Self.errorPaths(refused) == ["query.layers"])
         #expect(refused.text.contains("3200000 particles"), "\(refused.text)")
-        let one = try http.request("POST", "/v1/render?times=0.5&layers=e0", body: heavy)
+        let one = try http.request("POST", "/v1/render?times=0.5&layers=e0", body: heavy, timeout: 120)
         #expect(one.status == 200)
         // A properties= list is checked before it is expanded: answered without the memory.
         let names = (0..<4_000).map { "p\($0)" }.joined(separator: ",")
-        let long = try http.request("POST", "/v1/render?fps=1&properties=\(names)", body: heavy)
+        let long = try http.request("POST", "/v1/render?fps=1&properties=\(names)", body: heavy, timeout: 120)
         #expect(long.status == 422)
         #expect(Self.peakKiB(server) < 1_000_000)
     }
@@ -199,7 +199,7 @@ import Testing
         }
         #expect(try http.request("POST", "/v1/render?times=0", body: #"{"layers":[{"id":"a"}]}"#).status == 200)
         let before = Self.anonymousKiB(server)
-        let response = try http.request("POST", "/v1/render?fps=60&end=1", body: scene)
+        let response = try http.request("POST", "/v1/render?fps=60&end=1", body: scene, timeout: 120)
         #expect(response.status == 200 && response.headers["transfer-encoding"]?.lowercased() == "chunked")
         // The render's anonymous memory at its peak, about: the peak less the mapped files.
         let peak = Self.peakKiB(server) - Self.status(server, "RssFile")

@@ -70,11 +70,14 @@ struct RawHTTP {
         return fd
     }
 
+    /// A request on a new connection; the answer read until the server closes it, each read
+    /// waiting at most `timeout` seconds (longer for the heavy work of the debug build a test
+    /// runs, on a machine other suites load at the same time).
     func request(
         _ method: String, _ target: String, body: String? = nil, contentType: String = "application/json",
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], timeout: Int = 20
     ) throws -> Response {
-        let fd = try connect()
+        let fd = try connect(timeout: timeout)
         defer { close(fd) }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
