@@ -18,7 +18,17 @@ enum DecimalLayout {
     static func write(
         negative: Bool, digits: UInt64, exponent: Int, exponential: Bool, into text: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        let count = ShortestDecimal.digitCount(digits)
+        write(
+            negative: negative, digits: digits, count: ShortestDecimal.digitCount(digits), exponent: exponent,
+            exponential: exponential, into: text)
+    }
+
+    /// ``write(negative:digits:exponent:exponential:into:)`` for `digits` of `count` digits.
+    @inline(__always)
+    static func write(
+        negative: Bool, digits: UInt64, count: Int, exponent: Int, exponential: Bool,
+        into text: UnsafeMutablePointer<UInt8>
+    ) -> Int {
         // value = 0.DIGITS × 10^point
         let point = count + exponent
         var at = 0

@@ -114,7 +114,9 @@ public struct JSONWriter: Sendable {
     static func quickRoundedDecimal(_ value: Double, _ digits: Int) -> (mantissa: UInt64, scale: Int)? {
         guard value >= 1e-280, value <= 1e280 else { return nil }
         // ⌊log10 2^e⌋ from the binary exponent, one off at most (the shift floors negatives too).
-        var power = digits - 1 - ((Int(value.exponent) * 78_913) >> 18)
+        // The binary exponent from the bits (the value is normal here): `exponent` is a call.
+        let binaryExponent = Int((value.bitPattern >> 52) & 0x7FF) - 1023
+        var power = digits - 1 - ((binaryExponent * 78_913) >> 18)
         for _ in 0..<3 {
             guard power >= -22, power <= 22 else { return nil }
             let scaled = power >= 0 ? value * exactPowerOfTen(power) : value / exactPowerOfTen(-power)
@@ -192,19 +194,24 @@ public struct JSONWriter: Sendable {
         _ value: Double, _ digits: Int, mantissa: UInt64, scale: Int, into text: UnsafeMutablePointer<UInt8>
     ) -> Int {
         guard digits <= 15 else { return writeRoundedDouble(value, digits, into: text) }
+        // The rounded mantissa has exactly `digits` digits: its count is known without counting.
+        assert(ShortestDecimal.digitCount(mantissa) == digits)
         var mantissa = mantissa
         var scale = scale
+        var count = digits
         while mantissa % 10 == 0 {
             mantissa /= 10
             scale += 1
+            count -= 1
         }
-        let point = ShortestDecimal.digitCount(mantissa) + scale
+        let point = count + scale
         // Between 10^15 and 10^16 the layout depends on 2^53, and near the ends of the
         // doubles' range the rounded decimal may have no double (or a subnormal one): the
         // double decides.
         if point == 16 || point >= 300 || point <= -300 { return writeRoundedDouble(value, digits, into: text) }
         return DecimalLayout.write(
-            negative: value < 0, digits: mantissa, exponent: scale, exponential: point < -3 || point >= 17, into: text)
+            negative: value < 0, digits: mantissa, count: count, exponent: scale,
+            exponential: point < -3 || point >= 17, into: text)
     }
 
     /// Whether `value` is an integer below 10^15 in magnitude (written bare), by a conversion
@@ -221,38 +228,61 @@ public struct JSONWriter: Sendable {
         ShortestDecimal.digitCount(shortest.digits) + shortest.exponent < -3 || abs(value) > 9_007_199_254_740_992
     }
 
-    /// 10^`power` for 0 ≤ power ≤ 16.
+    /// 10^`power` for 0 ≤ power ≤ 16. A switch of constants, which the compiler makes a table
+    /// in the binary: a `static let` array is reached through a one-time initialisation check
+    /// on every read, which showed on every number written.
     @inline(__always)
-    static func powerOfTen(_ power: Int) -> UInt64 { integerPowersOfTen[power] }
+    static func powerOfTen(_ power: Int) -> UInt64 {
+        switch power {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        default: 10_000_000_000_000_000
+        }
+    }
 
-    /// 10^`power` as an exact double, 0 ≤ power ≤ 22.
+    /// 10^`power` as an exact double, 0 ≤ power ≤ 22 (a table, as ``powerOfTen(_:)``).
     @inline(__always)
-    static func exactPowerOfTen(_ power: Int) -> Double { doublePowersOfTen[power] }
-
-    /// Literal tables, which the compiler lays out in the binary (no initialisation at first use).
-    private static let integerPowersOfTen: [UInt64] = [
-        1,
-        10,
-        100,
-        1_000,
-        10_000,
-        100_000,
-        1_000_000,
-        10_000_000,
-        100_000_000,
-        1_000_000_000,
-        10_000_000_000,
-        100_000_000_000,
-        1_000_000_000_000,
-        10_000_000_000_000,
-        100_000_000_000_000,
-        1_000_000_000_000_000,
-        10_000_000_000_000_000,
-    ]
-    private static let doublePowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-        1e20, 1e21, 1e22,
-    ]
+    static func exactPowerOfTen(_ power: Int) -> Double {
+        switch power {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// The rounding through text, for the cases the fast path does not cover (a mantissa past
     /// 2^53 or a power of ten past 10^22): the same result, only slower.
