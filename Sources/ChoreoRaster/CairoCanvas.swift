@@ -391,11 +391,12 @@ public final class CairoCanvas {
     // MARK: output
 
     /// The image as PNG bytes (``PNGEncoder``).
-    public func png() -> [UInt8] {
+    public func png(compact: Bool = false) -> [UInt8] {
         C.cairo_surface_flush(surface)
         guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
         return PNGEncoder.encode(
-            UnsafePointer(data), width: width, height: height, stride: Int(C.cairo_image_surface_get_stride(surface)))
+            UnsafePointer(data), width: width, height: height, stride: Int(C.cairo_image_surface_get_stride(surface)),
+            compact: compact)
     }
 
     /// The image as libpng writes it through Cairo (`cairo_surface_write_to_png_stream`): the
@@ -526,12 +527,15 @@ public final class CairoCanvas {
     }
 
     /// A rectangle of the image as PNG bytes (``PNGEncoder``).
-    package func png(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) -> [UInt8] {
+    package func png(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, compact: Bool = false)
+        -> [UInt8]
+    {
         C.cairo_surface_flush(surface)
         guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
         let stride = Int(C.cairo_image_surface_get_stride(surface))
         return PNGEncoder.encode(
-            UnsafePointer(data + y * stride + x * 4), width: regionWidth, height: regionHeight, stride: stride)
+            UnsafePointer(data + y * stride + x * 4), width: regionWidth, height: regionHeight, stride: stride,
+            compact: compact)
     }
 
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.

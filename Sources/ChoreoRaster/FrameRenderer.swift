@@ -104,6 +104,24 @@ public struct FrameRenderer: Sendable {
         for root in frame.roots { draw(root, frame: frame, toCanvas: base, canvas: canvas) }
     }
 
+    /// The first index of each run of consecutive `times` whose frames draw alike: the same
+    /// layers in the same tree, every sampled value the same to the bit, and no transition or
+    /// particles (which draw from more than the values). Sampling only, nothing drawn; nil when
+    /// stopped.
+    public func runsDrawingAlike(_ times: [Double]) -> [Int]? {
+        var runs: [Int] = []
+        var previous: Frame?
+        let cursor = frames.makeCursor()
+        for (index, time) in times.enumerated() {
+            if let shouldStop, shouldStop() { return nil }
+            let frame = Frame(self, time: time, cursor: cursor)
+            if let previous, Frame.drawsAlike(previous, frame) { continue }
+            runs.append(index)
+            previous = frame
+        }
+        return runs
+    }
+
     /// The axis-aligned box of the root layers' frames at time 0 (at least 1 × 1 point).
     static func rootBox(_ frame: Frame) -> Rect {
         var low = Point(Double.infinity, Double.infinity)
@@ -498,6 +516,18 @@ final class Frame {
     }
 
     func children(of index: Int) -> [Int] { childLists[index] ?? [] }
+
+    /// Whether `a` and `b` draw the same pixels: drawing reads nothing of a frame but its tree,
+    /// its lanes and values, and — at other times than its own — its transitions and
+    /// particles, which therefore never count as alike.
+    static func drawsAlike(_ a: Frame, _ b: Frame) -> Bool {
+        guard a.transitions.isEmpty, b.transitions.isEmpty, a.particles.isEmpty, b.particles.isEmpty,
+            a.shape.order == b.shape.order, a.shape.parent == b.shape.parent, a.roots == b.roots,
+            a.lanes.count == b.lanes.count, a.generic == b.generic
+        else { return false }
+        for index in a.lanes.indices where a.lanes[index].bitPattern != b.lanes[index].bitPattern { return false }
+        return true
+    }
 
     func layer(_ index: Int) -> PresentedLayer { PresentedLayer(frame: self, index: index) }
 

@@ -20,6 +20,10 @@ public struct PicturePieces {
     /// How long an animated PNG of one frame shows it (seconds).
     let frameDelay: Double
     var apng: APNGWriter
+    /// An animated PNG's frames: the first index of each run of frames that draw alike
+    /// (``FrameRenderer/drawsAlike(_:_:)``), which it shows once for the run's time. Found
+    /// before the first frame is written, since the file's header counts them.
+    var runs: [Int]?
     var webm: WebMStream?
     /// The last frame of an animated PNG, to which the next one is compared.
     var previous: [UInt32]?
@@ -123,17 +127,32 @@ public struct PicturePieces {
             return webm?.add(
                 renderer.draw(at: times[index]).words(), at: start, duration: milliseconds(index + 1) - start)
         case .apng:
-            guard nextFrame < times.count else {
+            if runs == nil {
+                guard let found = renderer.runsDrawingAlike(times) else {
+                    ended = true
+                    return nil
+                }
+                runs = found
+                apng = APNGWriter(frameCount: found.count)
+            }
+            let runs = runs ?? []
+            guard nextFrame < runs.count else {
                 ended = true
                 return times.isEmpty ? nil : apng.end()
             }
-            let index = nextFrame
+            let index = runs[nextFrame]
+            let end = nextFrame + 1 < runs.count ? runs[nextFrame + 1] : times.count
             nextFrame += 1
-            framesDone = nextFrame
-            let delay = delay(index)
+            framesDone = end
+            // Shown for the run's frames' time together.
+            let delay =
+                end < times.count
+                ? times[end] - times[index] : times[times.count - 1] - times[index] + delay(times.count - 1)
             let canvas = renderer.draw(at: times[index])
             defer { previous = canvas.words() }
-            guard let previous else { return apng.frame(canvas.png(), delay: delay) }
+            // Every frame of an animated PNG compact (bytes count more than time there), the
+            // first, whole, too.
+            guard let previous else { return apng.frame(canvas.png(compact: true), delay: delay) }
             // Only what changed since the frame before: a frame that changed nothing is one
             // unchanged pixel.
             let region = canvas.changedRegion(from: previous) ?? (0, 0, 1, 1)
