@@ -218,8 +218,17 @@ public struct JSONParser {
         index += 1
         var runStart = index
         var result = ""
+        /// The bytes of the run OR-ed together: below 0x80, the run is ASCII, valid as it is.
+        var high: UInt8 = 0
         func flushRun(_ end: Int) throws(JSONParseError) {
             if end > runStart {
+                if high < 0x80 {
+                    // ASCII (nearly every key and name): made without the generic validation.
+                    result += bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self)
+                    }
+                    return
+                }
                 guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string", at: runStart)
                 }
@@ -236,10 +245,12 @@ public struct JSONParser {
             }
             if byte < 0x20 { throw error("control character in a string must be escaped") }
             if byte != UInt8(ascii: "\\") {
+                high |= byte
                 index += 1
                 continue
             }
             try flushRun(index)
+            high = 0
             index += 1
             guard index < bytes.count else { throw error("unterminated escape") }
             let escape = bytes[index]

@@ -14,6 +14,25 @@ import Testing
         #expect(object["a"] == .array([.bool(true), .null, .string("x\né😀")]))
     }
 
+    /// Strings are read as their bytes say: ASCII runs, raw UTF-8 (two, three and four bytes)
+    /// between escapes, and bytes that are not UTF-8 refused where they start.
+    @Test func stringsKeepTheirUTF8AndRefuseWhatIsNot() throws {
+        let text = #"["plain", "é, 日本, 🦆", "a\"b\nc", "\u00e9é\t😀x", ""]"#
+        #expect(
+            try JSONParser.parse(text)
+                == .array([.string("plain"), .string("é, 日本, 🦆"), .string("a\"b\nc"), .string("éé\t😀x"), .string("")]))
+        for bad: [UInt8] in [[0xFF], [0x80], [0xE2, 0x82], [0xC3, 0x28], [0x61, 0xED, 0xA0, 0x80]] {
+            let document = Array(#"["ok", "x"#.utf8) + bad + Array(#"y"]"#.utf8)
+            do {
+                _ = try JSONParser.parse(document)
+                Issue.record("\(bad) parsed")
+            } catch {
+                #expect(error.reason.contains("invalid UTF-8"), "\(bad): \(error)")
+                #expect(error.line == 1 && error.column == 9, "\(bad): \(error)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("{\"a\": }", 1, 7), ("[1,\n 2,\n ]", 3, 2), ("{\"a\":1,\"a\":2}", 1, 8), ("[NaN]", 1, 2), ("[01]", 1, 2),
         ("\"abc", 1, 5), ("[1] x", 1, 5), ("{\"a\" 1}", 1, 6),
