@@ -58,9 +58,13 @@ public struct JSONObject: Sendable, Equatable {
         index = built
     }
 
+    /// Where `key` is. A key of another length in UTF-8 bytes is passed over without a String
+    /// comparison (which checks canonical equivalence, and showed in decoding): JSON compares
+    /// names by their code units, and a key that differs in length never matches.
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
-        return entries.firstIndex { $0.key == key }
+        let count = key.utf8.count
+        return entries.firstIndex { $0.key.utf8.count == count && $0.key == key }
     }
 
     public subscript(key: String) -> JSONValue? {
