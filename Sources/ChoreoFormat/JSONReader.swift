@@ -70,10 +70,10 @@ struct JSONReader {
     /// Renames UIKit / Core Animation spellings to the format's names, keeping the members'
     /// order; both spellings at once is an error.
     mutating func canonical(_ object: JSONObject, _ path: String, aliases: [String: String]) -> JSONObject {
-        guard object.keys.contains(where: { aliases[$0] != nil }) else { return object }
+        guard object.members.contains(where: { Self.alias($0.key, in: aliases) != nil }) else { return object }
         var members: [(String, JSONValue)] = []
         for (key, value) in object.members {
-            if let name = aliases[key] {
+            if let name = Self.alias(key, in: aliases) {
                 if object[name] != nil {
                     fail("\(path).\(key)", "is another spelling of \(name), which is given too; give one")
                     continue
@@ -84,6 +84,14 @@ struct JSONReader {
             }
         }
         return JSONObject(members)
+    }
+
+    /// The name `key` is another spelling of, if it is one: the few aliases are scanned, lengths
+    /// first, rather than every key of every object hashed.
+    static func alias(_ key: String, in aliases: [String: String]) -> String? {
+        let count = key.utf8.count
+        for (alias, name) in aliases where alias.utf8.count == count && alias == key { return name }
+        return nil
     }
 
     /// One of an enumeration's names, in the format's spelling or a Core Animation / Swift one.
