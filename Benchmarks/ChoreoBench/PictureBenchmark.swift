@@ -120,9 +120,32 @@ enum PictureBenchmark {
     static func statusCardAPNG(_ format: SamplingQuery.Format = .apng) throws -> (
         frames: Int, milliseconds: Double, bytes: Int
     ) {
-        let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
         var frames = 0
         var bytes = 0
+        let time = try timedStatusCard(format) { plan, query in
+            var pieces = try PictureService.pieces(plan, query)
+            bytes = 0
+            while let piece = pieces.next() { bytes += piece.count }
+            frames = plan.times.count
+        }
+        return (frames, time, bytes)
+    }
+
+    /// The status card's 600 frames run, planned and drawn as for its APNG, not encoded: what
+    /// the APNG's time spends before any of its own work (the median of 3).
+    static func statusCardDrawing() throws -> Double {
+        try timedStatusCard(.apng) { plan, _ in
+            let renderer = FrameRenderer(frames: plan.frames)
+            for time in plan.times { _ = renderer.draw(at: time).words() }
+        }
+    }
+
+    /// The status card run and planned as 600 frames of `format`, then `work` done with the
+    /// plan, three times: the median wall time in milliseconds.
+    static func timedStatusCard(
+        _ format: SamplingQuery.Format, _ work: (RenderPlan, RenderQuery) throws -> Void
+    ) throws -> Double {
+        let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
         var times: [Double] = []
         for _ in 0..<3 {
             var failure: (any Error)?
@@ -134,38 +157,7 @@ enum PictureBenchmark {
                         var query = RenderQuery()
                         query.sampling.format = format
                         query.sampling.fps = 599 / duration
-                        let plan = try RenderPlan.make(scene: scene, query: query.sampling)
-                        var pieces = try PictureService.pieces(plan, query)
-                        bytes = 0
-                        while let piece = pieces.next() { bytes += piece.count }
-                        frames = plan.times.count
-                    } catch {
-                        failure = error
-                    }
-                })
-            if let failure { throw failure }
-        }
-        return (frames, median(times), bytes)
-    }
-
-    /// The status card's 600 frames run, planned and drawn as for its APNG, not encoded: what
-    /// the APNG's time spends before any of its own work (the median of 3).
-    static func statusCardDrawing() throws -> Double {
-        let document = try Array(Data(contentsOf: URL(fileURLWithPath: "examples/status-card.json")))
-        var times: [Double] = []
-        for _ in 0..<3 {
-            var failure: (any Error)?
-            times.append(
-                milliseconds {
-                    do {
-                        let scene = try SceneDecoder.decode(bytes: document).scene
-                        let duration = try SceneRunner.run(scene).naturalEnd
-                        var query = SamplingQuery()
-                        query.format = .apng
-                        query.fps = 599 / duration
-                        let plan = try RenderPlan.make(scene: scene, query: query)
-                        let renderer = FrameRenderer(frames: plan.frames)
-                        for time in plan.times { _ = renderer.draw(at: time).words() }
+                        try work(try RenderPlan.make(scene: scene, query: query.sampling), query)
                     } catch {
                         failure = error
                     }
