@@ -90,8 +90,17 @@ struct ClangParser {
         ]
         var cStrings: [UnsafeMutablePointer<CChar>?] = []
         defer { for pointer in cStrings { free(pointer) } }
+        /// `text`'s bytes, all of them (a NUL inside too: `strdup` would stop there while the
+        /// length given to libclang does not, and clang read past the copy), then a NUL.
         func keep(_ text: String) -> UnsafeMutablePointer<CChar>? {
-            let pointer = strdup(text)
+            let bytes = Array(text.utf8)
+            guard let pointer = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { return nil }
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress {
+                    UnsafeMutableRawPointer(pointer).copyMemory(from: base, byteCount: source.count)
+                }
+            }
+            pointer[bytes.count] = 0
             cStrings.append(pointer)
             return pointer
         }

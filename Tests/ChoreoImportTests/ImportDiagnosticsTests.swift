@@ -164,6 +164,32 @@ import Testing
         #expect(text.contains(#"{"if":"finished","do":[{"mark":"faded 1"}]}"#))
     }
 
+    /// A NUL inside the source (the fuzz test's mutations make them) is handed to libclang with
+    /// the rest: the code after it imports, and every diagnostic is on a line of the file.
+    @Test func aNULInTheSourceIsPartOfIt() throws {
+        let source =
+            "#import <UIKit/UIKit.h>\n// a \u{0} here\n"
+            + (0..<40).map { "static const CGFloat kSide\($0) = \($0);\n" }.joined()
+                + """
+                void start(void) {
+                    UIView *card = [[UIView alloc] initWithFrame:CGRectMake(0, 0, kSide39, 80)];
+                    [UIView animateWithDuration:0.3 animations:^{ card.alpha = 0; }];
+                }
+
+                """
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+        for _ in 0..<5 {
+            let result = Self.run(source, entry: "start")
+            for diagnostic in result.diagnostics {
+                #expect(diagnostic.position.line <= lines, "\(diagnostic)")
+            }
+            let scene = try #require(result.scene)
+            var writer = ChoreoJSONWriterBox()
+            writer.write(scene)
+            #expect(String(decoding: writer.bytes, as: UTF8.self).contains(#""frame":[0,0,39,80]"#))
+        }
+    }
+
     /// What viewDidLoad sets is the first frame; what viewDidAppear sets is an action (a
     /// standalone layer animates it implicitly), inside its transaction when one is open.
     @Test func viewDidAppearChangesAreActions() throws {
