@@ -124,6 +124,8 @@ public enum ResponseEncoder {
         return pieces.next() ?? []
     }
 
+    /// The processors online: the default for callers that do not say. The CLI and the server
+    /// pass `RenderService.defaultThreads`, which also sees CPU affinity and container limits.
     public static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     // MARK: Frames

@@ -14,7 +14,7 @@ public final class Application: Sendable {
         /// Largest accepted request body, in bytes.
         public var maxBodyBytes = 8 * 1024 * 1024
         /// Threads a render may use.
-        public var renderThreads = ResponseEncoder.defaultThreads
+        public var renderThreads = RenderService.defaultThreads
         /// Live sessions' limits.
         public var sessionLimits = SessionRegistry.Limits()
         /// Bytes of one JSON render response (docs/limits.md).

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoLibraries
+import Foundation
 import Synchronization
 
 /// Scene document + sampling query → response body: the one path shared by
@@ -19,6 +20,11 @@ public enum RenderService {
     /// (one at least), so a stream of large frames holds a frame or so, not 64
     /// (``RenderPieces/pieceBytes``).
     public static let pieceBytes = RenderPieces.pieceBytes
+
+    /// Threads a render uses unless told otherwise: the processors this process may use,
+    /// as `ProcessInfo` counts them (CPU affinity and a container's CPU limit included).
+    /// ``ResponseEncoder/defaultThreads``, below Foundation, counts the processors online.
+    public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Parses and validates a scene document.
     public static func scene(from body: consuming [UInt8]) throws(ServiceError) -> (scene: Scene, name: String?) {

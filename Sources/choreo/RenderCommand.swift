@@ -26,7 +26,7 @@ enum RenderCommand {
         ] {
             if let value = parsed.options[name] { parameters.append((name, value)) }
         }
-        var threads = ResponseEncoder.defaultThreads
+        var threads = RenderService.defaultThreads
         if let text = parsed.options["threads"] {
             guard let n = Int(text), n >= 1 else { throw CLIError(message: "--threads must be a whole number ≥ 1") }
             threads = n
