@@ -527,15 +527,12 @@ public final class CairoCanvas {
     }
 
     /// A rectangle of the image as PNG bytes (``PNGEncoder``).
-    package func png(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int, compact: Bool = false)
-        -> [UInt8]
-    {
+    package func png(x: Int, y: Int, width regionWidth: Int, height regionHeight: Int) -> [UInt8] {
         C.cairo_surface_flush(surface)
         guard let data = C.cairo_image_surface_get_data(surface) else { return [] }
         let stride = Int(C.cairo_image_surface_get_stride(surface))
         return PNGEncoder.encode(
-            UnsafePointer(data + y * stride + x * 4), width: regionWidth, height: regionHeight, stride: stride,
-            compact: compact)
+            UnsafePointer(data + y * stride + x * 4), width: regionWidth, height: regionHeight, stride: stride)
     }
 
     /// Premultiplied ARGB pixels, row by row (`width` × 4 bytes each): for tests and diffs.

@@ -63,9 +63,15 @@ public struct PicturePieces {
 
     /// How long frame `index` shows: until the next frame's time (the last: as long as the one
     /// before it, or one frame at the rate asked).
-    func delay(_ index: Int) -> Double {
-        index + 1 < times.count
-            ? times[index + 1] - times[index] : index > 0 ? times[index] - times[index - 1] : frameDelay
+    func delay(_ index: Int) -> Double { delay(of: index..<(index + 1)) }
+
+    /// How long frames `run` show together: from the first's time to the next frame's (the
+    /// last frame's own delay when the run ends the animation).
+    func delay(of run: Range<Int>) -> Double {
+        if run.upperBound < times.count { return times[run.upperBound] - times[run.lowerBound] }
+        let last = times.count - 1
+        let own = last > 0 ? times[last] - times[last - 1] : frameDelay
+        return times[last] - times[run.lowerBound] + own
     }
 
     /// A frame's start, in whole milliseconds from the first frame.
@@ -135,8 +141,7 @@ public struct PicturePieces {
                 runs = found
                 apng = APNGWriter(frameCount: found.count)
             }
-            let runs = runs ?? []
-            guard nextFrame < runs.count else {
+            guard let runs, nextFrame < runs.count else {
                 ended = true
                 return times.isEmpty ? nil : apng.end()
             }
@@ -144,10 +149,7 @@ public struct PicturePieces {
             let end = nextFrame + 1 < runs.count ? runs[nextFrame + 1] : times.count
             nextFrame += 1
             framesDone = end
-            // Shown for the run's frames' time together.
-            let delay =
-                end < times.count
-                ? times[end] - times[index] : times[times.count - 1] - times[index] + delay(times.count - 1)
+            let delay = delay(of: index..<end)
             let canvas = renderer.draw(at: times[index])
             defer { previous = canvas.words() }
             // Every frame of an animated PNG compact (bytes count more than time there), the

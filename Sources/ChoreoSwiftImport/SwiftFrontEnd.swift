@@ -33,8 +33,10 @@ package enum SwiftFrontEnd {
     /// parse gives; a source a piece of which does not parse cleanly is parsed whole, so that its
     /// diagnostics are the whole file's.
     package static func lower(_ source: String, pieces: Int, minimumPieceBytes: Int) -> SourceUnit {
-        let bytes = Array(source.utf8)
-        guard let cut = SourcePieces(bytes, count: pieces, minimumBytes: minimumPieceBytes) else {
+        // A small source goes to one parse without a copy of its bytes for the cutting.
+        guard pieces > 1, source.utf8.count >= 2 * minimumPieceBytes,
+            let cut = SourcePieces(Array(source.utf8), count: pieces, minimumBytes: minimumPieceBytes)
+        else {
             return lowerWhole(source)
         }
         let results = Mutex<[LoweredPiece?]>(Array(repeating: nil, count: cut.pieces.count))
