@@ -153,3 +153,92 @@ public struct MediaTiming: Sendable, Equatable, Hashable {
         return Local(time: min(within, duration), iteration: iteration, phase: phase)
     }
 }
+
+extension MediaTiming {
+    /// A stretch of parent time over which the basic local time runs in a straight line (one
+    /// pass of one cycle, or its part inside a window): from `localStart` at `parentStart` to
+    /// `localEnd` at `parentEnd` (backwards where `localEnd < localStart`).
+    package struct Pass: Sendable, Equatable {
+        package var parentStart: Double
+        package var parentEnd: Double
+        package var localStart: Double
+        package var localEnd: Double
+    }
+
+    /// The passes of the active interval inside the parent-time window `window`, in time order;
+    /// `nil` when there are more than `limit`, or where local time does not run (a speed of 0,
+    /// a zero duration). The breakpoints are where a cycle or its way back begins, and where
+    /// `timeOffset` wraps the active time; each pass is checked to be straight by sampling
+    /// ``localTime(atParentTime:)`` itself, and a pass that is not is left out.
+    package func passes(in window: ClosedRange<Double>, limit: Int) -> [Pass]? {
+        guard speed != 0, duration > 0, beginTime.isFinite else { return nil }
+        let active = activeDuration
+        let rate = abs(speed)
+        let reversed = speed < 0
+        if reversed && !active.isFinite { return nil }
+        // The window in elapsed active time.
+        let from = max(0, (window.lowerBound - beginTime) * rate)
+        let to = min(active, (window.upperBound - beginTime) * rate)
+        guard to > from else { return [] }
+        // In "r", the active time before `timeOffset` (turned round by a negative speed).
+        let rLow = reversed ? active - to : from
+        let rHigh = reversed ? active - from : to
+        guard ((rHigh - rLow) / duration) * 2 < Double(limit) else { return nil }
+        var cuts: [Double] = [rLow, rHigh]
+        let shifts: [Double]
+        if timeOffset != 0 && active.isFinite {
+            let first = (timeOffset / active).rounded(.down)
+            shifts = [first - 1, first, first + 1, first + 2].map { $0 * active }
+        } else {
+            shifts = [0]
+        }
+        for shift in shifts {
+            // Wrap points: r + timeOffset − shift = 0.
+            let wrap = shift - timeOffset
+            if wrap > rLow && wrap < rHigh { cuts.append(wrap) }
+            // Pass boundaries: r + timeOffset − shift = k · duration.
+            var k = ((rLow + timeOffset - shift) / duration).rounded(.up)
+            while true {
+                let r = k * duration - timeOffset + shift
+                if r >= rHigh { break }
+                if r > rLow { cuts.append(r) }
+                k += 1
+                if cuts.count > limit * 2 + 8 { return nil }
+            }
+        }
+        cuts.sort()
+        var parents: [Double] = []
+        for r in cuts {
+            let elapsed = reversed ? active - r : r
+            let parent = beginTime + elapsed / rate
+            if let last = parents.last, abs(parent - last) < 1e-9 { continue }
+            parents.append(parent)
+        }
+        parents.sort()
+        var result: [Pass] = []
+        for index in parents.indices.dropLast() {
+            let start = parents[index]
+            let end = parents[index + 1]
+            let width = end - start
+            guard width > 1e-9,
+                let quarter = localTime(atParentTime: start + width / 4), quarter.phase == .active,
+                let middle = localTime(atParentTime: start + width / 2), middle.phase == .active,
+                let threeQuarters = localTime(atParentTime: start + 3 * width / 4), threeQuarters.phase == .active,
+                quarter.iteration == threeQuarters.iteration, quarter.backwardsPass == threeQuarters.backwardsPass
+            else { continue }
+            let slope = (threeQuarters.time - quarter.time) / (width / 2)
+            guard abs(middle.time - (quarter.time + threeQuarters.time) / 2) < 1e-9 * max(1, duration) else { continue }
+            let localStart = quarter.time - slope * width / 4
+            let localEnd = threeQuarters.time + slope * width / 4
+            let slack = 1e-9 * max(1, duration)
+            guard localStart > -slack, localStart < duration + slack, localEnd > -slack, localEnd < duration + slack
+            else { continue }
+            result.append(
+                Pass(
+                    parentStart: start, parentEnd: end, localStart: min(max(localStart, 0), duration),
+                    localEnd: min(max(localEnd, 0), duration)))
+            if result.count > limit { return nil }
+        }
+        return result
+    }
+}

@@ -131,3 +131,41 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
         return dy / dx
     }
 }
+
+extension UnitBezier {
+    /// The part of this curve between progress `x0` and `x1` (both in 0…1), scaled to the unit
+    /// square: the easing of a stretch that starts or ends inside an animation's pass (a
+    /// `timeOffset`, a removal, an export's end). From `x1` back to `x0` when `x0 > x1` (a pass
+    /// played backwards), mirrored. `nil` where the progress does not change over the stretch,
+    /// or where the part's handles leave 0…1 in x (CSS `cubic-bezier()` and Lottie both need
+    /// them there).
+    ///
+    /// The part of a cubic Bézier is a cubic Bézier (de Casteljau): its ends are the curve's
+    /// points at the two parameters and its handles lie a third of the parameter span along
+    /// the tangents there.
+    package func piece(from x0: Double, to x1: Double) -> UnitBezier? {
+        if x0 > x1 {
+            guard let forwards = piece(from: x1, to: x0) else { return nil }
+            return UnitBezier(1 - forwards.x2, 1 - forwards.y2, 1 - forwards.x1, 1 - forwards.y1)
+        }
+        let low = min(max(x0, 0), 1)
+        let high = min(max(x1, 0), 1)
+        guard high - low > 1e-9 else { return nil }
+        if low == 0 && high == 1 { return self }
+        let s0 = low == 0 ? 0 : solveCurveX(low, epsilon: 1e-12)
+        let s1 = high == 1 ? 1 : solveCurveX(high, epsilon: 1e-12)
+        let third = (s1 - s0) / 3
+        let start = (sampleX(s0), sampleY(s0))
+        let end = (sampleX(s1), sampleY(s1))
+        let handle1 = (start.0 + third * sampleDerivativeX(s0), start.1 + third * sampleDerivativeY(s0))
+        let handle2 = (end.0 - third * sampleDerivativeX(s1), end.1 - third * sampleDerivativeY(s1))
+        let width = end.0 - start.0
+        let height = end.1 - start.1
+        guard width > 1e-12, abs(height) > 1e-12 else { return nil }
+        let hx1 = (handle1.0 - start.0) / width
+        let hx2 = (handle2.0 - start.0) / width
+        guard hx1 > -1e-9, hx1 < 1 + 1e-9, hx2 > -1e-9, hx2 < 1 + 1e-9 else { return nil }
+        return UnitBezier(
+            min(max(hx1, 0), 1), (handle1.1 - start.1) / height, min(max(hx2, 0), 1), (handle2.1 - start.1) / height)
+    }
+}
