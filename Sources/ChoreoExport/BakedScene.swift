@@ -6,7 +6,8 @@ import Foundation
 /// layer's map into its parent as translate, rotate, scale and skew (as CSS's individual
 /// transform properties and a Lottie transform compose them), its size, opacity and colours.
 enum Channel: Int, CaseIterable, Sendable {
-    /// Where the layer's top-left corner (its bounds' origin) lies in the parent's box, points.
+    /// Where the layer's anchor point lies in the parent's box, points: `position` where the
+    /// superlayer has no `sublayerTransform` (Lottie's `p`).
     case translate
     /// Radians, clockwise on screen (y down), unwrapped from frame to frame.
     case rotate
@@ -36,10 +37,17 @@ enum Channel: Int, CaseIterable, Sendable {
     case trim
     /// A text layer's `foregroundColor`.
     case foreground
+    /// The anchor point in the layer's box, points from its bounds' origin: `anchorPoint` ×
+    /// `bounds.size` (Lottie's `a`, CSS's `transform-origin`), about which it turns and scales.
+    case anchor
+    /// Where the layer's top-left corner (its bounds' origin) lies in the parent's box: the
+    /// translation of a map about the corner (CSS where the anchor moves in the box, and any
+    /// map with perspective).
+    case corner
 
     var width: Int {
         switch self {
-        case .translate, .scale, .size, .shadowOffset, .trim: 2
+        case .translate, .scale, .size, .shadowOffset, .trim, .anchor, .corner: 2
         case .matrix: 9
         case .background, .borderColor, .shadowColor, .fill, .stroke, .foreground: 4
         default: 1
@@ -51,7 +59,9 @@ enum Channel: Int, CaseIterable, Sendable {
     /// colour channel.
     var tolerance: Double {
         switch self {
-        case .translate, .size, .cornerRadius, .borderWidth, .shadowOffset, .shadowRadius, .lineWidth: 0.01
+        case .translate, .size, .cornerRadius, .borderWidth, .shadowOffset, .shadowRadius, .lineWidth, .anchor,
+            .corner:
+            0.01
         case .rotate, .skew, .scale, .matrix, .trim: 1e-4
         default: 1e-3
         }
@@ -440,7 +450,15 @@ extension BakedLayer {
         let sy = -sine * c + cosine * d
         // R · S · K: the skew after the scale (x' = x + k·y), as `scale` then `transform: skewX`.
         let k = abs(sx) > 1e-12 ? c1 / sx : 0
-        set(.translate, m[6], m[7])
+        // The anchor in the box, and where the map takes it.
+        let anchor = Point(layer.anchorPoint.x * layer.bounds.size.x, layer.anchorPoint.y * layer.bounds.size.y)
+        let anchorW = anchor.x * m[2] + anchor.y * m[5] + m[8]
+        let safeW = abs(anchorW) > 1e-12 ? anchorW : 1
+        set(
+            .translate, (anchor.x * m[0] + anchor.y * m[3] + m[6]) / safeW,
+            (anchor.x * m[1] + anchor.y * m[4] + m[7]) / safeW)
+        set(.anchor, anchor.x, anchor.y)
+        set(.corner, m[6], m[7])
         set(.rotate, angle)
         set(.scale, sx, sy)
         set(.skew, k)

@@ -28,15 +28,29 @@ struct ExportModel: Sendable {
     }
 
     /// The map from layer `layer`'s box to its parent's as the export plays it at `frame`:
-    /// translate · rotate · scale · skewX, or the baked matrix where the layer has perspective.
-    func localMap(_ layer: Int, at frame: Double) -> [Double] {
+    /// skewX, scale and rotate about the anchor point, which lands on `translate` (or, with
+    /// `aboutCorner`, about the top-left corner, which lands on `corner`); the baked matrix
+    /// where the layer has perspective.
+    func localMap(_ layer: Int, at frame: Double, aboutCorner: Bool = false) -> [Double] {
         if scene.layers[layer].projective { return value(layer, .matrix, at: frame) }
-        let t = value(layer, .translate, at: frame)
         let angle = value(layer, .rotate, at: frame)[0]
         let s = value(layer, .scale, at: frame)
         let k = value(layer, .skew, at: frame)[0]
-        return Self.affine(translate: (t[0], t[1]), angle: angle, scale: (s[0], s[1]), skew: k)
+        if aboutCorner {
+            let t = value(layer, .corner, at: frame)
+            return Self.affine(translate: (t[0], t[1]), angle: angle, scale: (s[0], s[1]), skew: k)
+        }
+        let p = value(layer, .translate, at: frame)
+        let a = value(layer, .anchor, at: frame)
+        var m = Self.affine(translate: (p[0], p[1]), angle: angle, scale: (s[0], s[1]), skew: k)
+        m[6] -= a[0] * m[0] + a[1] * m[3]
+        m[7] -= a[0] * m[1] + a[1] * m[4]
+        return m
     }
+
+    /// Whether the web formats place layer `layer` about its top-left corner: where its anchor
+    /// moves in its box (CSS would need its `transform-origin` and `translate` to move as one).
+    func webAboutCorner(_ layer: Int) -> Bool { keyframes[layer][Channel.anchor.rawValue] != nil }
 
     /// translate · rotate · scale · skewX(atan k), as a 3 × 3 row-vector matrix.
     static func affine(translate: (Double, Double), angle: Double, scale: (Double, Double), skew: Double) -> [Double] {

@@ -115,6 +115,8 @@ extension Channel {
         case .lineWidth: ["lineWidth"]
         case .trim: ["strokeStart", "strokeEnd"]
         case .foreground: ["foregroundColor"]
+        case .anchor: ["anchorPoint"]
+        case .corner: []
         }
     }
 }
@@ -128,7 +130,8 @@ extension BakedLayer {
             return stride(from: lane, to: values.count, by: width).contains { values[$0] != 0 }
         }
         switch channel {
-        case .groupOpacity: return false
+        case .groupOpacity, .corner: return false
+        case .anchor: return animated[channel.rawValue]
         case .matrix: return projective
         case .skew: return animated[channel.rawValue] || everNonZero(.skew)
         case .cornerRadius: return everNonZero(.cornerRadius)
@@ -206,7 +209,8 @@ extension ExportModel {
             for (position, layer) in scene.layers.enumerated() {
                 let parent = layer.parent >= 0 ? scene.slot[layer.parent] : -1
                 // A root's map is to the stage already.
-                let local = localMap(position, at: frame)
+                let local = localMap(
+                    position, at: frame, aboutCorner: format != .lottie && webAboutCorner(position))
                 modelMaps.append(parent >= 0 ? Planar.then(local, modelMaps[parent]) : local)
                 let own = value(position, .opacity, at: frame)[0]
                 let group =

@@ -75,13 +75,15 @@ struct LottieWriter {
 
     static func staticValue(_ value: JSONValue) -> JSONValue { .object(JSONObject([("a", 0), ("k", value)])) }
 
-    /// The transform of a layer: translate, rotate (degrees), scale (percent) about anchor 0, 0
-    /// of its box, its group opacity (percent), and a skew where it has one.
+    /// The transform of a layer: its anchor point in its box (`a`), where that lands in the
+    /// parent's (`p`), rotate (degrees) and scale (percent) about it, its group opacity
+    /// (percent), and a skew where it has one. A map with perspective keeps its affine part
+    /// about the top-left corner.
     func transform(_ position: Int) -> JSONValue {
         let layer = scene.layers[position]
         var ks = JSONObject([
-            ("a", Self.staticValue([0, 0])),
-            ("p", property(position, .translate, { $0 })),
+            ("a", layer.projective ? Self.staticValue([0, 0]) : property(position, .anchor, { $0 })),
+            ("p", property(position, layer.projective ? .corner : .translate, { $0 })),
             ("s", property(position, .scale, { [$0[0] * 100, $0[1] * 100] })),
             ("r", property(position, .rotate, { [$0[0] * 180 / Double.pi] }, scalar: true)),
             ("o", property(position, .groupOpacity, { [$0[0] * 100] }, scalar: true)),

@@ -47,7 +47,11 @@ struct WebWriter {
     func declarations(_ channel: Channel, _ v: ArraySlice<Double>, layer: BakedLayer) -> [(String, String)] {
         let v = Array(v)
         switch channel {
-        case .translate: return [("translate", "\(Self.px(v[0])) \(Self.px(v[1]))")]
+        case .translate:
+            // About the anchor point (the element's `transform-origin`, which stays put).
+            let a = layer.value(.anchor, frame: 0)
+            return [("translate", "\(Self.px(v[0] - a[a.startIndex])) \(Self.px(v[1] - a[a.startIndex + 1]))")]
+        case .corner: return [("translate", "\(Self.px(v[0])) \(Self.px(v[1]))")]
         case .rotate: return [("rotate", "\(Self.number(v[0], decimals: 1e7))rad")]
         case .scale: return [("scale", "\(Self.number(v[0], decimals: 1e6)) \(Self.number(v[1], decimals: 1e6))")]
         case .skew: return [("transform", "skewX(\(Self.number(atan(v[0]), decimals: 1e7))rad)")]
@@ -72,13 +76,19 @@ struct WebWriter {
                 ("stroke-dashoffset", Self.number(-v[0], decimals: 1e6)),
             ]
         case .foreground: return [("color", Self.color(v[...]))]
+        case .anchor:
+            return [("transform-origin", "\(Self.px(v[0])) \(Self.px(v[1]))")]
         case .borderWidth, .borderColor, .groupOpacity: return []
         }
     }
 
     /// The channels that style a layer's own element, where each is written.
     func elementChannels(_ layer: BakedLayer) -> [Channel] {
-        var channels: [Channel] = layer.projective ? [.matrix] : [.translate, .rotate, .scale]
+        // About the anchor point where it stays put in the box, about the corner where it moves.
+        let aboutCorner = layer.animated[Channel.anchor.rawValue]
+        var channels: [Channel] =
+            layer.projective
+            ? [.matrix] : aboutCorner ? [.corner, .rotate, .scale] : [.anchor, .translate, .rotate, .scale]
         if !layer.projective && layer.uses(.skew) { channels.append(.skew) }
         channels += [.size, .opacity, .background]
         if layer.uses(.cornerRadius) { channels.append(.cornerRadius) }
@@ -182,7 +192,10 @@ struct WebWriter {
         for (position, layer) in scene.layers.enumerated() {
             let id = Self.elementID(position)
             var own: [(String, String)] = []
-            for channel in elementChannels(layer) {
+            let channels = elementChannels(layer)
+            // Turned and scaled about the anchor point (``Channel/anchor``) or the corner.
+            if !channels.contains(.anchor) { own.append(("transform-origin", "0 0")) }
+            for channel in channels {
                 own += declarations(channel, layer.value(channel, frame: 0), layer: layer)
             }
             if layer.uses(.shadowColor) { own.append(("box-shadow", shadow(layer, frame: 0))) }
@@ -258,7 +271,7 @@ struct WebWriter {
         out +=
             "#stage > .choreo-scale { position: absolute; left: 0; top: 0; transform-origin: 0 0; scale: \(Self.number(scene.scale)) }\n"
         out +=
-            "#stage .choreo-layer { position: absolute; left: 0; top: 0; transform-origin: 0 0; box-sizing: border-box }\n"
+            "#stage .choreo-layer { position: absolute; left: 0; top: 0; box-sizing: border-box }\n"
         out +=
             "#stage .choreo-border { position: absolute; left: 0; top: 0; width: 100%; height: 100%; box-sizing: border-box; border-style: solid }\n"
         out += "#stage .choreo-path { position: absolute; overflow: visible }\n"

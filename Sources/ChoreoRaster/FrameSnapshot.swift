@@ -18,6 +18,8 @@ package struct LayerSnapshot: Sendable {
     package var parent: Int
     package var type: LayerType
     package var bounds: Rect
+    /// `anchorPoint`, in units of the bounds' size.
+    package var anchorPoint: Point
     /// Layer coordinates → the parent's layer coordinates (a root's: the canvas's points): the
     /// anchor point, `transform` and `position`, then the parent's `sublayerTransform`, as a
     /// 3 × 3 projective map in row-vector form (x, y, 1) · M.
@@ -69,7 +71,8 @@ extension FrameRenderer {
             slot[index] = layers.count
             layers.append(
                 LayerSnapshot(
-                    index: index, parent: parent, type: layer.type, bounds: layer.bounds, toParent: map.m,
+                    index: index, parent: parent, type: layer.type, bounds: layer.bounds,
+                    anchorPoint: layer.point(.anchorPoint), toParent: map.m,
                     opacity: layer.opacity, hidden: layer.hidden, background: layer.background,
                     cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth, borderColor: layer.borderColor,
                     masksToBounds: layer.masksToBounds, shadowColor: layer.shadowColor,
