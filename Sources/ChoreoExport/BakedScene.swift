@@ -87,6 +87,9 @@ struct BakedLayer: Sendable {
     /// Per channel, samples between frames: the two sides of a value that changes at once
     /// (a snap back, a state change), at fractional frames.
     var steps: [[(frame: Double, values: [Double])]] = Channel.allCases.map { _ in [] }
+    /// Per channel, the stretches that follow an animation's timing curve exactly
+    /// (``BakedScene/findEasedKeys(renderer:fps:count:cursor:baked:)``), in time order.
+    var eased: [[EasedKey]] = Channel.allCases.map { _ in [] }
     /// Whether any frame's map has perspective.
     var projective = false
     var reparented = false
@@ -205,6 +208,8 @@ struct BakedScene: Sendable {
             }
         }
         Self.findSteps(renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked)
+        for index in baked.keys { baked[index]!.finish() }
+        Self.findEasedKeys(renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked)
         // Drawing order: a parent before its sublayers, siblings by their first rank.
         var children: [Int: [Int]] = [:]
         for index in firstOrder { children[baked[index]!.parent, default: []].append(index) }
@@ -215,8 +220,7 @@ struct BakedScene: Sendable {
                 baked[$0]!.rank < baked[$1]!.rank || ($0 < $1 && baked[$0]!.rank == baked[$1]!.rank)
             }
             for index in list {
-                var layer = baked[index]!
-                layer.finish()
+                let layer = baked[index]!
                 slot[index] = ordered.count
                 ordered.append(layer)
                 place(index)
@@ -229,6 +233,36 @@ struct BakedScene: Sendable {
 }
 
 extension BakedScene {
+
+    /// Every layer's channels in a snapshot between frames `near` and `near` + 1, as they are
+    /// stored: a layer out of the tree is as it was at `near`, transparent; rotation is
+    /// unwrapped against frame `near`'s.
+    static func rows(_ snapshot: FrameSnapshot, near: Int, renderer: FrameRenderer, baked: [Int: BakedLayer])
+        -> [Int: [[Double]]]
+    {
+        var result: [Int: [[Double]]] = [:]
+        var group = [Double](repeating: 1, count: snapshot.layers.count)
+        for (position, layer) in snapshot.layers.enumerated() {
+            let parentGroup = layer.parent >= 0 ? group[snapshot.slot[layer.parent]] : 1
+            group[position] = (layer.hidden ? 0 : layer.opacity) * parentGroup
+            guard let known = baked[layer.index] else { continue }
+            let origin =
+                layer.parent >= 0 ? snapshot.layers[snapshot.slot[layer.parent]].bounds.origin : renderer.origin
+            let previous = known.samples[Channel.rotate.rawValue][near]
+            result[layer.index] =
+                BakedLayer.row(
+                    layer, parentOrigin: origin, group: group[position], present: true, previousAngle: previous
+                )
+                .row
+        }
+        for (index, layer) in baked where result[index] == nil {
+            var row = Channel.allCases.map { Array(layer.value($0, frame: near)) }
+            row[Channel.opacity.rawValue] = [0]
+            row[Channel.groupOpacity.rawValue] = [0]
+            result[index] = row
+        }
+        return result
+    }
     /// Most intervals between frames bisected for a step, per export: about 12 frames drawn
     /// each (`choreo-bench` shows an export's time; a scene of many steps keeps the rest as
     /// one-frame ramps, which the report measures).
@@ -243,32 +277,8 @@ extension BakedScene {
         renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer]
     ) {
         guard count > 1 else { return }
-        // Every layer's channels in a snapshot between frames `near` and `near` + 1, as they are
-        // stored: a layer out of the tree is as it was at `near`, transparent; rotation is
-        // unwrapped against frame `near`'s.
         func rows(_ snapshot: FrameSnapshot, near: Int) -> [Int: [[Double]]] {
-            var result: [Int: [[Double]]] = [:]
-            var group = [Double](repeating: 1, count: snapshot.layers.count)
-            for (position, layer) in snapshot.layers.enumerated() {
-                let parentGroup = layer.parent >= 0 ? group[snapshot.slot[layer.parent]] : 1
-                group[position] = (layer.hidden ? 0 : layer.opacity) * parentGroup
-                guard let known = baked[layer.index] else { continue }
-                let origin =
-                    layer.parent >= 0 ? snapshot.layers[snapshot.slot[layer.parent]].bounds.origin : renderer.origin
-                let previous = known.samples[Channel.rotate.rawValue][near]
-                result[layer.index] =
-                    BakedLayer.row(
-                        layer, parentOrigin: origin, group: group[position], present: true, previousAngle: previous
-                    )
-                    .row
-            }
-            for (index, layer) in baked where result[index] == nil {
-                var row = Channel.allCases.map { Array(layer.value($0, frame: near)) }
-                row[Channel.opacity.rawValue] = [0]
-                row[Channel.groupOpacity.rawValue] = [0]
-                result[index] = row
-            }
-            return result
+            Self.rows(snapshot, near: near, renderer: renderer, baked: baked)
         }
         func distance(_ a: [Double], _ b: ArraySlice<Double>, _ tolerance: Double) -> Double {
             zip(a, b).map { abs($0 - $1) }.max().map { $0 / tolerance } ?? 0

@@ -16,7 +16,7 @@ struct ExportModel: Sendable {
                 guard layer.animated[channel.rawValue] else { return nil }
                 return Keyframes(
                     samples: layer.samples[channel.rawValue], width: channel.width, tolerance: channel.tolerance,
-                    steps: layer.steps[channel.rawValue])
+                    steps: layer.steps[channel.rawValue], eased: layer.eased[channel.rawValue])
             }
         }
     }

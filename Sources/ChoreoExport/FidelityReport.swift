@@ -154,25 +154,39 @@ extension ExportModel {
             format: format, fps: scene.fps, frames: scene.frameCount, duration: scene.duration)
         for (position, layer) in scene.layers.enumerated() {
             var exact: [String] = []
+            var curved: [String] = []
             var baked: [String] = []
             var keyframeCount = 0
+            var curveCount = 0
             for channel in Channel.allCases where layer.uses(channel) {
                 if let keys = keyframes[position][channel.rawValue] {
-                    baked += channel.keyPaths.filter { !baked.contains($0) }
-                    keyframeCount = max(keyframeCount, keys.frames.count)
+                    if keys.isExact {
+                        curved += channel.keyPaths.filter { !curved.contains($0) }
+                    } else {
+                        baked += channel.keyPaths.filter { !baked.contains($0) }
+                        keyframeCount = max(keyframeCount, keys.frames.count)
+                        curveCount = max(curveCount, keys.curves.count { $0 != nil })
+                    }
                 } else {
                     exact += channel.keyPaths.filter { !exact.contains($0) }
                 }
             }
-            exact.removeAll { baked.contains($0) }
+            curved.removeAll { baked.contains($0) }
+            exact.removeAll { baked.contains($0) || curved.contains($0) }
             if !exact.isEmpty { report.exact.append(.init(layer: layer.id, properties: exact, note: nil)) }
-            if !baked.isEmpty {
-                report.baked.append(
+            if !curved.isEmpty {
+                report.exact.append(
                     .init(
-                        layer: layer.id, properties: baked,
-                        note:
-                            "sampled at \(FidelityReport.number(scene.fps)) fps, linear between up to \(keyframeCount) keyframes"
-                    ))
+                        layer: layer.id, properties: curved,
+                        note: "keyframes at the animations' own times, eased by their timing functions"))
+            }
+            if !baked.isEmpty {
+                var note =
+                    "sampled at \(FidelityReport.number(scene.fps)) fps, linear between up to \(keyframeCount) keyframes"
+                if curveCount > 0 {
+                    note += ", with up to \(curveCount) stretches eased by their animations' timing functions"
+                }
+                report.baked.append(.init(layer: layer.id, properties: baked, note: note))
             }
         }
         report.approximated = approximated

@@ -1,36 +1,94 @@
-/// A channel's samples reduced to the keyframes a linear player needs: a sample is kept when the
-/// straight line between its neighbours among the kept samples would miss a sample by more than
-/// the channel's tolerance. Every sample is then within the tolerance of the export.
+import ChoreoEngine
+
+/// A channel's samples reduced to the keyframes a player needs. Stretches that follow an
+/// animation's timing curve (``EasedKey``) are two keyframes with that curve between them;
+/// elsewhere a sample is kept when the straight line between its neighbours among the kept
+/// samples would miss a sample by more than the channel's tolerance. Every sample is then
+/// within the tolerance of the export.
 ///
 /// The samples are the frames' and, where a value changes at once between two frames, the two
 /// sides of the change at fractional frames (``BakedScene/findSteps(renderer:fps:count:cursor:baked:)``).
 struct Keyframes: Sendable {
-    /// Kept samples' frames (fractional where a step is), increasing; the first and last always.
+    /// Kept samples' frames (fractional where a step or an eased stretch is), increasing; the
+    /// first and last always.
     let frames: [Double]
     let width: Int
+    let tolerance: Double
+    /// Per kept sample, the curve to the next one: a timing curve, or nil for a straight line.
+    let curves: [UnitBezier?]
     /// The kept samples' values, `width` each.
     private let kept: [Double]
 
-    init(samples: [Double], width: Int, tolerance: Double, steps: [(frame: Double, values: [Double])] = []) {
+    init(
+        samples: [Double], width: Int, tolerance: Double, steps: [(frame: Double, values: [Double])] = [],
+        eased: [EasedKey] = []
+    ) {
         self.width = width
-        // Frames and steps in time order (a step's two sides fall strictly between two frames).
-        var times = (0..<(samples.count / width)).map(Double.init)
-        var values = samples
-        if !steps.isEmpty {
-            var merged: [(Double, ArraySlice<Double>)] = times.indices.map {
-                (times[$0], samples[($0 * width)..<($0 * width + width)])
+        self.tolerance = tolerance
+        // Frames and steps in time order (a step's two sides fall strictly between two frames),
+        // without those inside an eased stretch, whose ends stand for them.
+        var merged: [(time: Double, values: ArraySlice<Double>, curve: UnitBezier?)] =
+            (0..<(samples.count / width)).map { (Double($0), samples[($0 * width)..<($0 * width + width)], nil) }
+        for step in steps where step.values.count == width { merged.append((step.frame, step.values[...], nil)) }
+        if !eased.isEmpty {
+            // A sample on an eased stretch's end that differs from it is the value after a
+            // change at that instant (the animation removed): it stays, and the stretch ends
+            // 1/2,048 of a frame earlier, as a step's two sides are apart.
+            var keys = eased
+            for (index, key) in keys.enumerated() {
+                let after = merged.contains { sample in
+                    abs(sample.time - key.end) < 1e-6
+                        && zip(sample.values, key.to).contains { abs($0 - $1) > tolerance }
+                }
+                if after && key.end - key.start > 2.0 / 2_048 {
+                    keys[index] = EasedKey(
+                        start: key.start, end: key.end - 1.0 / 2_048, from: key.from, to: key.to, curve: key.curve)
+                }
             }
-            for step in steps where step.values.count == width { merged.append((step.frame, step.values[...])) }
-            merged.sort { $0.0 < $1.0 }
-            times = merged.map(\.0)
-            values = merged.flatMap(\.1)
+            merged.removeAll { sample in
+                keys.contains { sample.time >= $0.start - 1e-6 && sample.time <= $0.end + 1e-6 }
+            }
+            for key in keys {
+                merged.append((key.start, key.from[...], key.curve))
+                merged.append((key.end, key.to[...], nil))
+            }
         }
+        // At one time an eased stretch's end comes before the next one's start.
+        merged.sort { ($0.time, $0.curve == nil ? 0 : 1) < ($1.time, $1.curve == nil ? 0 : 1) }
+        // Straight stretches between eased ones are reduced each on its own; an eased
+        // stretch's start ends a run and its end begins the next, so both are kept.
+        var times: [Double] = []
+        var values: [Double] = []
+        var curves: [UnitBezier?] = []
+        var run: [(time: Double, values: ArraySlice<Double>, curve: UnitBezier?)] = []
+        func flush() {
+            for index in Self.reduce(run.map(\.time), run.flatMap(\.values), width: width, tolerance: tolerance) {
+                if let last = times.last, abs(last - run[index].time) < 1e-9 {
+                    // One stretch's end and the next one's start: one keyframe, with the curve.
+                    if let curve = run[index].curve { curves[curves.count - 1] = curve }
+                    continue
+                }
+                times.append(run[index].time)
+                values += run[index].values
+                curves.append(run[index].curve)
+            }
+            run = []
+        }
+        for sample in merged {
+            run.append(sample)
+            if sample.curve != nil { flush() }
+        }
+        flush()
+        frames = times
+        kept = values
+        self.curves = curves
+    }
+
+    /// The samples a linear player keeps (indices into `times`): the first, the last, and each
+    /// whose omission would put a line more than `tolerance` from a sample.
+    static func reduce(_ times: [Double], _ values: [Double], width: Int, tolerance: Double) -> [Int] {
         let count = times.count
-        guard count > 2 else {
-            frames = times
-            kept = values
-            return
-        }
+        guard count > 2 else { return Array(0..<count) }
         func fits(_ start: Int, _ end: Int) -> Bool {
             let span = times[end] - times[start]
             guard span > 0 else { return false }
@@ -55,11 +113,27 @@ struct Keyframes: Sendable {
             end += 1
         }
         indices.append(count - 1)
-        frames = indices.map { times[$0] }
-        kept = indices.flatMap { values[($0 * width)..<($0 * width + width)] }
+        return indices
     }
 
-    /// The value at frame `frame` (fractional between frames), as a linear player computes it.
+    /// Whether every stretch between kept samples is an eased one, a hold (the same value at
+    /// both ends, to a tenth of the tolerance) or a step (shorter than a thousandth of a
+    /// frame): nothing was sampled.
+    var isExact: Bool {
+        guard frames.count > 1 else { return true }
+        for index in 0..<(frames.count - 1) where curves[index] == nil {
+            if frames[index + 1] - frames[index] < 1e-3 { continue }
+            let a = values(index)
+            let b = values(index + 1)
+            if zip(a, b).contains(where: { abs($0 - $1) > tolerance / 10 }) { return false }
+        }
+        return true
+    }
+
+    /// Whether any stretch follows a timing curve.
+    var hasCurves: Bool { curves.contains { $0 != nil } }
+
+    /// The value at frame `frame` (fractional between frames), as a player computes it.
     func value(at frame: Double) -> [Double] {
         let last = frames.count - 1
         if frame <= frames[0] || last == 0 { return Array(values(0)) }
@@ -70,7 +144,8 @@ struct Keyframes: Sendable {
             let middle = (low + high) / 2
             if frames[middle] <= frame { low = middle } else { high = middle }
         }
-        let t = (frame - frames[low]) / (frames[high] - frames[low])
+        var t = (frame - frames[low]) / (frames[high] - frames[low])
+        if let curve = curves[low], !curve.isIdentity { t = curve.solve(t) }
         let a = values(low)
         let b = values(high)
         return (0..<width).map { lane in a[a.startIndex + lane] + (b[b.startIndex + lane] - a[a.startIndex + lane]) * t

@@ -34,12 +34,18 @@ struct LottieWriter {
             return .object(
                 JSONObject([("a", 0), ("k", value(Array(scene.layers[position].value(channel, frame: 0))))]))
         }
-        return keyframed(keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value)
+        return keyframed(
+            keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value, curves: keys.curves)
     }
 
-    /// Linear keyframes (`o` at 0, 0 and `i` at 1, 1), the last without handles; with `hold`,
-    /// hold keyframes (each value until the next), only where the value changes.
-    func keyframed(_ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false) -> JSONValue {
+    /// Keyframes, the last without handles: each with its timing curve's control points as its
+    /// `o` and `i` handles (an overshooting `y` included), linear (`o` at 0, 0 and `i` at 1, 1)
+    /// where it has none. With `hold`, hold keyframes (each value until the next), only where
+    /// the value changes.
+    func keyframed(
+        _ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false,
+        curves: [UnitBezier?] = []
+    ) -> JSONValue {
         if hold {
             var kept: [JSONValue] = []
             var last: [Double]?
@@ -54,8 +60,15 @@ struct LottieWriter {
         let keys: [JSONValue] = frames.enumerated().map { index, frame in
             var key = JSONObject([("t", Self.n(frame.0)), ("s", value(frame.1))])
             if index < frames.count - 1 {
-                key["o"] = linearOut
-                key["i"] = linearIn
+                if index < curves.count, let curve = curves[index], !curve.isIdentity {
+                    key["o"] = .object(
+                        JSONObject([("x", .array([Self.handle(curve.x1)])), ("y", .array([Self.handle(curve.y1)]))]))
+                    key["i"] = .object(
+                        JSONObject([("x", .array([Self.handle(curve.x2)])), ("y", .array([Self.handle(curve.y2)]))]))
+                } else {
+                    key["o"] = linearOut
+                    key["i"] = linearIn
+                }
             }
             return .object(key)
         }
@@ -72,6 +85,9 @@ struct LottieWriter {
         }
         return keyframed((0..<scene.frameCount).map { (Double($0), values($0)) }, value)
     }
+
+    /// A handle's coordinate, to a millionth: a timing curve's progress to about that.
+    static func handle(_ value: Double) -> JSONValue { n(value, 1_000_000) }
 
     static func staticValue(_ value: JSONValue) -> JSONValue { .object(JSONObject([("a", 0), ("k", value)])) }
 

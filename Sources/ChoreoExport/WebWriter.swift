@@ -112,6 +112,17 @@ struct WebWriter {
         let name: String
         let element: String
         let keyframes: [(offset: Double, declarations: [(String, String)])]
+        /// Per keyframe, the easing to the next one (`cubic-bezier()`), nil for linear.
+        var easings: [String?] = []
+
+        func easing(_ index: Int) -> String? { index < easings.count ? easings[index] : nil }
+    }
+
+    /// A timing curve as CSS `cubic-bezier()` (nil for linear).
+    static func cubicBezier(_ curve: UnitBezier?) -> String? {
+        guard let curve, !curve.isIdentity else { return nil }
+        let numbers = [curve.x1, curve.y1, curve.x2, curve.y2].map { number($0, decimals: 1e6) }
+        return "cubic-bezier(\(numbers.joined(separator: ", ")))"
     }
 
     /// Every animation of the model: per layer, one per changing channel of each element.
@@ -129,7 +140,10 @@ struct WebWriter {
                     )
                 }
                 guard !(frames.first?.declarations.isEmpty ?? true) else { return }
-                all.append(Animation(name: "\(id)-\(suffix)", element: element, keyframes: frames))
+                all.append(
+                    Animation(
+                        name: "\(id)-\(suffix)", element: element, keyframes: frames,
+                        easings: keys.curves.map(Self.cubicBezier)))
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
             if layer.uses(.shadowColor)
@@ -157,7 +171,10 @@ struct WebWriter {
                             }
                         return (Double(keys.frames[index]) / last, [declaration])
                     }
-                    all.append(Animation(name: "\(id)-border-\(channel)", element: "\(id)b", keyframes: frames))
+                    all.append(
+                        Animation(
+                            name: "\(id)-border-\(channel)", element: "\(id)b", keyframes: frames,
+                            easings: keys.curves.map(Self.cubicBezier)))
                 }
             }
             if layer.type == .shape {
@@ -295,10 +312,11 @@ struct WebWriter {
         }
         for animation in animations {
             out += "@keyframes \(animation.name) {\n"
-            for frame in animation.keyframes {
+            for (index, frame) in animation.keyframes.enumerated() {
                 let percent = Self.number(frame.offset * 100, decimals: 1e6)
-                out +=
-                    "  \(percent)% { " + frame.declarations.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
+                var declarations = frame.declarations
+                if let easing = animation.easing(index) { declarations.append(("animation-timing-function", easing)) }
+                out += "  \(percent)% { " + declarations.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
             }
             out += "}\n"
         }
@@ -394,12 +412,13 @@ struct WebWriter {
                             (
                                 "keyframes",
                                 .array(
-                                    animation.keyframes.map { frame in
+                                    animation.keyframes.enumerated().map { index, frame in
                                         var key = JSONObject([("offset", .number((frame.offset * 1e9).rounded() / 1e9))]
                                         )
                                         for (property, value) in frame.declarations {
                                             key[Self.camelCase(property)] = .string(value)
                                         }
+                                        if let easing = animation.easing(index) { key["easing"] = .string(easing) }
                                         return .object(key)
                                     })
                             ),

@@ -1,0 +1,216 @@
+import ChoreoEngine
+import ChoreoExport
+import ChoreoFormat
+import ChoreoTestSupport
+import Foundation
+import Testing
+
+@testable import ChoreoRaster
+
+/// Timing functions exported as themselves: a `CAMediaTimingFunction`'s control points become a
+/// Lottie keyframe's `o`/`i` handles and CSS `cubic-bezier()`, at the animation's own times,
+/// and the players ease between those keyframes as the engine does.
+@Suite(.serialized) struct EasedKeyframeTests {
+    let scratch = Scratch("choreo-export-eased")
+
+    /// A basic animation with UIKit's curve, a keyframe animation with per-segment functions
+    /// (one overshooting) starting between frames, an autoreversing overshooting turn beside a
+    /// fade, and a spring (sampled).
+    static let scene = """
+        {"name": "timing curves",
+         "canvas": {"width": 320, "height": 200, "background": [1, 1, 1, 1]},
+         "layers": [
+           {"id": "slide", "position": [40, 40], "bounds": [0, 0, 30, 30], "backgroundColor": [0.9, 0.2, 0.2, 1]},
+           {"id": "pulse", "position": [40, 100], "bounds": [0, 0, 30, 30], "backgroundColor": [0.2, 0.4, 0.9, 1]},
+           {"id": "swing", "position": [160, 150], "bounds": [0, 0, 80, 16], "backgroundColor": [0.2, 0.7, 0.3, 1]},
+           {"id": "spring", "position": [280, 40], "bounds": [0, 0, 20, 20], "backgroundColor": [0.5, 0.5, 0.5, 1]}],
+         "script": [{"at": 0, "do": [
+           {"add": {"type": "basic", "keyPath": "position", "fromValue": [40, 40], "toValue": [260, 40], "duration": 1,
+                    "timingFunction": "easeInEaseOut"}, "layer": "slide"},
+           {"add": {"type": "keyframe", "keyPath": "position.x", "values": [40, 120, 260], "keyTimes": [0, 0.3, 1],
+                    "timingFunctions": ["easeIn", [0.68, -0.55, 0.27, 1.55]], "duration": 1.2, "beginTime": 0.21,
+                    "fillMode": "forwards", "removedOnCompletion": false}, "layer": "pulse"},
+           {"add": {"type": "basic", "keyPath": "transform.rotation.z", "fromValue": -0.5, "toValue": 0.5, "duration": 0.4,
+                    "autoreverses": true, "repeatCount": 2, "timingFunction": [0.3, -0.4, 0.6, 1.4]}, "layer": "swing"},
+           {"add": {"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0.2, "duration": 0.7,
+                    "timingFunction": "easeOut", "beginTime": 0.3}, "layer": "swing"},
+           {"add": {"type": "spring", "keyPath": "position.y", "fromValue": 40, "toValue": 160, "damping": 8},
+            "layer": "spring"}]}]}
+        """
+
+    static func timeline() throws -> Timeline {
+        try SceneRunner.run(try SceneDecoder.decode(bytes: Array(scene.utf8)).scene)
+    }
+
+    /// The Lottie layers by name, each transform property's keyframes.
+    static func lottieKeyframes(_ bytes: [UInt8]) throws -> [String: [String: [[String: Any]]]] {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        var result: [String: [String: [[String: Any]]]] = [:]
+        for layer in document["layers"] as? [[String: Any]] ?? [] {
+            guard let name = layer["nm"] as? String, let ks = layer["ks"] as? [String: Any] else { continue }
+            for (key, value) in ks {
+                if let property = value as? [String: Any], property["a"] as? Int == 1,
+                    let keys = property["k"] as? [[String: Any]]
+                {
+                    result[name, default: [:]][key] = keys
+                }
+            }
+        }
+        return result
+    }
+
+    static func handles(_ key: [String: Any]) -> [Double]? {
+        guard let o = key["o"] as? [String: Any], let i = key["i"] as? [String: Any],
+            let ox = (o["x"] as? [Double])?.first, let oy = (o["y"] as? [Double])?.first,
+            let ix = (i["x"] as? [Double])?.first, let iy = (i["y"] as? [Double])?.first
+        else { return nil }
+        return [ox, oy, ix, iy]
+    }
+
+    /// Each layer's centre on the stage as the engine has it at `time`.
+    static func engineCentres(_ renderer: FrameRenderer, _ timeline: Timeline, at time: Double) -> [String: Point] {
+        let snapshot = renderer.snapshot(at: time)
+        var maps: [[Double]] = []
+        var result: [String: Point] = [:]
+        let stage = [1, 0, 0, 0, 1, 0, -renderer.origin.x, -renderer.origin.y, 1]
+        for layer in snapshot.layers {
+            let parent = layer.parent >= 0 ? maps[snapshot.slot[layer.parent]] : stage
+            var m = [Double](repeating: 0, count: 9)
+            for i in 0..<3 {
+                for j in 0..<3 {
+                    m[i * 3 + j] =
+                        layer.toParent[i * 3] * parent[j] + layer.toParent[i * 3 + 1] * parent[3 + j]
+                        + layer.toParent[i * 3 + 2] * parent[6 + j]
+                }
+            }
+            maps.append(m)
+            let b = layer.bounds
+            let c = Point(b.origin.x + b.size.x / 2, b.origin.y + b.size.y / 2)
+            result[timeline.layers[layer.index].id] = Point(
+                (c.x * m[0] + c.y * m[3] + m[6]) / m[8], (c.x * m[1] + c.y * m[4] + m[7]) / m[8])
+        }
+        return result
+    }
+
+    @Test func timingFunctionsBecomeLottieHandles() throws {
+        let timeline = try Self.timeline()
+        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .lottie, fps: 60), name: "curves")
+        let layers = try Self.lottieKeyframes(artifact.bytes)
+        // UIKit's curve from frame 0 to the end of the animation (1 s), where it is removed.
+        let slide = try #require(layers["slide"]?["p"])
+        #expect(slide.first?["t"] as? Double == 0)
+        #expect(Self.handles(slide[0]) == [0.42, 0, 0.58, 1])
+        #expect(abs((slide[1]["t"] as? Double ?? 0) - 60) < 0.01)
+        // The keyframe animation's segments at their key times (0.21 s and 0.21 + 0.3 × 1.2 s),
+        // each with its own function.
+        let pulse = try #require(layers["pulse"]?["p"])
+        let eased = pulse.filter { Self.handles($0).map { $0 != [0, 0, 1, 1] } ?? false }
+        #expect(eased.count == 2)
+        #expect(abs((eased.first?["t"] as? Double ?? 0) - 12.6) < 1e-3)
+        #expect(Self.handles(eased[0]) == [0.42, 0, 1, 1])
+        #expect(abs((eased.last?["t"] as? Double ?? 0) - 34.2) < 1e-3)
+        #expect(Self.handles(eased[1]) == [0.68, -0.55, 0.27, 1.55])
+        // The turn: forwards with the curve, back with it mirrored, four passes.
+        let swing = try #require(layers["swing"]?["r"])
+        let turns = swing.compactMap { Self.handles($0) }.filter { $0 != [0, 0, 1, 1] }
+        #expect(turns.count == 4)
+        #expect(turns.first == [0.3, -0.4, 0.6, 1.4])
+        #expect(turns.dropFirst().first == [0.4, -0.4, 0.7, 1.4])
+        #expect(swing.count <= 7, "the turn is four eased keyframes and the snap back, not samples")
+        // The report: exact where the curves are the animations', baked for the spring.
+        let report = artifact.report
+        let note = "keyframes at the animations' own times, eased by their timing functions"
+        #expect(report.exact.contains { $0.layer == "slide" && $0.properties == ["position"] && $0.note == note })
+        #expect(report.exact.contains { $0.layer == "pulse" && $0.properties == ["position"] && $0.note == note })
+        #expect(report.exact.contains { $0.layer == "swing" && $0.properties.contains("transform") })
+        #expect(report.baked.map(\.layer) == ["spring"])
+        #expect(report.measured.opacity < 1e-3)
+    }
+
+    @Test func rlottieEasesBetweenTheKeyframesAsTheEngineDoes() throws {
+        let timeline = try Self.timeline()
+        let fps = 30.0
+        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .lottie, fps: fps), name: "curves")
+        let player = try #require(LottieRlottieTests.Player(artifact.bytes))
+        let renderer = FrameRenderer(timeline: timeline)
+        var worst = 0.0
+        var compared = 0
+        // Every frame: inside an eased stretch no keyframe lies on them, rlottie's curve does.
+        for frame in 0..<player.frames {
+            let played = player.centres(frame)
+            let engine = Self.engineCentres(renderer, timeline, at: SceneTime.quantize(Double(frame) / fps))
+            for name in ["slide", "pulse", "swing"] {
+                guard let a = played[name], let b = engine[name] else { continue }
+                compared += 1
+                worst = max(worst, ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+            }
+        }
+        print("eased Lottie export in rlottie: largest centre difference \(worst) pt over \(compared) centres")
+        #expect(compared > 2 * player.frames)
+        #expect(worst < 0.05, "rlottie's eased keyframes are \(worst) pt from the engine")
+    }
+
+    @Test func theWebFormatsCarryTheCurves() throws {
+        let timeline = try Self.timeline()
+        let css = String(
+            decoding: try Exporter.export(timeline, options: ExportOptions(format: .css, fps: 60), name: "curves")
+                .bytes,
+            as: UTF8.self)
+        #expect(css.contains("animation-timing-function: cubic-bezier(0.42, 0, 0.58, 1)"))
+        #expect(css.contains("cubic-bezier(0.68, -0.55, 0.27, 1.55)"))
+        #expect(css.contains("cubic-bezier(0.4, -0.4, 0.7, 1.4)"))
+        let waapi = try Exporter.export(timeline, options: ExportOptions(format: .waapi, fps: 60), name: "curves")
+        #expect(String(decoding: waapi.bytes, as: UTF8.self).contains("\"easing\":\"cubic-bezier(0.42, 0, 1, 1)\""))
+    }
+
+    /// The page paused at times between frames: each layer's box on the page (its bounding
+    /// rectangle's centre, which a turn leaves in place) against the engine's.
+    @Test(.enabled(if: Chromium.available)) func chromiumEasesBetweenTheKeyframesAsTheEngineDoes() throws {
+        let timeline = try Self.timeline()
+        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "curves")
+        let times = [0.05, 0.123, 0.3, 0.377, 0.5, 0.61, 0.75, 0.9, 1.05, 1.234, 1.5]
+        let probe = """
+            <script>
+            (function () {
+              var out = [];
+              var animations = document.getAnimations();
+              [\(times.map { "\($0)" }.joined(separator: ", "))].forEach(function (t) {
+                animations.forEach(function (a) { a.pause(); a.currentTime = t * 1000; });
+                var row = {};
+                document.querySelectorAll(".choreo-layer").forEach(function (e) {
+                  var r = e.getBoundingClientRect();
+                  row[e.dataset.layer] = [r.left + r.width / 2, r.top + r.height / 2];
+                });
+                out.push(row);
+              });
+              var pre = document.createElement("pre");
+              pre.id = "probe";
+              pre.textContent = JSON.stringify(out);
+              document.body.appendChild(pre);
+            })();
+            </script>
+            </body>
+            """
+        let page = String(decoding: artifact.bytes, as: UTF8.self).replacingOccurrences(of: "</body>", with: probe)
+        let path = try scratch.write("curves.html", page)
+        let dom = try Chromium().dom("file://\(path)")
+        let start = try #require(dom.range(of: "<pre id=\"probe\">"))
+        let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(dom[start.upperBound..<end.lowerBound].utf8))
+                as? [[String: [Double]]])
+        #expect(rows.count == times.count)
+        let renderer = FrameRenderer(timeline: timeline)
+        var worst = 0.0
+        for (time, row) in zip(times, rows) {
+            let engine = Self.engineCentres(renderer, timeline, at: time)
+            for name in ["slide", "pulse", "swing"] {
+                let page = try #require(row[name])
+                let b = try #require(engine[name])
+                worst = max(worst, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
+            }
+        }
+        print("eased HTML export in Chromium: largest centre difference \(worst) pt at \(times.count) times")
+        #expect(worst < 0.05, "Chromium's eased keyframes are \(worst) pt from the engine")
+    }
+}
