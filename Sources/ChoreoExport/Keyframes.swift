@@ -16,6 +16,10 @@ struct Keyframes: Sendable {
     let tolerance: Double
     /// Per kept sample, the curve to the next one: a timing curve, or nil for a straight line.
     let curves: [UnitBezier?]
+    /// Per kept sample, whether its value holds until the next one, where it changes at once:
+    /// the two sides of a step (``BakedScene/findSteps(renderer:fps:count:cursor:baked:)``),
+    /// less than a thousandth of a frame apart. A Lottie hold keyframe, CSS `steps(1, end)`.
+    let holds: [Bool]
     /// The kept samples' values, `width` each.
     private let kept: [Double]
 
@@ -82,6 +86,14 @@ struct Keyframes: Sendable {
         frames = times
         kept = values
         self.curves = curves
+        holds = times.indices.map { index in
+            guard index + 1 < times.count, curves[index] == nil, times[index + 1] - times[index] < 1e-3 else {
+                return false
+            }
+            return (0..<width).contains { lane in
+                abs(values[index * width + lane] - values[(index + 1) * width + lane]) > tolerance / 10
+            }
+        }
     }
 
     /// The samples a linear player keeps (indices into `times`): the first, the last, and each
@@ -144,6 +156,7 @@ struct Keyframes: Sendable {
             let middle = (low + high) / 2
             if frames[middle] <= frame { low = middle } else { high = middle }
         }
+        if holds[low] { return Array(values(low)) }
         var t = (frame - frames[low]) / (frames[high] - frames[low])
         if let curve = curves[low], !curve.isIdentity { t = curve.solve(t) }
         let a = values(low)

@@ -35,7 +35,8 @@ struct LottieWriter {
                 JSONObject([("a", 0), ("k", value(Array(scene.layers[position].value(channel, frame: 0))))]))
         }
         return keyframed(
-            keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value, curves: keys.curves)
+            keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value, curves: keys.curves,
+            holds: keys.holds)
     }
 
     /// Keyframes, the last without handles: each with its timing curve's control points as its
@@ -44,7 +45,7 @@ struct LottieWriter {
     /// the value changes.
     func keyframed(
         _ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false,
-        curves: [UnitBezier?] = []
+        curves: [UnitBezier?] = [], holds: [Bool] = []
     ) -> JSONValue {
         if hold {
             var kept: [JSONValue] = []
@@ -59,7 +60,10 @@ struct LottieWriter {
         let linearIn: JSONValue = .object(JSONObject([("x", [1]), ("y", [1])]))
         let keys: [JSONValue] = frames.enumerated().map { index, frame in
             var key = JSONObject([("t", Self.n(frame.0)), ("s", value(frame.1))])
-            if index < frames.count - 1 {
+            if index < holds.count && holds[index] {
+                // A value that changes at once: held until the next keyframe.
+                key["h"] = 1
+            } else if index < frames.count - 1 {
                 if index < curves.count, let curve = curves[index], !curve.isIdentity {
                     key["o"] = .object(
                         JSONObject([("x", .array([Self.handle(curve.x1)])), ("y", .array([Self.handle(curve.y1)]))]))

@@ -118,6 +118,12 @@ struct WebWriter {
         func easing(_ index: Int) -> String? { index < easings.count ? easings[index] : nil }
     }
 
+    /// Each keyframe's easing to the next: `steps(1, end)` where the value changes at once,
+    /// its timing curve, or nil for linear.
+    static func easings(_ keys: Keyframes) -> [String?] {
+        keys.curves.indices.map { keys.holds[$0] ? "steps(1, end)" : cubicBezier(keys.curves[$0]) }
+    }
+
     /// A timing curve as CSS `cubic-bezier()` (nil for linear).
     static func cubicBezier(_ curve: UnitBezier?) -> String? {
         guard let curve, !curve.isIdentity else { return nil }
@@ -143,7 +149,7 @@ struct WebWriter {
                 all.append(
                     Animation(
                         name: "\(id)-\(suffix)", element: element, keyframes: frames,
-                        easings: keys.curves.map(Self.cubicBezier)))
+                        easings: Self.easings(keys)))
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
             if layer.uses(.shadowColor)
@@ -174,7 +180,7 @@ struct WebWriter {
                     all.append(
                         Animation(
                             name: "\(id)-border-\(channel)", element: "\(id)b", keyframes: frames,
-                            easings: keys.curves.map(Self.cubicBezier)))
+                            easings: Self.easings(keys)))
                 }
             }
             if layer.type == .shape {

@@ -15,7 +15,7 @@ import Testing
 
     /// A basic animation with UIKit's curve, a keyframe animation with per-segment functions
     /// (one overshooting) starting between frames, an autoreversing overshooting turn beside a
-    /// fade, and a spring (sampled).
+    /// fade, a spring (sampled) and a discrete keyframe animation (held values).
     static let scene = """
         {"name": "timing curves",
          "canvas": {"width": 320, "height": 200, "background": [1, 1, 1, 1]},
@@ -23,7 +23,8 @@ import Testing
            {"id": "slide", "position": [40, 40], "bounds": [0, 0, 30, 30], "backgroundColor": [0.9, 0.2, 0.2, 1]},
            {"id": "pulse", "position": [40, 100], "bounds": [0, 0, 30, 30], "backgroundColor": [0.2, 0.4, 0.9, 1]},
            {"id": "swing", "position": [160, 150], "bounds": [0, 0, 80, 16], "backgroundColor": [0.2, 0.7, 0.3, 1]},
-           {"id": "spring", "position": [280, 40], "bounds": [0, 0, 20, 20], "backgroundColor": [0.5, 0.5, 0.5, 1]}],
+           {"id": "spring", "position": [280, 40], "bounds": [0, 0, 20, 20], "backgroundColor": [0.5, 0.5, 0.5, 1]},
+           {"id": "blink", "position": [280, 100], "bounds": [0, 0, 20, 20], "backgroundColor": [0.9, 0.6, 0.1, 1]}],
          "script": [{"at": 0, "do": [
            {"add": {"type": "basic", "keyPath": "position", "fromValue": [40, 40], "toValue": [260, 40], "duration": 1,
                     "timingFunction": "easeInEaseOut"}, "layer": "slide"},
@@ -35,7 +36,9 @@ import Testing
            {"add": {"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0.2, "duration": 0.7,
                     "timingFunction": "easeOut", "beginTime": 0.3}, "layer": "swing"},
            {"add": {"type": "spring", "keyPath": "position.y", "fromValue": 40, "toValue": 160, "damping": 8},
-            "layer": "spring"}]}]}
+            "layer": "spring"},
+           {"add": {"type": "keyframe", "keyPath": "opacity", "values": [1, 0.3, 0.8], "calculationMode": "discrete",
+                    "duration": 0.9}, "layer": "blink"}]}]}
         """
 
     static func timeline() throws -> Timeline {
@@ -125,6 +128,22 @@ import Testing
         #expect(report.exact.contains { $0.layer == "swing" && $0.properties.contains("transform") })
         #expect(report.baked.map(\.layer) == ["spring"])
         #expect(report.measured.opacity < 1e-3)
+        // The discrete animation: each value held until the next, which comes at its key time
+        // (0.3 and 0.6 s), and the model value back when it is removed (0.9 s).
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(artifact.bytes)) as? [String: Any])
+        let blink = try #require(
+            (document["layers"] as? [[String: Any]])?.first { $0["nm"] as? String == "blink" }?["ks"]
+                as? [String: Any])
+        let opacity = try #require((blink["o"] as? [String: Any])?["k"] as? [[String: Any]])
+        let held = opacity.filter { $0["h"] as? Int == 1 }
+        #expect(held.map { $0["s"] as? Double } == [100, 30, 80])
+        let jumps = opacity.indices.dropFirst().filter { opacity[$0 - 1]["h"] as? Int == 1 }
+            .map { opacity[$0]["t"] as? Double ?? 0 }
+        #expect(jumps.count == 3)
+        for (jump, expected) in zip(jumps, [18.0, 36, 54]) {
+            #expect(abs(jump - expected) < 1e-3, "a value changes at frame \(jump), not \(expected)")
+        }
+        #expect(report.exact.contains { $0.layer == "blink" && $0.properties.contains("opacity") && $0.note == note })
     }
 
     @Test func rlottieEasesBetweenTheKeyframesAsTheEngineDoes() throws {
@@ -159,6 +178,7 @@ import Testing
         #expect(css.contains("animation-timing-function: cubic-bezier(0.42, 0, 0.58, 1)"))
         #expect(css.contains("cubic-bezier(0.68, -0.55, 0.27, 1.55)"))
         #expect(css.contains("cubic-bezier(0.4, -0.4, 0.7, 1.4)"))
+        #expect(css.contains("animation-timing-function: steps(1, end)"))
         let waapi = try Exporter.export(timeline, options: ExportOptions(format: .waapi, fps: 60), name: "curves")
         #expect(String(decoding: waapi.bytes, as: UTF8.self).contains("\"easing\":\"cubic-bezier(0.42, 0, 1, 1)\""))
     }
@@ -168,7 +188,7 @@ import Testing
     @Test(.enabled(if: Chromium.available)) func chromiumEasesBetweenTheKeyframesAsTheEngineDoes() throws {
         let timeline = try Self.timeline()
         let artifact = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "curves")
-        let times = [0.05, 0.123, 0.3, 0.377, 0.5, 0.61, 0.75, 0.9, 1.05, 1.234, 1.5]
+        let times = [0.05, 0.123, 0.29, 0.31, 0.377, 0.5, 0.59, 0.61, 0.75, 0.89, 0.91, 1.05, 1.234, 1.5]
         let probe = """
             <script>
             (function () {
@@ -179,7 +199,8 @@ import Testing
                 var row = {};
                 document.querySelectorAll(".choreo-layer").forEach(function (e) {
                   var r = e.getBoundingClientRect();
-                  row[e.dataset.layer] = [r.left + r.width / 2, r.top + r.height / 2];
+                  row[e.dataset.layer] = [
+                    r.left + r.width / 2, r.top + r.height / 2, parseFloat(getComputedStyle(e).opacity)];
                 });
                 out.push(row);
               });
@@ -202,15 +223,26 @@ import Testing
         #expect(rows.count == times.count)
         let renderer = FrameRenderer(timeline: timeline)
         var worst = 0.0
+        var worstOpacity = 0.0
         for (time, row) in zip(times, rows) {
             let engine = Self.engineCentres(renderer, timeline, at: time)
+            let snapshot = renderer.snapshot(at: time)
+            for name in ["swing", "blink"] {
+                let page = try #require(row[name])
+                let index = try #require(timeline.layerIndex[name])
+                let opacity = snapshot.layers[snapshot.slot[index]].opacity
+                worstOpacity = max(worstOpacity, abs(page[2] - opacity))
+            }
             for name in ["slide", "pulse", "swing"] {
                 let page = try #require(row[name])
                 let b = try #require(engine[name])
                 worst = max(worst, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
             }
         }
-        print("eased HTML export in Chromium: largest centre difference \(worst) pt at \(times.count) times")
+        print(
+            "eased HTML export in Chromium: largest centre difference \(worst) pt, opacity \(worstOpacity) at \(times.count) times"
+        )
         #expect(worst < 0.05, "Chromium's eased keyframes are \(worst) pt from the engine")
+        #expect(worstOpacity < 1e-3, "Chromium's held and eased opacity is \(worstOpacity) from the engine")
     }
 }
