@@ -72,6 +72,17 @@ enum Planar {
         return Point((p.x * m[0] + p.y * m[3] + m[6]) / safe, (p.x * m[1] + p.y * m[4] + m[7]) / safe)
     }
 
+    /// The inverse of an affine map (its last column 0, 0, 1); the identity where it has none.
+    static func inverse(_ m: [Double]) -> [Double] {
+        let det = m[0] * m[4] - m[1] * m[3]
+        guard abs(det) > 1e-12 else { return [1, 0, 0, 0, 1, 0, 0, 0, 1] }
+        let a = m[4] / det
+        let b = -m[1] / det
+        let c = -m[3] / det
+        let d = m[0] / det
+        return [a, b, 0, c, d, 0, -(m[6] * a + m[7] * c), -(m[6] * b + m[7] * d), 1]
+    }
+
     /// `a`, then `b`.
     static func then(_ a: [Double], _ b: [Double]) -> [Double] {
         var r = [Double](repeating: 0, count: 9)

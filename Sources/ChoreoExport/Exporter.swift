@@ -109,7 +109,11 @@ public enum Exporter {
                 }
             switch format {
             case .lottie:
-                if layer.masksToBounds { drop(layer, ["masksToBounds"], "sublayers are not clipped") }
+                // Sublayers are clipped by masks of their clipping superlayers' boxes; a layer's
+                // own content by nothing (a path or glyphs beyond its bounds show).
+                if layer.masksToBounds && layer.type != .layer {
+                    approximate(layer, ["masksToBounds"], "its sublayers are clipped, its own path or text is not")
+                }
                 if layer.type == .text {
                     if case .success = CairoCanvas.library {
                         approximate(layer, ["string"], "the glyphs' outlines as shapes, not clipped to the bounds")

@@ -355,6 +355,108 @@ struct LottieWriter {
         return [Self.group("border", [rectangle, stroke])]
     }
 
+    // MARK: masksToBounds
+
+    /// The superlayers (positions in the scene's layers, nearest first) that clip layer
+    /// `position` by their `masksToBounds`.
+    func clippingAncestors(_ position: Int) -> [Int] {
+        var result: [Int] = []
+        var parent = scene.layers[position].parent
+        while parent >= 0, result.count <= scene.layers.count {
+            let slot = scene.slot[parent]
+            guard slot >= 0 else { break }
+            if scene.layers[slot].masksToBounds { result.append(slot) }
+            parent = scene.layers[slot].parent
+        }
+        return result
+    }
+
+    /// Layer `position`'s masks, one per clipping superlayer: its rounded box, in the layer's
+    /// own space, the first added and the others intersected (Lottie's parenting carries the
+    /// transform, not the clip). The box follows the layers between them frame by frame where
+    /// any of them moves, turns or scales, or the box itself changes.
+    func clipMasks(_ position: Int) -> [JSONValue] {
+        let clips = clippingAncestors(position)
+        guard !clips.isEmpty else { return [] }
+        let moving: [Channel] = [.translate, .rotate, .scale, .skew, .anchor, .matrix]
+        return clips.enumerated().map { index, clip in
+            // The layers whose maps lie between this one and the clip.
+            var chain: [Int] = []
+            var current = position
+            while current != clip {
+                chain.append(current)
+                current = scene.slot[scene.layers[current].parent]
+            }
+            let changing =
+                chain.contains { layer in moving.contains { model.keyframes[layer][$0.rawValue] != nil } }
+                || [Channel.size, .cornerRadius].contains { model.keyframes[clip][$0.rawValue] != nil }
+            func shape(_ frame: Int) -> JSONValue {
+                // From the clip's box to this layer's: the inverse of this layer's chain.
+                var map: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+                for layer in chain { map = Planar.then(map, model.localMap(layer, at: Double(frame))) }
+                let size = Array(scene.layers[clip].value(.size, frame: frame))
+                let radius = scene.layers[clip].value(.cornerRadius, frame: frame).first ?? 0
+                return Self.roundedBox(size: size, radius: radius, through: Planar.inverse(map))
+            }
+            let path: JSONValue =
+                changing
+                ? .object(
+                    JSONObject([
+                        ("a", 1),
+                        (
+                            "k",
+                            .array(
+                                (0..<scene.frameCount).map { frame in
+                                    var key = JSONObject([("t", .number(Double(frame))), ("s", .array([shape(frame)]))])
+                                    if frame < scene.frameCount - 1 {
+                                        key["o"] = .object(JSONObject([("x", [0]), ("y", [0])]))
+                                        key["i"] = .object(JSONObject([("x", [1]), ("y", [1])]))
+                                    }
+                                    return .object(key)
+                                })
+                        ),
+                    ]))
+                : Self.staticValue(shape(0))
+            return .object(
+                JSONObject([
+                    ("inv", false), ("mode", .string(index == 0 ? "a" : "i")), ("pt", path),
+                    ("o", Self.staticValue(100)),
+                    ("x", Self.staticValue(0)), ("nm", .string(scene.layers[clip].id + " bounds")),
+                ]))
+        }
+    }
+
+    /// A box from 0, 0 to `size` with corners of `radius` (clamped to half the shorter side),
+    /// as a Lottie path (vertices and their tangents, relative), through a planar map.
+    static func roundedBox(size: [Double], radius: Double, through map: [Double]) -> JSONValue {
+        let w = size[0]
+        let h = size[1]
+        let r = max(0, min(radius, min(abs(w), abs(h)) / 2))
+        // Each corner's arc as a cubic: handles 0.5523 of the radius along the sides.
+        let k = r * 0.552_284_749_8
+        var points: [(vertex: Point, into: Point, out: Point)] = []
+        if r == 0 {
+            points = [
+                (Point(0, 0), .zero, .zero), (Point(w, 0), .zero, .zero), (Point(w, h), .zero, .zero),
+                (Point(0, h), .zero, .zero),
+            ]
+        } else {
+            points = [
+                (Point(r, 0), Point(-k, 0), .zero), (Point(w - r, 0), .zero, Point(k, 0)),
+                (Point(w, r), Point(0, -k), .zero), (Point(w, h - r), .zero, Point(0, k)),
+                (Point(w - r, h), Point(k, 0), .zero), (Point(r, h), .zero, Point(-k, 0)),
+                (Point(0, h - r), Point(0, k), .zero), (Point(0, r), .zero, Point(0, -k)),
+            ]
+        }
+        func linear(_ p: Point) -> Point { Point(p.x * map[0] + p.y * map[3], p.x * map[1] + p.y * map[4]) }
+        func pair(_ p: Point) -> JSONValue { .array([n(p.x), n(p.y)]) }
+        return .object(
+            JSONObject([
+                ("i", .array(points.map { pair(linear($0.into)) })), ("o", .array(points.map { pair(linear($0.out)) })),
+                ("v", .array(points.map { pair(Planar.apply(map, $0.vertex)) })), ("c", true),
+            ]))
+    }
+
     func document(report: FidelityReport) -> JSONValue {
         let frames = Double(scene.frameCount)
         // Lottie's layers are listed top first; choreo's drawing order is bottom first, a
@@ -400,6 +502,13 @@ struct LottieWriter {
                 object["parent"] = .number(parent)
                 object["ks"] = transform(position)
                 object["shapes"] = .array(content(position))
+            }
+            // Clipped by superlayers' `masksToBounds`: their boxes as masks (a border is in
+            // its layer's space).
+            let masks = clipMasks(position)
+            if !masks.isEmpty {
+                object["hasMask"] = true
+                object["masksProperties"] = .array(masks)
             }
             layers.append(.object(object))
         }
