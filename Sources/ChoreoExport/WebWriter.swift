@@ -124,6 +124,66 @@ struct WebWriter {
         keys.curves.indices.map { keys.holds[$0] ? "steps(1, end)" : cubicBezier(keys.curves[$0]) }
     }
 
+    /// The keyframes a web player needs, each with its easing to the next: a run of three or
+    /// more straight stretches along one line (every lane moving in proportion, as a spring's
+    /// samples do) is one keyframe with CSS `linear()` easing whose stops are the run's
+    /// samples, its progress to a millionth at their places (a percentage of the run), up to
+    /// 256 stretches a run; the others as they are (``easings(_:)``).
+    static func foldedLinearRuns(_ keys: Keyframes) -> [(index: Int, easing: String?)] {
+        let count = keys.frames.count
+        let easings = easings(keys)
+        var result: [(index: Int, easing: String?)] = []
+        var start = 0
+        while start < count {
+            // The longest run of straight stretches from `start` along one line.
+            var end = start
+            while end + 1 < count && end - start < 256 && easings[end] == nil && !keys.holds[end]
+                && Self.proportional(keys, from: start, through: end + 1)
+            {
+                end += 1
+            }
+            if end - start >= 3 {
+                let a = Array(keys.values(start))
+                let b = Array(keys.values(end))
+                let lane = (0..<keys.width).max { abs(b[$0] - a[$0]) < abs(b[$1] - a[$1]) } ?? 0
+                let span = keys.frames[end] - keys.frames[start]
+                var stops: [String] = ["0"]
+                for index in (start + 1)..<end {
+                    let progress =
+                        (keys.values(index)[keys.values(index).startIndex + lane] - a[lane]) / (b[lane] - a[lane])
+                    let place = (keys.frames[index] - keys.frames[start]) / span * 100
+                    stops.append("\(number(progress, decimals: 1e6)) \(number(place, decimals: 1e6))%")
+                }
+                stops.append("1")
+                result.append((start, "linear(\(stops.joined(separator: ", ")))"))
+                start = end
+            } else {
+                result.append((start, easings[start]))
+                start += 1
+            }
+        }
+        return result
+    }
+
+    /// Whether kept samples `from` through `through` lie along one line: every lane's change
+    /// from the first is the same fraction of its whole change, to the channel's tolerance.
+    static func proportional(_ keys: Keyframes, from: Int, through: Int) -> Bool {
+        let a = Array(keys.values(from))
+        let b = Array(keys.values(through))
+        guard let lane = (0..<keys.width).max(by: { abs(b[$0] - a[$0]) < abs(b[$1] - a[$1]) }),
+            abs(b[lane] - a[lane]) > keys.tolerance
+        else { return false }
+        for index in (from + 1)..<through {
+            let v = Array(keys.values(index))
+            let progress = (v[lane] - a[lane]) / (b[lane] - a[lane])
+            for other in 0..<keys.width
+            where abs(a[other] + (b[other] - a[other]) * progress - v[other]) > keys.tolerance / 2 {
+                return false
+            }
+        }
+        return true
+    }
+
     /// A timing curve as CSS `cubic-bezier()` (nil for linear).
     static func cubicBezier(_ curve: UnitBezier?) -> String? {
         guard let curve, !curve.isIdentity else { return nil }
@@ -139,17 +199,17 @@ struct WebWriter {
             let id = Self.elementID(position)
             func add(_ channel: Channel, element: String, suffix: String) {
                 guard let keys = model.keyframes[position][channel.rawValue] else { return }
-                let frames = keys.frames.indices.map { index in
+                let kept = Self.foldedLinearRuns(keys)
+                let frames = kept.map { key in
                     (
-                        offset: Double(keys.frames[index]) / last,
-                        declarations: declarations(channel, keys.values(index), layer: layer)
+                        offset: Double(keys.frames[key.index]) / last,
+                        declarations: declarations(channel, keys.values(key.index), layer: layer)
                     )
                 }
                 guard !(frames.first?.declarations.isEmpty ?? true) else { return }
                 all.append(
                     Animation(
-                        name: "\(id)-\(suffix)", element: element, keyframes: frames,
-                        easings: Self.easings(keys)))
+                        name: "\(id)-\(suffix)", element: element, keyframes: frames, easings: kept.map(\.easing)))
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
             if layer.uses(.shadowColor)

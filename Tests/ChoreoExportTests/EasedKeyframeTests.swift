@@ -179,6 +179,12 @@ import Testing
         #expect(css.contains("cubic-bezier(0.68, -0.55, 0.27, 1.55)"))
         #expect(css.contains("cubic-bezier(0.4, -0.4, 0.7, 1.4)"))
         #expect(css.contains("animation-timing-function: steps(1, end)"))
+        // The spring, sampled: its samples along one line as the stops of one linear() easing.
+        let springRule = try #require(css.components(separatedBy: "@keyframes l3-translate {").last)
+        let springKeyframes = springRule.prefix { $0 != "}" }
+        #expect(springKeyframes.contains("animation-timing-function: linear(0, "))
+        #expect(
+            springKeyframes.components(separatedBy: "% { ").count < 6, "the spring is a few keyframes, not its samples")
         let waapi = try Exporter.export(timeline, options: ExportOptions(format: .waapi, fps: 60), name: "curves")
         #expect(String(decoding: waapi.bytes, as: UTF8.self).contains("\"easing\":\"cubic-bezier(0.42, 0, 1, 1)\""))
     }
@@ -239,8 +245,23 @@ import Testing
                 worst = max(worst, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
             }
         }
+        // The spring's samples, played through linear(): as far from the engine as the report
+        // measured of the export itself.
+        let report = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "curves")
+            .report
+        var worstSpring = 0.0
+        for (time, row) in zip(times, rows) {
+            let page = try #require(row["spring"])
+            let b = try #require(Self.engineCentres(renderer, timeline, at: time)["spring"])
+            worstSpring = max(
+                worstSpring, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
+        }
+        #expect(
+            worstSpring <= max(0.05, 2 * report.measured.position),
+            "the spring through linear() is \(worstSpring) pt from the engine; the report measured \(report.measured.position)"
+        )
         print(
-            "eased HTML export in Chromium: largest centre difference \(worst) pt, opacity \(worstOpacity) at \(times.count) times"
+            "eased HTML export in Chromium: spring through linear() \(worstSpring) pt (report \(report.measured.position)); largest centre difference \(worst) pt, opacity \(worstOpacity) at \(times.count) times"
         )
         #expect(worst < 0.05, "Chromium's eased keyframes are \(worst) pt from the engine")
         #expect(worstOpacity < 1e-3, "Chromium's held and eased opacity is \(worstOpacity) from the engine")
