@@ -77,15 +77,8 @@ import Testing
         var result: [String: Point] = [:]
         let stage = [1, 0, 0, 0, 1, 0, -renderer.origin.x, -renderer.origin.y, 1]
         for layer in snapshot.layers {
-            let parent = layer.parent >= 0 ? maps[snapshot.slot[layer.parent]] : stage
-            var m = [Double](repeating: 0, count: 9)
-            for i in 0..<3 {
-                for j in 0..<3 {
-                    m[i * 3 + j] =
-                        layer.toParent[i * 3] * parent[j] + layer.toParent[i * 3 + 1] * parent[3 + j]
-                        + layer.toParent[i * 3 + 2] * parent[6 + j]
-                }
-            }
+            let m = LottieRlottieTests.then(
+                layer.toParent, layer.parent >= 0 ? maps[snapshot.slot[layer.parent]] : stage)
             maps.append(m)
             let b = layer.bounds
             let c = Point(b.origin.x + b.size.x / 2, b.origin.y + b.size.y / 2)

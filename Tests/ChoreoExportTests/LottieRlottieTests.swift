@@ -91,6 +91,15 @@ import Testing
         }
     }
 
+    /// 3 × 3 row-vector maps composed: `a`, then `b`.
+    static func then(_ a: [Double], _ b: [Double]) -> [Double] {
+        var m = [Double](repeating: 0, count: 9)
+        for i in 0..<3 {
+            for j in 0..<3 { m[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j] }
+        }
+        return m
+    }
+
     /// The mean absolute difference per channel of two premultiplied ARGB pictures, in levels.
     static func meanDifference(_ a: [UInt32], _ b: [UInt32]) -> Double {
         var total = 0
@@ -150,15 +159,7 @@ import Testing
             let stage = [1, 0, 0, 0, 1, 0, -renderer.origin.x, -renderer.origin.y, 1]
             for layer in snapshot.layers {
                 let parent = layer.parent >= 0 ? snapshot.slot[layer.parent] : -1
-                let parentMap = parent >= 0 ? maps[parent] : stage
-                var m = [Double](repeating: 0, count: 9)
-                for i in 0..<3 {
-                    for j in 0..<3 {
-                        m[i * 3 + j] =
-                            layer.toParent[i * 3] * parentMap[j] + layer.toParent[i * 3 + 1] * parentMap[3 + j]
-                            + layer.toParent[i * 3 + 2] * parentMap[6 + j]
-                    }
-                }
+                let m = Self.then(layer.toParent, parent >= 0 ? maps[parent] : stage)
                 maps.append(m)
                 visible.append(!layer.hidden && layer.opacity > 0 && (parent < 0 || visible[parent]))
                 let id = timeline.layers[layer.index].id
