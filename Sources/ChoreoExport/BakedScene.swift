@@ -236,15 +236,18 @@ extension BakedScene {
 
     /// Every layer's channels in a snapshot between frames `near` and `near` + 1, as they are
     /// stored: a layer out of the tree is as it was at `near`, transparent; rotation is
-    /// unwrapped against frame `near`'s.
-    static func rows(_ snapshot: FrameSnapshot, near: Int, renderer: FrameRenderer, baked: [Int: BakedLayer])
-        -> [Int: [[Double]]]
-    {
+    /// unwrapped against frame `near`'s. With `only`, those layers' alone (the group opacities
+    /// are still every layer's: a layer's is its ancestors' too).
+    static func rows(
+        _ snapshot: FrameSnapshot, near: Int, renderer: FrameRenderer, baked: [Int: BakedLayer],
+        only: Set<Int>? = nil
+    ) -> [Int: [[Double]]] {
         var result: [Int: [[Double]]] = [:]
         var group = [Double](repeating: 1, count: snapshot.layers.count)
         for (position, layer) in snapshot.layers.enumerated() {
             let parentGroup = layer.parent >= 0 ? group[snapshot.slot[layer.parent]] : 1
             group[position] = (layer.hidden ? 0 : layer.opacity) * parentGroup
+            if let only, !only.contains(layer.index) { continue }
             guard let known = baked[layer.index] else { continue }
             let origin =
                 layer.parent >= 0 ? snapshot.layers[snapshot.slot[layer.parent]].bounds.origin : renderer.origin
@@ -255,7 +258,7 @@ extension BakedScene {
                 )
                 .row
         }
-        for (index, layer) in baked where result[index] == nil {
+        for (index, layer) in baked where result[index] == nil && only?.contains(index) ?? true {
             var row = Channel.allCases.map { Array(layer.value($0, frame: near)) }
             row[Channel.opacity.rawValue] = [0]
             row[Channel.groupOpacity.rawValue] = [0]
@@ -277,8 +280,8 @@ extension BakedScene {
         renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer]
     ) {
         guard count > 1 else { return }
-        func rows(_ snapshot: FrameSnapshot, near: Int) -> [Int: [[Double]]] {
-            Self.rows(snapshot, near: near, renderer: renderer, baked: baked)
+        func rows(_ snapshot: FrameSnapshot, near: Int, only: Set<Int>? = nil) -> [Int: [[Double]]] {
+            Self.rows(snapshot, near: near, renderer: renderer, baked: baked, only: only)
         }
         func distance(_ a: [Double], _ b: ArraySlice<Double>, _ tolerance: Double) -> Double {
             zip(a, b).map { abs($0 - $1) }.max().map { $0 / tolerance } ?? 0
@@ -325,7 +328,9 @@ extension BakedScene {
             for _ in 0..<11 {
                 let time = (low + high) / 2
                 guard
-                    let row = rows(renderer.snapshot(at: time, cursor: cursor), near: candidate.frame)[candidate.layer]
+                    let row = rows(
+                        renderer.snapshot(at: time, cursor: cursor), near: candidate.frame, only: [candidate.layer])[
+                            candidate.layer]
                 else { break }
                 let value = row[candidate.channel.rawValue]
                 if distance(lowValue, value[...], tolerance) >= distance(value, highValue[...], tolerance) {

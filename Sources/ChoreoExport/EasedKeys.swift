@@ -109,7 +109,8 @@ extension BakedScene {
         for time in needed.keys.sorted() {
             let near = min(max(0, Int((time * fps).rounded(.down))), count - 1)
             let rows = Self.rows(
-                renderer.snapshot(at: time, cursor: cursor), near: near, renderer: renderer, baked: baked)
+                renderer.snapshot(at: time, cursor: cursor), near: near, renderer: renderer, baked: baked,
+                only: needed[time]!)
             for index in needed[time]! { values[index, default: [:]][time] = rows[index] }
         }
         for (index, list) in admitted {
