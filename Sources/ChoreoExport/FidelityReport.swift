@@ -165,7 +165,7 @@ extension ExportModel {
                     } else {
                         baked += channel.keyPaths.filter { !baked.contains($0) }
                         keyframeCount = max(keyframeCount, keys.frames.count)
-                        curveCount = max(curveCount, keys.curves.count { $0 != nil })
+                        curveCount = max(curveCount, keys.curveCount)
                     }
                 } else {
                     exact += channel.keyPaths.filter { !exact.contains($0) }

@@ -14,8 +14,9 @@ struct Keyframes: Sendable {
     let frames: [Double]
     let width: Int
     let tolerance: Double
-    /// Per kept sample, the curve to the next one: a timing curve, or nil for a straight line.
-    let curves: [UnitBezier?]
+    /// The timing curves to the next sample, by kept sample; none (a straight line) for most:
+    /// a curve is a solver of 224 bytes, so only the eased samples hold one.
+    private let curveTable: [Int: UnitBezier]
     /// Per kept sample, whether its value holds until the next one, where it changes at once:
     /// the two sides of a step (``BakedScene/findSteps(renderer:fps:count:cursor:baked:)``),
     /// less than a thousandth of a frame apart. A Lottie hold keyframe, CSS `steps(1, end)`.
@@ -63,18 +64,18 @@ struct Keyframes: Sendable {
         // stretch's start ends a run and its end begins the next, so both are kept.
         var times: [Double] = []
         var values: [Double] = []
-        var curves: [UnitBezier?] = []
+        var curves: [Int: UnitBezier] = [:]
         var run: [(time: Double, values: ArraySlice<Double>, curve: UnitBezier?)] = []
         func flush() {
             for index in Self.reduce(run.map(\.time), run.flatMap(\.values), width: width, tolerance: tolerance) {
                 if let last = times.last, abs(last - run[index].time) < 1e-9 {
                     // One stretch's end and the next one's start: one keyframe, with the curve.
-                    if let curve = run[index].curve { curves[curves.count - 1] = curve }
+                    if let curve = run[index].curve { curves[times.count - 1] = curve }
                     continue
                 }
                 times.append(run[index].time)
                 values += run[index].values
-                curves.append(run[index].curve)
+                if let curve = run[index].curve { curves[times.count - 1] = curve }
             }
             run = []
         }
@@ -85,7 +86,7 @@ struct Keyframes: Sendable {
         flush()
         frames = times
         kept = values
-        self.curves = curves
+        curveTable = curves
         holds = times.indices.map { index in
             guard index + 1 < times.count, curves[index] == nil, times[index + 1] - times[index] < 1e-3 else {
                 return false
@@ -133,7 +134,7 @@ struct Keyframes: Sendable {
     /// frame): nothing was sampled.
     var isExact: Bool {
         guard frames.count > 1 else { return true }
-        for index in 0..<(frames.count - 1) where curves[index] == nil {
+        for index in 0..<(frames.count - 1) where curveTable[index] == nil {
             if frames[index + 1] - frames[index] < 1e-3 { continue }
             let a = values(index)
             let b = values(index + 1)
@@ -143,7 +144,13 @@ struct Keyframes: Sendable {
     }
 
     /// Whether any stretch follows a timing curve.
-    var hasCurves: Bool { curves.contains { $0 != nil } }
+    var hasCurves: Bool { !curveTable.isEmpty }
+
+    /// How many stretches follow a timing curve.
+    var curveCount: Int { curveTable.count }
+
+    /// The timing curve from kept sample `index` to the next, nil for a straight line.
+    func curve(_ index: Int) -> UnitBezier? { curveTable[index] }
 
     /// The value at frame `frame` (fractional between frames), as a player computes it.
     func value(at frame: Double) -> [Double] {
@@ -158,7 +165,7 @@ struct Keyframes: Sendable {
         }
         if holds[low] { return Array(values(low)) }
         var t = (frame - frames[low]) / (frames[high] - frames[low])
-        if let curve = curves[low], !curve.isIdentity { t = curve.solve(t) }
+        if let curve = curveTable[low], !curve.isIdentity { t = curve.solve(t) }
         let a = values(low)
         let b = values(high)
         return (0..<width).map { lane in a[a.startIndex + lane] + (b[b.startIndex + lane] - a[a.startIndex + lane]) * t

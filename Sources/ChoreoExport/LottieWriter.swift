@@ -35,7 +35,7 @@ struct LottieWriter {
                 JSONObject([("a", 0), ("k", value(Array(scene.layers[position].value(channel, frame: 0))))]))
         }
         return keyframed(
-            keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value, curves: keys.curves,
+            keys.frames.indices.map { (keys.frames[$0], Array(keys.values($0))) }, value, curve: keys.curve,
             holds: keys.holds)
     }
 
@@ -45,7 +45,7 @@ struct LottieWriter {
     /// the value changes.
     func keyframed(
         _ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false,
-        curves: [UnitBezier?] = [], holds: [Bool] = []
+        curve: (Int) -> UnitBezier? = { _ in nil }, holds: [Bool] = []
     ) -> JSONValue {
         if hold {
             var kept: [JSONValue] = []
@@ -64,7 +64,7 @@ struct LottieWriter {
                 // A value that changes at once: held until the next keyframe.
                 key["h"] = 1
             } else if index < frames.count - 1 {
-                if index < curves.count, let curve = curves[index], !curve.isIdentity {
+                if let curve = curve(index), !curve.isIdentity {
                     key["o"] = .object(
                         JSONObject([("x", .array([Self.handle(curve.x1)])), ("y", .array([Self.handle(curve.y1)]))]))
                     key["i"] = .object(

@@ -121,7 +121,7 @@ struct WebWriter {
     /// Each keyframe's easing to the next: `steps(1, end)` where the value changes at once,
     /// its timing curve, or nil for linear.
     static func easings(_ keys: Keyframes) -> [String?] {
-        keys.curves.indices.map { keys.holds[$0] ? "steps(1, end)" : cubicBezier(keys.curves[$0]) }
+        keys.frames.indices.map { keys.holds[$0] ? "steps(1, end)" : cubicBezier(keys.curve($0)) }
     }
 
     /// The keyframes a web player needs, each with its easing to the next: a run of three or
