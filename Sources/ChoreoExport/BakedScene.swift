@@ -145,7 +145,9 @@ struct BakedScene: Sendable {
     var duration: Double { Double(frameCount - 1) / fps }
 
     /// Samples `renderer`'s frames at `fps` from 0 through `end`.
-    init(renderer: FrameRenderer, end: Double, fps: Double, scale: Double) throws(ExportError) {
+    init(
+        renderer: FrameRenderer, end: Double, fps: Double, scale: Double, shouldStop: () -> Bool = { false }
+    ) throws(ExportError) {
         self.fps = fps
         self.scale = scale
         self.renderer = renderer
@@ -165,6 +167,7 @@ struct BakedScene: Sendable {
         var baked: [Int: BakedLayer] = [:]
         var firstOrder: [Int] = []
         for frame in 0..<count {
+            if shouldStop() { throw .cancelled }
             let time = SceneTime.quantize(Double(frame) / fps)
             let snapshot = renderer.snapshot(at: time, cursor: cursor)
             var ranks: [Int: Int] = [:]
@@ -207,9 +210,11 @@ struct BakedScene: Sendable {
                 baked[index]!.hold(frame: frame, from: max(layer.firstFrame, frame - 1))
             }
         }
-        Self.findSteps(renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked)
+        try Self.findSteps(
+            renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked, shouldStop: shouldStop)
         for index in baked.keys { baked[index]!.finish() }
-        Self.findEasedKeys(renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked)
+        try Self.findEasedKeys(
+            renderer: renderer, fps: fps, count: count, cursor: cursor, baked: &baked, shouldStop: shouldStop)
         // Drawing order: a parent before its sublayers, siblings by their first rank.
         var children: [Int: [Int]] = [:]
         for index in firstOrder { children[baked[index]!.parent, default: []].append(index) }
@@ -277,8 +282,9 @@ extension BakedScene {
     /// change is found by bisection (to 1/2,048 of a frame) and both sides are kept as samples,
     /// so that a linear player steps where the engine does instead of ramping over a frame.
     static func findSteps(
-        renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer]
-    ) {
+        renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer],
+        shouldStop: () -> Bool = { false }
+    ) throws(ExportError) {
         guard count > 1 else { return }
         func rows(_ snapshot: FrameSnapshot, near: Int, only: Set<Int>? = nil) -> [Int: [[Double]]] {
             Self.rows(snapshot, near: near, renderer: renderer, baked: baked, only: only)
@@ -293,6 +299,7 @@ extension BakedScene {
         // curve (a spring's first frames) is followed at twice the rate there.
         var middles: [(frame: Int, layer: Int, channel: Channel, values: [Double])] = []
         for frame in 0..<(count - 1) {
+            if shouldStop() { throw .cancelled }
             let middle = SceneTime.quantize((Double(frame) + 0.5) / fps)
             var worst: (layer: Int, channel: Channel, off: Double)?
             for (index, row) in rows(renderer.snapshot(at: middle, cursor: cursor), near: frame) {
@@ -316,6 +323,7 @@ extension BakedScene {
             }
         }
         for candidate in candidates.prefix(maxStepSearches) {
+            if shouldStop() { throw .cancelled }
             // Halve the interval towards the larger change: a value that changes at once keeps
             // its whole change in an interval 1/2,048 of a frame long; a fast but smooth one
             // does not.

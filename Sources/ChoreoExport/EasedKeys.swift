@@ -62,8 +62,9 @@ extension BakedScene {
     /// the curve between them. Spans of
     /// the same channel that overlap are kept first come, first kept.
     static func findEasedKeys(
-        renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer]
-    ) {
+        renderer: FrameRenderer, fps: Double, count: Int, cursor: SamplingCursor, baked: inout [Int: BakedLayer],
+        shouldStop: () -> Bool = { false }
+    ) throws(ExportError) {
         guard count > 1 else { return }
         let last = Double(count - 1)
         let spans = renderer.timeline.easedSpans(through: last / fps)
@@ -107,6 +108,7 @@ extension BakedScene {
         }
         var values: [Int: [Double: [[Double]]]] = [:]
         for time in needed.keys.sorted() {
+            if shouldStop() { throw .cancelled }
             let near = min(max(0, Int((time * fps).rounded(.down))), count - 1)
             let rows = Self.rows(
                 renderer.snapshot(at: time, cursor: cursor), near: near, renderer: renderer, baked: baked,

@@ -6,6 +6,8 @@ import ChoreoRaster
 public enum ExportError: Error, Sendable, Equatable {
     case tooLarge(String, String)
     case invalid(String, String)
+    /// `shouldStop` said so: nobody reads the answer.
+    case cancelled
 }
 
 /// An export: the artefact's bytes and media type, and its fidelity report.
@@ -19,9 +21,12 @@ public struct ExportArtifact: Sendable {
 /// per-layer keyframes, written as Lottie, CSS, Web Animations or an HTML page, with a report of
 /// what each format kept, measured against the engine.
 public enum Exporter {
-    /// Exports `timeline` from time 0 through its natural end (`end` when given).
+    /// Exports `timeline` from time 0 through its natural end (`end` when given). `shouldStop`
+    /// is asked at every frame sampled, step searched and sample measured; when it says so the
+    /// export stops (``ExportError/cancelled``).
     public static func export(
-        _ timeline: Timeline, options: ExportOptions, end: Double? = nil, name: String? = nil
+        _ timeline: Timeline, options: ExportOptions, end: Double? = nil, name: String? = nil,
+        shouldStop: (@Sendable () -> Bool)? = nil
     ) throws(ExportError) -> ExportArtifact {
         guard options.fps.isFinite, options.fps >= 1, options.fps <= ExportLimits.maxFPS else {
             throw .invalid("query.fps", "must be a number from 1 to \(Int(ExportLimits.maxFPS))")
@@ -46,10 +51,13 @@ public enum Exporter {
             renderer = FrameRenderer(timeline: timeline)
         }
         let last = SceneTime.quantize(end ?? timeline.naturalEnd)
-        let scene = try BakedScene(renderer: renderer, end: last, fps: options.fps, scale: options.scale)
+        let stop = shouldStop ?? { false }
+        let scene = try BakedScene(
+            renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
         let model = ExportModel(scene)
         let (approximated, dropped) = losses(scene, format: options.format)
-        let report = model.report(options.format, approximated: approximated, dropped: dropped)
+        let report = try model.report(
+            options.format, approximated: approximated, dropped: dropped, shouldStop: stop)
         switch options.format {
         case .lottie:
             let document = LottieWriter(model: model, sceneName: name).document(report: report)

@@ -147,9 +147,10 @@ extension BakedLayer {
 extension ExportModel {
     /// The report of this model written as `format`, its differences measured against the
     /// engine at every frame and between frames.
-    func report(_ format: ExportFormat, approximated: [FidelityReport.Entry], dropped: [FidelityReport.Entry])
-        -> FidelityReport
-    {
+    func report(
+        _ format: ExportFormat, approximated: [FidelityReport.Entry], dropped: [FidelityReport.Entry],
+        shouldStop: () -> Bool = { false }
+    ) throws(ExportError) -> FidelityReport {
         var report = FidelityReport(
             format: format, fps: scene.fps, frames: scene.frameCount, duration: scene.duration)
         for (position, layer) in scene.layers.enumerated() {
@@ -191,12 +192,14 @@ extension ExportModel {
         }
         report.approximated = approximated
         report.dropped = dropped
-        report.measured = measure(format)
+        report.measured = try measure(format, shouldStop: shouldStop)
         return report
     }
 
     /// Plays the keyframes back at every frame and between frames, against the engine.
-    func measure(_ format: ExportFormat) -> FidelityReport.Measured {
+    func measure(_ format: ExportFormat, shouldStop: () -> Bool = { false }) throws(ExportError)
+        -> FidelityReport.Measured
+    {
         var measured = FidelityReport.Measured()
         let renderer = scene.renderer
         let cursor = renderer.frames.makeCursor()
@@ -205,6 +208,7 @@ extension ExportModel {
         let steps = max(1, scene.frameCount * 3 - 2)
         let stage = [1, 0, 0, 0, 1, 0, -scene.origin.x, -scene.origin.y, 1]
         for step in 0..<steps {
+            if shouldStop() { throw .cancelled }
             let frame = Double(step / 3) + [0, 0.25, 0.75][step % 3]
             let time = SceneTime.quantize(frame / scene.fps)
             let snapshot = renderer.snapshot(at: time, cursor: cursor)

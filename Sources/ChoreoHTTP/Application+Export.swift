@@ -41,7 +41,8 @@ extension Application {
         let query = try service { () throws(ServiceError) in try ExportService.query(request.query) }
         let artifact = try service { () throws(ServiceError) in
             let timeline = try sessions.timeline(id, horizon: nil)
-            return try ExportService.export(timeline, name: id, query, memory: renderMemory)
+            return try ExportService.export(
+                timeline, name: id, query, cancellation: request.cancellation, memory: renderMemory)
         }
         return Self.exportResponse(artifact, query)
     }

@@ -95,7 +95,7 @@ public enum ExportService {
             throw ServiceError.invalidScene(
                 ValidationFailure([FieldError(path: error.path, message: error.message)]))
         }
-        return try export(timeline, name: name, query, memory: memory)
+        return try export(timeline, name: name, query, cancellation: cancellation, memory: memory)
     }
 
     /// Bytes an export holds per layer and sampled frame: its channels' samples (54 numbers)
@@ -110,9 +110,11 @@ public enum ExportService {
     public static let bytesPerLayer = 64 << 10
 
     /// Exports a scene already run. With `memory`, the samples' working memory is reserved
-    /// first (503 while the renders in flight hold it).
+    /// first (503 while the renders in flight hold it); a `cancellation` set while it is made
+    /// stops it.
     public static func export(
-        _ timeline: Timeline, name: String?, _ query: Query, memory: RenderMemory? = nil
+        _ timeline: Timeline, name: String?, _ query: Query, cancellation: Cancellation? = nil,
+        memory: RenderMemory? = nil
     ) throws(ServiceError) -> ExportArtifact {
         var reservation: RenderMemory.Reservation?
         if let memory {
@@ -127,11 +129,14 @@ public enum ExportService {
         }
         defer { _ = reservation }
         do {
-            return try Exporter.export(timeline, options: query.options, name: name)
+            var shouldStop: (@Sendable () -> Bool)?
+            if let cancellation { shouldStop = { cancellation.isCancelled } }
+            return try Exporter.export(timeline, options: query.options, name: name, shouldStop: shouldStop)
         } catch {
             switch error {
             case .tooLarge(let path, let message), .invalid(let path, let message):
                 throw ServiceError.invalidField(path, message)
+            case .cancelled: throw ServiceError.cancelled
             }
         }
     }
