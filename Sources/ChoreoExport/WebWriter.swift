@@ -114,8 +114,130 @@ struct WebWriter {
         let keyframes: [(offset: Double, declarations: [(String, String)])]
         /// Per keyframe, the easing to the next one (`cubic-bezier()`), nil for linear.
         var easings: [String?] = []
+        /// A repeating animation's own timing; nil for one over the whole scene, linear
+        /// between its keyframes, filling both ways.
+        var repeating: Repeat?
 
         func easing(_ index: Int) -> String? { index < easings.count ? easings[index] : nil }
+    }
+
+    /// A `repeatCount` or `repeatDuration` as CSS says it: one pass from its first value to its
+    /// second, `delay` seconds into the scene, `duration` seconds a pass, `iterations` passes
+    /// (a fraction for a last pass cut short), `alternate` for `autoreverses` (every other pass
+    /// backwards, its curve applied to the directed progress as Core Animation mirrors it),
+    /// not filling: outside it the whole-scene animation of the property shows.
+    struct Repeat: Equatable {
+        let delay: Double
+        let duration: Double
+        let iterations: Double
+        let alternate: Bool
+        let easing: String
+    }
+
+    /// Runs of eased keyframes that repeat one pass (`first` to `last`, keyframe indices): the
+    /// same curve and values each pass, back and forth (each pass the way back of the one
+    /// before, its curve mirrored) or over again (a step back between passes), at least two
+    /// whole passes, and a last pass cut short where it plays the curve's beginning.
+    static func repeatRuns(_ keys: Keyframes) -> [(first: Int, last: Int, repeat: Repeat, from: Int, to: Int)] {
+        let count = keys.frames.count
+        func close(_ a: Int, _ b: Int) -> Bool {
+            zip(keys.values(a), keys.values(b)).allSatisfy { abs($0 - $1) <= keys.tolerance / 2 }
+        }
+        func same(_ a: UnitBezier?, _ b: UnitBezier?) -> Bool {
+            guard let a, let b else { return false }
+            return abs(a.x1 - b.x1) < 1e-6 && abs(a.y1 - b.y1) < 1e-6 && abs(a.x2 - b.x2) < 1e-6
+                && abs(a.y2 - b.y2) < 1e-6
+        }
+        func mirrored(_ c: UnitBezier) -> UnitBezier { UnitBezier(1 - c.x2, 1 - c.y2, 1 - c.x1, 1 - c.y1) }
+        // A pass that ends where its animation is removed ends 1/2,048 of a frame early
+        // (``Keyframes``): still a whole pass.
+        let slack = 1.0 / 1_024
+        // The fraction of a pass that a last pass `length` long plays, where its curve is the
+        // beginning of the whole pass's (to its end, or to 1/2,048 of a frame past it).
+        func cut(_ length: Double, of pass: Double, _ played: UnitBezier?, _ whole: UnitBezier) -> Double? {
+            for fraction in [length / pass, (length + 1.0 / 2_048) / pass] where fraction < 1 - slack / pass {
+                if let piece = whole.piece(from: 0, to: fraction), same(played, piece) { return fraction }
+            }
+            return nil
+        }
+        var runs: [(first: Int, last: Int, repeat: Repeat, from: Int, to: Int)] = []
+        var start = 0
+        while start + 1 < count {
+            guard let curve = keys.curve(start) else {
+                start += 1
+                continue
+            }
+            let pass = keys.frames[start + 1] - keys.frames[start]
+            // Back and forth: each pass from where the one before ended.
+            var end = start + 1
+            var passes = 1.0
+            while end + 1 < count, let next = keys.curve(end) {
+                let forwards = Int(passes) % 2 == 0
+                let from = forwards ? start : start + 1
+                let to = forwards ? start + 1 : start
+                let expected = forwards ? curve : mirrored(curve)
+                let length = keys.frames[end + 1] - keys.frames[end]
+                guard close(end, from) else { break }
+                if abs(length - pass) <= slack && close(end + 1, to) && same(next, expected) {
+                    passes += 1
+                    end += 1
+                    continue
+                }
+                // A last pass cut short.
+                if let fraction = cut(length, of: pass, next, expected) {
+                    passes += fraction
+                    end += 1
+                }
+                break
+            }
+            if passes >= 2 {
+                runs.append(
+                    (
+                        start, end,
+                        Repeat(
+                            delay: keys.frames[start], duration: pass, iterations: passes, alternate: true,
+                            easing: cubicBezier(curve) ?? "linear"), start, start + 1
+                    ))
+                start = end
+                continue
+            }
+            // Over again: a pass, a step back to its first value, the same pass.
+            var period = 0.0
+            var over = 0.0
+            end = start
+            while end + 1 < count, keys.curve(end) != nil, close(end, start) {
+                let length = keys.frames[end + 1] - keys.frames[end]
+                let whole = same(keys.curve(end), curve) && abs(length - pass) <= slack && close(end + 1, start + 1)
+                if whole, end + 2 < count, keys.holds[end + 1], close(end + 2, start) {
+                    period = keys.frames[end + 2] - keys.frames[end]
+                    over += 1
+                    end += 2
+                    continue
+                }
+                if over >= 1 && whole {
+                    // The last whole pass, which no step back follows at once.
+                    over += 1
+                    end += 1
+                } else if over >= 1, let fraction = cut(length, of: period, keys.curve(end), curve) {
+                    over += fraction
+                    end += 1
+                }
+                break
+            }
+            if over >= 2 {
+                runs.append(
+                    (
+                        start, end,
+                        Repeat(
+                            delay: keys.frames[start], duration: period, iterations: over, alternate: false,
+                            easing: cubicBezier(curve) ?? "linear"), start, start + 1
+                    ))
+                start = end
+                continue
+            }
+            start += 1
+        }
+        return runs
     }
 
     /// Each keyframe's easing to the next: `steps(1, end)` where the value changes at once,
@@ -199,7 +321,18 @@ struct WebWriter {
             let id = Self.elementID(position)
             func add(_ channel: Channel, element: String, suffix: String) {
                 guard let keys = model.keyframes[position][channel.rawValue] else { return }
-                let kept = Self.foldedLinearRuns(keys)
+                // Repeating passes as animations of their own; the whole-scene animation keeps
+                // their first and last keyframes, a straight line between that they cover.
+                let runs = Self.repeatRuns(keys)
+                var inside = Set<Int>()
+                var starts = Set<Int>()
+                for run in runs {
+                    starts.insert(run.first)
+                    for index in (run.first + 1)..<run.last { inside.insert(index) }
+                }
+                let kept = Self.foldedLinearRuns(keys).filter { !inside.contains($0.index) }.map {
+                    starts.contains($0.index) ? (index: $0.index, easing: nil) : $0
+                }
                 let frames = kept.map { key in
                     (
                         offset: Double(keys.frames[key.index]) / last,
@@ -210,6 +343,19 @@ struct WebWriter {
                 all.append(
                     Animation(
                         name: "\(id)-\(suffix)", element: element, keyframes: frames, easings: kept.map(\.easing)))
+                for (number, run) in runs.enumerated() {
+                    let timing = run.repeat
+                    all.append(
+                        Animation(
+                            name: "\(id)-\(suffix)-r\(number)", element: element,
+                            keyframes: [
+                                (0, declarations(channel, keys.values(run.from), layer: layer)),
+                                (1, declarations(channel, keys.values(run.to), layer: layer)),
+                            ],
+                            repeating: Repeat(
+                                delay: timing.delay / scene.fps, duration: timing.duration / scene.fps,
+                                iterations: timing.iterations, alternate: timing.alternate, easing: timing.easing)))
+                }
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
             if layer.uses(.shadowColor)
@@ -369,10 +515,31 @@ struct WebWriter {
         for (element, declarations) in baseRules() {
             var list = declarations
             if let own = byElement[element] {
-                list.append(("animation-name", own.map(\.name).joined(separator: ", ")))
-                list.append(("animation-duration", "\(seconds)s"))
-                list.append(("animation-timing-function", "linear"))
-                list.append(("animation-fill-mode", "both"))
+                func each(_ value: (Animation) -> String) -> String { own.map(value).joined(separator: ", ") }
+                list.append(("animation-name", each(\.name)))
+                if own.allSatisfy({ $0.repeating == nil }) {
+                    list.append(("animation-duration", "\(seconds)s"))
+                    list.append(("animation-timing-function", "linear"))
+                    list.append(("animation-fill-mode", "both"))
+                } else {
+                    // A repeating pass's own timing beside the whole-scene animations'.
+                    list.append(
+                        (
+                            "animation-duration",
+                            each { "\(Self.number($0.repeating?.duration ?? duration, decimals: 1e9))s" }
+                        ))
+                    list.append(
+                        ("animation-delay", each { "\(Self.number($0.repeating?.delay ?? 0, decimals: 1e9))s" }))
+                    list.append(
+                        (
+                            "animation-iteration-count",
+                            each { Self.number($0.repeating?.iterations ?? 1, decimals: 1e6) }
+                        ))
+                    list.append(
+                        ("animation-direction", each { $0.repeating?.alternate == true ? "alternate" : "normal" }))
+                    list.append(("animation-timing-function", each { $0.repeating?.easing ?? "linear" }))
+                    list.append(("animation-fill-mode", each { $0.repeating == nil ? "both" : "none" }))
+                }
             }
             out += "#\(element) { " + list.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
         }
@@ -488,7 +655,7 @@ struct WebWriter {
                                         return .object(key)
                                     })
                             ),
-                            ("timing", timing),
+                            ("timing", animation.repeating.map(Self.timing) ?? timing),
                         ]))
                 })
             elements.append(.object(object))
@@ -506,6 +673,18 @@ struct WebWriter {
                 ),
                 ("duration", .number((duration * 1000 * 1e6).rounded() / 1e6)), ("elements", .array(elements)),
                 ("report", report.json),
+            ]))
+    }
+
+    /// A repeating pass's timing for `element.animate`.
+    static func timing(_ repeating: Repeat) -> JSONValue {
+        .object(
+            JSONObject([
+                ("duration", .number((repeating.duration * 1000 * 1e6).rounded() / 1e6)),
+                ("delay", .number((repeating.delay * 1000 * 1e6).rounded() / 1e6)),
+                ("iterations", .number((repeating.iterations * 1e6).rounded() / 1e6)),
+                ("direction", .string(repeating.alternate ? "alternate" : "normal")),
+                ("easing", .string(repeating.easing)), ("fill", "none"),
             ]))
     }
 

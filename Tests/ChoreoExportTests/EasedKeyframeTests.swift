@@ -170,7 +170,9 @@ import Testing
             as: UTF8.self)
         #expect(css.contains("animation-timing-function: cubic-bezier(0.42, 0, 0.58, 1)"))
         #expect(css.contains("cubic-bezier(0.68, -0.55, 0.27, 1.55)"))
-        #expect(css.contains("cubic-bezier(0.4, -0.4, 0.7, 1.4)"))
+        // The autoreversing turn: one pass, four iterations back and forth.
+        #expect(css.contains("animation-iteration-count: 1, 4, 1"))
+        #expect(css.contains("animation-timing-function: linear, cubic-bezier(0.3, -0.4, 0.6, 1.4), linear"))
         #expect(css.contains("animation-timing-function: steps(1, end)"))
         // The spring, sampled: its samples along one line as the stops of one linear() easing.
         let springRule = try #require(css.components(separatedBy: "@keyframes l3-translate {").last)
@@ -184,10 +186,12 @@ import Testing
 
     /// The page paused at times between frames: each layer's box on the page (its bounding
     /// rectangle's centre, which a turn leaves in place) against the engine's.
-    @Test(.enabled(if: Chromium.available)) func chromiumEasesBetweenTheKeyframesAsTheEngineDoes() throws {
-        let timeline = try Self.timeline()
-        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "curves")
-        let times = [0.05, 0.123, 0.29, 0.31, 0.377, 0.5, 0.59, 0.61, 0.75, 0.89, 0.91, 1.05, 1.234, 1.5]
+    /// An HTML export in Chromium, paused at each of `times`: per time, each layer's box on the
+    /// page (its bounding rectangle's centre, which a turn leaves in place, its width and
+    /// height) and its computed opacity, by layer id.
+    static func probe(_ artifact: ExportArtifact, at times: [Double], scratch: Scratch, name: String) throws
+        -> [[String: [Double]]]
+    {
         let probe = """
             <script>
             (function () {
@@ -199,7 +203,8 @@ import Testing
                 document.querySelectorAll(".choreo-layer").forEach(function (e) {
                   var r = e.getBoundingClientRect();
                   row[e.dataset.layer] = [
-                    r.left + r.width / 2, r.top + r.height / 2, parseFloat(getComputedStyle(e).opacity)];
+                    r.left + r.width / 2, r.top + r.height / 2, parseFloat(getComputedStyle(e).opacity),
+                    r.width, r.height];
                 });
                 out.push(row);
               });
@@ -212,13 +217,68 @@ import Testing
             </body>
             """
         let page = String(decoding: artifact.bytes, as: UTF8.self).replacingOccurrences(of: "</body>", with: probe)
-        let path = try scratch.write("curves.html", page)
+        let path = try scratch.write("\(name).html", page)
         let dom = try Chromium().dom("file://\(path)")
         let start = try #require(dom.range(of: "<pre id=\"probe\">"))
         let end = try #require(dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex))
-        let rows = try #require(
+        return try #require(
             try JSONSerialization.jsonObject(with: Data(dom[start.upperBound..<end.lowerBound].utf8))
                 as? [[String: [Double]]])
+    }
+
+    /// A scene of repeats: over again three and a half times, and back and forth one and a
+    /// quarter cycles (two and a half passes) beginning between frames.
+    static let repeats = """
+        {"canvas": {"width": 200, "height": 120, "background": [1, 1, 1, 1]},
+         "layers": [{"id": "again", "position": [40, 40], "bounds": [0, 0, 20, 20], "backgroundColor": [0.9, 0.2, 0.2, 1]},
+                    {"id": "back", "position": [40, 90], "bounds": [0, 0, 20, 20], "backgroundColor": [0.2, 0.2, 0.9, 1]}],
+         "script": [{"at": 0, "do": [
+           {"add": {"type": "basic", "keyPath": "position.x", "fromValue": 40, "toValue": 160, "duration": 0.4,
+                    "repeatCount": 3.5, "timingFunction": "easeInEaseOut"}, "layer": "again"},
+           {"add": {"type": "basic", "keyPath": "position.x", "fromValue": 40, "toValue": 160, "duration": 0.3,
+                    "autoreverses": true, "repeatCount": 1.25, "beginTime": 0.11, "timingFunction": [0.3, 0.1, 0.2, 1.3]},
+            "layer": "back"}]}]}
+        """
+
+    /// Repeats as CSS says them: one pass, its duration, delay and (fractional) iteration
+    /// count, `alternate` for autoreverses; Chromium plays them as the engine does.
+    @Test func repeatsAreIterations() throws {
+        let timeline = try SceneRunner.run(try SceneDecoder.decode(bytes: Array(Self.repeats.utf8)).scene)
+        let css = String(
+            decoding: try Exporter.export(timeline, options: ExportOptions(format: .css, fps: 30), name: "r").bytes,
+            as: UTF8.self)
+        #expect(css.contains("animation-iteration-count: 1, 3.5;"))
+        #expect(css.contains("animation-iteration-count: 1, 2.5;"))
+        #expect(css.contains("animation-direction: normal, alternate;"))
+        #expect(css.contains("animation-delay: 0s, 0.11s;"))
+        #expect(css.contains("animation-timing-function: linear, cubic-bezier(0.3, 0.1, 0.2, 1.3);"))
+        let waapi = String(
+            decoding: try Exporter.export(timeline, options: ExportOptions(format: .waapi, fps: 30), name: "r").bytes,
+            as: UTF8.self)
+        #expect(waapi.contains(#""direction":"alternate","easing":"cubic-bezier(0.3, 0.1, 0.2, 1.3)","fill":"none""#))
+        guard Chromium.available else { return }
+        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "r")
+        let times = [0.01, 0.13, 0.25, 0.41, 0.55, 0.79, 0.83, 1.0, 1.21, 1.3, 1.39, 1.45, 1.6]
+        let rows = try Self.probe(artifact, at: times, scratch: scratch, name: "repeats")
+        let renderer = FrameRenderer(timeline: timeline)
+        var worst = 0.0
+        for (time, row) in zip(times, rows) {
+            let engine = Self.engineCentres(renderer, timeline, at: time)
+            for name in ["again", "back"] {
+                let page = try #require(row[name])
+                let b = try #require(engine[name])
+                worst = max(worst, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
+            }
+        }
+        print("repeats in Chromium: largest centre difference \(worst) pt at \(times.count) times")
+        #expect(worst < 0.05, "Chromium's repeats are \(worst) pt from the engine")
+    }
+
+    @Test(.enabled(if: Chromium.available)) func chromiumEasesBetweenTheKeyframesAsTheEngineDoes() throws {
+        let timeline = try Self.timeline()
+        let artifact = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "curves")
+        let times = [0.05, 0.123, 0.29, 0.31, 0.377, 0.5, 0.59, 0.61, 0.75, 0.89, 0.91, 1.05, 1.234, 1.5]
+        let rows = try Self.probe(artifact, at: times, scratch: scratch, name: "curves")
         #expect(rows.count == times.count)
         let renderer = FrameRenderer(timeline: timeline)
         var worst = 0.0
@@ -232,6 +292,13 @@ import Testing
                 let opacity = snapshot.layers[snapshot.slot[index]].opacity
                 worstOpacity = max(worstOpacity, abs(page[2] - opacity))
             }
+            // The turn: the box's bounding rectangle is as wide as the engine's turned box.
+            let swing = snapshot.layers[snapshot.slot[try #require(timeline.layerIndex["swing"])]]
+            let angle = atan2(swing.toParent[1], swing.toParent[0])
+            let width = 80 * abs(cos(angle)) + 16 * abs(sin(angle))
+            let height = 80 * abs(sin(angle)) + 16 * abs(cos(angle))
+            let box = try #require(row["swing"])
+            worst = max(worst, abs(box[3] - width), abs(box[4] - height))
             for name in ["slide", "pulse", "swing"] {
                 let page = try #require(row[name])
                 let b = try #require(engine[name])
