@@ -118,6 +118,10 @@ struct BakedLayer: Sendable {
     let rank: Int
     var reordered = false
 
+    /// Whether its anchor point moves in its box (a `bounds.size` or `anchorPoint` animation):
+    /// the web formats then place it about its corner.
+    var anchorMoves: Bool { animated[Channel.anchor.rawValue] }
+
     func value(_ channel: Channel, frame: Int) -> ArraySlice<Double> {
         let width = channel.width
         return samples[channel.rawValue][(frame * width)..<(frame * width + width)]

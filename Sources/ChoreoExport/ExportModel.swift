@@ -50,7 +50,7 @@ struct ExportModel: Sendable {
 
     /// Whether the web formats place layer `layer` about its top-left corner: where its anchor
     /// moves in its box (CSS would need its `transform-origin` and `translate` to move as one).
-    func webAboutCorner(_ layer: Int) -> Bool { keyframes[layer][Channel.anchor.rawValue] != nil }
+    func webAboutCorner(_ layer: Int) -> Bool { scene.layers[layer].anchorMoves }
 
     /// translate · rotate · scale · skewX(atan k), as a 3 × 3 row-vector matrix.
     static func affine(translate: (Double, Double), angle: Double, scale: (Double, Double), skew: Double) -> [Double] {

@@ -143,9 +143,6 @@ struct Keyframes: Sendable {
         return true
     }
 
-    /// Whether any stretch follows a timing curve.
-    var hasCurves: Bool { !curveTable.isEmpty }
-
     /// How many stretches follow a timing curve.
     var curveCount: Int { curveTable.count }
 

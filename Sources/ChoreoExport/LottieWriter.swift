@@ -145,9 +145,14 @@ struct LottieWriter {
         .object(JSONObject([("ty", "gr"), ("nm", .string(name)), ("it", .array(items + [groupTransform()]))]))
     }
 
-    /// A path's subpaths as Lottie bezier shapes (vertices with in and out tangents relative to
-    /// them), in the layer's box.
+    /// A path's subpaths as Lottie bezier shapes, in the layer's box.
     static func shapes(_ path: BezierPath, origin: Point) -> [JSONValue] {
+        paths(path, origin: origin).map { .object(JSONObject([("ty", "sh"), ("ks", staticValue($0))])) }
+    }
+
+    /// A path's subpaths as Lottie path values (vertices with in and out tangents relative to
+    /// them), in the box whose origin is `origin`.
+    static func paths(_ path: BezierPath, origin: Point) -> [JSONValue] {
         var result: [JSONValue] = []
         var vertices: [Point] = []
         var ins: [Point] = []
@@ -171,16 +176,7 @@ struct LottieWriter {
                 result.append(
                     .object(
                         JSONObject([
-                            ("ty", "sh"),
-                            (
-                                "ks",
-                                staticValue(
-                                    .object(
-                                        JSONObject([
-                                            ("i", list(ins)), ("o", list(outs)), ("v", list(vertices)),
-                                            ("c", .bool(closed)),
-                                        ])))
-                            ),
+                            ("i", list(ins)), ("o", list(outs)), ("v", list(vertices)), ("c", .bool(closed)),
                         ])))
             }
             vertices = []
@@ -427,34 +423,35 @@ struct LottieWriter {
     }
 
     /// A box from 0, 0 to `size` with corners of `radius` (clamped to half the shorter side),
-    /// as a Lottie path (vertices and their tangents, relative), through a planar map.
+    /// each corner's arc a cubic with handles 0.5523 of the radius along the sides, through a
+    /// planar map (an affine map takes a Bézier's points to the mapped curve's), as a Lottie
+    /// path value.
     static func roundedBox(size: [Double], radius: Double, through map: [Double]) -> JSONValue {
         let w = size[0]
         let h = size[1]
         let r = max(0, min(radius, min(abs(w), abs(h)) / 2))
-        // Each corner's arc as a cubic: handles 0.5523 of the radius along the sides.
-        let k = r * 0.552_284_749_8
-        var points: [(vertex: Point, into: Point, out: Point)] = []
-        if r == 0 {
-            points = [
-                (Point(0, 0), .zero, .zero), (Point(w, 0), .zero, .zero), (Point(w, h), .zero, .zero),
-                (Point(0, h), .zero, .zero),
-            ]
-        } else {
-            points = [
-                (Point(r, 0), Point(-k, 0), .zero), (Point(w - r, 0), .zero, Point(k, 0)),
-                (Point(w, r), Point(0, -k), .zero), (Point(w, h - r), .zero, Point(0, k)),
-                (Point(w - r, h), Point(k, 0), .zero), (Point(r, h), .zero, Point(-k, 0)),
-                (Point(0, h - r), Point(0, k), .zero), (Point(0, r), .zero, Point(0, -k)),
-            ]
+        let k = r * (1 - 0.552_284_749_8)
+        func p(_ x: Double, _ y: Double) -> Point { Planar.apply(map, Point(x, y)) }
+        var box = BezierPath()
+        guard r > 0 else {
+            box.move(to: p(0, 0))
+            box.line(to: p(w, 0))
+            box.line(to: p(w, h))
+            box.line(to: p(0, h))
+            box.close()
+            return paths(box, origin: .zero)[0]
         }
-        func linear(_ p: Point) -> Point { Point(p.x * map[0] + p.y * map[3], p.x * map[1] + p.y * map[4]) }
-        func pair(_ p: Point) -> JSONValue { .array([n(p.x), n(p.y)]) }
-        return .object(
-            JSONObject([
-                ("i", .array(points.map { pair(linear($0.into)) })), ("o", .array(points.map { pair(linear($0.out)) })),
-                ("v", .array(points.map { pair(Planar.apply(map, $0.vertex)) })), ("c", true),
-            ]))
+        box.move(to: p(r, 0))
+        box.line(to: p(w - r, 0))
+        box.cubic(to: p(w, r), control1: p(w - k, 0), control2: p(w, k))
+        box.line(to: p(w, h - r))
+        box.cubic(to: p(w - r, h), control1: p(w, h - k), control2: p(w - k, h))
+        box.line(to: p(r, h))
+        box.cubic(to: p(0, h - r), control1: p(k, h), control2: p(0, h - k))
+        box.line(to: p(0, r))
+        box.cubic(to: p(r, 0), control1: p(0, k), control2: p(k, 0))
+        box.close()
+        return paths(box, origin: .zero)[0]
     }
 
     func document(report: FidelityReport) -> JSONValue {

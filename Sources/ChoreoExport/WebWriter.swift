@@ -85,10 +85,9 @@ struct WebWriter {
     /// The channels that style a layer's own element, where each is written.
     func elementChannels(_ layer: BakedLayer) -> [Channel] {
         // About the anchor point where it stays put in the box, about the corner where it moves.
-        let aboutCorner = layer.animated[Channel.anchor.rawValue]
         var channels: [Channel] =
             layer.projective
-            ? [.matrix] : aboutCorner ? [.corner, .rotate, .scale] : [.anchor, .translate, .rotate, .scale]
+            ? [.matrix] : layer.anchorMoves ? [.corner, .rotate, .scale] : [.anchor, .translate, .rotate, .scale]
         if !layer.projective && layer.uses(.skew) { channels.append(.skew) }
         channels += [.size, .opacity, .background]
         if layer.uses(.cornerRadius) { channels.append(.cornerRadius) }
@@ -138,7 +137,8 @@ struct WebWriter {
     /// same curve and values each pass, back and forth (each pass the way back of the one
     /// before, its curve mirrored) or over again (a step back between passes), at least two
     /// whole passes, and a last pass cut short where it plays the curve's beginning.
-    static func repeatRuns(_ keys: Keyframes) -> [(first: Int, last: Int, repeat: Repeat, from: Int, to: Int)] {
+    /// A run's pass goes from keyframe `first`'s value to the next one's.
+    static func repeatRuns(_ keys: Keyframes) -> [(first: Int, last: Int, repeat: Repeat)] {
         let count = keys.frames.count
         func close(_ a: Int, _ b: Int) -> Bool {
             zip(keys.values(a), keys.values(b)).allSatisfy { abs($0 - $1) <= keys.tolerance / 2 }
@@ -148,7 +148,6 @@ struct WebWriter {
             return abs(a.x1 - b.x1) < 1e-6 && abs(a.y1 - b.y1) < 1e-6 && abs(a.x2 - b.x2) < 1e-6
                 && abs(a.y2 - b.y2) < 1e-6
         }
-        func mirrored(_ c: UnitBezier) -> UnitBezier { UnitBezier(1 - c.x2, 1 - c.y2, 1 - c.x1, 1 - c.y1) }
         // A pass that ends where its animation is removed ends 1/2,048 of a frame early
         // (``Keyframes``): still a whole pass.
         let slack = 1.0 / 1_024
@@ -160,7 +159,13 @@ struct WebWriter {
             }
             return nil
         }
-        var runs: [(first: Int, last: Int, repeat: Repeat, from: Int, to: Int)] = []
+        var runs: [(first: Int, last: Int, repeat: Repeat)] = []
+        func found(_ start: Int, _ end: Int, _ curve: UnitBezier, pass: Double, passes: Double, alternate: Bool) {
+            let timing = Repeat(
+                delay: keys.frames[start], duration: pass, iterations: passes, alternate: alternate,
+                easing: cubicBezier(curve) ?? "linear")
+            runs.append((start, end, timing))
+        }
         var start = 0
         while start + 1 < count {
             guard let curve = keys.curve(start) else {
@@ -175,7 +180,7 @@ struct WebWriter {
                 let forwards = Int(passes) % 2 == 0
                 let from = forwards ? start : start + 1
                 let to = forwards ? start + 1 : start
-                let expected = forwards ? curve : mirrored(curve)
+                let expected = forwards ? curve : curve.mirrored
                 let length = keys.frames[end + 1] - keys.frames[end]
                 guard close(end, from) else { break }
                 if abs(length - pass) <= slack && close(end + 1, to) && same(next, expected) {
@@ -191,13 +196,7 @@ struct WebWriter {
                 break
             }
             if passes >= 2 {
-                runs.append(
-                    (
-                        start, end,
-                        Repeat(
-                            delay: keys.frames[start], duration: pass, iterations: passes, alternate: true,
-                            easing: cubicBezier(curve) ?? "linear"), start, start + 1
-                    ))
+                found(start, end, curve, pass: pass, passes: passes, alternate: true)
                 start = end
                 continue
             }
@@ -225,13 +224,7 @@ struct WebWriter {
                 break
             }
             if over >= 2 {
-                runs.append(
-                    (
-                        start, end,
-                        Repeat(
-                            delay: keys.frames[start], duration: period, iterations: over, alternate: false,
-                            easing: cubicBezier(curve) ?? "linear"), start, start + 1
-                    ))
+                found(start, end, curve, pass: period, passes: over, alternate: false)
                 start = end
                 continue
             }
@@ -349,8 +342,8 @@ struct WebWriter {
                         Animation(
                             name: "\(id)-\(suffix)-r\(number)", element: element,
                             keyframes: [
-                                (0, declarations(channel, keys.values(run.from), layer: layer)),
-                                (1, declarations(channel, keys.values(run.to), layer: layer)),
+                                (0, declarations(channel, keys.values(run.first), layer: layer)),
+                                (1, declarations(channel, keys.values(run.first + 1), layer: layer)),
                             ],
                             repeating: Repeat(
                                 delay: timing.delay / scene.fps, duration: timing.duration / scene.fps,

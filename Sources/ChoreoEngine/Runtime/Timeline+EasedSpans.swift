@@ -146,8 +146,7 @@ extension Timeline {
                 let end = max(t0, t1)
                 guard end - start > 1e-9 else { continue }
                 // A layer whose time runs backwards plays the curve from its end.
-                let played =
-                    t0 <= t1 ? curve : UnitBezier(1 - curve.x2, 1 - curve.y2, 1 - curve.x1, 1 - curve.y1)
+                let played = t0 <= t1 ? curve : curve.mirrored
                 result.append(EasedSpan(start: start, end: end, curve: played))
             }
         }

@@ -133,6 +133,10 @@ public struct UnitBezier: Sendable, Equatable, Hashable {
 }
 
 extension UnitBezier {
+    /// This curve played backwards, from its end to its start: the way back of an
+    /// `autoreverses` cycle, (1 − x2, 1 − y2), (1 − x1, 1 − y1).
+    package var mirrored: UnitBezier { UnitBezier(1 - x2, 1 - y2, 1 - x1, 1 - y1) }
+
     /// The part of this curve between progress `x0` and `x1` (both in 0…1), scaled to the unit
     /// square: the easing of a stretch that starts or ends inside an animation's pass (a
     /// `timeOffset`, a removal, an export's end). From `x1` back to `x0` when `x0 > x1` (a pass
@@ -144,10 +148,7 @@ extension UnitBezier {
     /// points at the two parameters and its handles lie a third of the parameter span along
     /// the tangents there.
     package func piece(from x0: Double, to x1: Double) -> UnitBezier? {
-        if x0 > x1 {
-            guard let forwards = piece(from: x1, to: x0) else { return nil }
-            return UnitBezier(1 - forwards.x2, 1 - forwards.y2, 1 - forwards.x1, 1 - forwards.y1)
-        }
+        if x0 > x1 { return piece(from: x1, to: x0)?.mirrored }
         let low = min(max(x0, 0), 1)
         let high = min(max(x1, 0), 1)
         guard high - low > 1e-9 else { return nil }
