@@ -220,9 +220,9 @@ def main():
             browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
                          mobile=False)
             browser.open(f"{base}/arena?window=1h&theme=light&kiosk=1")
-            # At 3840 the page also asks for the round drawn at about 8.6 times its size, which
-            # keeps the debug server's two cores busy while the cards' data is asked for: the
-            # waits are bounded, not timed, and allow for that on a shared machine.
+            # At 3840 the page also has the debug server draw the round at scale 4, which keeps
+            # its cores busy while the cards' data is asked for: the waits are bounded, not
+            # timed, and allow for that on a shared machine.
             patience = 20 if width < 3840 else 60
             browser.wait("document.querySelectorAll('.card[data-status=up]').length === 2", f"two cards up at {width}",
                          patience)
