@@ -62,7 +62,7 @@ extension Timeline {
     }
 
     /// Whether the layer's timing and its ancestors' (at `time`) never change.
-    private func timingIsConstant(layer: Int, at time: Double) -> Bool {
+    func timingIsConstant(layer: Int, at time: Double) -> Bool {
         let shape = shape.value(at: time)
         var current = layer
         var steps = 0
@@ -76,6 +76,13 @@ extension Timeline {
 
     /// One leaf's spans between scene times `from` and `to`.
     private static func spans(of body: AnimationLeafBody, from: Double, to: Double, map: TimeMap) -> [EasedSpan] {
+        played(of: body, from: from, to: to, map: map).map(\.span)
+    }
+
+    /// One leaf's spans between scene times `from` and `to`, each with the leaf's linear
+    /// progress (local time ÷ duration) at the span's start and end, and a parent time inside
+    /// its pass (whose local time says which cycle it is).
+    static func played(of body: AnimationLeafBody, from: Double, to: Double, map: TimeMap) -> [PlayedSpan] {
         // The pieces of progress (linear progress x = local time ÷ duration) each following one curve.
         var pieces: [(low: Double, high: Double, curve: UnitBezier)] = []
         switch body.curve {
@@ -119,7 +126,7 @@ extension Timeline {
             return []
         }
         let duration = body.timing.duration
-        var result: [EasedSpan] = []
+        var result: [PlayedSpan] = []
         for pass in passes {
             let x0 = pass.localStart / duration
             let x1 = pass.localEnd / duration
@@ -147,11 +154,24 @@ extension Timeline {
                 guard end - start > 1e-9 else { continue }
                 // A layer whose time runs backwards plays the curve from its end.
                 let played = t0 <= t1 ? curve : curve.mirrored
-                result.append(EasedSpan(start: start, end: end, curve: played))
+                result.append(
+                    PlayedSpan(
+                        span: EasedSpan(start: start, end: end, curve: played),
+                        progressAtStart: t0 <= t1 ? first : last,
+                        progressAtEnd: t0 <= t1 ? last : first, passTime: (pass.parentStart + pass.parentEnd) / 2))
             }
         }
         return result
     }
+}
+
+/// An eased span as one leaf plays it: where it lies in the leaf's linear progress, and a
+/// parent time inside its pass.
+struct PlayedSpan {
+    let span: EasedSpan
+    let progressAtStart: Double
+    let progressAtEnd: Double
+    let passTime: Double
 }
 
 extension UnitBezier {
