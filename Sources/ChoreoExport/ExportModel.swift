@@ -8,9 +8,17 @@ struct ExportModel: Sendable {
     let scene: BakedScene
     /// Per layer (in ``BakedScene/layers`` order), per channel: its keyframes when it changes.
     let keyframes: [[Keyframes?]]
+    /// Per layer, the additive animations written as themselves (the web formats), whose
+    /// values the channels' keyframes do not hold.
+    let added: [[AddedAnimation]]
+    /// The frames of the scene itself, which the fidelity measurement compares with: the baked
+    /// scene's renderer is without the added animations.
+    let engine: FrameRenderer
 
-    init(_ scene: BakedScene) {
+    init(_ scene: BakedScene, added: [Int: [AddedAnimation]] = [:], engine: FrameRenderer? = nil) {
         self.scene = scene
+        self.engine = engine ?? scene.renderer
+        self.added = scene.layers.map { added[$0.index] ?? [] }
         keyframes = scene.layers.map { layer in
             Channel.allCases.map { channel in
                 guard layer.animated[channel.rawValue] else { return nil }
@@ -23,8 +31,13 @@ struct ExportModel: Sendable {
 
     /// A channel's value at (fractional) frame `frame`, as the export plays it.
     func value(_ layer: Int, _ channel: Channel, at frame: Double) -> [Double] {
-        if let keys = keyframes[layer][channel.rawValue] { return keys.value(at: frame) }
-        return Array(scene.layers[layer].value(channel, frame: 0))
+        var value =
+            keyframes[layer][channel.rawValue]?.value(at: frame) ?? Array(scene.layers[layer].value(channel, frame: 0))
+        for animation in added[layer] where animation.target(in: scene.layers[layer]) == channel {
+            guard let adds = animation.value(at: frame / scene.fps) else { continue }
+            for lane in value.indices { value[lane] += adds[lane] }
+        }
+        return value
     }
 
     /// The map from layer `layer`'s box to its parent's as the export plays it at `frame`:

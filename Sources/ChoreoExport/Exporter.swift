@@ -39,22 +39,28 @@ public enum Exporter {
                 throw .invalid(field, "must be a number of points from 1 to 8192")
             }
         }
-        var canvas = timeline.canvas
-        let renderer: FrameRenderer
+        var canvas: Canvas?
         if options.width != nil || options.height != nil {
             let natural = FrameRenderer(timeline: timeline)
             canvas = Canvas(
                 width: options.width ?? natural.size.x, height: options.height ?? natural.size.y,
                 background: timeline.canvas?.background)
-            renderer = FrameRenderer(timeline: timeline, canvas: canvas)
-        } else {
-            renderer = FrameRenderer(timeline: timeline)
         }
+        let renderer = FrameRenderer(timeline: timeline, canvas: canvas)
         let last = SceneTime.quantize(end ?? timeline.naturalEnd)
         let stop = shouldStop ?? { false }
-        let scene = try BakedScene(
-            renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
-        let model = ExportModel(scene)
+        let model: ExportModel
+        // The web formats write additive animations as themselves, over the scene without them.
+        if options.format != .lottie,
+            let (scene, added) = try BakedScene.withAddedAnimations(
+                timeline, canvas: canvas, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
+        {
+            model = ExportModel(scene, added: added, engine: renderer)
+        } else {
+            model = ExportModel(
+                try BakedScene(renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop))
+        }
+        let scene = model.scene
         let (approximated, dropped) = losses(scene, format: options.format)
         let report = try model.report(
             options.format, approximated: approximated, dropped: dropped, shouldStop: stop)

@@ -190,6 +190,16 @@ extension ExportModel {
                 report.baked.append(.init(layer: layer.id, properties: baked, note: note))
             }
         }
+        for (position, list) in added.enumerated() where !list.isEmpty {
+            var keyPaths: [String] = []
+            for animation in list where !keyPaths.contains(animation.keyPath) { keyPaths.append(animation.keyPath) }
+            report.exact.append(
+                .init(
+                    layer: scene.layers[position].id, properties: keyPaths,
+                    note:
+                        "additive animations added to the value beneath (animation-composition: add), at their own times, eased by their timing functions"
+                ))
+        }
         report.approximated = approximated
         report.dropped = dropped
         report.measured = try measure(format, shouldStop: shouldStop)
@@ -201,7 +211,7 @@ extension ExportModel {
         -> FidelityReport.Measured
     {
         var measured = FidelityReport.Measured()
-        let renderer = scene.renderer
+        let renderer = engine
         let cursor = renderer.frames.makeCursor()
         // Every frame, and a quarter and three quarters of the way to the next: times the
         // export was not made from (it keeps frames, and middles where a curve bends fast).

@@ -116,6 +116,9 @@ struct WebWriter {
         /// A repeating animation's own timing; nil for one over the whole scene, linear
         /// between its keyframes, filling both ways.
         var repeating: Repeat?
+        /// Added to the value beneath (CSS `animation-composition: add`, Web Animations
+        /// `composite: "add"`) instead of replacing it.
+        var composite = false
 
         func easing(_ index: Int) -> String? { index < easings.count ? easings[index] : nil }
     }
@@ -131,6 +134,8 @@ struct WebWriter {
         let iterations: Double
         let alternate: Bool
         let easing: String
+        /// `none`, or `forwards` for an animation still adding at the end.
+        var fill = "none"
     }
 
     /// Runs of eased keyframes that repeat one pass (`first` to `last`, keyframe indices): the
@@ -351,6 +356,7 @@ struct WebWriter {
                 }
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
+            all += addedAnimations(position)
             if layer.uses(.shadowColor)
                 && [Channel.shadowColor, .shadowOffset, .shadowRadius].contains(where: {
                     model.keyframes[position][$0.rawValue] != nil
@@ -406,6 +412,44 @@ struct WebWriter {
             }
         }
         return all
+    }
+
+    /// Layer `position`'s additive animations, each an animation of its own at its own times,
+    /// added to the value beneath: keyframes at its keys (a jump held with `steps(1, end)` to
+    /// a keyframe a millionth of the animation later, as CSS merges keyframes at one offset),
+    /// each eased by its curve.
+    func addedAnimations(_ position: Int) -> [Animation] {
+        let layer = scene.layers[position]
+        let id = Self.elementID(position)
+        var result: [Animation] = []
+        for (number, animation) in model.added[position].enumerated() {
+            let channel = animation.target(in: layer)
+            guard elementChannels(layer).contains(channel), let first = animation.times.first,
+                let last = animation.times.last, last > first
+            else { continue }
+            let length = last - first
+            var keyframes: [(offset: Double, declarations: [(String, String)])] = []
+            var easings: [String?] = []
+            for (index, time) in animation.times.enumerated() {
+                var offset = (time - first) / length
+                if let previous = keyframes.last?.offset, offset <= previous + 1e-7 {
+                    offset = min(1, previous + 1e-6)
+                    easings[easings.count - 1] = "steps(1, end)"
+                }
+                // The value it adds, with nothing beneath: `translate` as it is, not about the anchor.
+                let lanes = animation.values[index][...]
+                keyframes.append((offset, declarations(channel == .translate ? .corner : channel, lanes, layer: layer)))
+                easings.append(index < animation.curves.count ? Self.cubicBezier(animation.curves[index]) : nil)
+            }
+            result.append(
+                Animation(
+                    name: "\(id)-\(channel)-a\(number)", element: id, keyframes: keyframes, easings: easings,
+                    repeating: Repeat(
+                        delay: first, duration: length, iterations: 1, alternate: false, easing: "linear",
+                        fill: animation.addsAfterwards ? "forwards" : "none"),
+                    composite: true))
+        }
+        return result
     }
 
     /// The static declarations of every element, by element id.
@@ -531,7 +575,10 @@ struct WebWriter {
                     list.append(
                         ("animation-direction", each { $0.repeating?.alternate == true ? "alternate" : "normal" }))
                     list.append(("animation-timing-function", each { $0.repeating?.easing ?? "linear" }))
-                    list.append(("animation-fill-mode", each { $0.repeating == nil ? "both" : "none" }))
+                    list.append(("animation-fill-mode", each { $0.repeating?.fill ?? "both" }))
+                }
+                if own.contains(where: \.composite) {
+                    list.append(("animation-composition", each { $0.composite ? "add" : "replace" }))
                 }
             }
             out += "#\(element) { " + list.map { "\($0.0): \($0.1)" }.joined(separator: "; ") + " }\n"
@@ -648,7 +695,10 @@ struct WebWriter {
                                         return .object(key)
                                     })
                             ),
-                            ("timing", animation.repeating.map(Self.timing) ?? timing),
+                            (
+                                "timing",
+                                animation.repeating.map { Self.timing($0, composite: animation.composite) } ?? timing
+                            ),
                         ]))
                 })
             elements.append(.object(object))
@@ -670,15 +720,17 @@ struct WebWriter {
     }
 
     /// A repeating pass's timing for `element.animate`.
-    static func timing(_ repeating: Repeat) -> JSONValue {
-        .object(
-            JSONObject([
-                ("duration", .number((repeating.duration * 1000 * 1e6).rounded() / 1e6)),
-                ("delay", .number((repeating.delay * 1000 * 1e6).rounded() / 1e6)),
-                ("iterations", .number((repeating.iterations * 1e6).rounded() / 1e6)),
-                ("direction", .string(repeating.alternate ? "alternate" : "normal")),
-                ("easing", .string(repeating.easing)), ("fill", "none"),
-            ]))
+    static func timing(_ repeating: Repeat, composite: Bool = false) -> JSONValue {
+        var timing = JSONObject([
+            ("duration", .number((repeating.duration * 1000 * 1e6).rounded() / 1e6)),
+            ("delay", .number((repeating.delay * 1000 * 1e6).rounded() / 1e6)),
+            ("iterations", .number((repeating.iterations * 1e6).rounded() / 1e6)),
+            ("direction", .string(repeating.alternate ? "alternate" : "normal")),
+            ("easing", .string(repeating.easing)), ("fill", .string(repeating.fill)),
+        ])
+        // `element.animate(keyframes, timing)` takes the effect's composite with the timing.
+        if composite { timing["composite"] = "add" }
+        return .object(timing)
     }
 
     /// `stroke-dashoffset` → `strokeDashoffset`, as Web Animations names CSS properties.
