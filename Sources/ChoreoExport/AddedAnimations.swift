@@ -6,8 +6,8 @@ import Foundation
 /// as itself: what it adds to one channel, keyframes at its own times eased by its own curves,
 /// played with CSS `animation-composition: add` (Web Animations `composite: "add"`) over the
 /// animations of the value beneath it. The channels it can add to are the ones CSS adds the way
-/// Core Animation does: `translate` (position, `transform.translation`), `rotate` (about z) and
-/// `opacity`.
+/// Core Animation does: `translate` (position, `transform.translation`), `rotate` (about z),
+/// `opacity`, and `width`/`height` (the bounds' size, with the corner it moves).
 struct AddedAnimation: Sendable {
     let layer: Int
     /// The key path, as the report names it.
@@ -33,12 +33,18 @@ struct AddedAnimation: Sendable {
             case (.opacity, nil, .number(let o)), (.transform, .rotation?, .number(let o)),
                 (.transform, .rotationZ?, .number(let o)):
                 [o]
+            // The size alone: a change of the bounds' origin moves the sublayers instead.
+            case (.bounds, nil, .rect(let r)) where r.origin == .zero: [r.size.x, r.size.y]
+            case (.bounds, .size?, .size(let s)): [s.x, s.y]
+            case (.bounds, .sizeWidth?, .number(let w)): [w, 0]
+            case (.bounds, .sizeHeight?, .number(let h)): [0, h]
             default: nil
             }
         }
         switch (part.keyPath.property, part.keyPath.component) {
         case (.opacity, nil): channel = .opacity
         case (.transform, .rotation?), (.transform, .rotationZ?): channel = .rotate
+        case (.bounds, _): channel = .size
         default: channel = .translate
         }
         var values: [[Double]] = []
@@ -55,6 +61,19 @@ struct AddedAnimation: Sendable {
         self.values = values
         curves = part.curves
         addsAfterwards = part.addsAfterwards
+    }
+
+    /// What a change of size moves the layer's corner by, about its anchor point (`anchorPoint`
+    /// in the unit square): a layer that grows about its centre moves its corner back by half
+    /// the growth (where it is not turned or scaled, which the sums check).
+    init(cornerOf size: AddedAnimation, anchorPoint: Point) {
+        layer = size.layer
+        keyPath = size.keyPath
+        channel = .translate
+        times = size.times
+        values = size.values.map { [-anchorPoint.x * $0[0], -anchorPoint.y * $0[1]] }
+        curves = size.curves
+        addsAfterwards = size.addsAfterwards
     }
 
     /// The channel it adds to as the web formats place the layer: a position's change moves
@@ -91,19 +110,23 @@ extension BakedScene {
     /// in its samples instead). Returns the baked scene and its added animations by layer
     /// (timeline index).
     static func withAddedAnimations(
-        _ timeline: Timeline, canvas: Canvas?, end: Double, fps: Double, scale: Double,
-        shouldStop: () -> Bool
+        _ full: FrameRenderer, end: Double, fps: Double, scale: Double, shouldStop: () -> Bool
     ) throws(ExportError) -> (scene: BakedScene, added: [Int: [AddedAnimation]])? {
+        let timeline = full.timeline
         let parts = timeline.additiveParts(through: end)
-        var chosen: [(leaf: Int, animation: AddedAnimation)] = parts.compactMap { part in
-            AddedAnimation(part).map { (part.leaf, $0) }
+        var chosen: [(leaf: Int, animation: AddedAnimation)] = []
+        for part in parts {
+            guard let animation = AddedAnimation(part) else { continue }
+            chosen.append((part.leaf, animation))
+            if animation.channel == .size,
+                case .point(let anchorPoint) = timeline.layers[part.layer].modelValue(.anchorPoint, at: part.times[0])
+            {
+                chosen.append((part.leaf, AddedAnimation(cornerOf: animation, anchorPoint: anchorPoint)))
+            }
         }
-        let full = FrameRenderer(timeline: timeline, canvas: canvas)
         // Each round leaves out the layers whose sums failed; at most three rounds.
         for _ in 0..<3 where !chosen.isEmpty {
-            let base = FrameRenderer(timeline: timeline.removingLeaves(chosen.map(\.leaf)), canvas: canvas)
-            // A stage taken from the root layers' frames must be the same stage.
-            guard base.origin == full.origin, base.size == full.size else { return nil }
+            let base = FrameRenderer(timeline: timeline.removingLeaves(chosen.map(\.leaf)), stageOf: full)
             let scene = try BakedScene(renderer: base, end: end, fps: fps, scale: scale, shouldStop: shouldStop)
             var added: [Int: [AddedAnimation]] = [:]
             for entry in chosen { added[entry.animation.layer, default: []].append(entry.animation) }
@@ -133,6 +156,8 @@ extension BakedScene {
             {
                 failed.insert(index)
             }
+            // A size added moves the anchor in the box: the layer must be placed about its corner.
+            if !layer.anchorMoves && list.contains(where: { $0.channel == .size }) { failed.insert(index) }
         }
         let cursor = engine.frames.makeCursor()
         for frame in 0..<frameCount {

@@ -53,7 +53,7 @@ public enum Exporter {
         // The web formats write additive animations as themselves, over the scene without them.
         if options.format != .lottie,
             let (scene, added) = try BakedScene.withAddedAnimations(
-                timeline, canvas: canvas, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
+                renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
         {
             model = ExportModel(scene, added: added, engine: renderer)
         } else {

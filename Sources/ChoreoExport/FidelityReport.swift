@@ -161,7 +161,10 @@ extension ExportModel {
             var curveCount = 0
             for channel in Channel.allCases where layer.uses(channel) {
                 if let keys = keyframes[position][channel.rawValue] {
-                    if keys.isExact {
+                    if keys.isExact && keys.curveCount == 0 {
+                        // Held values and steps only.
+                        exact += channel.keyPaths.filter { !exact.contains($0) }
+                    } else if keys.isExact {
                         curved += channel.keyPaths.filter { !curved.contains($0) }
                     } else {
                         baked += channel.keyPaths.filter { !baked.contains($0) }

@@ -436,9 +436,7 @@ struct WebWriter {
                     offset = min(1, previous + 1e-6)
                     easings[easings.count - 1] = "steps(1, end)"
                 }
-                // The value it adds, with nothing beneath: `translate` as it is, not about the anchor.
-                let lanes = animation.values[index][...]
-                keyframes.append((offset, declarations(channel == .translate ? .corner : channel, lanes, layer: layer)))
+                keyframes.append((offset, addedDeclarations(channel, animation.values[index], layer: layer)))
                 easings.append(index < animation.curves.count ? Self.cubicBezier(animation.curves[index]) : nil)
             }
             result.append(
@@ -450,6 +448,21 @@ struct WebWriter {
                     composite: true))
         }
         return result
+    }
+
+    /// The declarations of what an added animation adds: `translate` as it is (not about the
+    /// anchor), a negative width or height as `calc(0px - …)` (CSS refuses a negative length
+    /// but adds one that a `calc()` makes).
+    func addedDeclarations(_ channel: Channel, _ lanes: [Double], layer: BakedLayer) -> [(String, String)] {
+        switch channel {
+        case .translate: return declarations(.corner, lanes[...], layer: layer)
+        case .size:
+            func length(_ value: Double) -> String {
+                Self.number(value) == "0" || value > 0 ? Self.px(value) : "calc(0px - \(Self.px(-value)))"
+            }
+            return [("width", length(lanes[0])), ("height", length(lanes[1]))]
+        default: return declarations(channel, lanes[...], layer: layer)
+        }
     }
 
     /// The static declarations of every element, by element id.

@@ -46,9 +46,26 @@ public struct FrameRenderer: Sendable {
             scale: scale, canvas: canvas)
     }
 
+    /// A renderer of a timeline's frames on another renderer's stage (its origin, size and
+    /// background), whatever this timeline's root layers' frames are: the same scene with some
+    /// animations left out, drawn in the same place.
+    package init(timeline: Timeline, stageOf other: FrameRenderer) {
+        self.init(
+            frames: FramePlan(
+                timeline: timeline, times: [], selected: [Bool](repeating: true, count: timeline.layers.count),
+                columns: FramePlan.drawnColumns(timeline)),
+            scale: other.scale, canvas: nil, stage: (other.origin, other.size, other.background))
+    }
+
     /// A renderer of a plan's frames (``FramePlan/drawnColumns(_:)`` are what it reads).
     /// `canvas` overrides the scene's; without either, the root layers' frames at time 0.
     public init(frames: FramePlan, scale: Double = 1, canvas: Canvas? = nil) {
+        self.init(frames: frames, scale: scale, canvas: canvas, stage: nil)
+    }
+
+    private init(
+        frames: FramePlan, scale: Double, canvas: Canvas?, stage: (origin: Point, size: Point, background: Color?)?
+    ) {
         self.frames = frames
         self.scale = scale
         var slots = [Int32](repeating: -1, count: frames.timeline.layers.count * Self.slotCount)
@@ -73,7 +90,11 @@ public struct FrameRenderer: Sendable {
         }
         laneOffsets = offsets
         laneTotal = total
-        if let canvas = canvas ?? frames.timeline.canvas {
+        if let stage {
+            origin = stage.origin
+            size = stage.size
+            background = stage.background
+        } else if let canvas = canvas ?? frames.timeline.canvas {
             origin = .zero
             size = Point(canvas.width, canvas.height)
             background = canvas.background

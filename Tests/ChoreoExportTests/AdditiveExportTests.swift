@@ -17,7 +17,9 @@ import Testing
     /// from old − new to zero, the second beginning between frames with its own curve), an
     /// explicit additive keyframe shake, an additive turn repeated over again (a jump back at
     /// each pass), the same turn over a plain one (which Chromium does not add to: sampled),
-    /// and an additive slide that a later plain animation replaces (sampled).
+    /// an additive slide that a later plain animation replaces (sampled), and overlapping
+    /// blocks on a panel's bounds (its size added, and the corner that a size about the
+    /// centre moves).
     static let scene = """
         {"canvas": {"width": 400, "height": 300, "background": [1, 1, 1, 1]},
          "layers": [
@@ -26,10 +28,14 @@ import Testing
            {"id": "dot", "position": [300, 80], "bounds": [0, 0, 30, 30], "backgroundColor": [1, 0.23, 0.19, 1]},
            {"id": "spinner", "position": [80, 60], "bounds": [0, 0, 60, 12], "backgroundColor": [0.2, 0.7, 0.3, 1]},
            {"id": "replaced", "position": [60, 260], "bounds": [0, 0, 24, 24], "backgroundColor": [0.5, 0.3, 0.7, 1]},
-           {"id": "wheel", "position": [200, 60], "bounds": [0, 0, 60, 12], "backgroundColor": [0.9, 0.6, 0.1, 1]}],
+           {"id": "wheel", "position": [200, 60], "bounds": [0, 0, 60, 12], "backgroundColor": [0.9, 0.6, 0.1, 1]},
+           {"id": "panel", "position": [330, 220], "bounds": [0, 0, 60, 40], "backgroundColor": [0.3, 0.3, 0.3, 1]}],
          "script": [
            {"at": 0.05, "do": [
              {"animate": {"duration": 1.2, "changes": {"card": {"position": [300, 150], "opacity": 0.4}}}}]},
+           {"at": 0.1, "do": [{"animate": {"duration": 1, "changes": {"panel": {"bounds": [0, 0, 120, 80]}}}}]},
+           {"at": 0.43, "do": [
+             {"animate": {"duration": 0.6, "options": ["curveEaseIn"], "changes": {"panel": {"bounds": [0, 0, 60, 40]}}}}]},
            {"at": 0.537, "do": [
              {"animate": {"duration": 0.8, "options": ["curveEaseOut"],
                           "changes": {"card": {"position": [260, 240], "opacity": 1}}}}]},
@@ -96,6 +102,12 @@ import Testing
         #expect(turn.components(separatedBy: "steps(1, end)").count == 3)
         #expect(turn.components(separatedBy: "cubic-bezier(0.3, 0.1, 0.3, 1.2)").count == 4)
         #expect(!css.contains("@keyframes l2-rotate {"), "the turn beneath holds still")
+        // The panel's sizes, the first growing from less than nothing (a negative length, which
+        // CSS takes from calc()), and its corner about the centre.
+        let grow = try #require(Self.keyframes(css, "l5-size-a0"))
+        #expect(grow.contains("0% { width: calc(0px - 60px); height: calc(0px - 40px); animation-timing-function"))
+        let corner = try #require(Self.keyframes(css, "l5-corner-a1"))
+        #expect(corner.contains("0% { translate: 30px 20px;"))
         // Over a plain turn, and replaced by a later plain animation: sampled with the rest.
         #expect(css.contains("@keyframes l4-rotate {"))
         #expect(!css.contains("l4-rotate-a"))
@@ -106,7 +118,8 @@ import Testing
         #expect(waapi.contains(#""fill":"none","composite":"add""#))
         let report = try Exporter.export(timeline, options: ExportOptions(format: .html, fps: 30), name: "a").report
         let added = report.exact.filter { $0.note?.contains("animation-composition: add") ?? false }
-        #expect(Set(added.map(\.layer)) == ["card", "dot", "spinner"])
+        #expect(Set(added.map(\.layer)) == ["card", "dot", "spinner", "panel"])
+        #expect(added.first { $0.layer == "panel" }?.properties == ["bounds"])
         #expect(added.first { $0.layer == "card" }?.properties == ["position", "opacity"])
         #expect(report.measured.position < 0.05, "the report measured \(report.measured.position) pt")
         #expect(report.measured.opacity < 1e-3)
@@ -128,14 +141,19 @@ import Testing
         var worstOpacity = 0.0
         var worstTurn = 0.0
         var worstSampledTurn = 0.0
+        var worstSize = 0.0
         for (time, row) in zip(times, rows) {
             let engine = EasedKeyframeTests.engineCentres(renderer, timeline, at: time)
             let snapshot = renderer.snapshot(at: time)
-            for name in ["card", "dot", "spinner", "replaced"] {
+            for name in ["card", "dot", "spinner", "replaced", "panel"] {
                 let page = try #require(row[name])
                 let b = try #require(engine[name])
                 worst = max(worst, ((page[0] - b.x) * (page[0] - b.x) + (page[1] - b.y) * (page[1] - b.y)).squareRoot())
             }
+            // The panel's box.
+            let panel = snapshot.layers[snapshot.slot[try #require(timeline.layerIndex["panel"])]]
+            let box = try #require(row["panel"])
+            worstSize = max(worstSize, abs(box[3] - panel.bounds.size.x), abs(box[4] - panel.bounds.size.y))
             let card = snapshot.layers[snapshot.slot[try #require(timeline.layerIndex["card"])]]
             worstOpacity = max(worstOpacity, abs(try #require(row["card"])[2] - card.opacity))
             // The turns: their bounding boxes' widths, as the engine's turned boxes are.
@@ -152,12 +170,13 @@ import Testing
             }
         }
         print(
-            "additive animations in Chromium: largest centre difference \(worst) pt, turned width \(worstTurn) pt (sampled: \(worstSampledTurn) pt), opacity \(worstOpacity) at \(times.count) times"
+            "additive animations in Chromium: largest centre difference \(worst) pt, turned width \(worstTurn) pt (sampled: \(worstSampledTurn) pt), size \(worstSize) pt, opacity \(worstOpacity) at \(times.count) times"
         )
         #expect(worst < 0.05, "Chromium's added animations are \(worst) pt from the engine")
         #expect(worstTurn < 0.05, "Chromium's added turn is \(worstTurn) pt wide from the engine's")
         // The turn over a turn, sampled at 30 fps: within what sampling keeps.
         #expect(worstSampledTurn < 0.5, "the sampled turn is \(worstSampledTurn) pt wide from the engine's")
+        #expect(worstSize < 0.05, "Chromium's added size is \(worstSize) pt from the engine's")
         #expect(worstOpacity < 1e-3, "Chromium's added opacity is \(worstOpacity) from the engine")
     }
 }

@@ -58,13 +58,15 @@ import Testing
             Issue.record("no exact or baked list or measurement")
             return
         }
-        // UIKit's default curve, written as the animation's own: nothing baked.
+        // UIKit's additive animations with its default curve, written as themselves: nothing baked.
         #expect(baked.isEmpty)
         let eased = exact.contains(where: { (value: JSONValue) -> Bool in
             guard case .object(let entry) = value else { return false }
-            return entry["properties"] == JSONValue.array([.string("position"), .string("opacity"), .string("hidden")])
+            return entry["properties"] == JSONValue.array([.string("position"), .string("opacity")])
                 && entry["note"]
-                    == JSONValue.string("keyframes at the animations' own times, eased by their timing functions")
+                    == JSONValue.string(
+                        "additive animations added to the value beneath (animation-composition: add), at their own times, eased by their timing functions"
+                    )
         })
         #expect(eased, "\(exact)")
         #expect(measured["samples"] == .number(91))
