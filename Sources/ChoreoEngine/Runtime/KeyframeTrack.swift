@@ -177,6 +177,18 @@ final class KeyframeTrack: Sendable {
         return Value.interpolate(values[i], values[i + 1], s)
     }
 
+    /// Where on its path (a segment of ``PathMeasure``, and the curve parameter in it) the
+    /// animation is at keyframe progress `u`; nil for an animation of values.
+    func pathLocation(at u: Double, tolerance: Double = MediaTiming.resolution) -> (segment: Int, parameter: Double)? {
+        guard case .path(let measure) = source, !measure.segments.isEmpty else { return nil }
+        let segments = measure.segments
+        let clamped = min(max(u, 0), 1)
+        let i = segmentIndex(clamped, count: segments.count + 1)
+        let s = localProgress(clamped, segment: i, tolerance: tolerance)
+        let index = min(i, segments.count - 1)
+        return (index, segments[index].parameter(atDistance: s * segments[index].length))
+    }
+
     private func pointOnPath(_ measure: PathMeasure, _ u: Double, tolerance: Double) -> (point: Point, tangent: Point) {
         let segments = measure.segments
         guard !segments.isEmpty else { return (.zero, Point(1, 0)) }
