@@ -118,6 +118,10 @@ struct BakedLayer: Sendable {
     let rank: Int
     var reordered = false
 
+    /// Where it moves along a path, for the web formats (``OffsetPath``): its translate is then
+    /// what the path leaves (the anchor's landing less the path's point, plus the anchor).
+    var offsetPath: OffsetPath?
+
     /// Whether its anchor point moves in its box (a `bounds.size` or `anchorPoint` animation):
     /// the web formats then place it about its corner.
     var anchorMoves: Bool { animated[Channel.anchor.rawValue] }
@@ -140,7 +144,7 @@ struct BakedScene: Sendable {
     let background: Color?
     let scale: Double
     /// The layers in drawing order (a parent before its sublayers).
-    let layers: [BakedLayer]
+    var layers: [BakedLayer]
     /// The position of a layer (timeline index) in ``layers``, −1 when never in the tree.
     let slot: [Int]
     /// The renderer the samples came from, for the fidelity measurement.

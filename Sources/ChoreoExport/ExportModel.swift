@@ -14,11 +14,22 @@ struct ExportModel: Sendable {
     /// The frames of the scene itself, which the fidelity measurement compares with: the baked
     /// scene's renderer is without the added animations.
     let engine: FrameRenderer
+    /// Per layer moved along a path (``OffsetPath``), the distance along it as keyframes (one
+    /// lane, points); nil for the others, and where the distance never changes.
+    let distances: [Keyframes?]
 
     init(_ scene: BakedScene, added: [Int: [AddedAnimation]] = [:], engine: FrameRenderer? = nil) {
         self.scene = scene
         self.engine = engine ?? scene.renderer
         self.added = scene.layers.map { added[$0.index] ?? [] }
+        distances = scene.layers.map { layer in
+            guard let offset = layer.offsetPath, let first = offset.samples.first,
+                offset.samples.contains(where: { abs($0 - first) > Channel.translate.tolerance / 4 })
+                    || offset.steps.contains(where: { abs($0.values[0] - first) > Channel.translate.tolerance / 4 })
+            else { return nil }
+            return Keyframes(
+                samples: offset.samples, width: 1, tolerance: Channel.translate.tolerance, steps: offset.steps)
+        }
         keyframes = scene.layers.map { layer in
             Channel.allCases.map { channel in
                 guard layer.animated[channel.rawValue] else { return nil }
@@ -53,12 +64,23 @@ struct ExportModel: Sendable {
             let t = value(layer, .corner, at: frame)
             return Self.affine(translate: (t[0], t[1]), angle: angle, scale: (s[0], s[1]), skew: k)
         }
-        let p = value(layer, .translate, at: frame)
+        var p = value(layer, .translate, at: frame)
         let a = value(layer, .anchor, at: frame)
+        if let offset = scene.layers[layer].offsetPath {
+            // Moved along its path: the translate is what the path's point leaves, plus the anchor.
+            let point = offset.point(atDistance: distance(layer, at: frame))
+            p = [p[0] - a[0] + point.x, p[1] - a[1] + point.y]
+        }
         var m = Self.affine(translate: (p[0], p[1]), angle: angle, scale: (s[0], s[1]), skew: k)
         m[6] -= a[0] * m[0] + a[1] * m[3]
         m[7] -= a[0] * m[1] + a[1] * m[4]
         return m
+    }
+
+    /// How far along its path layer `layer` is at frame `frame`, as the export plays it.
+    func distance(_ layer: Int, at frame: Double) -> Double {
+        if let keys = distances[layer] { return keys.value(at: frame)[0] }
+        return scene.layers[layer].offsetPath?.samples.first ?? 0
     }
 
     /// Whether the web formats place layer `layer` about its top-left corner: where its anchor

@@ -50,15 +50,24 @@ public enum Exporter {
         let last = SceneTime.quantize(end ?? timeline.naturalEnd)
         let stop = shouldStop ?? { false }
         let model: ExportModel
-        // The web formats write additive animations as themselves, over the scene without them.
-        if options.format != .lottie,
-            let (scene, added) = try BakedScene.withAddedAnimations(
-                renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
-        {
-            model = ExportModel(scene, added: added, engine: renderer)
-        } else {
+        if options.format == .lottie {
             model = ExportModel(
                 try BakedScene(renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop))
+        } else {
+            // The web formats write additive animations as themselves, over the scene without
+            // them, and paths as offset paths.
+            var added: [Int: [AddedAnimation]] = [:]
+            var scene: BakedScene
+            if let withAdded = try BakedScene.withAddedAnimations(
+                renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
+            {
+                (scene, added) = withAdded
+            } else {
+                scene = try BakedScene(
+                    renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop)
+            }
+            try scene.placeAlongPaths(timeline, shouldStop: stop)
+            model = ExportModel(scene, added: added, engine: renderer)
         }
         let scene = model.scene
         let (approximated, dropped) = losses(scene, format: options.format)

@@ -175,6 +175,16 @@ extension ExportModel {
                     exact += channel.keyPaths.filter { !exact.contains($0) }
                 }
             }
+            var along: String?
+            if let offset = layer.offsetPath {
+                // Its position is the path's point and what the translate adds to it.
+                exact.removeAll { $0 == "position" }
+                curved.removeAll { $0 == "position" }
+                baked.removeAll { $0 == "position" }
+                let count = distances[position]?.frames.count ?? 1
+                along =
+                    "along its path as CSS offset-path (\(offset.points.count) points, straight lines within \(FidelityReport.number(OffsetPath.flatness)) pt of it), the distance along it sampled at \(FidelityReport.number(scene.fps)) fps, linear between \(count) keyframes"
+            }
             curved.removeAll { baked.contains($0) }
             exact.removeAll { baked.contains($0) || curved.contains($0) }
             if !exact.isEmpty { report.exact.append(.init(layer: layer.id, properties: exact, note: nil)) }
@@ -192,6 +202,7 @@ extension ExportModel {
                 }
                 report.baked.append(.init(layer: layer.id, properties: baked, note: note))
             }
+            if let along { report.baked.append(.init(layer: layer.id, properties: ["position"], note: along)) }
         }
         for (position, list) in added.enumerated() where !list.isEmpty {
             var keyPaths: [String] = []

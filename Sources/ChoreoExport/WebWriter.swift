@@ -52,7 +52,17 @@ struct WebWriter {
             let a = layer.value(.anchor, frame: 0)
             return [("translate", "\(Self.px(v[0] - a[a.startIndex])) \(Self.px(v[1] - a[a.startIndex + 1]))")]
         case .corner: return [("translate", "\(Self.px(v[0])) \(Self.px(v[1]))")]
-        case .rotate: return [("rotate", "\(Self.number(v[0], decimals: 1e7))rad")]
+        case .rotate:
+            guard layer.offsetPath != nil else { return [("rotate", "\(Self.number(v[0], decimals: 1e7))rad")] }
+            // Along a path the offset comes before the turn, scale and skew: one `transform`
+            // after it (its scale and skew hold still).
+            let scale = layer.value(.scale, frame: 0)
+            let skew = layer.value(.skew, frame: 0)[layer.value(.skew, frame: 0).startIndex]
+            var transform = "rotate(\(Self.number(v[0], decimals: 1e7))rad)"
+            transform +=
+                " scale(\(Self.number(scale[scale.startIndex], decimals: 1e6)), \(Self.number(scale[scale.startIndex + 1], decimals: 1e6)))"
+            if skew != 0 { transform += " skewX(\(Self.number(atan(skew), decimals: 1e7))rad)" }
+            return [("transform", transform)]
         case .scale: return [("scale", "\(Self.number(v[0], decimals: 1e6)) \(Self.number(v[1], decimals: 1e6))")]
         case .skew: return [("transform", "skewX(\(Self.number(atan(v[0]), decimals: 1e7))rad)")]
         case .matrix:
@@ -88,7 +98,12 @@ struct WebWriter {
         var channels: [Channel] =
             layer.projective
             ? [.matrix] : layer.anchorMoves ? [.corner, .rotate, .scale] : [.anchor, .translate, .rotate, .scale]
-        if !layer.projective && layer.uses(.skew) { channels.append(.skew) }
+        if layer.offsetPath != nil {
+            // The turn carries the scale and skew (``declarations(_:_:layer:)``).
+            channels = [.anchor, .translate, .rotate]
+        } else if !layer.projective && layer.uses(.skew) {
+            channels.append(.skew)
+        }
         channels += [.size, .opacity, .background]
         if layer.uses(.cornerRadius) { channels.append(.cornerRadius) }
         return channels
@@ -356,6 +371,17 @@ struct WebWriter {
                 }
             }
             for channel in elementChannels(layer) { add(channel, element: id, suffix: "\(channel)") }
+            if let keys = model.distances[position] {
+                // How far along its path.
+                let frames = keys.frames.indices.map { index in
+                    (
+                        offset: Double(keys.frames[index]) / last,
+                        declarations: [("offset-distance", Self.px(keys.values(index).first ?? 0))]
+                    )
+                }
+                all.append(
+                    Animation(name: "\(id)-offset", element: id, keyframes: frames, easings: Self.easings(keys)))
+            }
             all += addedAnimations(position)
             if layer.uses(.shadowColor)
                 && [Channel.shadowColor, .shadowOffset, .shadowRadius].contains(where: {
@@ -476,6 +502,19 @@ struct WebWriter {
             if !channels.contains(.anchor) { own.append(("transform-origin", "0 0")) }
             for channel in channels {
                 own += declarations(channel, layer.value(channel, frame: 0), layer: layer)
+            }
+            if let offset = layer.offsetPath {
+                // Along its path: the anchor point on it, not turned by it.
+                let anchor = layer.value(.anchor, frame: 0)
+                own += [
+                    ("offset-path", "path(\"\(offset.pathData)\")"),
+                    (
+                        "offset-anchor",
+                        "\(Self.px(anchor[anchor.startIndex])) \(Self.px(anchor[anchor.startIndex + 1]))"
+                    ),
+                    ("offset-rotate", "0deg"),
+                    ("offset-distance", Self.px(offset.samples.first ?? 0)),
+                ]
             }
             if layer.uses(.shadowColor) { own.append(("box-shadow", shadow(layer, frame: 0))) }
             if layer.masksToBounds { own.append(("overflow", "hidden")) }
