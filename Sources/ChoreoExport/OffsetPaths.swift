@@ -14,6 +14,9 @@ struct OffsetPath: Sendable {
     static let flatness = 0.002
     /// Most lines a path may take (a longer one stays sampled as positions).
     static let maxPoints = 20_000
+    /// Most lines all of an export's paths may take together (about 4 MB of path data); the
+    /// layers beyond them stay sampled as positions.
+    static let maxTotalPoints = 200_000
 
     /// The lines' ends (rounded as the path data writes them), each a move or a line.
     let points: [Point]
@@ -146,6 +149,7 @@ extension BakedScene {
     mutating func placeAlongPaths(_ timeline: Timeline, shouldStop: () -> Bool) throws(ExportError) {
         let parts = timeline.pathParts(through: duration + 1 / fps)
         guard !parts.isEmpty else { return }
+        var total = 0
         var byLayer: [Int: [PathPart]] = [:]
         for part in parts { byLayer[part.layer, default: []].append(part) }
         for (index, list) in byLayer.sorted(by: { $0.key < $1.key }) {
@@ -155,8 +159,10 @@ extension BakedScene {
             let measure = list[0].measure
             guard !layer.anchorMoves, !layer.projective, !layer.animated[Channel.scale.rawValue],
                 !layer.animated[Channel.skew.rawValue],
-                list.allSatisfy({ Self.samePath($0.measure, measure) }), var offset = OffsetPath(measure)
+                list.allSatisfy({ Self.samePath($0.measure, measure) }), var offset = OffsetPath(measure),
+                total + offset.points.count <= OffsetPath.maxTotalPoints
             else { continue }
+            total += offset.points.count
             // The latest-added animation in effect decides; before any, the first place it takes.
             let ordered = list.sorted { $0.leaf > $1.leaf }
             func distance(_ frame: Double) -> Double? {
