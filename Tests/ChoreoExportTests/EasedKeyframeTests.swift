@@ -70,22 +70,31 @@ import Testing
         return [ox, oy, ix, iy]
     }
 
-    /// Each layer's centre on the stage as the engine has it at `time`.
-    static func engineCentres(_ renderer: FrameRenderer, _ timeline: Timeline, at time: Double) -> [String: Point] {
+    /// Each layer's box on the stage as the engine has it at `time`, by layer id: the map from
+    /// its bounds to the stage, applied to points of its bounds (`points` picks them).
+    static func enginePoints(
+        _ renderer: FrameRenderer, _ timeline: Timeline, at time: Double, _ points: (Rect) -> [Point]
+    ) -> [String: [Point]] {
         let snapshot = renderer.snapshot(at: time)
         var maps: [[Double]] = []
-        var result: [String: Point] = [:]
+        var result: [String: [Point]] = [:]
         let stage = [1, 0, 0, 0, 1, 0, -renderer.origin.x, -renderer.origin.y, 1]
         for layer in snapshot.layers {
             let m = LottieRlottieTests.then(
                 layer.toParent, layer.parent >= 0 ? maps[snapshot.slot[layer.parent]] : stage)
             maps.append(m)
-            let b = layer.bounds
-            let c = Point(b.origin.x + b.size.x / 2, b.origin.y + b.size.y / 2)
-            result[timeline.layers[layer.index].id] = Point(
-                (c.x * m[0] + c.y * m[3] + m[6]) / m[8], (c.x * m[1] + c.y * m[4] + m[7]) / m[8])
+            result[timeline.layers[layer.index].id] = points(layer.bounds).map { c in
+                Point((c.x * m[0] + c.y * m[3] + m[6]) / m[8], (c.x * m[1] + c.y * m[4] + m[7]) / m[8])
+            }
         }
         return result
+    }
+
+    /// Each layer's centre on the stage as the engine has it at `time`.
+    static func engineCentres(_ renderer: FrameRenderer, _ timeline: Timeline, at time: Double) -> [String: Point] {
+        enginePoints(renderer, timeline, at: time) { b in [Point(b.origin.x + b.size.x / 2, b.origin.y + b.size.y / 2)]
+        }
+        .mapValues { $0[0] }
     }
 
     @Test func timingFunctionsBecomeLottieHandles() throws {

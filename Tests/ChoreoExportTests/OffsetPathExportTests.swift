@@ -59,26 +59,17 @@ import Testing
 
     /// Each layer's bounding box on the stage (width, height) as the engine has it at `time`.
     static func engineBoxes(_ renderer: FrameRenderer, _ timeline: Timeline, at time: Double) -> [String: Point] {
-        let snapshot = renderer.snapshot(at: time)
-        var maps: [[Double]] = []
-        var result: [String: Point] = [:]
-        let stage = [1, 0, 0, 0, 1, 0, -renderer.origin.x, -renderer.origin.y, 1]
-        for layer in snapshot.layers {
-            let m = LottieRlottieTests.then(
-                layer.toParent, layer.parent >= 0 ? maps[snapshot.slot[layer.parent]] : stage)
-            maps.append(m)
-            let b = layer.bounds
-            let corners = [
+        EasedKeyframeTests.enginePoints(renderer, timeline, at: time) { b in
+            [
                 Point(b.origin.x, b.origin.y), Point(b.origin.x + b.size.x, b.origin.y),
                 Point(b.origin.x, b.origin.y + b.size.y), Point(b.origin.x + b.size.x, b.origin.y + b.size.y),
-            ].map { c in
-                Point((c.x * m[0] + c.y * m[3] + m[6]) / m[8], (c.x * m[1] + c.y * m[4] + m[7]) / m[8])
-            }
+            ]
+        }
+        .mapValues { corners in
             let xs = corners.map(\.x)
             let ys = corners.map(\.y)
-            result[timeline.layers[layer.index].id] = Point(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+            return Point(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
         }
-        return result
     }
 
     /// Chromium places the elements along the paths as the engine does, between frames, and

@@ -27,13 +27,8 @@ extension Timeline {
     package func additiveParts(through end: Double) -> [AdditivePart] {
         var parts: [AdditivePart] = []
         guard !leavesReleased, end > 0 else { return parts }
-        for animation in animations where animation.layer >= 0 && animation.layer < layers.count {
-            let layer = animation.layer
-            let from = max(0, animation.addedAt)
-            let to = min(end, animation.removedAt)
-            guard to > from, timingIsConstant(layer: layer, at: from) else { continue }
-            let map = timeMap(of: layer, at: from)
-            guard map.scale != 0, map == timeMap(of: layer, at: to) else { continue }
+        for animation in animations {
+            guard let (layer, from, to, map) = straightTime(of: animation, through: end) else { continue }
             for index in animation.leaves {
                 let leaf = leaves[index]
                 guard leaf.additive, leaf.clock < 0, leaf.body.groups.isEmpty,

@@ -35,14 +35,8 @@ extension Timeline {
     package func easedSpans(through end: Double) -> [[EasedSpan]] {
         var spans = [[EasedSpan]](repeating: [], count: layers.count)
         guard !leavesReleased, end > 0 else { return spans }
-        for animation in animations where animation.layer >= 0 && animation.layer < layers.count {
-            let layer = animation.layer
-            // The layer's time must be one straight map of scene time while it is attached.
-            let from = max(0, animation.addedAt)
-            let to = min(end, animation.removedAt)
-            guard to > from, timingIsConstant(layer: layer, at: from) else { continue }
-            let map = timeMap(of: layer, at: from)
-            guard map.scale != 0, map == timeMap(of: layer, at: to) else { continue }
+        for animation in animations {
+            guard let (layer, from, to, map) = straightTime(of: animation, through: end) else { continue }
             for index in animation.leaves {
                 let leaf = leaves[index]
                 guard leaf.clock < 0, leaf.body.groups.isEmpty else { continue }
@@ -59,6 +53,22 @@ extension Timeline {
             spans[layer] = unique
         }
         return spans
+    }
+
+    /// An animation's layer, the scene times it is attached for up to `end`, and its layer's
+    /// time map over them: nil unless that map is one straight line of scene time (the
+    /// layer's and its ancestors' timing never change, and time runs).
+    func straightTime(of animation: AttachedAnimation, through end: Double) -> (
+        layer: Int, from: Double, to: Double, map: TimeMap
+    )? {
+        let layer = animation.layer
+        guard layer >= 0 && layer < layers.count else { return nil }
+        let from = max(0, animation.addedAt)
+        let to = min(end, animation.removedAt)
+        guard to > from, timingIsConstant(layer: layer, at: from) else { return nil }
+        let map = timeMap(of: layer, at: from)
+        guard map.scale != 0, map == timeMap(of: layer, at: to) else { return nil }
+        return (layer, from, to, map)
     }
 
     /// Whether the layer's timing and its ancestors' (at `time`) never change.
