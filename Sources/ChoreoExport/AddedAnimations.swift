@@ -124,8 +124,8 @@ extension BakedScene {
                 chosen.append((part.leaf, AddedAnimation(cornerOf: animation, anchorPoint: anchorPoint)))
             }
         }
-        // Each round leaves out the layers whose sums failed; at most three rounds.
-        for _ in 0..<3 where !chosen.isEmpty {
+        // A second round leaves out the layers whose sums failed in the first; then, none.
+        for _ in 0..<2 where !chosen.isEmpty {
             let base = FrameRenderer(timeline: timeline.removingLeaves(chosen.map(\.leaf)), stageOf: full)
             let scene = try BakedScene(renderer: base, end: end, fps: fps, scale: scale, shouldStop: shouldStop)
             var added: [Int: [AddedAnimation]] = [:]
