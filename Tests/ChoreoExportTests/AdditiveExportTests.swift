@@ -3,6 +3,7 @@ import ChoreoExport
 import ChoreoFormat
 import ChoreoTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChoreoRaster
@@ -127,6 +128,35 @@ import Testing
         let lottie = try Exporter.export(timeline, options: ExportOptions(format: .lottie, fps: 30), name: "a")
         #expect(!lottie.report.exact.contains { $0.note?.contains("animation-composition") ?? false })
         #expect(lottie.report.measured.position < 0.6)
+    }
+
+    /// The web formats' extra passes (the scene without its additive animations, the sums
+    /// checked against the engine, the distances along paths) stop at the next question once
+    /// asked to, wherever the work is.
+    @Test(arguments: ["additive", "path"]) func theExtraPassesStopWhenAsked(scene: String) throws {
+        let timeline = try scene == "additive" ? Self.timeline() : OffsetPathExportTests.nestedTimeline()
+        let options = ExportOptions(format: .css, fps: 30)
+        let uninterrupted = Atomic<Int>(0)
+        let whole = try Exporter.export(timeline, options: options) {
+            uninterrupted.add(1, ordering: .relaxed).newValue < 0
+        }
+        #expect(
+            whole.report.exact.contains { $0.note?.contains("animation-composition") ?? false }
+                || whole.report.baked.contains { $0.note?.contains("offset-path") ?? false })
+        let total = uninterrupted.load(ordering: .relaxed)
+        for stopAt in [1, total / 4, total / 2, 3 * total / 4, total - 1] {
+            let asked = Atomic<Int>(0)
+            var result: ExportError?
+            do {
+                _ = try Exporter.export(timeline, options: options) {
+                    asked.add(1, ordering: .relaxed).newValue >= stopAt
+                }
+            } catch {
+                result = error
+            }
+            #expect(result == .cancelled, "asked to stop at question \(stopAt) of \(total)")
+            #expect(asked.load(ordering: .relaxed) == stopAt, "it went on after question \(stopAt)")
+        }
     }
 
     /// Chromium adds them as the engine does, at times between frames and between keys.
