@@ -325,6 +325,33 @@ import Testing
         #expect(timeline.diagnostics.map(\.code) == [.neverSettles])
     }
 
+    /// An animation that ends only past the longest scene (3,600 s) is still running when the
+    /// run stops: the scene does not settle within it, and is sampled to the horizon (it had a
+    /// natural end of 0, its end never reached); one that ends within it ends the scene then.
+    @Test(arguments: [(repeatCount: 100_000.0, end: Limits.neverSettlesHorizon), (1_000, 800)])
+    func anAnimationEndingPastTheLongestSceneDoesNotSettle(case given: (repeatCount: Double, end: Double)) throws {
+        let scene = Scene(
+            layers: [Self.layer("a")],
+            script: [
+                ScriptEntry(
+                    at: 0,
+                    actions: [
+                        .add(
+                            Self.basic("opacity", from: .number(0), to: .number(1), duration: 0.8) {
+                                $0.timing.repeatCount = given.repeatCount
+                            }, layer: "a")
+                    ])
+            ])
+        let timeline = try SceneRunner.run(scene)
+        #expect(timeline.naturalEnd == given.end)
+        let settles = given.end != Limits.neverSettlesHorizon
+        #expect(timeline.neverSettles == !settles)
+        #expect(timeline.diagnostics.map(\.code) == (settles ? [] : [.neverSettles]))
+        if !settles {
+            #expect(timeline.diagnostics.first?.message.contains("longest scene (3600 s)") ?? false)
+        }
+    }
+
     @Test func eventTimesAreQuantized() throws {
         let scene = Scene(
             layers: [Self.layer("a")],

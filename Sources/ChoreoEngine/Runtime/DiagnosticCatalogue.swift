@@ -116,12 +116,22 @@ extension Diagnostic {
         )
     }
 
-    /// `never-settles` for an animation that repeats for ever.
-    static func neverSettles(time: Double, layer: String?, keyPath: String?) -> Diagnostic {
-        Diagnostic(
+    /// `never-settles` for an animation that repeats for ever, or ends only past the longest
+    /// scene (`forEver` false).
+    static func neverSettles(time: Double, layer: String?, keyPath: String?, forEver: Bool = true) -> Diagnostic {
+        guard !forEver else {
+            return Diagnostic(
+                severity: .info, code: .neverSettles, time: time, layer: layer, keyPath: keyPath,
+                message: "An animation repeats for ever, so the scene never settles; sampling stops at `end`.",
+                fix: "Give repeatCount a finite value, or pass `end` to choose how much of the loop to sample.")
+        }
+        return Diagnostic(
             severity: .info, code: .neverSettles, time: time, layer: layer, keyPath: keyPath,
-            message: "An animation repeats for ever, so the scene never settles; sampling stops at `end`.",
-            fix: "Give repeatCount a finite value, or pass `end` to choose how much of the loop to sample.")
+            message:
+                "An animation ends only after the longest scene (\(seconds(Limits.maxSceneTime)) s), so the scene does not settle within it; sampling stops at `end`.",
+            fix:
+                "Give repeatCount, repeatDuration or duration values that end within \(seconds(Limits.maxSceneTime)) s, or pass `end` to choose how much to sample."
+        )
     }
 
     /// `suspicious-unit`: a value valid but probably in the wrong unit, found while reading.

@@ -74,6 +74,9 @@ struct RunLoop {
     var now = 0.0
     /// Turns and callbacks run so far, against ``Limits/maxEvents``.
     var eventCount = 0
+    /// Whether work was left beyond ``Limits/maxSceneTime`` (an animation ending after the
+    /// longest scene): the animations still running then never settle within it.
+    var workPastLongestScene = false
     /// The instant of the latest event, and the events counted at it.
     var eventInstant = -Double.infinity
     var eventsAtInstant = 0

@@ -240,8 +240,11 @@ final class RunnerState {
             let (next, scriptTime, eventTime) = nextWork()
             if next == .infinity { break }
             // Nothing runs past the longest scene (a layer's beginTime of 1e19 moves its
-            // animations' ends out of it).
-            if next > Limits.maxSceneTime { break }
+            // animations' ends out of it): what still runs then never settles within it.
+            if next > Limits.maxSceneTime {
+                loop.workPastLongestScene = true
+                break
+            }
             if next > horizon, let cut = workPastHorizon(scriptTime: scriptTime, eventTime: eventTime) {
                 // Name what keeps the scene going: an `onStop` that adds an animation again,
                 // rather than whichever work happens to come first.
@@ -358,22 +361,19 @@ final class RunnerState {
                 .neverSettles(horizon: horizon, stillRunning: stillRunning))
             return
         }
-        for index in timeline.animations.indices {
+        // Still running at the end of the run: repeating for ever, or ending past the longest
+        // scene (a repeatCount of 100,000).
+        func stillRunning(_ index: Int) -> Bool {
             let animation = timeline.animations[index]
-            if animation.stoppedAt == nil && animation.removedAt == .infinity
-                && !live.scripts[index].timing.activeDuration.isFinite
-            {
-                timeline.neverSettles = true
-            }
+            return animation.stoppedAt == nil && animation.removedAt == .infinity
+                && (!live.scripts[index].timing.activeDuration.isFinite || loop.workPastLongestScene)
         }
-        if timeline.neverSettles {
-            let first = timeline.animations.indices.first {
-                !live.scripts[$0].timing.activeDuration.isFinite && timeline.animations[$0].removedAt == .infinity
-            }.map { timeline.animations[$0] }
+        if let first = timeline.animations.indices.first(where: stillRunning).map({ timeline.animations[$0] }) {
+            timeline.neverSettles = true
             diagnose(
                 .neverSettles(
-                    time: first?.addedAt ?? 0, layer: first.map { timeline.layers[$0.layer].id },
-                    keyPath: first?.keyPath?.description))
+                    time: first.addedAt, layer: timeline.layers[first.layer].id, keyPath: first.keyPath?.description,
+                    forEver: !loop.workPastLongestScene))
         }
     }
 
