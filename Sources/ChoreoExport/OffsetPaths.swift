@@ -66,7 +66,7 @@ struct OffsetPath: Sendable {
                 flatten(0, 1, depth: 0)
             }
             let start = rounded(segment.start)
-            if points.last != start || points.isEmpty {
+            if points.last != start {
                 points.append(start)
                 moves.append(true)
             }

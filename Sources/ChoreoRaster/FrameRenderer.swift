@@ -39,11 +39,14 @@ public struct FrameRenderer: Sendable {
     /// A renderer of a timeline's frames, with a plan of its own.
     /// `canvas` overrides the scene's; without either, the root layers' frames at time 0.
     public init(timeline: Timeline, scale: Double = 1, canvas: Canvas? = nil) {
-        self.init(
-            frames: FramePlan(
-                timeline: timeline, times: [], selected: [Bool](repeating: true, count: timeline.layers.count),
-                columns: FramePlan.drawnColumns(timeline)),
-            scale: scale, canvas: canvas)
+        self.init(frames: Self.plan(timeline), scale: scale, canvas: canvas)
+    }
+
+    /// A plan of every layer's drawn columns, sampled on demand.
+    private static func plan(_ timeline: Timeline) -> FramePlan {
+        FramePlan(
+            timeline: timeline, times: [], selected: [Bool](repeating: true, count: timeline.layers.count),
+            columns: FramePlan.drawnColumns(timeline))
     }
 
     /// A renderer of a timeline's frames on another renderer's stage (its origin, size and
@@ -51,10 +54,8 @@ public struct FrameRenderer: Sendable {
     /// animations left out, drawn in the same place.
     package init(timeline: Timeline, stageOf other: FrameRenderer) {
         self.init(
-            frames: FramePlan(
-                timeline: timeline, times: [], selected: [Bool](repeating: true, count: timeline.layers.count),
-                columns: FramePlan.drawnColumns(timeline)),
-            scale: other.scale, canvas: nil, stage: (other.origin, other.size, other.background))
+            frames: Self.plan(timeline), scale: other.scale, canvas: nil,
+            stage: (other.origin, other.size, other.background))
     }
 
     /// A renderer of a plan's frames (``FramePlan/drawnColumns(_:)`` are what it reads).

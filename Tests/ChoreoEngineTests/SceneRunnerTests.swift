@@ -306,20 +306,17 @@ import Testing
         #expect(timeline.events.last == Event(time: 1, kind: .marker(name: "gone")))
     }
 
+    /// A scene of one opacity animation repeated `repeatCount` times, `duration` a pass.
+    static func repeating(_ repeatCount: Double, duration: Double = 1) throws -> Timeline {
+        let animation = basic("opacity", from: .number(0), to: .number(1), duration: duration) {
+            $0.timing.repeatCount = repeatCount
+        }
+        return try SceneRunner.run(
+            Scene(layers: [layer("a")], script: [ScriptEntry(at: 0, actions: [.add(animation, layer: "a")])]))
+    }
+
     @Test func infiniteRepeatNeverSettles() throws {
-        let scene = Scene(
-            layers: [Self.layer("a")],
-            script: [
-                ScriptEntry(
-                    at: 0,
-                    actions: [
-                        .add(
-                            Self.basic("opacity", from: .number(0), to: .number(1)) {
-                                $0.timing.repeatCount = .infinity
-                            }, layer: "a")
-                    ])
-            ])
-        let timeline = try SceneRunner.run(scene)
+        let timeline = try Self.repeating(.infinity)
         #expect(timeline.neverSettles)
         #expect(timeline.naturalEnd == Limits.neverSettlesHorizon)
         #expect(timeline.diagnostics.map(\.code) == [.neverSettles])
@@ -330,19 +327,7 @@ import Testing
     /// natural end of 0, its end never reached); one that ends within it ends the scene then.
     @Test(arguments: [(repeatCount: 100_000.0, end: Limits.neverSettlesHorizon), (1_000, 800)])
     func anAnimationEndingPastTheLongestSceneDoesNotSettle(case given: (repeatCount: Double, end: Double)) throws {
-        let scene = Scene(
-            layers: [Self.layer("a")],
-            script: [
-                ScriptEntry(
-                    at: 0,
-                    actions: [
-                        .add(
-                            Self.basic("opacity", from: .number(0), to: .number(1), duration: 0.8) {
-                                $0.timing.repeatCount = given.repeatCount
-                            }, layer: "a")
-                    ])
-            ])
-        let timeline = try SceneRunner.run(scene)
+        let timeline = try Self.repeating(given.repeatCount, duration: 0.8)
         #expect(timeline.naturalEnd == given.end)
         let settles = given.end != Limits.neverSettlesHorizon
         #expect(timeline.neverSettles == !settles)

@@ -150,13 +150,26 @@ final class AnimationLeafBody: Sendable {
     /// The tangent rotation of a path keyframe animation with `rotationMode`, at a layer-local time.
     func pathRotation(layerTime: Double) -> Double? {
         guard case .keyframes(let track) = curve, track.rotationMode != nil,
-            let local = localTime(layerTime: layerTime)
+            let (progress, local) = keyframeProgress(layerTime: layerTime)
         else { return nil }
+        return track.rotation(at: progress, tolerance: local.tolerance)
+    }
+
+    /// Where a path keyframe animation places its layer on its path at a layer-local time:
+    /// the ``PathMeasure`` segment and the curve parameter in it.
+    func pathLocation(layerTime: Double) -> (segment: Int, parameter: Double)? {
+        guard case .keyframes(let track) = curve, let (progress, local) = keyframeProgress(layerTime: layerTime)
+        else { return nil }
+        return track.pathLocation(at: progress, tolerance: local.tolerance)
+    }
+
+    /// The keyframe progress (local time through the timing function) at a layer-local time,
+    /// with the local time; nil where the animation is not in effect.
+    private func keyframeProgress(layerTime: Double) -> (Double, MediaTiming.Local)? {
+        guard let local = localTime(layerTime: layerTime) else { return nil }
         let duration = timing.duration
         let linear = duration > 0 ? local.time / duration : 1
-        return track.rotation(
-            at: timingFunction.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance),
-            tolerance: local.tolerance)
+        return (timingFunction.evaluate(linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance), local)
     }
 
     /// The interpolation endpoints of a basic animation (`CABasicAnimation`'s seven combinations).

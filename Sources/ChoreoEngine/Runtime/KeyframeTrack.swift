@@ -180,8 +180,16 @@ final class KeyframeTrack: Sendable {
     /// Where on its path (a segment of ``PathMeasure``, and the curve parameter in it) the
     /// animation is at keyframe progress `u`; nil for an animation of values.
     func pathLocation(at u: Double, tolerance: Double = MediaTiming.resolution) -> (segment: Int, parameter: Double)? {
-        guard case .path(let measure) = source, !measure.segments.isEmpty else { return nil }
+        guard case .path(let measure) = source else { return nil }
+        return location(measure, u, tolerance: tolerance)
+    }
+
+    /// The segment and curve parameter at keyframe progress `u`: the key-time segment, its
+    /// progress through its function, that fraction of its length; nil on an empty path.
+    private func location(_ measure: PathMeasure, _ u: Double, tolerance: Double) -> (segment: Int, parameter: Double)?
+    {
         let segments = measure.segments
+        guard !segments.isEmpty else { return nil }
         let clamped = min(max(u, 0), 1)
         let i = segmentIndex(clamped, count: segments.count + 1)
         let s = localProgress(clamped, segment: i, tolerance: tolerance)
@@ -190,14 +198,8 @@ final class KeyframeTrack: Sendable {
     }
 
     private func pointOnPath(_ measure: PathMeasure, _ u: Double, tolerance: Double) -> (point: Point, tangent: Point) {
-        let segments = measure.segments
-        guard !segments.isEmpty else { return (.zero, Point(1, 0)) }
-        let count = segments.count + 1
-        let clamped = min(max(u, 0), 1)
-        let i = segmentIndex(clamped, count: count)
-        let s = localProgress(clamped, segment: i, tolerance: tolerance)
-        let segment = segments[min(i, segments.count - 1)]
-        let t = segment.parameter(atDistance: s * segment.length)
+        guard let (index, t) = location(measure, u, tolerance: tolerance) else { return (.zero, Point(1, 0)) }
+        let segment = measure.segments[index]
         return (segment.point(at: t), segment.tangent(at: t))
     }
 }

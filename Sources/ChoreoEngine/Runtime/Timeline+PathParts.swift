@@ -42,17 +42,10 @@ extension Timeline {
     package func pathLocation(leaf index: Int, at time: Double) -> (segment: Int, parameter: Double)? {
         guard !leavesReleased, index >= 0, index < leaves.count else { return nil }
         let leaf = leaves[index]
-        guard leaf.addedAt <= time, time < leaf.removedAt, case .keyframes(let track) = leaf.body.curve,
-            leaf.body.owner >= 0, leaf.body.owner < animations.count
+        guard leaf.addedAt <= time, time < leaf.removedAt, leaf.body.owner >= 0, leaf.body.owner < animations.count
         else { return nil }
         let layer = animations[leaf.body.owner].layer
         guard layer >= 0, layer < layers.count else { return nil }
-        let map = timeMap(of: layer, at: time)
-        guard let local = leaf.localTime(layerTime: map.local(time)) else { return nil }
-        let duration = leaf.body.timing.duration
-        let linear = duration > 0 ? local.time / duration : 1
-        let progress = leaf.body.timingFunction.evaluate(
-            linear, beforeFlag: local.beforeFlag, tolerance: local.tolerance)
-        return track.pathLocation(at: progress, tolerance: local.tolerance)
+        return leaf.body.pathLocation(layerTime: timeMap(of: layer, at: time).local(time))
     }
 }
