@@ -1,0 +1,13 @@
+//
+//  DGActivityIndicatorFiveDotsAnimation.h
+//  DGActivityIndicatorExample
+//
+//  Created by Danil Gontovnik on 5/23/15.
+//  Copyright (c) 2015 Danil Gontovnik. All rights reserved.
+//
+
+#import "DGActivityIndicatorAnimation.h"
+
+@interface DGActivityIndicatorFiveDotsAnimation: DGActivityIndicatorAnimation
+
+@end

@@ -1,0 +1,43 @@
+//
+//  DGActivityIndicatorLineScaleAnimation.m
+//  DGActivityIndicatorExample
+//
+//  Created by Nguyen Vinh on 7/20/15.
+//  Copyright (c) 2015 Danil Gontovnik. All rights reserved.
+//
+
+#import "DGActivityIndicatorLineScaleAnimation.h"
+
+@implementation DGActivityIndicatorLineScaleAnimation
+
+- (void)setupAnimationInLayer:(CALayer *)layer withSize:(CGSize)size tintColor:(UIColor *)tintColor {
+    CGFloat duration = 1.0f;
+    NSArray *beginTimes = @[@0.1f, @0.2f, @0.3f, @0.4f, @0.5f];
+    CAMediaTimingFunction *timingFunction = [CAMediaTimingFunction functionWithControlPoints:0.2f :0.68f :0.18f :1.08f];
+    CGFloat lineSize = size.width / 9;
+    CGFloat x = (layer.bounds.size.width - size.width) / 2;
+    CGFloat y = (layer.bounds.size.height - size.height) / 2;
+    
+    // Animation
+    CAKeyframeAnimation *animation = [self createKeyframeAnimationWithKeyPath:@"transform.scale.y"];
+    
+    animation.keyTimes = @[@0.0f, @0.5f, @1.0f];
+    animation.values = @[@1.0f, @0.4f, @1.0f];
+    animation.timingFunctions = @[timingFunction, timingFunction];
+    animation.repeatCount = HUGE_VALF;
+    animation.duration = duration;
+    
+    for (int i = 0; i < 5; i++) {
+        CAShapeLayer *line = [CAShapeLayer layer];
+        UIBezierPath *linePath = [UIBezierPath bezierPathWithRoundedRect:CGRectMake(0, 0, lineSize, size.height) cornerRadius:lineSize / 2];
+        
+        animation.beginTime = [beginTimes[i] floatValue];
+        line.fillColor = tintColor.CGColor;
+        line.path = linePath.CGPath;
+        [line addAnimation:animation forKey:@"animation"];
+        line.frame = CGRectMake(x + lineSize * 2 * i, y, lineSize, size.height);
+        [layer addSublayer:line];
+    }
+}
+
+@end
