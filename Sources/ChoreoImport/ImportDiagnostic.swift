@@ -11,6 +11,8 @@ package struct ImportDiagnostic: Sendable, Equatable {
     package var message: String
     /// A suggested replacement or action, when there is one ("did you mean …").
     package var fix: String?
+    /// The name of the file it is in, when that is not the file imported but one read with it.
+    package var file: String?
 
     package init(_ severity: Severity, _ position: SourcePosition, _ message: String, fix: String? = nil) {
         self.severity = severity
@@ -20,8 +22,8 @@ package struct ImportDiagnostic: Sendable, Equatable {
     }
 
     /// `file:line:column: severity: message`, as compilers print it.
-    package func formatted(file: String) -> String {
-        var text = "\(file):\(position.line):\(position.column): \(severity.rawValue): \(message)"
+    package func formatted(file main: String) -> String {
+        var text = "\(file ?? main):\(position.line):\(position.column): \(severity.rawValue): \(message)"
         if let fix { text += " (\(fix))" }
         return text
     }
@@ -32,6 +34,7 @@ package struct ImportDiagnostic: Sendable, Equatable {
             ("column", .number(Double(position.column))), ("message", .string(message)),
         ]
         if let fix { members.append(("fix", .string(fix))) }
+        if let file { members.append(("file", .string(file))) }
         return .object(JSONObject(members))
     }
 }
@@ -40,13 +43,22 @@ package struct ImportDiagnostic: Sendable, Equatable {
 package struct SourceMapping: Sendable, Equatable {
     package var path: String
     package var position: SourcePosition
+    /// The file's name, when it is not the file imported.
+    package var file: String?
+
+    package init(path: String, position: SourcePosition, file: String? = nil) {
+        self.path = path
+        self.position = position
+        self.file = file
+    }
 
     package var json: JSONValue {
-        .object(
-            JSONObject([
-                ("path", .string(path)), ("line", .number(Double(position.line))),
-                ("column", .number(Double(position.column))),
-            ]))
+        var members: [(String, JSONValue)] = [
+            ("path", .string(path)), ("line", .number(Double(position.line))),
+            ("column", .number(Double(position.column))),
+        ]
+        if let file { members.append(("file", .string(file))) }
+        return .object(JSONObject(members))
     }
 }
 
@@ -87,9 +99,10 @@ package struct ImportResult: Sendable {
             else { return nil }
             var fix: String?
             if case .string(let f)? = d["fix"] { fix = f }
-            read.append(
-                ImportDiagnostic(
-                    severity, SourcePosition(line: Int(line), column: Int(column)), message, fix: fix))
+            var diagnostic = ImportDiagnostic(
+                severity, SourcePosition(line: Int(line), column: Int(column)), message, fix: fix)
+            if case .string(let f)? = d["file"] { diagnostic.file = f }
+            read.append(diagnostic)
         }
         self.diagnostics = read
         var map: [SourceMapping] = []
@@ -97,7 +110,10 @@ package struct ImportResult: Sendable {
             guard case .string(let path)? = m["path"], case .number(let line)? = m["line"],
                 case .number(let column)? = m["column"]
             else { return nil }
-            map.append(SourceMapping(path: path, position: SourcePosition(line: Int(line), column: Int(column))))
+            var file: String?
+            if case .string(let f)? = m["file"] { file = f }
+            map.append(
+                SourceMapping(path: path, position: SourcePosition(line: Int(line), column: Int(column)), file: file))
         }
         sourceMap = map
     }

@@ -34,7 +34,9 @@ extension ImportEvaluator {
         case "M_PI": return .number(Double.pi)
         case "M_PI_2": return .number(Double.pi / 2)
         case "M_PI_4": return .number(Double.pi / 4)
-        case "HUGE_VALF", "HUGE_VAL", "INFINITY", "CGFLOAT_MAX", "FLT_MAX", "MAXFLOAT": return .number(.infinity)
+        // "Repeat for ever" as code spells it: C's and Swift's infinities and largest numbers.
+        case "HUGE_VALF", "HUGE_VAL", "HUGE", "INFINITY", "CGFLOAT_MAX", "FLT_MAX", "DBL_MAX", "MAXFLOAT":
+            return .number(.infinity)
         case "YES": return .bool(true)
         case "NO": return .bool(false)
         case "nil", "NULL", "Nil": return .null
@@ -99,8 +101,11 @@ extension ImportEvaluator {
         case ("CGRect", "zero"): return .rect(0, 0, 0, 0)
         case ("UIEdgeInsets", "zero"): return .insets(0, 0, 0, 0)
         case ("CGFloat", "pi"), ("Double", "pi"), ("Float", "pi"): return .number(Double.pi)
-        case ("CGFloat", "infinity"), ("Double", "infinity"), ("Float", "infinity"),
-            ("CGFloat", "greatestFiniteMagnitude"), ("Float", "greatestFiniteMagnitude"):
+        case ("CGFloat", "infinity"), ("Double", "infinity"), ("Float", "infinity"), ("TimeInterval", "infinity"),
+            ("CFTimeInterval", "infinity"), ("Float32", "infinity"), ("Float64", "infinity"),
+            ("CGFloat", "greatestFiniteMagnitude"), ("Float", "greatestFiniteMagnitude"),
+            ("Double", "greatestFiniteMagnitude"), ("TimeInterval", "greatestFiniteMagnitude"),
+            ("CFTimeInterval", "greatestFiniteMagnitude"):
             return .number(.infinity)
         case ("DispatchQueue", "main"): return .typeName("DispatchQueue.main")
         case ("UIScreen", "main"): return .typeName("UIScreen.main")
@@ -135,6 +140,7 @@ extension ImportEvaluator {
         case "identity": return .transform(.identity)
         case "zero": return .enumCase("zero")
         case "pi": return .number(Double.pi)
+        case "infinity", "greatestFiniteMagnitude": return .number(.infinity)
         default: return .enumCase(name)
         }
     }
@@ -185,6 +191,9 @@ extension ImportEvaluator {
             return try double(values[index], position)
         }
         switch name {
+        // HUGE_VALF, INFINITY and HUGE_VAL as C's headers define them.
+        case "__builtin_huge_valf", "__builtin_huge_val", "__builtin_inff", "__builtin_inf", "__builtin_huge_vall":
+            return .number(.infinity)
         case "print", "NSLog", "debugPrint", "os_log":
             let text = name == "NSLog" ? formatted(values) : values.map(describe).joined(separator: " ")
             try emit([("mark", .value(.string(text)))], position)

@@ -65,6 +65,11 @@ extension ImportEvaluator {
             return implicitMember(name, position)
         case .member(let base?, let name, let position):
             if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
+                types[typeName]?.cases.contains(name) == true
+            {
+                return .enumValue(typeName, name)
+            }
+            if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
                 let value = staticMember(typeName, name)
             {
                 return value
@@ -386,6 +391,11 @@ extension ImportEvaluator {
             return try unknownAPI(name, position)
         case .typeName(let type):
             return try callStatic(type, name, arguments, position)
+        case .enumValue(let type, _):
+            guard let function = method(type, name, labels: arguments.labels) else {
+                return try unknownAPI("\(type).\(name)", position)
+            }
+            return try call(function, on: target, arguments: arguments.items.map(\.value), at: position)
         case .closure(let closure) where name == "callAsFunction":
             return try invoke(closure, arguments.items.map(\.value), at: position)
         case .runtime:
@@ -612,6 +622,8 @@ extension ImportEvaluator {
         case (.null, .null): return true
         case (.object(let x), .object(let y)): return x == y
         case (.enumCase(let x), .enumCase(let y)): return x == y
+        case (.enumValue(_, let x), .enumCase(let y)), (.enumCase(let y), .enumValue(_, let x)): return x == y
+        case (.enumValue(let t, let x), .enumValue(let u, let y)): return t == u && x == y
         case (.typeName(let x), .typeName(let y)): return x == y
         case (.point(let a1, let a2), .point(let b1, let b2)): return a1 == b1 && a2 == b2
         case (.size(let a1, let a2), .size(let b1, let b2)): return a1 == b1 && a2 == b2
@@ -636,6 +648,7 @@ extension ImportEvaluator {
         case .size(let w, let h): "(\(w), \(h))"
         case .rect(let x, let y, let w, let h): "(\(x), \(y), \(w), \(h))"
         case .enumCase(let name): name
+        case .enumValue(_, let name): name
         case .array(let elements): "[" + elements.map(describe).joined(separator: ", ") + "]"
         case .object:
             if let layer = layer(value) { layer.id ?? layer.className } else { value.kindName }

@@ -407,7 +407,7 @@ extension ImportEvaluator {
         parent.children.insert(
             childIndex, at: index.map { min(max($0, 0), parent.children.count) } ?? parent.children.count)
         let parentOnScreen = parent.isCanvas || parent.everAttached
-        if entryTurn || (!parentOnScreen && !layer.everAttached) {
+        if entryTurn || (hostedTurn && !layer.everAttached) || (!parentOnScreen && !layer.everAttached) {
             undeclareParent(childIndex)
             if parent.isCanvas {
                 declaredRoots.insert(

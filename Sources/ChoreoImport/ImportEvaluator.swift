@@ -66,6 +66,11 @@ final class ImportEvaluator {
     /// While the entry point's first turn has emitted no action, model changes shape the layers
     /// as declared rather than becoming `set` actions.
     var entryTurn = false
+    /// While a drawing method runs as the entry point (``hosted(_:_:)``): the layers it makes and
+    /// adds are declared, as its one transaction shows them together in the first frame.
+    var hostedTurn = false
+    /// Where the entry point is: diagnostics about the whole scene are placed there.
+    var entryPosition = SourcePosition(line: 1, column: 1)
     var actionCount = 0
     var layerCount = 0
     var queue: [Deferred] = []
@@ -122,13 +127,13 @@ final class ImportEvaluator {
     // MARK: Diagnostics
 
     func warn(_ position: SourcePosition, _ message: String, fix: String? = nil) {
-        let key = "\(position.line):\(position.column):\(message)"
+        let key = "\(position.file):\(position.line):\(position.column):\(message)"
         guard warned.insert(key).inserted else { return }
         diagnostics.append(ImportDiagnostic(.warning, position, message, fix: fix))
     }
 
     func note(_ position: SourcePosition, _ message: String) {
-        let key = "n\(position.line):\(position.column):\(message)"
+        let key = "n\(position.file):\(position.line):\(position.column):\(message)"
         guard warned.insert(key).inserted else { return }
         diagnostics.append(ImportDiagnostic(.note, position, message))
     }
@@ -150,6 +155,7 @@ final class ImportEvaluator {
     func run() throws(ImportStop) {
         _ = try execute(unit.globals, globals, selfValue: nil)
         let entry = try entryPoint()
+        entryPosition = entry.position
         let list = ActionList()
         turns.append((0, list, entry.position))
         sink = list
@@ -159,6 +165,12 @@ final class ImportEvaluator {
         case .topLevel:
             // Top-level variables are globals: the file's functions see them.
             _ = try execute(unit.topLevel, globals, selfValue: nil)
+        case .hosted(let instance, let method, let arguments):
+            // One run-loop turn: the layers it makes and adds are in the first frame, as one
+            // transaction commits them together.
+            hostedTurn = true
+            _ = try call(method, on: instance, arguments: arguments, at: method.position)
+            hostedTurn = false
         case .methods(let instance, let methods):
             for method in methods {
                 // Before the view appears (viewDidLoad, viewWillAppear) the code sets up what the
@@ -176,6 +188,8 @@ final class ImportEvaluator {
     enum EntryWork {
         case topLevel
         case methods(Value, [FunctionDeclaration])
+        /// A method that draws into a layer it is given, called with a host view's layer.
+        case hosted(Value, FunctionDeclaration, [Value])
     }
 
     /// The entry point: `--entry`, else top-level code, else the view controller's
@@ -188,6 +202,9 @@ final class ImportEvaluator {
             let candidates = unit.types.filter { parts.count < 2 || $0.name == parts[0] }
             for type in candidates {
                 if let method = (types[type.name]?.methods ?? []).first(where: { $0.name == baseName }) {
+                    if lifecycle(type.name, "viewDidLoad") == nil, method.takesLayer {
+                        return try hosted(type.name, method)
+                    }
                     let instance = try instantiate(type.name, at: method.position)
                     var methods: [FunctionDeclaration] = []
                     if let setup = lifecycle(type.name, "viewDidLoad"), setup.name != method.name {
@@ -220,11 +237,60 @@ final class ImportEvaluator {
                 return (.methods(instance, setup.sorted { order($0.name) < order($1.name) }), setup[0].position)
             }
         }
+        // A method that draws into a layer it is given (a loader's `setUpAnimation(in:size:color:)`),
+        // in the file imported before the files read with it.
+        let drawing = unit.types.sorted { $0.position < $1.position }.lazy.compactMap { type in
+            (self.types[type.name]?.methods ?? []).first { $0.takesLayer && $0.position.file == type.position.file }
+                .map { (type.name, $0) }
+        }.first
+        if let (type, method) = drawing { return try hosted(type, method) }
         throw ImportStop(
             diagnostic: ImportDiagnostic(
                 .error, SourcePosition(line: 1, column: 1),
-                "nothing to run: no top-level code, no viewDidLoad or viewDidAppear(_:), and no --entry",
+                "nothing to run: no top-level code, no viewDidLoad or viewDidAppear(_:), no method that draws into a "
+                    + "layer it is given, and no --entry",
                 fix: "name a method with --entry Type.method"))
+    }
+
+    /// The host a drawing method is given: a view of ``hostSide`` points square that is the
+    /// canvas, a size of ``hostContentSide`` points, UIKit's default tint colour (`systemBlue`).
+    static let hostSide = 120.0
+    static let hostContentSide = 80.0
+
+    /// `type`'s `method` as the entry point, its arguments made by their types.
+    func hosted(_ type: String, _ method: FunctionDeclaration) throws(ImportStop) -> (
+        work: EntryWork, position: SourcePosition
+    ) {
+        let instance = try instantiate(type, at: method.position)
+        let host = try construct(
+            "UIView", Arguments(items: [("frame", .rect(0, 0, Self.hostSide, Self.hostSide))]), method.position)
+        try adoptCanvas(host, method.position)
+        var arguments: [Value] = []
+        var given: [String] = []
+        for (index, parameter) in method.parameters.enumerated() {
+            let type = index < method.parameterTypes.count ? method.parameterTypes[index] : nil
+            switch type.map(FunctionDeclaration.bareType) {
+            case let name? where FunctionDeclaration.isLayerType(name):
+                arguments.append(host)
+                given.append("\(parameter): a \(format(Self.hostSide)) × \(format(Self.hostSide)) host view")
+            case "CGSize"?:
+                arguments.append(.size(Self.hostContentSide, Self.hostContentSide))
+                given.append("\(parameter): \(format(Self.hostContentSide)) × \(format(Self.hostContentSide))")
+            case "CGRect"?:
+                arguments.append(.rect(0, 0, Self.hostSide, Self.hostSide))
+                given.append("\(parameter): the host's bounds")
+            case "UIColor"?, "CGColor"?, "CGColorRef"?:
+                arguments.append(.color(.string("systemBlue")))
+                given.append("\(parameter): systemBlue (UIKit's default tint)")
+            default:
+                arguments.append(.runtime(.unknown(parameter)))
+                given.append("\(parameter): unknown")
+            }
+        }
+        note(
+            method.position,
+            "\(type).\(method.signature) runs as the entry point, given " + given.joined(separator: ", "))
+        return (.hosted(instance, method, arguments), method.position)
     }
 
     /// The view controller methods that run before its view is on screen.

@@ -6,20 +6,24 @@
 /// animations:^{…}]` is a call of `UIView.animate(withDuration:animations:)`), so the evaluator
 /// knows each API once.
 
-/// A place in the source: 1-based line and column (columns count UTF-8 bytes, as compilers do).
+/// A place in the source: 1-based line and column (columns count UTF-8 bytes, as compilers do),
+/// and which of the import's files it is in (0 for the file imported, 1… for the files read with
+/// it: the rest of its module, the headers it includes).
 package struct SourcePosition: Sendable, Equatable, Hashable, Comparable {
     package var line: Int
     package var column: Int
+    package var file: Int
 
-    package init(line: Int, column: Int) {
+    package init(line: Int, column: Int, file: Int = 0) {
         self.line = line
         self.column = column
+        self.file = file
     }
 
     package static let unknown = SourcePosition(line: 0, column: 0)
 
     package static func < (a: SourcePosition, b: SourcePosition) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
+        (a.file, a.line, a.column) < (b.file, b.line, b.column)
     }
 }
 
@@ -153,10 +157,13 @@ package struct FunctionDeclaration: Sendable {
     package var body: [Statement]
     package var isStatic: Bool
     package var position: SourcePosition
+    /// The parameters' types as written (`CALayer`, `CGSize`, `UIColor *`), nil where not known:
+    /// they tell the entry point a method that draws into a layer it is given (docs/import.md).
+    package var parameterTypes: [String?]
 
     package init(
         name: String, labels: [String?], parameters: [String], body: [Statement], isStatic: Bool = false,
-        position: SourcePosition
+        position: SourcePosition, parameterTypes: [String?] = []
     ) {
         self.name = name
         self.labels = labels
@@ -164,6 +171,24 @@ package struct FunctionDeclaration: Sendable {
         self.body = body
         self.isStatic = isStatic
         self.position = position
+        self.parameterTypes = parameterTypes
+    }
+
+    /// Whether a parameter is a layer or view the method draws into (`in layer: CALayer`,
+    /// `(CALayer *)layer`).
+    package var takesLayer: Bool {
+        parameterTypes.contains { $0.map { Self.isLayerType(Self.bareType($0)) } ?? false }
+    }
+
+    /// A type as written without pointer stars, optionality, nullability and spaces.
+    package static func bareType(_ written: String) -> String {
+        var words = written.split(whereSeparator: { " *?!".contains($0) }).map(String.init)
+        words.removeAll { ["_Nonnull", "_Nullable", "nonnull", "nullable", "const", "__kindof", "inout"].contains($0) }
+        return words.joined()
+    }
+
+    package static func isLayerType(_ name: String) -> Bool {
+        name == "UIView" || name == "CALayer" || (name.hasPrefix("CA") && name.hasSuffix("Layer"))
     }
 
     /// `name(label:label:)`, as diagnostics and `--entry` spell it.
@@ -185,13 +210,15 @@ package struct PropertyDeclaration: Sendable {
     }
 }
 
-/// A class, struct or extension (extensions merge into their type).
+/// A class, struct, enum or extension (extensions merge into their type).
 package struct TypeDeclaration: Sendable {
     package var name: String
     package var inherits: [String]
     package var properties: [PropertyDeclaration]
     package var methods: [FunctionDeclaration]
     package var position: SourcePosition
+    /// An enum's cases, in order (`case circle, ring`): its values are `.circle`, `Type.ring`.
+    package var cases: [String] = []
 
     package init(
         name: String, inherits: [String], properties: [PropertyDeclaration], methods: [FunctionDeclaration],
@@ -217,4 +244,14 @@ package struct SourceUnit: Sendable {
     package var diagnostics: [ImportDiagnostic] = []
 
     package init() {}
+
+    /// Another file of the same import joined to this one, as a compiler sees a module's files
+    /// together: its types, functions, statements and diagnostics follow this unit's.
+    package mutating func join(_ other: SourceUnit) {
+        types += other.types
+        functions += other.functions
+        topLevel += other.topLevel
+        globals += other.globals
+        diagnostics += other.diagnostics
+    }
 }

@@ -37,6 +37,8 @@ package indirect enum Value {
     case typeName(String)
     /// An enumeration case or constant by its canonical name (`curveEaseOut`, `forwards`).
     case enumCase(String)
+    /// A case of an enum the code declares: its type and case (`Shape.circle`), whose methods run.
+    case enumValue(String, String)
     /// An option set (`[.curveEaseOut, .beginFromCurrentState]`).
     case options([String])
     /// A method of an object, as a value (`self.tick`, `#selector(tick)`).
@@ -79,6 +81,7 @@ package indirect enum Value {
         case .closure: "closure"
         case .typeName(let name): name
         case .enumCase(let name): ".\(name)"
+        case .enumValue(let type, let name): "\(type).\(name)"
         case .options: "options"
         case .method: "method"
         case .runtime(let r): r.description

@@ -3,21 +3,45 @@ import ChoreoJSON
 /// Imports a lowered source file: evaluates it and assembles the scene.
 package enum Importer {
     /// The scene `unit` describes, with diagnostics and a source map. A syntax error or a limit
-    /// gone over leaves no scene.
-    package static func run(_ unit: SourceUnit, options: ImportOptions, name: String? = nil) -> ImportResult {
+    /// gone over leaves no scene; so does a scene with no layer, or one the scene format refuses
+    /// (``SceneCheck``): an import never answers with a scene that cannot render. `files` names
+    /// the import's files (the first is the file imported), for diagnostics in the others.
+    package static func run(_ unit: SourceUnit, options: ImportOptions, name: String? = nil, files: [String] = [])
+        -> ImportResult
+    {
         if unit.diagnostics.contains(where: { $0.severity == .error }) {
-            return ImportResult(scene: nil, diagnostics: sorted(unit.diagnostics), sourceMap: [])
+            return named(ImportResult(scene: nil, diagnostics: sorted(unit.diagnostics), sourceMap: []), files)
         }
         let evaluator = ImportEvaluator(unit: unit, options: options)
         do throws(ImportStop) {
             try evaluator.run()
         } catch {
-            return ImportResult(
-                scene: nil, diagnostics: sorted(evaluator.diagnostics + [error.diagnostic]), sourceMap: [])
+            return named(
+                ImportResult(scene: nil, diagnostics: sorted(evaluator.diagnostics + [error.diagnostic]), sourceMap: []),
+                files)
         }
         var map: [SourceMapping] = []
         let scene = evaluator.assemble(name: name, &map)
-        return ImportResult(scene: scene, diagnostics: sorted(evaluator.diagnostics), sourceMap: map)
+        let problems = SceneCheck.problems(scene, map: map, entry: evaluator.entryPosition)
+        if problems.contains(where: { $0.severity == .error }) {
+            return named(
+                ImportResult(scene: nil, diagnostics: sorted(evaluator.diagnostics + problems), sourceMap: []), files)
+        }
+        return named(
+            ImportResult(scene: scene, diagnostics: sorted(evaluator.diagnostics + problems), sourceMap: map), files)
+    }
+
+    /// The result with each diagnostic and mapping in a file read with the imported one named.
+    static func named(_ result: ImportResult, _ files: [String]) -> ImportResult {
+        var result = result
+        func name(_ position: SourcePosition) -> String? {
+            position.file > 0 && position.file < files.count ? files[position.file] : nil
+        }
+        for index in result.diagnostics.indices {
+            result.diagnostics[index].file = name(result.diagnostics[index].position)
+        }
+        for index in result.sourceMap.indices { result.sourceMap[index].file = name(result.sourceMap[index].position) }
+        return result
     }
 
     static func sorted(_ diagnostics: [ImportDiagnostic]) -> [ImportDiagnostic] {

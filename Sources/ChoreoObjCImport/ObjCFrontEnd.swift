@@ -20,7 +20,11 @@ package enum ObjCFrontEnd {
     /// running at once (tests do) never share a remapped file's name.
     static let parses = Atomic<Int>(0)
 
-    package static func lower(_ source: String) -> SourceUnit {
+    /// `source` lowered. `file` is its index among the import's files (0 for the file imported);
+    /// `headers` are the headers read with it (by file name), which its `#import "…"` finds.
+    package static func lower(_ source: String, file: Int = 0, headers: [(name: String, text: String)] = [])
+        -> SourceUnit
+    {
         var unit = SourceUnit()
         let clang: BoundFunctions<cclang_functions>
         switch library {
@@ -31,15 +35,24 @@ package enum ObjCFrontEnd {
                     .error, SourcePosition(line: 1, column: 1), "Objective-C cannot be read here: \(unavailable)"))
             return unit
         }
-        let (prepared, skipped) = prepare(source)
+        let available = Set(headers.map { baseName($0.name) })
+        let (prepared, skipped) = prepare(source, available: available, file: file)
         unit.diagnostics += skipped
         var parser = ClangParser(clang: clang)
+        parser.file = file
+        parser.headers = headers.map { (baseName($0.name), prepare($0.text, available: available, file: file).0) }
         parser.parse(prepared, into: &unit)
         return unit
     }
 
-    /// Blanks out imports the declarations do not provide, keeping every line where it was.
-    static func prepare(_ source: String) -> (String, [ImportDiagnostic]) {
+    /// The last component of a path.
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// Blanks out imports neither the declarations nor the headers read with the file provide,
+    /// keeping every line where it was; a header read with it is included by its file name.
+    static func prepare(_ source: String, available: Set<String> = [], file: Int = 0) -> (String, [ImportDiagnostic]) {
         var diagnostics: [ImportDiagnostic] = []
         var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() {
@@ -55,11 +68,16 @@ package enum ObjCFrontEnd {
                 lines[index] = indent + "#import \"\(sdkDirectory)/\(name)\""
                 continue
             }
+            if open == "\"", available.contains(baseName(name)) {
+                let indent = String(line.prefix(line.count - trimmed.count))
+                lines[index] = indent + "#import \"\(baseName(name))\""
+                continue
+            }
             let column = line.count - trimmed.count + 1
             diagnostics.append(
                 ImportDiagnostic(
-                    .note, SourcePosition(line: index + 1, column: column),
-                    "\(name) is not available here; the import reads this file alone, with UIKit's declarations"))
+                    .note, SourcePosition(line: index + 1, column: column, file: file),
+                    "\(name) is not available here; the import reads this file without it, with UIKit's declarations"))
             lines[index] = String(repeating: " ", count: line.utf8.count)
         }
         return (lines.joined(separator: "\n"), diagnostics)
@@ -69,6 +87,10 @@ package enum ObjCFrontEnd {
 /// One parse: the translation unit and the walk over its cursors.
 struct ClangParser {
     let clang: BoundFunctions<cclang_functions>
+    /// The file's index among the import's files.
+    var file = 0
+    /// The headers read with the file, by file name, beside it.
+    var headers: [(String, String)] = []
     var translationUnit: CXTranslationUnit?
     /// The main file's tokens in order, with their offsets: a cursor's tokens are those within
     /// its extent as the file has it (a range that starts inside a macro is tokenized wrongly
@@ -80,12 +102,17 @@ struct ClangParser {
     mutating func parse(_ source: String, into unit: inout SourceUnit) {
         guard let index = clang.clang_createIndex(0, 0) else { return }
         defer { clang.clang_disposeIndex(index) }
-        let mainFile = "/choreo-source/\(ObjCFrontEnd.parses.add(1, ordering: .relaxed).newValue)/input.m"
+        let directory = "/choreo-source/\(ObjCFrontEnd.parses.add(1, ordering: .relaxed).newValue)"
+        let mainFile = "\(directory)/input.m"
         var files: [(String, String)] = [(mainFile, source)]
+        for (name, text) in headers { files.append(("\(directory)/\(name)", text)) }
         for (name, text) in Declarations.headers { files.append(("\(ObjCFrontEnd.sdkDirectory)/\(name)", text)) }
         let arguments = [
             "-x", "objective-c", "-fobjc-runtime=ios-17.0", "-fobjc-arc", "-fblocks", "-nostdinc", "-nostdlibinc", "-I",
             ObjCFrontEnd.sdkDirectory,
+            // UIKit's declarations are always there, as a prefix header puts them: a snippet
+            // pasted without its `#import <UIKit/UIKit.h>` reads as it does in an app.
+            "-include", "\(ObjCFrontEnd.sdkDirectory)/choreo-sdk.h",
             "-w", "-ferror-limit=100",
         ]
         var cStrings: [UnsafeMutablePointer<CChar>?] = []
@@ -117,7 +144,8 @@ struct ClangParser {
         guard status == CXError_Success, let tu else {
             unit.diagnostics.append(
                 ImportDiagnostic(
-                    .error, SourcePosition(line: 1, column: 1), "libclang could not parse the file (\(status.rawValue))"
+                    .error, SourcePosition(line: 1, column: 1, file: file),
+                    "libclang could not parse the file (\(status.rawValue))"
                 ))
             return
         }
@@ -164,7 +192,7 @@ struct ClangParser {
         var line: UInt32 = 0
         var column: UInt32 = 0
         clang.clang_getFileLocation(location, nil, &line, &column, nil)
-        return SourcePosition(line: Int(line), column: Int(column))
+        return SourcePosition(line: Int(line), column: Int(column), file: file)
     }
 
     func offset(_ location: CXSourceLocation) -> Int {

@@ -8,7 +8,10 @@ struct ObjCLowering {
     /// none of its own.
     private let lastPosition = PositionMemory()
 
-    init(parser: ClangParser) { self.parser = parser }
+    init(parser: ClangParser) {
+        self.parser = parser
+        lastPosition.value = SourcePosition(line: 1, column: 1, file: parser.file)
+    }
 
     func kind(_ cursor: CXCursor) -> CXCursorKind { parser.clang.clang_getCursorKind(cursor) }
 
@@ -96,12 +99,16 @@ struct ObjCLowering {
     mutating func lowerMethod(_ cursor: CXCursor) -> FunctionDeclaration? {
         let selector = spelling(cursor)
         let pieces = selector.split(separator: ":", omittingEmptySubsequences: false).dropLast().map(String.init)
-        let parameters = children(cursor).filter { kind($0) == CXCursor_ParmDecl }.map(spelling)
+        let declared = children(cursor).filter { kind($0) == CXCursor_ParmDecl }
+        let parameters = declared.map(spelling)
         guard let body = children(cursor).last(where: { kind($0) == CXCursor_CompoundStmt }) else { return nil }
         let name = pieces.first ?? selector
         return FunctionDeclaration(
             name: name.isEmpty ? selector : name, labels: pieces.map { $0.isEmpty ? nil : $0 }, parameters: parameters,
-            body: lowerBlock(body), isStatic: kind(cursor) == CXCursor_ObjCClassMethodDecl, position: position(cursor))
+            body: lowerBlock(body), isStatic: kind(cursor) == CXCursor_ObjCClassMethodDecl, position: position(cursor),
+            parameterTypes: declared.map {
+                parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType($0)))
+            })
     }
 
     // MARK: Statements

@@ -10,6 +10,13 @@ package struct ImportRequest: Sendable {
     package var entry: String?
     package var name: String?
     package var reduceMotion = false
+    /// The files read with the source, as a compiler reads them together: the rest of a Swift
+    /// module, the Objective-C headers it includes and the implementations of the classes they
+    /// declare. Their names are as the caller gives them (diagnostics name them so).
+    package var companions: [(name: String, source: [UInt8])] = []
+
+    /// The bytes of the source and its companions together.
+    package var totalBytes: Int { companions.reduce(source.count) { $0 + $1.source.count } }
 
     package init(source: [UInt8], language: SourceLanguage, entry: String? = nil, name: String? = nil) {
         self.source = source
@@ -72,10 +79,10 @@ package enum ImportService {
     package static let sourceLimit = ImportLimits().sourceBytes
 
     package static func run(_ request: ImportRequest, helpers: ImportHelpers) throws(ServiceError) -> ImportResult {
-        guard request.source.count <= sourceLimit else {
+        guard request.totalBytes <= sourceLimit else {
             throw ServiceError(
-                .tooLarge(limit: sourceLimit, estimate: request.source.count),
-                detail: "The source is \(request.source.count) bytes; an import takes at most \(sourceLimit).")
+                .tooLarge(limit: sourceLimit, estimate: request.totalBytes),
+                detail: "The source is \(request.totalBytes) bytes with the files read with it; an import takes at most \(sourceLimit).")
         }
         guard helpers.acquire() else {
             throw ServiceError(.busy(retryAfter: 1), detail: "Every import helper is busy; try again shortly.")
@@ -88,8 +95,13 @@ package enum ImportService {
         if let entry = request.entry { arguments += ["--entry", entry] }
         if let name = request.name { arguments += ["--name", name] }
         if request.reduceMotion { arguments.append("--reduce-motion") }
+        var input = request.source
+        for companion in request.companions {
+            arguments += ["--file", companion.name, String(companion.source.count)]
+            input += companion.source
+        }
         let outcome = HelperProcess.run(
-            helpers.path, arguments, input: request.source, deadline: helpers.deadline, outputLimit: 64 << 20)
+            helpers.path, arguments, input: input, deadline: helpers.deadline, outputLimit: 64 << 20)
         // The helper says where it is ("stage: evaluating"); a failure names the last stage.
         let report = String(decoding: outcome.errorOutput, as: UTF8.self)
         let stage =

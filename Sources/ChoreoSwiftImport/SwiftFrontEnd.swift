@@ -23,32 +23,33 @@ package enum SwiftFrontEnd {
     /// four): below it, starting the threads costs more than it saves.
     package static let pieceBytes = 16 << 10
 
-    package static func lower(_ source: String) -> SourceUnit {
+    /// `source` lowered; `file` is its index among the import's files (0 for the file imported).
+    package static func lower(_ source: String, file: Int = 0) -> SourceUnit {
         let processors = min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        return lower(source, pieces: processors, minimumPieceBytes: pieceBytes)
+        return lower(source, pieces: processors, minimumPieceBytes: pieceBytes, file: file)
     }
 
     /// `source` lowered, in `pieces` pieces parsed at the same time when it can be cut into
     /// pieces of at least `minimumPieceBytes` (``SourcePieces``). The unit is the one a single
     /// parse gives; a source a piece of which does not parse cleanly is parsed whole, so that its
     /// diagnostics are the whole file's.
-    package static func lower(_ source: String, pieces: Int, minimumPieceBytes: Int) -> SourceUnit {
+    package static func lower(_ source: String, pieces: Int, minimumPieceBytes: Int, file: Int = 0) -> SourceUnit {
         // A small source goes to one parse without a copy of its bytes for the cutting.
         guard pieces > 1, source.utf8.count >= 2 * minimumPieceBytes,
             let cut = SourcePieces(Array(source.utf8), count: pieces, minimumBytes: minimumPieceBytes)
         else {
-            return lowerWhole(source)
+            return lowerWhole(source, file: file)
         }
         let results = Mutex<[LoweredPiece?]>(Array(repeating: nil, count: cut.pieces.count))
         DispatchQueue.concurrentPerform(iterations: cut.pieces.count) { index in
-            let lowered = lowerPiece(cut.pieces[index])
+            let lowered = lowerPiece(cut.pieces[index], file: file)
             results.withLock { $0[index] = lowered }
         }
         var unit = SourceUnit()
         for piece in results.withLock({ $0 }) {
-            guard let piece else { return lowerWhole(source) }
+            guard let piece else { return lowerWhole(source, file: file) }
             if let members = piece.continuation {
-                guard !unit.types.isEmpty else { return lowerWhole(source) }
+                guard !unit.types.isEmpty else { return lowerWhole(source, file: file) }
                 unit.types[unit.types.count - 1].properties += members.properties
                 unit.types[unit.types.count - 1].methods += members.methods
             }
@@ -68,12 +69,12 @@ package enum SwiftFrontEnd {
     }
 
     /// nil when the piece has any diagnostic of the parser's.
-    static func lowerPiece(_ piece: SourcePieces.Piece) -> LoweredPiece? {
+    static func lowerPiece(_ piece: SourcePieces.Piece, file: Int = 0) -> LoweredPiece? {
         let tree = piece.bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
         guard !tree.hasError, !tree.hasWarning, ParseDiagnosticsGenerator.diagnostics(for: tree).isEmpty else {
             return nil
         }
-        var lowering = SwiftLowering(converter: SourceLocationConverter(fileName: "", tree: tree))
+        var lowering = SwiftLowering(converter: SourceLocationConverter(fileName: "", tree: tree), file: file)
         var items = Array(tree.statements)
         var continuation: TypeDeclaration?
         if piece.continuesType {
@@ -91,7 +92,7 @@ package enum SwiftFrontEnd {
     }
 
     /// The whole source in one parse.
-    static func lowerWhole(_ source: String) -> SourceUnit {
+    static func lowerWhole(_ source: String, file: Int = 0) -> SourceUnit {
         let tree = Parser.parse(source: source)
         let converter = SourceLocationConverter(fileName: "", tree: tree)
         var unit = SourceUnit()
@@ -106,10 +107,10 @@ package enum SwiftFrontEnd {
             let fix = diagnostic.fixIts.first.map { "fix-it: \($0.message.message)" }
             unit.diagnostics.append(
                 ImportDiagnostic(
-                    severity, SourcePosition(line: location.line, column: location.column), diagnostic.message, fix: fix
-                ))
+                    severity, SourcePosition(line: location.line, column: location.column, file: file),
+                    diagnostic.message, fix: fix))
         }
-        var lowering = SwiftLowering(converter: converter)
+        var lowering = SwiftLowering(converter: converter, file: file)
         lowering.lowerItems(tree.statements, into: &unit)
         unit.diagnostics += lowering.diagnostics
         return unit
@@ -118,6 +119,8 @@ package enum SwiftFrontEnd {
 
 struct SwiftLowering {
     let converter: SourceLocationConverter
+    /// The file's index among the import's files.
+    var file = 0
     var diagnostics: [ImportDiagnostic] = []
     /// Where the tree being lowered starts in the file: 0 but inside an operator sequence folded
     /// on its own (``folded(_:)``), whose nodes count their positions from the sequence's.
@@ -126,7 +129,7 @@ struct SwiftLowering {
     func position(_ node: some SyntaxProtocol) -> SourcePosition {
         let location = converter.location(
             for: AbsolutePosition(utf8Offset: offset + node.positionAfterSkippingLeadingTrivia.utf8Offset))
-        return SourcePosition(line: location.line, column: location.column)
+        return SourcePosition(line: location.line, column: location.column, file: file)
     }
 
     /// An operator sequence (`a + b * c`, `x = y`, `c ? a : b`, `v as T`) folded by the standard
@@ -160,6 +163,20 @@ struct SwiftLowering {
     }
 
     mutating func lowerTopDeclaration(_ decl: DeclSyntax, into unit: inout SourceUnit) {
+        if let conditional = decl.as(IfConfigDeclSyntax.self) {
+            // `#if canImport(UIKit)`: the clause an iOS build compiles.
+            switch BuildConditions.activeClause(conditional)?.elements {
+            case .statements(let items)?: lowerItems(items, into: &unit)
+            case .decls(let members)?:
+                for member in members { lowerTopDeclaration(member.decl, into: &unit) }
+            default: break
+            }
+            return
+        }
+        if let type = decl.as(EnumDeclSyntax.self) {
+            unit.types.append(lowerEnum(type))
+            return
+        }
         if let type = decl.as(ClassDeclSyntax.self) {
             unit.types.append(lowerType(type.name.text, type.inheritanceClause, type.memberBlock, position(type)))
         } else if let type = decl.as(StructDeclSyntax.self) {
@@ -170,8 +187,7 @@ struct SwiftLowering {
                     type.extendedType.trimmedDescription, type.inheritanceClause, type.memberBlock, position(type)))
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             unit.functions.append(lowerFunction(function))
-        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) || decl.is(EnumDeclSyntax.self)
-            || decl.is(TypeAliasDeclSyntax.self)
+        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) || decl.is(TypeAliasDeclSyntax.self)
         {
             return
         } else {
@@ -185,8 +201,11 @@ struct SwiftLowering {
     ) -> TypeDeclaration {
         var properties: [PropertyDeclaration] = []
         var methods: [FunctionDeclaration] = []
-        for member in members.members {
-            if let variable = member.decl.as(VariableDeclSyntax.self) {
+        var cases: [String] = []
+        for member in activeMembers(members.members) {
+            if let enumCase = member.decl.as(EnumCaseDeclSyntax.self) {
+                cases += enumCase.elements.map(\.name.text)
+            } else if let variable = member.decl.as(VariableDeclSyntax.self) {
                 let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
                 for binding in variable.bindings {
                     guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
@@ -217,8 +236,30 @@ struct SwiftLowering {
             }
         }
         let inherits = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
-        return TypeDeclaration(
+        var type = TypeDeclaration(
             name: name, inherits: inherits, properties: properties, methods: methods, position: position)
+        type.cases = cases
+        return type
+    }
+
+    /// An enum: its cases and its members (`enum Shape { case circle; func layerWith(…) }`).
+    mutating func lowerEnum(_ declaration: EnumDeclSyntax) -> TypeDeclaration {
+        lowerType(declaration.name.text, declaration.inheritanceClause, declaration.memberBlock, position(declaration))
+    }
+
+    /// A member list with its `#if` blocks replaced by the clause an iOS build compiles.
+    func activeMembers(_ members: MemberBlockItemListSyntax) -> [MemberBlockItemSyntax] {
+        var result: [MemberBlockItemSyntax] = []
+        for member in members {
+            if let conditional = member.decl.as(IfConfigDeclSyntax.self) {
+                if case .decls(let inner)? = BuildConditions.activeClause(conditional)?.elements {
+                    result += activeMembers(inner)
+                }
+            } else {
+                result.append(member)
+            }
+        }
+        return result
     }
 
     mutating func computedProperty(_ name: String, _ accessor: AccessorBlockSyntax, _ position: SourcePosition)
@@ -247,7 +288,8 @@ struct SwiftLowering {
         return FunctionDeclaration(
             name: function.name.text, labels: labels, parameters: parameters,
             body: function.body.map { lowerBlock($0.statements) } ?? [], isStatic: isStatic,
-            position: position(function))
+            position: position(function),
+            parameterTypes: function.signature.parameterClause.parameters.map { $0.type.trimmedDescription })
     }
 
     func lowerParameters(_ clause: FunctionParameterClauseSyntax) -> ([String?], [String]) {
@@ -312,6 +354,10 @@ struct SwiftLowering {
         }
         if let function = decl.as(FunctionDeclSyntax.self) {
             return [.function(lowerFunction(function))]
+        }
+        if let conditional = decl.as(IfConfigDeclSyntax.self) {
+            guard case .statements(let items)? = BuildConditions.activeClause(conditional)?.elements else { return [] }
+            return lowerBlock(items)
         }
         return [.unsupported("this declaration", position(decl))]
     }

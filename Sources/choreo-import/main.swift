@@ -11,7 +11,10 @@ import Glibc
 /// a parser meeting hostile input can crash or run away without taking the server with it.
 ///
 ///     choreo-import --language swift|objc [--entry NAME] [--name NAME] [--reduce-motion]
-///                   [--memory BYTES] [--cpu SECONDS]
+///                   [--memory BYTES] [--cpu SECONDS] [--file NAME BYTES]…
+///
+/// Standard input holds the file imported, then each `--file`'s bytes in order: the files read
+/// with it (the rest of its Swift module; Objective-C headers and implementations).
 
 /// A line on standard error.
 func complain(_ text: String) {
@@ -31,6 +34,8 @@ var memory: UInt64 = 2 << 30
 var cpu: UInt64 = 10
 /// `--timing`: the phases' times on standard error (choreo-bench --import reads them).
 var timing = false
+/// The files read with the imported one: name and byte count.
+var companions: [(name: String, bytes: Int)] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -41,6 +46,12 @@ while let argument = arguments.next() {
     case "--timing": timing = true
     case "--memory": memory = arguments.next().flatMap { UInt64($0) } ?? memory
     case "--cpu": cpu = arguments.next().flatMap { UInt64($0) } ?? cpu
+    case "--file":
+        guard let name = arguments.next(), let count = arguments.next().flatMap({ Int($0) }), count >= 0 else {
+            complain("--file takes a name and a byte count")
+            exit(2)
+        }
+        companions.append((name, count))
     default:
         complain("unknown argument \(argument)")
         exit(2)
@@ -88,16 +99,35 @@ func stage(_ name: String) {
 }
 
 let started = milliseconds()
-let text = String(decoding: source, as: UTF8.self)
+// The imported file first, then the files read with it.
+let companionBytes = companions.reduce(0) { $0 + $1.bytes }
+guard companionBytes <= source.count else {
+    complain("the --file byte counts add up to more than standard input holds")
+    exit(2)
+}
+var files: [(name: String, text: String)] = []
+var cursor = source.count - companionBytes
+files.append((name ?? "input", String(decoding: source[0..<cursor], as: UTF8.self)))
+for companion in companions {
+    files.append((companion.name, String(decoding: source[cursor..<(cursor + companion.bytes)], as: UTF8.self)))
+    cursor += companion.bytes
+}
 stage(language == .swift ? "parsing the Swift source" : "parsing the Objective-C source")
-let unit: SourceUnit
+var unit = SourceUnit()
 switch language {
-case .swift: unit = SwiftFrontEnd.lower(text)
-case .objc: unit = ObjCFrontEnd.lower(text)
+case .swift:
+    // A module's files see each other's declarations.
+    for (index, file) in files.enumerated() { unit.join(SwiftFrontEnd.lower(file.text, file: index)) }
+case .objc:
+    // Each implementation is a translation unit of its own; headers are what they include.
+    let headers = files.dropFirst().filter { $0.name.hasSuffix(".h") }
+    for (index, file) in files.enumerated() where index == 0 || !file.name.hasSuffix(".h") {
+        unit.join(ObjCFrontEnd.lower(file.text, file: index, headers: Array(headers)))
+    }
 }
 let lowered = milliseconds()
 stage("evaluating")
-let result = Importer.run(unit, options: options, name: name)
+let result = Importer.run(unit, options: options, name: name, files: files.map(\.name))
 stage("writing the scene")
 let evaluated = milliseconds()
 var writer = JSONWriter(capacity: 1 << 16)
