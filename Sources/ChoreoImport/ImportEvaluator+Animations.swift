@@ -7,6 +7,7 @@ extension ImportEvaluator {
     func callStatic(_ type: String, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
     {
+        if type == "NSCoder", let value = coderFunction(name, arguments, position) { return value }
         switch (type, name) {
         case ("super", _):
             return .null
@@ -431,7 +432,12 @@ extension ImportEvaluator {
                 members.append(("animations", .array(list)))
             case "beginTime":
                 let b = try double(value, position)
-                if b != 0 {
+                if b < 0 {
+                    // CACurrentMediaTime() − x at the start: begun x before it, already under way
+                    // (a loader's staggered phases). The layer's time is the scene's.
+                    begin = b - now
+                    members.append(("beginTime", .number(roundedTime(b))))
+                } else if b != 0 {
                     // CACurrentMediaTime() + x: a delay of x from now.
                     begin = b >= now - 1e-9 ? b - now : b
                     members.append(("delay", .number(roundedTime(begin))))
@@ -458,7 +464,43 @@ extension ImportEvaluator {
         }
         if duration == 0 { duration = transactionDuration }
         let active = repeatDuration ?? duration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
+        if animation.type == "keyframe" { fitKeyframeLists(&members, position) }
         return (members, begin, active)
+    }
+
+    /// A keyframe animation's `timingFunctions` and `keyTimes` made to fit its values, as code
+    /// often does not: Core Animation wants one timing function per segment and one key time per
+    /// value. Extra timing functions are dropped and missing ones are linear; key times of another
+    /// count are dropped (the keyframes are then evenly spaced). Each with a warning.
+    func fitKeyframeLists(_ members: inout [(String, JSONValue)], _ position: SourcePosition) {
+        guard let values = members.first(where: { $0.0 == "values" }), case .array(let list) = values.1,
+            !list.isEmpty
+        else { return }
+        let segments = list.count - 1
+        if let index = members.firstIndex(where: { $0.0 == "timingFunctions" }),
+            case .array(let functions) = members[index].1, functions.count != segments
+        {
+            warn(
+                position,
+                "timingFunctions has \(functions.count) entries for \(segments) segments (\(list.count) values): "
+                    + (functions.count > segments
+                        ? "the first \(segments) are used" : "the last \(segments - functions.count) segments are linear"),
+                fix: "give one timing function per segment between values")
+            members[index].1 = .array(
+                Array(functions.prefix(segments))
+                    + Array(repeating: .string("linear"), count: max(0, segments - functions.count)))
+        }
+        let discrete = members.contains { $0.0 == "calculationMode" && $0.1 == .string("discrete") }
+        if let index = members.firstIndex(where: { $0.0 == "keyTimes" }), case .array(let times) = members[index].1,
+            times.count != list.count && !(discrete && times.count == list.count + 1)
+        {
+            warn(
+                position,
+                "keyTimes has \(times.count) entries for \(list.count) values: they are not used, and the keyframes are "
+                    + "evenly spaced",
+                fix: "give one key time per value")
+            members.remove(at: index)
+        }
     }
 
     /// The duration of the innermost transaction that sets one, else 0.25 s.
@@ -491,7 +533,7 @@ extension ImportEvaluator {
         lastAdded[slot] = body
         var pieces: [(String, Piece)] = members.map { ($0.0, .value($0.1)) }
         if let delegate = animation.delegate, let object = instance(delegate) {
-            let start = now + begin
+            let start = now + max(begin, 0)
             let end = active.isFinite ? start + active : .infinity
             if let didStart = method(object.typeName, "animationDidStart") {
                 let list = ActionList()

@@ -14,6 +14,7 @@ extension ImportEvaluator {
             "UIBezierPath", "DispatchQueue", "DispatchTime", "UIScreen", "UIFont", "UIEdgeInsets", "NSValue",
             "NSNumber", "UIAccessibility", "UIViewPropertyAnimator", "String", "Bool", "Array", "NSString", "Date",
             "CAMediaTimingFunctionName", "UIImage", "NSLayoutConstraint", "UIApplication", "Thread", "PlaygroundPage",
+            "NSCoder", "NSMutableArray", "NSArray", "NSMutableString", "NSRange",
         ]
     }
 
@@ -190,6 +191,7 @@ extension ImportEvaluator {
             guard index < values.count else { throw stop(position, "\(name) needs more arguments") }
             return try double(values[index], position)
         }
+        if let value = foundationFunction(name, arguments, position) { return value }
         switch name {
         // HUGE_VALF, INFINITY and HUGE_VAL as C's headers define them.
         case "__builtin_huge_valf", "__builtin_huge_val", "__builtin_inff", "__builtin_inf", "__builtin_huge_vall":
@@ -401,6 +403,9 @@ extension ImportEvaluator {
         case (.rect(_, let y, _, let h), "maxY"): return .number(y + h)
         case (.color, "cgColor"), (.color, "CGColor"): return value
         case (.transform(let t), "isIdentity"): return .bool(t.isIdentity)
+        case (.transform(let t), _) where Self.matrixIndex(name) != nil:
+            return .number(t.matrix.elements[Self.matrixIndex(name)!])
+        case (.string(let s), "length"): return .integer(s.utf16.count)
         case (.array(let elements), "count"): return .integer(elements.count)
         case (.array(let elements), "first"): return elements.first ?? .null
         case (.array(let elements), "last"): return elements.last ?? .null
@@ -408,6 +413,9 @@ extension ImportEvaluator {
         case (.array(let elements), "indices"): return .array(elements.indices.map { .integer($0) })
         case (.string(let s), "count"): return .integer(s.count)
         case (.string(let s), "isEmpty"): return .bool(s.isEmpty)
+        case (.dictionary(let pairs), _) where pairs.contains { equal($0.0, .string(name)) }:
+            // A struct kept as named fields (`NSRange`'s `location` and `length`).
+            return pairs.first { equal($0.0, .string(name)) }!.1
         case (.typeName("UIScreen.main"), "bounds"):
             warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
             return .rect(0, 0, 375, 667)
@@ -472,9 +480,35 @@ extension ImportEvaluator {
             return .rect(x, y, w, h)
         case (.rect(let x, let y, _, let h), "width") where n != nil: return .rect(x, y, n!, h)
         case (.rect(let x, let y, let w, _), "height") where n != nil: return .rect(x, y, w, n!)
+        case (.dictionary(let pairs), _) where pairs.contains { equal($0.0, .string(name)) }:
+            return .dictionary(pairs.map { equal($0.0, .string(name)) ? ($0.0, newValue) : $0 })
+        case (.transform(let t), _) where n != nil:
+            // `transform.m34 = -1 / 500` (perspective), or an affine transform's `a` … `ty`.
+            guard let index = Self.matrixIndex(name) else { break }
+            var elements = t.matrix.elements
+            elements[index] = n!
+            return .transform(TransformValue(matrix: Transform3D(elements: elements) ?? t.matrix, readable: nil))
         default: break
         }
         throw stop(position, "cannot set \(name) of \(value.kindName)")
+    }
+
+    /// Where `CATransform3D.m11` … `m44` and `CGAffineTransform.a` … `ty` are among the sixteen
+    /// numbers (row by row, as Core Animation lays them out).
+    static func matrixIndex(_ name: String) -> Int? {
+        switch name {
+        case "a": return 0
+        case "b": return 1
+        case "c": return 4
+        case "d": return 5
+        case "tx": return 12
+        case "ty": return 13
+        default:
+            guard name.count == 3, name.first == "m", let row = Int(String(name.dropFirst().prefix(1))),
+                let column = Int(String(name.suffix(1))), (1...4).contains(row), (1...4).contains(column)
+            else { return nil }
+            return (row - 1) * 4 + column - 1
+        }
     }
 
     /// Methods of values: `CGRect.offsetBy(dx:dy:)`, `CGAffineTransform.scaledBy(x:y:)`, arrays' `map`.

@@ -274,6 +274,10 @@ extension ImportEvaluator {
             if case .array(let elements) = target, Self.arrayMutations.contains(name) {
                 return try mutate(elements, name, evaluated, base, scope, selfValue: selfValue, position)
             }
+            if case .string(let text) = target, let changed = mutatedString(text, name, evaluated) {
+                try assign(base, .string(changed), scope, selfValue: selfValue)
+                return .null
+            }
             return try callMethod(target, name, evaluated, position)
         default:
             let target = try evaluate(callee, scope, selfValue: selfValue)
@@ -288,7 +292,7 @@ extension ImportEvaluator {
     }
 
     static let arrayMutations: Set<String> = [
-        "append", "addObject", "insert", "insertObject", "removeAll", "removeAllObjects", "removeLast",
+        "append", "add", "addObject", "insert", "insertObject", "removeAll", "removeAllObjects", "removeLast",
         "removeLastObject", "removeFirst", "remove", "removeObject", "removeObjectAtIndex", "addObjectsFromArray",
     ]
 
@@ -302,7 +306,7 @@ extension ImportEvaluator {
         let values = arguments.items.map(\.value)
         var removed: Value = .null
         switch name {
-        case "append", "addObject":
+        case "append", "add", "addObject":
             if case .array(let more)? = values.first, arguments.labels.first == "contentsOf" {
                 updated += more
             } else if let value = values.first {
@@ -391,6 +395,13 @@ extension ImportEvaluator {
             return try unknownAPI(name, position)
         case .typeName(let type):
             return try callStatic(type, name, arguments, position)
+        case .enumCase(let caseName)
+        where types.values.contains { $0.cases.contains(caseName) && method($0.name, name) != nil }:
+            // `.ring.layerWith(…)` or a parameter given `.ring`: the case of the file's enum
+            // that has the method.
+            let type = types.values.filter { $0.cases.contains(caseName) && method($0.name, name) != nil }
+                .min { $0.position < $1.position }!.name
+            return try callMethod(.enumValue(type, caseName), name, arguments, position)
         case .enumValue(let type, _):
             guard let function = method(type, name, labels: arguments.labels) else {
                 return try unknownAPI("\(type).\(name)", position)

@@ -223,9 +223,13 @@ extension ImportEvaluator {
         case .color(let c): return c
         case .enumCase(let name):
             if case .color(let c)? = color(named: name) { return c }
-            throw stop(position, "\(name) is not a colour the importer knows")
-        case .null: return .string("clear")
-        default: throw stop(position, "expected a colour, found \(value.kindName)")
+            warn(position, "\(name) is not a colour the importer knows; the colour is skipped")
+            return nil
+        // nil (Objective-C's `nil` can reach here as the integer 0 it is defined as): no colour.
+        case .null, .integer(0): return .string("clear")
+        default:
+            warn(position, "a colour was expected here, not \(value.kindName); the colour is skipped")
+            return nil
         }
     }
 

@@ -183,7 +183,9 @@ package struct FunctionDeclaration: Sendable {
     /// A type as written without pointer stars, optionality, nullability and spaces.
     package static func bareType(_ written: String) -> String {
         var words = written.split(whereSeparator: { " *?!".contains($0) }).map(String.init)
-        words.removeAll { ["_Nonnull", "_Nullable", "nonnull", "nullable", "const", "__kindof", "inout"].contains($0) }
+        words.removeAll {
+            ["_Nonnull", "_Nullable", "nonnull", "nullable", "const", "__kindof", "inout", "__strong", "__weak"].contains($0)
+        }
         return words.joined()
     }
 

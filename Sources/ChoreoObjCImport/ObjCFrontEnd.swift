@@ -91,6 +91,8 @@ struct ClangParser {
     var file = 0
     /// The headers read with the file, by file name, beside it.
     var headers: [(String, String)] = []
+    /// The virtual directory the file and its headers are parsed in.
+    var directory = ""
     var translationUnit: CXTranslationUnit?
     /// The main file's tokens in order, with their offsets: a cursor's tokens are those within
     /// its extent as the file has it (a range that starts inside a macro is tokenized wrongly
@@ -102,7 +104,7 @@ struct ClangParser {
     mutating func parse(_ source: String, into unit: inout SourceUnit) {
         guard let index = clang.clang_createIndex(0, 0) else { return }
         defer { clang.clang_disposeIndex(index) }
-        let directory = "/choreo-source/\(ObjCFrontEnd.parses.add(1, ordering: .relaxed).newValue)"
+        directory = "/choreo-source/\(ObjCFrontEnd.parses.add(1, ordering: .relaxed).newValue)"
         let mainFile = "\(directory)/input.m"
         var files: [(String, String)] = [(mainFile, source)]
         for (name, text) in headers { files.append(("\(directory)/\(name)", text)) }
@@ -202,6 +204,14 @@ struct ClangParser {
     }
 
     func position(_ cursor: CXCursor) -> SourcePosition { position(clang.clang_getCursorLocation(cursor)) }
+
+    /// Whether a cursor is in one of the headers read with the file (not UIKit's declarations).
+    func isInProjectHeader(_ cursor: CXCursor) -> Bool {
+        var file: CXFile?
+        clang.clang_getFileLocation(clang.clang_getCursorLocation(cursor), &file, nil, nil, nil)
+        guard let file else { return false }
+        return string(clang.clang_getFileName(file)).hasPrefix(directory + "/")
+    }
 
     func isInMainFile(_ cursor: CXCursor) -> Bool {
         clang.clang_Location_isFromMainFile(clang.clang_getCursorLocation(cursor)) != 0

@@ -37,7 +37,14 @@ struct ObjCLowering {
             order.append(name)
             return TypeDeclaration(name: name, inherits: [], properties: [], methods: [], position: at)
         }
-        for cursor in children(root) where parser.isInMainFile(cursor) {
+        for cursor in children(root) {
+            // The file's own declarations, and the interfaces its project's headers declare (a
+            // class's superclass and properties are in its header).
+            guard
+                parser.isInMainFile(cursor)
+                    || (parser.isInProjectHeader(cursor)
+                        && (kind(cursor) == CXCursor_ObjCInterfaceDecl || kind(cursor) == CXCursor_ObjCCategoryDecl))
+            else { continue }
             let name = spelling(cursor)
             switch kind(cursor) {
             case CXCursor_ObjCInterfaceDecl, CXCursor_ObjCCategoryDecl:
@@ -341,7 +348,7 @@ struct ObjCLowering {
             parser.tokens(inner).first?.text == "0"
         else { return false }
         let type = parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(cursor)))
-        return type.contains("*") || type == "id" || type == "Class"
+        return type.contains("*") || type.hasSuffix("id") || type.hasSuffix("Class")
     }
 
     /// Implicit casts, `@(…)`, `@[…]`, `@{…}` and pseudo-objects all come as unexposed expressions.
