@@ -418,7 +418,10 @@ extension ImportEvaluator {
         var repeatCount = 1.0
         var repeatDuration: Double?
         var autoreverses = false
-        for (field, value) in animation.fields {
+        var keyPath: String?
+        if case .string(let path)? = animation["keyPath"] { keyPath = path }
+        for (field, written) in animation.fields {
+            let value = try scalarTransformValues(field, written, keyPath: keyPath, position)
             switch field {
             case "animations":
                 guard case .array(let children) = value else { throw stop(position, "animations needs an array") }
@@ -466,6 +469,40 @@ extension ImportEvaluator {
         let active = repeatDuration ?? duration * max(repeatCount, 1) * (autoreverses ? 2 : 1)
         if animation.type == "keyframe" { fitKeyframeLists(&members, position) }
         return (members, begin, active)
+    }
+
+    /// Transforms given to a key path that takes a number (`transform.scale` given
+    /// `CATransform3DMakeScale(0.6, 0.6, 1)`, as loader code often writes it): the number the
+    /// key path names in each, with a note. Other values are as they are.
+    func scalarTransformValues(_ field: String, _ value: Value, keyPath: String?, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        guard let keyPath, keyPath.hasPrefix("transform."),
+            ["values", "fromValue", "toValue", "byValue"].contains(field)
+        else { return value }
+        func scalar(_ element: Value) -> Value {
+            guard case .transform(let t) = element else { return element }
+            let m = t.matrix
+            let number: Double
+            switch keyPath {
+            case "transform.scale", "transform.scale.x": number = (m.m11 * m.m11 + m.m12 * m.m12).squareRoot()
+            case "transform.scale.y": number = (m.m21 * m.m21 + m.m22 * m.m22).squareRoot()
+            case "transform.scale.z": number = m.m33
+            case "transform.rotation", "transform.rotation.z": number = arcTangent(m.m12, m.m11)
+            case "transform.rotation.x": number = arcTangent(m.m23, m.m22)
+            case "transform.rotation.y": number = arcTangent(-m.m13, m.m11)
+            case "transform.translation.x": number = m.m41
+            case "transform.translation.y": number = m.m42
+            case "transform.translation.z": number = m.m43
+            default: return element
+            }
+            note(position, "\(keyPath) takes a number; the transform given reads as \(format(number))")
+            return .number(number)
+        }
+        switch value {
+        case .array(let elements): return .array(elements.map(scalar))
+        default: return scalar(value)
+        }
     }
 
     /// A keyframe animation's `timingFunctions` and `keyTimes` made to fit its values, as code

@@ -416,6 +416,25 @@ extension ImportEvaluator {
         case (.dictionary(let pairs), _) where pairs.contains { equal($0.0, .string(name)) }:
             // A struct kept as named fields (`NSRange`'s `location` and `length`).
             return pairs.first { equal($0.0, .string(name)) }!.1
+        // NSNumber's and NSString's conversions: `[timeBegins[i] floatValue]`.
+        case (.integer, "floatValue"), (.integer, "doubleValue"), (.integer, "cgFloatValue"), (.number, "floatValue"),
+            (.number, "doubleValue"), (.number, "cgFloatValue"):
+            return value.number.map { .number($0) } ?? value
+        case (.integer, "integerValue"), (.integer, "intValue"), (.number, "integerValue"), (.number, "intValue"),
+            (.integer, "longValue"), (.number, "longValue"):
+            return value.number.map { .integer(Int($0)) } ?? value
+        case (.integer(let i), "boolValue"): return .bool(i != 0)
+        case (.bool, "boolValue"): return value
+        case (.string(let s), "floatValue"), (.string(let s), "doubleValue"):
+            return .number(Double(s.trimmingLeadingSpaces) ?? 0)
+        case (.string(let s), "integerValue"), (.string(let s), "intValue"):
+            return .integer(Int(s.trimmingLeadingSpaces) ?? Int(Double(s.trimmingLeadingSpaces) ?? 0))
+        case (.point, "CGPointValue"), (.point, "cgPointValue"), (.size, "CGSizeValue"), (.size, "cgSizeValue"),
+            (.rect, "CGRectValue"), (.rect, "cgRectValue"), (.transform, "CATransform3DValue"),
+            (.transform, "caTransform3DValue"):
+            return value
+        case (.typeName("UIScreen.main"), "scale"), (.typeName("UIScreen.main"), "nativeScale"):
+            return .number(3)
         case (.typeName("UIScreen.main"), "bounds"):
             warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
             return .rect(0, 0, 375, 667)
@@ -482,6 +501,11 @@ extension ImportEvaluator {
         case (.rect(let x, let y, let w, _), "height") where n != nil: return .rect(x, y, w, n!)
         case (.dictionary(let pairs), _) where pairs.contains { equal($0.0, .string(name)) }:
             return .dictionary(pairs.map { equal($0.0, .string(name)) ? ($0.0, newValue) : $0 })
+        case (.dictionary(let pairs), _):
+            return .dictionary(pairs + [(.string(name), newValue)])
+        case (.null, _) where Self.matrixIndex(name) == nil:
+            // A C struct declared without a value (`NSRange range;`), then filled field by field.
+            return .dictionary([(.string(name), newValue)])
         case (.transform(let t), _) where n != nil:
             // `transform.m34 = -1 / 500` (perspective), or an affine transform's `a` … `ty`.
             guard let index = Self.matrixIndex(name) else { break }
@@ -588,8 +612,15 @@ extension ImportEvaluator {
         default:
             break
         }
+        // An Objective-C getter sent as a message: `[number floatValue]`, `[value CGPointValue]`.
+        if arguments.count == 0, Self.valueGetters.contains(name) { return try member(value, name, position) }
         return try unknownAPI("\(value.kindName).\(name)", position)
     }
+
+    static let valueGetters: Set<String> = [
+        "floatValue", "doubleValue", "cgFloatValue", "integerValue", "intValue", "longValue", "boolValue",
+        "CGPointValue", "CGSizeValue", "CGRectValue", "CATransform3DValue", "length", "count",
+    ]
 
     /// `[NSString stringWithFormat:@"%@ at %.1f", a, b]`: each `%…` conversion takes the next argument.
     func formatted(_ values: [Value]) -> String {
@@ -665,4 +696,8 @@ extension ImportEvaluator {
 
     /// Times on the nanosecond, as the runtime schedules them (1.2 + 0.6 is 1.8).
     func roundedTime(_ t: Double) -> Double { SceneTime.quantize(t) }
+}
+
+extension String {
+    fileprivate var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
 }

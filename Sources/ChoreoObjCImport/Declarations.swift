@@ -20,6 +20,9 @@ enum Declarations {
         typedef signed char BOOL;
         #define YES __objc_yes
         #define NO __objc_no
+        #define true __objc_yes
+        #define false __objc_no
+        #define bool BOOL
         #define nil ((id)0)
         #define Nil ((Class)0)
         #define NULL ((void *)0)
@@ -138,12 +141,35 @@ enum Declarations {
         @end
         @protocol NSCopying
         @end
+        typedef struct _NSRange { NSUInteger location; NSUInteger length; } NSRange;
+        NSRange NSMakeRange(NSUInteger location, NSUInteger length);
+        typedef enum NSStringCompareOptions : NSUInteger {
+            NSCaseInsensitiveSearch = 1, NSLiteralSearch = 2, NSBackwardsSearch = 4
+        } NSStringCompareOptions;
         @interface NSString : NSObject <NSCopying>
         + (instancetype)stringWithFormat:(NSString *)format, ...;
+        + (instancetype)stringWithString:(NSString *)string;
+        - (instancetype)initWithString:(NSString *)string;
         - (NSUInteger)length;
         - (BOOL)isEqualToString:(NSString *)other;
         - (NSString *)stringByAppendingString:(NSString *)other;
+        - (NSString *)stringByReplacingOccurrencesOfString:(NSString *)target withString:(NSString *)replacement;
+        @property (readonly) double doubleValue;
+        @property (readonly) float floatValue;
+        @property (readonly) int intValue;
+        @property (readonly) NSInteger integerValue;
+        @property (readonly) int intValue;
+        @property (readonly) BOOL boolValue;
+        @property (readonly) BOOL boolValue;
         @end
+        @interface NSMutableString : NSString
+        - (NSUInteger)replaceOccurrencesOfString:(NSString *)target withString:(NSString *)replacement options:(NSStringCompareOptions)options range:(NSRange)range;
+        - (void)appendString:(NSString *)string;
+        - (void)appendFormat:(NSString *)format, ...;
+        @end
+        CGPoint CGPointFromString(NSString *string);
+        CGSize CGSizeFromString(NSString *string);
+        NSString *NSStringFromCGPoint(CGPoint point);
         @interface NSNumber : NSObject
         + (NSNumber *)numberWithFloat:(float)value;
         + (NSNumber *)numberWithDouble:(double)value;
@@ -177,6 +203,8 @@ enum Declarations {
         - (void)enumerateObjectsUsingBlock:(void (^)(ObjectType obj, NSUInteger idx, BOOL *stop))block;
         @end
         @interface NSMutableArray<ObjectType> : NSArray<ObjectType>
+        + (instancetype)arrayWithCapacity:(NSUInteger)capacity;
+        - (instancetype)initWithCapacity:(NSUInteger)capacity;
         - (void)addObject:(ObjectType)object;
         - (void)insertObject:(ObjectType)object atIndex:(NSUInteger)index;
         - (void)removeAllObjects;
@@ -367,6 +395,13 @@ enum Declarations {
         @property CFTimeInterval beginTime;
         @property (strong) id contents;
         @property CGFloat contentsScale;
+        @property BOOL shouldRasterize;
+        @property CGFloat rasterizationScale;
+        @property BOOL allowsEdgeAntialiasing;
+        @property BOOL allowsGroupOpacity;
+        @property BOOL drawsAsynchronously;
+        @property BOOL needsDisplayOnBoundsChange;
+        @property (getter=isDoubleSided) BOOL doubleSided;
         @property (copy) NSString *name;
         @property (readonly) CALayer *superlayer;
         @property (copy) NSArray<CALayer *> *sublayers;
@@ -563,6 +598,7 @@ enum Declarations {
         @interface UIScreen : NSObject
         + (UIScreen *)mainScreen;
         @property (readonly) CGRect bounds;
+        @property (readonly) CGFloat scale;
         @end
         @class UINavigationController, UIViewController;
         @protocol UIViewControllerTransitioningDelegate;

@@ -161,7 +161,13 @@ struct ObjCLowering {
         case CXCursor_ObjCForCollectionStmt:
             // for (UIView *v in views): the variable, the collection, the body.
             guard parts.count == 3 else { return [.unsupported("this for-in loop", p)] }
-            return [.forIn([spelling(parts[0])], lowerExpression(parts[1]), lowerBlock(parts[2]), p)]
+            // The element is declared in the loop (`NSString *s in …`, a declaration statement
+            // holding the variable) or is a variable of the scope.
+            let element =
+                kind(parts[0]) == CXCursor_DeclStmt
+                ? children(parts[0]).first { kind($0) == CXCursor_VarDecl }.map(spelling) ?? ""
+                : spelling(parts[0])
+            return [.forIn([element], lowerExpression(parts[1]), lowerBlock(parts[2]), p)]
         case CXCursor_WhileStmt:
             guard parts.count == 2 else { return [.unsupported("this while loop", p)] }
             return [.whileLoop(lowerExpression(parts[0]), lowerBlock(parts[1]), p)]

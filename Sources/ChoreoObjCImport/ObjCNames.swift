@@ -18,7 +18,7 @@ enum ObjCNames {
     static let wrappers: Set<String> = [
         "valueWithCGPoint", "valueWithCGSize", "valueWithCGRect", "valueWithCATransform3D",
         "valueWithCGAffineTransform", "numberWithFloat", "numberWithDouble", "numberWithInt", "numberWithInteger",
-        "numberWithBool", "systemFontOfSize", "boldSystemFontOfSize",
+        "numberWithBool", "systemFontOfSize", "boldSystemFontOfSize", "stringWithString",
     ]
 
     /// Zero-argument class messages that make an instance (`[CALayer layer]`).
@@ -48,6 +48,7 @@ enum ObjCNames {
             if type == "NSString", name == "stringWithFormat" {
                 return .call(.name("__format", p), arguments.map { Argument(nil, $0.value) }, p)
             }
+            if type == "NSArray" || type == "NSMutableArray", name == "arrayWithCapacity" { return .array([], p) }
             if type == "NSArray" || type == "NSMutableArray", name == "arrayWithObjects" {
                 return .array(
                     arguments.map(\.value).filter { if case .literal(.null, _) = $0 { false } else { true } }, p)
