@@ -237,7 +237,7 @@ let package = Package(
             name: "ChoreoImportTests",
             dependencies: [
                 "ChoreoImport", "ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoService", "ChoreoFormat", "ChoreoJSON",
-                "ChoreoTestSupport",
+                "ChoreoEngine", "ChoreoTestSupport",
             ],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory] + clangHeaderFlags)]),
         .testTarget(

@@ -137,6 +137,9 @@ extension SceneDecoder {
 
         var animation = Animation(content: content)
         decodeTiming(object, path, into: &animation)
+        // A group's member without a duration of its own runs for the group's duration
+        // (docs/semantics.md): 0 until the group is attached, as Core Animation keeps it.
+        if depth > 0 && object["duration"] == nil { animation.timing.duration = 0 }
         return animation
     }
 

@@ -454,12 +454,15 @@ extension ImportEvaluator {
                 members.append((field, .array(list)))
             case "keyPath", "fillMode", "calculationMode", "rotationMode", "transitionType", "subtype":
                 members.append((field, try json(value, position)))
+            case "repeatCount" where (value.number ?? 0) >= 1e6:
+                // FLT_MAX, HUGE and friends as the numbers C's headers make them: for ever.
+                members.append((field, .string("infinity")))
             default:
                 members.append((field, try json(value, position)))
             }
             switch field {
             case "duration": duration = (try? double(value, position)) ?? 0
-            case "repeatCount": repeatCount = value.number ?? 1
+            case "repeatCount": repeatCount = (value.number ?? 1) >= 1e6 ? .infinity : value.number ?? 1
             case "repeatDuration": repeatDuration = value.number
             case "autoreverses": autoreverses = (try? truth(value, position)) ?? false
             default: break

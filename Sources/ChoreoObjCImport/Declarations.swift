@@ -33,6 +33,9 @@ enum Declarations {
         #define HUGE_VAL __builtin_huge_val()
         #define INFINITY __builtin_inff()
         #define MAXFLOAT 0x1.fffffep+127f
+        #define HUGE MAXFLOAT
+        #define FLT_MAX MAXFLOAT
+        #define DBL_MAX 1.79769313486231570815e+308
         #define CGFLOAT_MAX 1.79769313486231570815e+308
         #define NS_ENUM(_type, _name) enum _name : _type _name; enum _name : _type
         #define NS_OPTIONS(_type, _name) enum _name : _type _name; enum _name : _type

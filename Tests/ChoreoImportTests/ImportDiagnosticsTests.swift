@@ -37,7 +37,10 @@ import Testing
             card.wobble(times: 3)
             UIView.animte(withDuration: 0.3) { card.alpha = 0 }
             """)
-        #expect(result.scene != nil)
+        // Nothing the code shows remains: an empty scene is an error, at the entry point.
+        #expect(result.scene == nil)
+        let empty = try #require(Self.find(result, .error, containing: "no layer"))
+        #expect(empty.position.line == 1)
         let wobble = try #require(Self.find(result, .warning, containing: "wobble"))
         #expect(wobble.position == SourcePosition(line: 2, column: 1))
         let typo = try #require(Self.find(result, .warning, containing: "animte"))
@@ -102,7 +105,7 @@ import Testing
     @Test func entryNamesAMethodWithASuggestion() throws {
         let source = """
             class ArenaViewController: UIViewController {
-                func viewDidLoad() {}
+                func viewDidLoad() { view.addSubview(UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))) }
                 func startArena() { print("start") }
             }
             """

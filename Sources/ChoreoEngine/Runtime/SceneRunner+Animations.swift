@@ -103,7 +103,9 @@ extension RunnerState {
         let group = groups[groups.count - 1]
         for (offset, member) in members.enumerated() {
             var timing = member.timing
-            if timing.duration == 0 { timing.duration = TransactionFrame.implicit.duration }
+            // A member without a duration (0, as CAAnimation's default) runs for its group's
+            // duration, as Apple's CAAnimationGroup listing relies on (docs/semantics.md).
+            if timing.duration == 0 { timing.duration = group.timing.duration }
             timing.beginTime += member.delay
             // A child running past its group's duration is cut (CAAnimationGroup clips).
             if timing.beginTime + timing.activeDuration / max(abs(timing.speed), 1e-12) > group.timing.duration + 1e-9 {
