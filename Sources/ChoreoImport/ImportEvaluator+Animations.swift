@@ -524,7 +524,8 @@ extension ImportEvaluator {
                 position,
                 "timingFunctions has \(functions.count) entries for \(segments) segments (\(list.count) values): "
                     + (functions.count > segments
-                        ? "the first \(segments) are used" : "the last \(segments - functions.count) segments are linear"),
+                        ? "the first \(segments) are used"
+                        : "the last \(segments - functions.count) segments are linear"),
                 fix: "give one timing function per segment between values")
             members[index].1 = .array(
                 Array(functions.prefix(segments))

@@ -184,7 +184,8 @@ package struct FunctionDeclaration: Sendable {
     package static func bareType(_ written: String) -> String {
         var words = written.split(whereSeparator: { " *?!".contains($0) }).map(String.init)
         words.removeAll {
-            ["_Nonnull", "_Nullable", "nonnull", "nullable", "const", "__kindof", "inout", "__strong", "__weak"].contains($0)
+            ["_Nonnull", "_Nullable", "nonnull", "nullable", "const", "__kindof", "inout", "__strong", "__weak"]
+                .contains($0)
         }
         return words.joined()
     }

@@ -17,7 +17,8 @@ package enum Importer {
             try evaluator.run()
         } catch {
             return named(
-                ImportResult(scene: nil, diagnostics: sorted(evaluator.diagnostics + [error.diagnostic]), sourceMap: []),
+                ImportResult(
+                    scene: nil, diagnostics: sorted(evaluator.diagnostics + [error.diagnostic]), sourceMap: []),
                 files)
         }
         var map: [SourceMapping] = []

@@ -22,8 +22,10 @@ enum SceneCheck {
             _ = try SceneDecoder.decode(scene)
         } catch {
             for field in error.errors {
-                let mapping = map.filter { field.path == $0.path || field.path.hasPrefix($0.path + ".") || field.path.hasPrefix($0.path + "[") }
-                    .max { $0.path.count < $1.path.count }
+                let mapping = map.filter {
+                    field.path == $0.path || field.path.hasPrefix($0.path + ".") || field.path.hasPrefix($0.path + "[")
+                }
+                .max { $0.path.count < $1.path.count }
                 problems.append(
                     ImportDiagnostic(
                         .error, mapping?.position ?? entry,

@@ -82,7 +82,9 @@ package enum ImportService {
         guard request.totalBytes <= sourceLimit else {
             throw ServiceError(
                 .tooLarge(limit: sourceLimit, estimate: request.totalBytes),
-                detail: "The source is \(request.totalBytes) bytes with the files read with it; an import takes at most \(sourceLimit).")
+                detail:
+                    "The source is \(request.totalBytes) bytes with the files read with it; an import takes at most \(sourceLimit)."
+            )
         }
         guard helpers.acquire() else {
             throw ServiceError(.busy(retryAfter: 1), detail: "Every import helper is busy; try again shortly.")

@@ -187,7 +187,8 @@ struct SwiftLowering {
                     type.extendedType.trimmedDescription, type.inheritanceClause, type.memberBlock, position(type)))
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             unit.functions.append(lowerFunction(function))
-        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) || decl.is(TypeAliasDeclSyntax.self)
+        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self)
+            || decl.is(TypeAliasDeclSyntax.self)
         {
             return
         } else {

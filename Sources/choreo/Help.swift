@@ -108,7 +108,7 @@ enum Help {
         """
 
     static let importCode = """
-        Usage: choreo import FILE.swift|FILE.m|- [--language swift|objc] [--entry NAME]
+        Usage: choreo import FILE.swift|FILE.m|- [MORE FILES…] [--language swift|objc] [--entry NAME]
                              [--reduce-motion] [--out FILE]
 
         Reads UIKit / Core Animation code and prints the scene it makes, as stable, indented
@@ -117,6 +117,10 @@ enum Help {
         --entry runs Type.method (a button action, say) instead of the default entry point
         (top-level code, else the view controller's viewDidLoad then viewDidAppear(_:)).
         --reduce-motion makes UIAccessibility.isReduceMotionEnabled true.
+        MORE FILES are read with FILE: the rest of its Swift module, or Objective-C files; an
+        Objective-C file's #import "X.h" headers (and X.m beside them) are found beside it.
+        A method that draws into a layer it is given (a loader's setUpAnimation(in:size:color:))
+        runs as the entry point when there is no other, with a 120-point host view.
 
         Diagnostics go to stderr as FILE:LINE:COLUMN: error|warning|note: message.
         Exit status: 0 with a scene; 1 when nothing could be imported (a syntax error, a limit).

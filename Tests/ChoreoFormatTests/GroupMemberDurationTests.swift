@@ -1,7 +1,8 @@
-@testable import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import Testing
+
+@testable import ChoreoEngine
 
 /// A `CAAnimationGroup`'s members without a duration of their own run for the group's duration
 /// (Apple's CAAnimationGroup reference, Listing 1; docs/semantics.md), not the transaction's 0.25 s.
@@ -23,7 +24,8 @@ import Testing
     }
 
     @Test func aMemberWithoutADurationRunsForTheGroups() throws {
-        let group = #"{"type": "group", "duration": 2, "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0}]}"#
+        let group =
+            #"{"type": "group", "duration": 2, "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0}]}"#
         #expect(abs(try Self.opacity(Self.scene(group), at: 0.25) - 0.875) < 1e-12)
         #expect(abs(try Self.opacity(Self.scene(group), at: 1) - 0.5) < 1e-12)
         #expect(abs(try Self.opacity(Self.scene(group), at: 1.5) - 0.25) < 1e-12)
@@ -38,7 +40,8 @@ import Testing
     }
 
     @Test func aMemberWithItsOwnDurationKeepsIt() throws {
-        let group = #"{"type": "group", "duration": 2, "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0, "duration": 0.5}]}"#
+        let group =
+            #"{"type": "group", "duration": 2, "animations": [{"type": "basic", "keyPath": "opacity", "fromValue": 1, "toValue": 0, "duration": 0.5}]}"#
         #expect(abs(try Self.opacity(Self.scene(group), at: 0.25) - 0.5) < 1e-12)
         #expect(try Self.opacity(Self.scene(group), at: 1) == 1)
     }

@@ -50,7 +50,9 @@ import Testing
         e("NVActivityIndicatorAnimationBallGridPulse.swift", 9, nil, "transform.scale", [1, 0.5]),
         e("NVActivityIndicatorAnimationBallPulse.swift", 3, 0.75, "transform.scale", [1, 0.3]),
         e("NVActivityIndicatorAnimationBallPulseRise.swift", 5, 1, "transform.scale", [0.4, 1.1, 0.75]),
-        e("NVActivityIndicatorAnimationBallPulseSync.swift", 3, 0.6, "transform.translation.y", [0, 41.0 / 3, -41.0 / 3]),
+        e(
+            "NVActivityIndicatorAnimationBallPulseSync.swift", 3, 0.6, "transform.translation.y",
+            [0, 41.0 / 3, -41.0 / 3]),
         e("NVActivityIndicatorAnimationBallRotate.swift", 1, 1, "transform.scale", [1, 0.6]),
         e("NVActivityIndicatorAnimationBallRotateChase.swift", 5, 1.5, "position"),
         e("NVActivityIndicatorAnimationBallScale.swift", 1, 1, "opacity", [1, 0]),
@@ -58,7 +60,9 @@ import Testing
         e("NVActivityIndicatorAnimationBallScaleRipple.swift", 1, 1, "transform.scale", [0.1, 1]),
         e("NVActivityIndicatorAnimationBallScaleRippleMultiple.swift", 3, 1.25, "transform.scale", [0, 1]),
         e("NVActivityIndicatorAnimationBallSpinFadeLoader.swift", 8, 1, "opacity", [1, 0.3]),
-        e("NVActivityIndicatorAnimationBallTrianglePath.swift", 3, 2, "transform.translation.x", [0, 32, -32, 64, -64]),
+        e(
+            "NVActivityIndicatorAnimationBallTrianglePath.swift", 3, 2, "transform.translation.x",
+            [0, 32, -32, 64, -64]),
         e("NVActivityIndicatorAnimationBallZigZag.swift", 2, 0.7, "transform.translation.x", [0, 32, -32]),
         e("NVActivityIndicatorAnimationBallZigZagDeflect.swift", 2, 1.5, "transform.translation.x", [0, 32, -32]),
         e("NVActivityIndicatorAnimationCircleStrokeSpin.swift", 1, 1.7, "strokeEnd", [0, 1]),
@@ -130,7 +134,9 @@ import Testing
     @Test(arguments: expectations)
     func importsRendersAndLooksLikeTheLoader(_ expected: Expectation) throws {
         let result = try Self.imported(expected.file)
-        #expect(!result.hasErrors, "\(expected.file): \(result.diagnostics.filter { $0.severity == .error }.map(\.message))")
+        #expect(
+            !result.hasErrors, "\(expected.file): \(result.diagnostics.filter { $0.severity == .error }.map(\.message))"
+        )
         let scene = try #require(result.scene)
         var writer = JSONWriter()
         writer.value(scene)
@@ -146,14 +152,18 @@ import Testing
         let window = expected.period ?? 4.5
         let times = stride(from: start, through: start + window, by: 0.005).map { $0 }
         let moving = layers.filter { layer in times.contains { value(layer, $0) != value(layer, start) } }
-        #expect(moving.count == expected.movers, "\(expected.file): layers that move: \(moving.map { timeline.layers[$0].id })")
+        #expect(
+            moving.count == expected.movers,
+            "\(expected.file): layers that move: \(moving.map { timeline.layers[$0].id })")
         if let period = expected.period {
             for layer in moving {
                 for offset: Double in [0, period / 3, 2 * period / 3] {
                     let t = start + offset
                     let a = value(layer, t)
                     for later in [value(layer, t + period), value(layer, t + 2 * period)] {
-                        #expect(Self.close(a, later), "\(expected.file): \(timeline.layers[layer].id) at \(t) and a period later")
+                        #expect(
+                            Self.close(a, later),
+                            "\(expected.file): \(timeline.layers[layer].id) at \(t) and a period later")
                     }
                 }
             }
@@ -178,7 +188,8 @@ import Testing
         switch (a, b) {
         // Sources written with float literals (`0.7f`) have periods a float's precision off.
         case (.number(let x), .number(let y)): return abs(x - y) < 1e-4
-        case (.transform(let x), .transform(let y)): return zip(x.elements, y.elements).allSatisfy { abs($0 - $1) < 1e-4 }
+        case (.transform(let x), .transform(let y)):
+            return zip(x.elements, y.elements).allSatisfy { abs($0 - $1) < 1e-4 }
         case (.point(let x), .point(let y)): return abs(x.x - y.x) < 1e-4 && abs(x.y - y.y) < 1e-4
         default: return a == b
         }
