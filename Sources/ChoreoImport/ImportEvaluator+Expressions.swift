@@ -205,8 +205,34 @@ extension ImportEvaluator {
         if types[name] != nil || functions[name] != nil { return .typeName(name) }
         if let constant = constant(name) { return constant }
         if knownTypes.contains(name) { return .typeName(name) }
-        warn(position, "\(name) is not declared in this file; its value is unknown")
+        if let view = snippetView(name, position) { return view }
+        // A capitalised name is a type or a constant of another file of the module.
+        let elsewhere = name.first?.isUppercase == true
+        warn(
+            position, "\(name) is not declared in this file; its value is unknown",
+            fix: elsewhere
+                ? "if another file declares \(name), import them together (choreo import FILE OTHER…, or files in POST /v1/import)"
+                : nil)
         return .runtime(.unknown(name))
+    }
+
+    /// `view` in top-level code that does not declare it: the snippet was written in a view
+    /// controller (`UIViewController.view`), so its view on screen is the canvas, as a view
+    /// controller entry point's is. Once made, it is a global like the snippet's variables.
+    func snippetView(_ name: String, _ position: SourcePosition) -> Value? {
+        guard name == "view", topLevelEntry, canvasObject == nil else { return nil }
+        let canvas = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
+        canvas.isCanvas = true
+        canvas.id = "view"
+        canvas.everAttached = true
+        let value = allocate(.layer(canvas))
+        if case .object(let index) = value { canvasObject = index }
+        globals.variables["view"] = value
+        note(
+            position,
+            "view is not declared: the code is taken as a view controller's, and view as its view on screen (the scene's canvas)"
+        )
+        return value
     }
 
     /// A method of one of the file's types (or of a type it inherits from, in the file).

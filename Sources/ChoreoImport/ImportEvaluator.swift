@@ -69,6 +69,9 @@ final class ImportEvaluator {
     /// While a drawing method runs as the entry point (``hosted(_:_:)``): the layers it makes and
     /// adds are declared, as its one transaction shows them together in the first frame.
     var hostedTurn = false
+    /// Top-level code runs as the entry point: a snippet as articles print it, whose `view` is
+    /// the view controller's view it was written in (``snippetView(_:)``).
+    var topLevelEntry = false
     /// Where the entry point is: diagnostics about the whole scene are placed there.
     var entryPosition = SourcePosition(line: 1, column: 1)
     var actionCount = 0
@@ -164,7 +167,9 @@ final class ImportEvaluator {
         switch entry.work {
         case .topLevel:
             // Top-level variables are globals: the file's functions see them.
+            topLevelEntry = true
             _ = try execute(unit.topLevel, globals, selfValue: nil)
+            topLevelEntry = false
         case .hosted(let instance, let method, let arguments):
             // One run-loop turn: the layers it makes and adds are in the first frame, as one
             // transaction commits them together.
