@@ -6,8 +6,7 @@ extension ImportEvaluator {
     /// `(duration:controlPoint1:controlPoint2:animations:)`, and
     /// `runningPropertyAnimator(withDuration:delay:options:animations:completion:)`.
     func makeAnimator(_ arguments: Arguments, start: Bool, _ position: SourcePosition) throws(ImportStop) -> Value {
-        animatorCount += 1
-        let id = animatorCount == 1 ? "animator" : "animator-\(animatorCount)"
+        let id = uniqueAnimatorID("animator")
         let duration = try double(
             arguments.first("duration", "withDuration", "runningPropertyAnimatorWithDuration") ?? .number(0), position)
         var members: [(String, Piece)] = [("duration", .value(.number(duration)))]

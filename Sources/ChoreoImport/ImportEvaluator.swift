@@ -31,6 +31,18 @@ struct Deferred {
     var isCallback: Bool
     /// The transition context in effect (`animateTransition(using:)`'s completion).
     var transition: String?
+    /// The works this one was queued from, oldest first: a callback that queues itself again
+    /// (a completion that starts the animation that calls it) is an endless chain.
+    var chain: [SourcePosition] = []
+
+    /// Where the work's code is.
+    var position: SourcePosition {
+        switch work {
+        case .closure(let closure, _): closure.position
+        case .method(_, let method, _): method.position
+        case .gesture(_, _, let added): added
+        }
+    }
 }
 
 /// Interprets a ``SourceUnit`` on a virtual clock and builds the scene it describes. Nothing
@@ -77,6 +89,10 @@ final class ImportEvaluator {
     var actionCount = 0
     var layerCount = 0
     var queue: [Deferred] = []
+    /// The ids animators were bound to.
+    var animatorIDs: Set<String> = []
+    /// The chain of the queued work being run (``Deferred/chain`` and its own position).
+    var chain: [SourcePosition] = []
     var sequence = 0
     var canvasObject: Int?
     /// The entry point's view controller, whose view is the canvas until a transition needs it
@@ -108,7 +124,6 @@ final class ImportEvaluator {
     /// The transition in progress, in `animateTransition(using:)` and its completions.
     var currentTransition: String?
     var transitionCount = 0
-    var animatorCount = 0
 
     init(unit: SourceUnit, options: ImportOptions) {
         self.unit = unit
@@ -319,16 +334,11 @@ final class ImportEvaluator {
             }
             let item = queue.remove(at: best)
             if item.time > limits.horizon {
-                let position: SourcePosition
-                switch item.work {
-                case .closure(let closure, _): position = closure.position
-                case .method(_, let method, _): position = method.position
-                case .gesture(_, _, let added): position = added
-                }
-                warn(position, "runs after \(format(limits.horizon)) s of scene time; the import stops before it")
+                warn(item.position, "runs after \(format(limits.horizon)) s of scene time; the import stops before it")
                 continue
             }
             now = item.time
+            chain = item.chain + [item.position]
             sink = item.list
             inCallback = item.isCallback
             currentTransition = item.transition
@@ -343,13 +353,26 @@ final class ImportEvaluator {
         }
     }
 
-    /// Queues `work` to fill `list` at `time`.
+    /// Queues `work` to fill `list` at `time`. A work that the chain it is queued from has run
+    /// ``ImportLimits/chainRounds`` times already is an endless chain (each round nests its
+    /// actions in the last one's callback): it is not queued, and a warning names it.
     func schedule(_ work: Deferred.Work, at time: Double, into list: ActionList, callback: Bool = true) {
+        var item = Deferred(
+            time: time, sequence: sequence + 1, work: work, list: list, isCallback: callback,
+            transition: currentTransition, chain: chain)
+        let rounds = chain.count { $0 == item.position }
+        if rounds >= limits.chainRounds {
+            warn(
+                item.position,
+                "this code starts itself again each time it runs: an endless chain of animations; the import "
+                    + "stops it after \(limits.chainRounds) rounds, at \(format(now)) s",
+                fix: "to repeat an animation for ever, give it repeatCount = .infinity (options: [.repeat] in a UIView "
+                    + "block) instead of starting it again from its completion")
+            return
+        }
+        if chain.count > limits.chainRounds * 4 { item.chain.removeFirst(chain.count - limits.chainRounds * 4) }
         sequence += 1
-        queue.append(
-            Deferred(
-                time: time, sequence: sequence, work: work, list: list, isCallback: callback,
-                transition: currentTransition))
+        queue.append(item)
     }
 
     // MARK: Emitting
@@ -501,6 +524,18 @@ final class ImportEvaluator {
         return typeName.hasSuffix("ViewController")
     }
 
+    /// `base`, or `base-2`, `base-3`… when an animator has it already; taken.
+    func uniqueAnimatorID(_ base: String) -> String {
+        var id = base
+        var suffix = 1
+        while animatorIDs.contains(id) {
+            suffix += 1
+            id = "\(base)-\(suffix)"
+        }
+        animatorIDs.insert(id)
+        return id
+    }
+
     /// Gives an unnamed layer the name it is first bound to: `card`, `self.card` and `_card` are `card`.
     /// A local variable's name is provisional: a stored property or a stored array the layer is
     /// bound to later names it instead (`let node = …; nodes.append(node)` is `nodes[2]`), as long
@@ -515,7 +550,10 @@ final class ImportEvaluator {
         case .object where animator(value) != nil:
             guard let box = animator(value)?.name, !box.named else { return }
             box.named = true
-            box.value = bound
+            // Each animator has an id of its own: one made again (a completion that makes the
+            // next) is `slide-2`, `slide-3`…
+            animatorIDs.remove(box.value)
+            box.value = uniqueAnimatorID(bound)
         case .object:
             guard let layer = layer(value), !layer.isCanvas else { return }
             var base = bound

@@ -15,6 +15,10 @@ package struct ImportLimits: Sendable {
     package var actions = 100_000
     /// How far the virtual clock runs, in seconds: blocks scheduled later are not imported.
     package var horizon = 600.0
+    /// Times one callback may run in a chain of callbacks that start each other (a completion
+    /// that starts its animation again): each round nests in the last, and a scene nests at
+    /// most 256 levels.
+    package var chainRounds = 24
 
     package init() {}
 }

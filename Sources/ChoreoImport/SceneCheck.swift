@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 
@@ -18,20 +19,38 @@ enum SceneCheck {
                         + "with --entry"))
             return problems
         }
+        // A client reads the scene back with the JSON parser, which takes 256 levels at most.
+        if let deepest = deepestPath(scene, maximum: JSONParser.maximumDepth) {
+            problems.append(
+                ImportDiagnostic(
+                    .error, position(of: deepest, map: map) ?? entry,
+                    "this makes a scene nested more than \(JSONParser.maximumDepth) levels deep (callbacks inside "
+                        + "callbacks), which the scene format cannot read back",
+                    fix: "start fewer animations from each other's completions"))
+            return problems
+        }
+        let decoded: Scene
         do throws(ValidationFailure) {
-            _ = try SceneDecoder.decode(scene)
+            decoded = try SceneDecoder.decode(scene).scene
         } catch {
             for field in error.errors {
-                let mapping = map.filter {
-                    field.path == $0.path || field.path.hasPrefix($0.path + ".") || field.path.hasPrefix($0.path + "[")
-                }
-                .max { $0.path.count < $1.path.count }
                 problems.append(
                     ImportDiagnostic(
-                        .error, mapping?.position ?? entry,
+                        .error, position(of: field.path, map: map) ?? entry,
                         "this makes a scene that cannot render: \(field.path) \(field.message)",
                         fix: field.suggestion.map { "did you mean \($0)?" }))
             }
+            return problems
+        }
+        // What only running the scene finds (an animator's id taken, a call on a layer removed).
+        do throws(RuntimeError) {
+            _ = try SceneRunner.run(decoded)
+        } catch {
+            problems.append(
+                ImportDiagnostic(
+                    .error, position(of: error.path, map: map) ?? entry,
+                    "this makes a scene that cannot render: \(error.path) \(error.message)"))
+            return problems
         }
         if case .array(let script)? = document["script"], script.isEmpty {
             problems.append(
@@ -40,5 +59,31 @@ enum SceneCheck {
                     fix: "name the method that starts the animation with --entry Type.method"))
         }
         return problems
+    }
+
+    /// The source position of the code that made the value at `path`: the mapping of the
+    /// longest path that contains it.
+    private static func position(of path: String, map: [SourceMapping]) -> SourcePosition? {
+        map.filter { path == $0.path || path.hasPrefix($0.path + ".") || path.hasPrefix($0.path + "[") }
+            .max { $0.path.count < $1.path.count }?.position
+    }
+
+    /// The path of a value nested deeper than `maximum` levels, if there is one (iteratively:
+    /// the document is the one that may be too deep to recurse into).
+    private static func deepestPath(_ document: JSONValue, maximum: Int) -> String? {
+        var pending: [(JSONValue, String, Int)] = [(document, "$", 1)]
+        while let (value, path, depth) = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if depth > maximum { return path }
+                for (key, member) in object.members { pending.append((member, "\(path).\(key)", depth + 1)) }
+            case .array(let items):
+                if depth > maximum { return path }
+                for (index, item) in items.enumerated() { pending.append((item, "\(path)[\(index)]", depth + 1)) }
+            default:
+                break
+            }
+        }
+        return nil
     }
 }
