@@ -41,8 +41,56 @@ package enum ObjCFrontEnd {
         var parser = ClangParser(clang: clang)
         parser.file = file
         parser.headers = headers.map { (baseName($0.name), prepare($0.text, available: available, file: file).0) }
+        if var snippet = ObjCSnippet.wrap(prepared, file: file) {
+            // Statements at the top level: read as a view controller's; a first parse finds the
+            // views they use and do not declare.
+            var probe = SourceUnit()
+            parser.lines = snippet.lines
+            parser.parse(snippet.text, into: &probe)
+            let undeclared = undeclaredNames(probe.diagnostics, source: prepared)
+            if !undeclared.isEmpty, let declared = ObjCSnippet.wrap(prepared, file: file, undeclared: undeclared) {
+                snippet = declared
+            }
+            parser.lines = snippet.lines
+            unit.diagnostics += snippet.notes
+            parser.parse(snippet.text, into: &unit)
+            return unit
+        }
         parser.parse(prepared, into: &unit)
         return unit
+    }
+
+    /// The names a snippet uses as views without declaring them, from clang's diagnostics:
+    /// `self.name` (no such property), `_name` and `name` as a receiver (undeclared).
+    static func undeclaredNames(_ diagnostics: [ImportDiagnostic], source: String) -> [String] {
+        var names: [String] = []
+        func quoted(_ message: String, after prefix: String) -> String? {
+            guard message.hasPrefix(prefix) else { return nil }
+            return String(message.dropFirst(prefix.count).prefix { $0 != "'" })
+        }
+        for diagnostic in diagnostics {
+            let message = diagnostic.message
+            if let name = quoted(message, after: "property '"),
+                message.contains("not found on object of type '\(ObjCSnippet.className) *'")
+            {
+                names.append(name)
+            } else if var name = quoted(message, after: "use of undeclared identifier '") {
+                if name.hasPrefix("_") {
+                    name.removeFirst()
+                } else if !(source.contains("[\(name) ") || source.contains("\(name)."))
+                    || name.first?.isUppercase == true
+                {
+                    // Not a receiver (a constant, a function), or a class: not a view.
+                    continue
+                } else {
+                    name = ObjCSnippet.bareMarker + name
+                }
+                guard !name.isEmpty else { continue }
+                names.append(name)
+            }
+        }
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// The last component of a path.
@@ -93,6 +141,8 @@ struct ClangParser {
     var headers: [(String, String)] = []
     /// The virtual directory the file and its headers are parsed in.
     var directory = ""
+    /// For a wrapped snippet, the source line of each line parsed.
+    var lines: [Int]?
     var translationUnit: CXTranslationUnit?
     /// The main file's tokens in order, with their offsets: a cursor's tokens are those within
     /// its extent as the file has it (a range that starts inside a macro is tokenized wrongly
@@ -194,6 +244,10 @@ struct ClangParser {
         var line: UInt32 = 0
         var column: UInt32 = 0
         clang.clang_getFileLocation(location, nil, &line, &column, nil)
+        // A wrapped snippet's line is a line of the source, moved (``ObjCSnippet``).
+        if let lines, line >= 1, Int(line) <= lines.count {
+            return SourcePosition(line: lines[Int(line) - 1], column: Int(column), file: file)
+        }
         return SourcePosition(line: Int(line), column: Int(column), file: file)
     }
 

@@ -351,7 +351,7 @@ struct ObjCLowering {
     /// `nil`, `NULL`: a cast of 0 to a pointer type.
     func isNullPointer(_ cursor: CXCursor, _ parts: [CXCursor]) -> Bool {
         guard parts.count == 1 || parts.count == 2, let inner = parts.last, kind(inner) == CXCursor_IntegerLiteral,
-            parser.tokens(inner).first?.text == "0"
+            ["0", "nil", "Nil", "NULL"].contains(parser.tokens(inner).first?.text ?? "")
         else { return false }
         let type = parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(cursor)))
         return type.contains("*") || type.hasSuffix("id") || type.hasSuffix("Class")

@@ -1,0 +1,389 @@
+import ChoreoImport
+
+/// Objective-C as articles print it: statements at the top level of a `.m` (and methods without
+/// their `@implementation`), which clang refuses ("expected identifier or '('"). They are read
+/// as a view controller's code: the methods go into a `UIViewController` subclass, the
+/// statements into its `viewDidLoad`, and the views the code uses without declaring them
+/// (`self.redView`, `_redView`) are declared and made, each said in a note.
+///
+/// Lines are moved whole and never changed, so a line of the wrapped text is a line of the
+/// source (``lines`` maps it back) with the same columns; the lines the wrapper adds map to the
+/// first statement's.
+struct ObjCSnippet {
+    /// The wrapped source.
+    var text: String
+    /// For each line of ``text`` (0-based), the source's line number (1-based).
+    var lines: [Int]
+    /// What was assumed, at the lines concerned.
+    var notes: [ImportDiagnostic]
+
+    /// The class the statements are a method of.
+    static let className = "SnippetViewController"
+    /// Marks an undeclared name used bare (`redView`, not `self.redView`): its property's
+    /// instance variable is named so.
+    static let bareMarker = "="
+
+    /// What a piece of the top level is.
+    enum Kind: Equatable {
+        /// Blank lines and comments.
+        case neutral
+        /// Preprocessor lines, declarations, C functions, `@interface … @end`: kept where they are.
+        case outside
+        /// `- (void)name { … }` outside an `@implementation`.
+        case method
+        /// Anything else: a statement.
+        case statement
+    }
+
+    /// The source wrapped, or `nil` when it has no statement at its top level (or has an
+    /// `@implementation` of its own: then it is a file, not a snippet). `undeclared` are the
+    /// names a first parse found used and not declared (`self.name`, `_name`, a receiver).
+    static func wrap(_ source: String, file: Int, undeclared: [String] = []) -> ObjCSnippet? {
+        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let kinds = classify(sourceLines),
+            let firstStatement = kinds.firstIndex(of: .statement) ?? kinds.firstIndex(of: .method)
+        else { return nil }
+        let hasStatements = kinds.contains(.statement)
+        let statementLine = firstStatement + 1
+        var text: [String] = []
+        var map: [Int] = []
+        func add(_ line: String, _ source: Int) {
+            text.append(line)
+            map.append(source)
+        }
+        for (index, kind) in kinds.enumerated() where kind == .outside || kind == .neutral {
+            add(sourceLines[index], index + 1)
+        }
+        let body = kinds.indices.filter { kinds[$0] == .statement }.map { sourceLines[$0] }.joined(separator: "\n")
+        let methods = kinds.indices.filter { kinds[$0] == .method }.map { sourceLines[$0] }.joined(separator: "\n")
+        var notes: [ImportDiagnostic] = []
+        // The names used and not declared: views, or layers when their name says so.
+        var declared: [(name: String, type: String, made: Bool, line: Int, bare: Bool)] = []
+        for raw in undeclared {
+            let bare = raw.hasPrefix(bareMarker)
+            let name = bare ? String(raw.dropFirst(bareMarker.count)) : raw
+            guard !declared.contains(where: { $0.name == name }) else { continue }
+            let assigned =
+                [" = ", "= "].contains { body.contains("self.\(name)" + $0) || body.contains("_\(name)" + $0) }
+                || (bare && body.contains("\(name) = "))
+            let use = firstUse(of: name, in: sourceLines) ?? statementLine
+            declared.append((name, layerType(name, in: body) ?? "UIView", !assigned, use, bare))
+        }
+        add("@interface \(className) : UIViewController", statementLine)
+        for item in declared { add("@property (nonatomic, strong) \(item.type) *\(item.name);", item.line) }
+        add("@end", statementLine)
+        add("@implementation \(className)", statementLine)
+        // A name used bare is the property's instance variable.
+        for item in declared where item.bare { add("@synthesize \(item.name) = \(item.name);", item.line) }
+        for (index, kind) in kinds.enumerated() where kind == .method { add(sourceLines[index], index + 1) }
+        // The statements run where a view controller sets its views up; when the snippet has
+        // its own viewDidLoad, once the view is on screen.
+        let hasSetup = methods.contains("viewDidLoad")
+        if hasStatements || declared.contains(where: \.made) {
+            add(hasSetup ? "- (void)viewDidAppear:(BOOL)animated {" : "- (void)viewDidLoad {", statementLine)
+        }
+        var made = 0
+        for item in declared where item.made {
+            let x = 20 + 120 * (made % 3)
+            let y = 100 + 120 * (made / 3)
+            made += 1
+            let frame = "CGRectMake(\(x), \(y), 100, 100)"
+            if item.type == "UIView" {
+                add(
+                    "self.\(item.name) = [[UIView alloc] initWithFrame:\(frame)]; "
+                        + "self.\(item.name).backgroundColor = [UIColor systemBlueColor]; "
+                        + "[self.view addSubview:self.\(item.name)];", item.line)
+                notes.append(
+                    ImportDiagnostic(
+                        .note, SourcePosition(line: item.line, column: 1, file: file),
+                        "\(item.name) is not declared: taken as a 100 × 100 view at (\(x), \(y)) in the view controller's view"
+                    ))
+            } else {
+                let fill =
+                    item.type == "CAShapeLayer"
+                    ? "self.\(item.name).fillColor = [UIColor systemBlueColor].CGColor; "
+                    : "self.\(item.name).backgroundColor = [UIColor systemBlueColor].CGColor; "
+                add(
+                    "self.\(item.name) = [\(item.type) layer]; self.\(item.name).frame = \(frame); " + fill
+                        + "[self.view.layer addSublayer:self.\(item.name)];", item.line)
+                notes.append(
+                    ImportDiagnostic(
+                        .note, SourcePosition(line: item.line, column: 1, file: file),
+                        "\(item.name) is not declared: taken as a 100 × 100 \(item.type) at (\(x), \(y)) in the view controller's view"
+                    ))
+            }
+        }
+        for item in declared where !item.made {
+            notes.append(
+                ImportDiagnostic(
+                    .note, SourcePosition(line: item.line, column: 1, file: file),
+                    "\(item.name) is not declared: taken as a property of the view controller (\(item.type))"))
+        }
+        for (index, kind) in kinds.enumerated() where kind == .statement { add(sourceLines[index], index + 1) }
+        if hasStatements || declared.contains(where: \.made) { add("}", statementLine) }
+        add("@end", statementLine)
+        let note: String
+        if hasStatements {
+            let lastStatement = (kinds.lastIndex(of: .statement) ?? firstStatement) + 1
+            note =
+                "the statements at the top level (lines \(statementLine)–\(lastStatement)) are read as a view "
+                + "controller's \(hasSetup ? "viewDidAppear:" : "viewDidLoad"), as an article prints them: self is "
+                + "that view controller, self.view its view on screen"
+                + (kinds.contains(.method) ? "; the methods are that view controller's" : "")
+        } else {
+            note =
+                "the methods outside an @implementation are read as a view controller's, as an article prints "
+                + "them: self is that view controller, self.view its view on screen"
+        }
+        notes.insert(ImportDiagnostic(.note, SourcePosition(line: statementLine, column: 1, file: file), note), at: 0)
+        return ObjCSnippet(text: text.joined(separator: "\n"), lines: map, notes: notes)
+    }
+
+    /// `CAShapeLayer` for a name whose uses set a shape layer's properties (`ring.path`),
+    /// `CALayer` for another name that ends in `Layer`, else `nil` (a view).
+    static func layerType(_ name: String, in body: String) -> String? {
+        let shaped = ["path", "strokeEnd", "strokeStart", "strokeColor", "fillColor", "lineWidth", "lineDashPhase"]
+            .contains { body.contains("\(name).\($0)") }
+        if shaped || name.lowercased().contains("shape") { return "CAShapeLayer" }
+        return name.hasSuffix("Layer") ? "CALayer" : nil
+    }
+
+    /// The line where `name` is first used as `self.name`, `_name` or `name`.
+    static func firstUse(of name: String, in lines: [String]) -> Int? {
+        lines.firstIndex { $0.contains("self.\(name)") || $0.contains("_\(name)") || $0.contains(name) }.map { $0 + 1 }
+    }
+
+    /// What each line of the source is, or `nil` when the source has an `@implementation`.
+    static func classify(_ lines: [String]) -> [Kind]? {
+        var kinds = [Kind](repeating: .neutral, count: lines.count)
+        let scanner = Scanner(lines)
+        var line = 0
+        while line < lines.count {
+            guard let first = scanner.firstToken(line) else {
+                // Blank, or only a comment (a block comment's lines are skipped with it).
+                let end = scanner.endOfComment(from: line)
+                line = end + 1
+                continue
+            }
+            let kind: Kind
+            let end: Int
+            if first.hasPrefix("#") {
+                kind = .outside
+                end = scanner.endOfDirective(from: line)
+            } else if first == "@implementation" {
+                return nil
+            } else if first == "@interface" || first == "@protocol" {
+                kind = .outside
+                end = scanner.lineOfEnd(from: line)
+            } else {
+                let piece = scanner.piece(from: line)
+                end = piece.endLine
+                if first == "-" || first == "+", piece.tokens.dropFirst().first == "(" {
+                    kind = .method
+                } else if Self.declarationWords.contains(first) || first.hasPrefix("@")
+                    || piece.tokens.prefix(while: { $0 != "=" }).contains("const")
+                {
+                    // A declaration, a constant (`CGFloat const kDuration = 0.5;`).
+                    kind = .outside
+                } else if piece.opensBlock, isFunctionHead(piece.tokens) {
+                    kind = .outside
+                } else {
+                    kind = .statement
+                }
+            }
+            for index in line...min(end, lines.count - 1) { kinds[index] = kind }
+            line = end + 1
+        }
+        return kinds
+    }
+
+    static let declarationWords: Set<String> = [
+        "typedef", "struct", "enum", "union", "static", "extern", "const", "inline", "NS_ENUM", "NS_OPTIONS",
+        "NS_ASSUME_NONNULL_BEGIN", "NS_ASSUME_NONNULL_END", "__attribute__",
+    ]
+
+    /// `CGFloat f(…) {`, `UIColor *tint(void) {`: at least two words before the first `(`, no `=`.
+    static func isFunctionHead(_ tokens: [String]) -> Bool {
+        guard let open = tokens.firstIndex(of: "("), !tokens[..<open].contains("=") else { return false }
+        let words = tokens[..<open].filter { $0 != "*" }
+        return words.count >= 2 && words.allSatisfy { $0.first.map { $0.isLetter || $0 == "_" } ?? false }
+    }
+}
+
+/// A small lexer over the source's lines: comments, string and character literals, and the
+/// depth of brackets, enough to find where a top-level piece ends.
+private struct Scanner {
+    let lines: [[Character]]
+
+    init(_ lines: [String]) { self.lines = lines.map(Array.init) }
+
+    /// The first token of a line that does not begin inside a comment, or `nil` for a blank
+    /// line or one that holds only a comment.
+    func firstToken(_ line: Int) -> String? {
+        let characters = lines[line]
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            if c == " " || c == "\t" || c == "\r" {
+                i += 1
+                continue
+            }
+            if c == "/", i + 1 < characters.count, characters[i + 1] == "/" { return nil }
+            if c == "/", i + 1 < characters.count, characters[i + 1] == "*" {
+                // A comment that closes on this line: the token after it.
+                var j = i + 2
+                while j + 1 < characters.count, !(characters[j] == "*" && characters[j + 1] == "/") { j += 1 }
+                guard j + 1 < characters.count else { return nil }
+                i = j + 2
+                continue
+            }
+            if c == "#" { return "#" }
+            if c.isLetter || c == "_" || c == "@" {
+                var j = i + 1
+                while j < characters.count, characters[j].isLetter || characters[j].isNumber || characters[j] == "_" {
+                    j += 1
+                }
+                return String(characters[i..<j])
+            }
+            return String(c)
+        }
+        return nil
+    }
+
+    /// The last line of a comment that starts on `line` (the line itself unless a block comment
+    /// opens there and closes later).
+    func endOfComment(from line: Int) -> Int {
+        var inBlock = false
+        var current = line
+        while current < lines.count {
+            let characters = lines[current]
+            var i = 0
+            while i < characters.count {
+                if inBlock {
+                    if characters[i] == "*", i + 1 < characters.count, characters[i + 1] == "/" {
+                        inBlock = false
+                        i += 2
+                        continue
+                    }
+                } else if characters[i] == "/", i + 1 < characters.count {
+                    if characters[i + 1] == "/" { break }
+                    if characters[i + 1] == "*" {
+                        inBlock = true
+                        i += 2
+                        continue
+                    }
+                }
+                i += 1
+            }
+            if !inBlock { return current }
+            current += 1
+        }
+        return lines.count - 1
+    }
+
+    /// A preprocessor line and the lines it continues onto with `\`.
+    func endOfDirective(from line: Int) -> Int {
+        var current = line
+        while current < lines.count - 1, lines[current].last == "\\" { current += 1 }
+        return current
+    }
+
+    /// The line of the `@end` that closes an `@interface` or `@protocol`.
+    func lineOfEnd(from line: Int) -> Int {
+        var current = line
+        while current < lines.count {
+            if String(lines[current]).contains("@end") { return current }
+            current += 1
+        }
+        return lines.count - 1
+    }
+
+    /// A piece from the start of `line`: its tokens up to where it ends (a `;` outside every
+    /// bracket, or the `}` that closes a `{` opened outside every bracket), its last line, and
+    /// whether it opened a block.
+    func piece(from line: Int) -> (tokens: [String], endLine: Int, opensBlock: Bool) {
+        var tokens: [String] = []
+        var depth = 0
+        var blockOpenedAtTop = false
+        var inBlockComment = false
+        var current = line
+        while current < lines.count {
+            let characters = lines[current]
+            var i = 0
+            lineLoop: while i < characters.count {
+                let c = characters[i]
+                if inBlockComment {
+                    if c == "*", i + 1 < characters.count, characters[i + 1] == "/" {
+                        inBlockComment = false
+                        i += 2
+                    } else {
+                        i += 1
+                    }
+                    continue
+                }
+                switch c {
+                case "/" where i + 1 < characters.count && characters[i + 1] == "/":
+                    break lineLoop
+                case "/" where i + 1 < characters.count && characters[i + 1] == "*":
+                    inBlockComment = true
+                    i += 2
+                    continue
+                case "\"", "'":
+                    // A string or character literal, with its escapes.
+                    var j = i + 1
+                    while j < characters.count, characters[j] != c {
+                        j += characters[j] == "\\" ? 2 : 1
+                    }
+                    tokens.append("literal")
+                    i = j + 1
+                    continue
+                case "(", "[", "{":
+                    if c == "{", depth == 0 { blockOpenedAtTop = true }
+                    depth += 1
+                    if depth == 1 || c != "{" { tokens.append(String(c)) }
+                case ")", "]", "}":
+                    depth = max(0, depth - 1)
+                    if c == "}", depth == 0, blockOpenedAtTop {
+                        // The block ends the piece, with what follows on its line (`} else {`
+                        // reopens it; a trailing `;` belongs to it).
+                        let rest = String(characters[(i + 1)...]).trimmingCharacters()
+                        if rest.hasPrefix("else") || rest.hasPrefix("while") {
+                            blockOpenedAtTop = false
+                        } else {
+                            return (tokens, current, true)
+                        }
+                    }
+                case ";" where depth == 0:
+                    return (tokens, current, blockOpenedAtTop)
+                case "=" where depth == 0:
+                    tokens.append("=")
+                case "*":
+                    if depth == 0 { tokens.append("*") }
+                default:
+                    if depth == 0, c.isLetter || c == "_" || c == "@" {
+                        var j = i + 1
+                        while j < characters.count,
+                            characters[j].isLetter || characters[j].isNumber || characters[j] == "_"
+                        {
+                            j += 1
+                        }
+                        tokens.append(String(characters[i..<j]))
+                        i = j
+                        continue
+                    } else if depth == 0, c != " ", c != "\t", c != "\r" {
+                        tokens.append(String(c))
+                    }
+                }
+                i += 1
+            }
+            current += 1
+        }
+        return (tokens, lines.count - 1, blockOpenedAtTop)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\t" })
+    }
+}
