@@ -146,6 +146,20 @@ extension ImportEvaluator {
         }
     }
 
+    /// `.zero` given where a point, size or rect is meant.
+    static func isZero(_ value: Value) -> Bool {
+        if case .enumCase("zero") = value { return true }
+        return false
+    }
+
+    /// A point's or size's two numbers.
+    func pair(_ value: Value, _ label: String, _ position: SourcePosition) throws(ImportStop) -> (Double, Double) {
+        switch value {
+        case .point(let x, let y), .size(let x, let y): return (x, y)
+        default: throw stop(position, "\(label) must be a CGPoint or CGSize, not \(value.kindName)")
+        }
+    }
+
     /// An implicit member call: `.now()`, `.milliseconds(300)`, `.init(x:y:)`.
     func implicitCall(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
         let first = arguments.items.first?.value
@@ -248,9 +262,10 @@ extension ImportEvaluator {
         case "CGSize", "CGSizeMake":
             return .size(try number(0), try number(1))
         case "CGRect", "CGRectMake":
-            if arguments["origin"] != nil, case .point(let x, let y)? = arguments["origin"],
-                case .size(let w, let h)? = arguments["size"]
-            {
+            if let origin = arguments["origin"], let size = arguments["size"] {
+                // `CGRect(origin: .zero, size: s)`: `.zero` is the point or size its label says.
+                let (x, y) = Self.isZero(origin) ? (0, 0) : try pair(origin, "origin", position)
+                let (w, h) = Self.isZero(size) ? (0, 0) : try pair(size, "size", position)
                 return .rect(x, y, w, h)
             }
             return .rect(try number(0), try number(1), try number(2), try number(3))
@@ -402,6 +417,9 @@ extension ImportEvaluator {
         case (.rect(let x, _, let w, _), "maxX"): return .number(x + w)
         case (.rect(_, let y, _, let h), "maxY"): return .number(y + h)
         case (.color, "cgColor"), (.color, "CGColor"): return value
+        // `.red.cgColor` where the type is implied (a `UIColor` property's `return .red`).
+        case (.enumCase(let colorName), "cgColor") where color(named: colorName) != nil:
+            return color(named: colorName)!
         case (.transform(let t), "isIdentity"): return .bool(t.isIdentity)
         case (.transform(let t), _) where Self.matrixIndex(name) != nil:
             return .number(t.matrix.elements[Self.matrixIndex(name)!])
@@ -446,6 +464,9 @@ extension ImportEvaluator {
         case (.runtime, _): return value
         case (.object, _):
             if let animator = animator(value) { return animatorMember(animator, name) }
+            if let object = instance(value), let getter = getter(object, name) {
+                return try call(getter, on: value, arguments: [], at: position)
+            }
             if let layer = layer(value) {
                 if let object = layer.instance {
                     let field =

@@ -186,6 +186,9 @@ extension ImportEvaluator {
         if name == "self" || name == "strongSelf" { return selfValue ?? .null }
         // UIKit's own implementations: `super.viewDidLoad()` and friends do nothing here.
         if name == "super" { return .typeName("super") }
+        if let selfValue, let object = instance(selfValue), let getter = getter(object, name) {
+            return try call(getter, on: selfValue, arguments: [], at: position)
+        }
         if let selfValue, let object = instance(selfValue) {
             var stripped = name
             if stripped.hasPrefix("_") { stripped.removeFirst() }
@@ -257,6 +260,11 @@ extension ImportEvaluator {
             evaluated.items.append((argument.label, try evaluate(argument.value, scope, selfValue: selfValue)))
         }
         switch callee {
+        case .array(let element, _) where element.count == 1 && evaluated.items.isEmpty:
+            // `[CALayer]()`: an empty array of that type.
+            return .array([])
+        case .dictionary(let pair, _) where pair.count == 1 && evaluated.items.isEmpty:
+            return .dictionary([])
         case .name(let name, _):
             if let value = scope.lookup(name) {
                 if case .closure(let closure) = value {

@@ -198,6 +198,12 @@ extension ImportEvaluator {
             if scope.assign(name, value) { return }
             // `self = [super initWithFrame:frame]`: the object stays itself.
             if name == "self" { return }
+            if let selfValue, let object = instance(selfValue),
+                setter(object, name) != nil || observers(object, name) != nil
+            {
+                try setMember(selfValue, name, value, position)
+                return
+            }
             if let selfValue, let object = instance(selfValue) {
                 // `_card` is the backing ivar of `card`.
                 let stripped = name.hasPrefix("_") ? String(name.dropFirst()) : name
@@ -269,6 +275,46 @@ extension ImportEvaluator {
 
     func hasProperty(_ object: InstanceObject, _ name: String) -> Bool {
         types[object.typeName]?.properties.contains { $0.name == name } ?? false
+    }
+
+    /// Whether `typeName` or a type it inherits from, in the file, declares the property.
+    func declaresProperty(_ typeName: String, _ name: String) -> Bool {
+        var seen: Set<String> = []
+        var current: String? = typeName
+        while let type = current, seen.insert(type).inserted {
+            if types[type]?.properties.contains(where: { $0.name == name }) == true { return true }
+            current = types[type]?.inherits.first
+        }
+        return false
+    }
+
+    /// What reading `name` runs: a computed property's `get`, or an Objective-C method of a
+    /// declared property's name (`- (CALayer *)dot`, a lazy getter), as `self.dot` sends it.
+    func getter(_ object: InstanceObject, _ name: String) -> FunctionDeclaration? {
+        guard !name.hasPrefix("_"), let function = method(object.typeName, name), function.parameters.isEmpty
+        else { return nil }
+        return function.isAccessor || declaresProperty(object.typeName, name) ? function : nil
+    }
+
+    /// What writing `name` runs: a computed property's `set`, or an Objective-C setter of a
+    /// declared property (`- (void)setProgress:(CGFloat)progress`).
+    func setter(_ object: InstanceObject, _ name: String) -> FunctionDeclaration? {
+        guard !name.hasPrefix("_"), let first = name.first else { return nil }
+        if let function = method(object.typeName, name + ".set"), function.isAccessor { return function }
+        guard declaresProperty(object.typeName, name),
+            let function = method(object.typeName, "set" + first.uppercased() + name.dropFirst()),
+            function.parameters.count == 1
+        else { return nil }
+        return function
+    }
+
+    /// A stored property's `willSet` and `didSet`.
+    func observers(_ object: InstanceObject, _ name: String) -> (will: FunctionDeclaration?, did: FunctionDeclaration?)?
+    {
+        guard !name.hasPrefix("_") else { return nil }
+        let will = method(object.typeName, name + ".willSet").flatMap { $0.isAccessor ? $0 : nil }
+        let did = method(object.typeName, name + ".didSet").flatMap { $0.isAccessor ? $0 : nil }
+        return will == nil && did == nil ? nil : (will, did)
     }
 
     /// The elements a `for-in` walks.

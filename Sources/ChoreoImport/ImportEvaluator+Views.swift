@@ -87,6 +87,23 @@ extension ImportEvaluator {
             try setCellField(cell, given, value, position)
             return
         }
+        if let object = instance(target) {
+            // A property's own code: its setter, or its observers around the store.
+            if let setter = setter(object, given) {
+                _ = try call(setter, on: target, arguments: [value], at: position)
+                return
+            }
+            let key = "\(ObjectIdentifier(object).hashValue).\(given)"
+            if let observers = observers(object, given), !observing.contains(key) {
+                observing.insert(key)
+                defer { observing.remove(key) }
+                let old = object.fields[given] ?? .null
+                if let will = observers.will { _ = try call(will, on: target, arguments: [value], at: position) }
+                try setMember(target, given, value, position)
+                if let did = observers.did { _ = try call(did, on: target, arguments: [old], at: position) }
+                return
+            }
+        }
         var name = given
         // `_label` is the instance variable behind the property `label`.
         if name.hasPrefix("_"), let object = instance(target), hasProperty(object, String(name.dropFirst())) {
@@ -370,8 +387,11 @@ extension ImportEvaluator {
             return target
         case "animation", "animationForKey":
             return .runtime(.unknown("the animation under a key"))
-        case "layoutIfNeeded", "setNeedsLayout", "layoutSubviews", "setNeedsDisplay", "sizeToFit",
-            "setNeedsLayoutAndDisplay":
+        case "layoutIfNeeded", "setNeedsLayout", "setNeedsLayoutAndDisplay":
+            // The layout pass runs the file's layoutSubviews of the view and the views in it
+            // (at once: the import has no display cycle to wait for).
+            try layOut(index, position)
+        case "layoutSubviews", "setNeedsDisplay", "sizeToFit":
             return .null
         case "addGestureRecognizer":
             try addGestureRecognizer(values.first ?? .null, to: target, position)
@@ -403,6 +423,45 @@ extension ImportEvaluator {
             return
         }
         guard case .layer(let parent) = heap[parentIndex] else { return }
+        // UIKit tells a view of the file's that it moves: `willMove(toSuperview:)` before,
+        // `didMoveToSuperview()` after, and when it comes on screen `willMove(toWindow:)`,
+        // `didMoveToWindow()`, then a layout pass (`layoutSubviews()`).
+        let comesOnScreen = (parent.isCanvas || parent.everAttached) && !layer.everAttached
+        try viewCallback(child, "willMove", label: "toSuperview", argument: .object(parentIndex), position)
+        if comesOnScreen { try viewCallback(child, "willMove", label: "toWindow", argument: .null, position) }
+        try place(child, layer, childIndex, in: parent, parentIndex, at: index, position)
+        try viewCallback(child, "didMoveToSuperview", position)
+        if comesOnScreen {
+            try viewCallback(child, "didMoveToWindow", position)
+            try layOut(childIndex, position)
+        }
+    }
+
+    /// A UIKit callback of a view whose class the file declares, when it has that method.
+    func viewCallback(
+        _ view: Value, _ name: String, label: String? = nil, argument: Value? = nil, _ position: SourcePosition
+    ) throws(ImportStop) {
+        guard let object = instance(view), layer(view) != nil else { return }
+        // Swift's `willMove(toSuperview:)`, or Objective-C's `willMoveToSuperview:`.
+        let objectiveC = label.map { name + $0.prefix(1).uppercased() + $0.dropFirst() }
+        guard
+            let function = method(object.typeName, name, labels: argument == nil ? [] : [label])
+                ?? objectiveC.flatMap({ method(object.typeName, $0) }).flatMap({ $0.parameters.count == 1 ? $0 : nil })
+        else { return }
+        _ = try call(function, on: view, arguments: argument.map { [$0] } ?? [], at: position)
+    }
+
+    /// A layout pass over a view and the views in it: each one's `layoutSubviews()` of the file.
+    func layOut(_ index: Int, _ position: SourcePosition) throws(ImportStop) {
+        guard case .layer(let layer) = heap[index] else { return }
+        try viewCallback(.object(index), "layoutSubviews", position)
+        for child in layer.children { try layOut(child, position) }
+    }
+
+    private func place(
+        _ child: Value, _ layer: LayerObject, _ childIndex: Int, in parent: LayerObject, _ parentIndex: Int,
+        at index: Int?, _ position: SourcePosition
+    ) throws(ImportStop) {
         // The model's tree, as code reads it.
         if let old = layer.parent, case .layer(let oldParent) = heap[old] {
             oldParent.children.removeAll { $0 == childIndex }
@@ -518,7 +577,7 @@ extension ImportEvaluator {
         }
         view.isCanvas = true
         canvasObject = index
-        if let bounds = rectOf(view.model["bounds"]) { canvasSize = (bounds.2, bounds.3) }
+        if let bounds = rectOf(view.model["bounds"]), bounds.2 > 0, bounds.3 > 0 { canvasSize = (bounds.2, bounds.3) }
         if let background = view.declared.first(where: { $0.0 == "backgroundColor" })?.1 {
             canvasBackground = background
         }

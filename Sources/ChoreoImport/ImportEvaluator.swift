@@ -89,6 +89,9 @@ final class ImportEvaluator {
     var actionCount = 0
     var layerCount = 0
     var queue: [Deferred] = []
+    /// The properties whose observers are running (`willSet` / `didSet` setting their own
+    /// property store it without running them again, as Swift does).
+    var observing: Set<String> = []
     /// The ids animators were bound to.
     var animatorIDs: Set<String> = []
     /// The chain of the queued work being run (``Deferred/chain`` and its own position).
@@ -226,6 +229,28 @@ final class ImportEvaluator {
                         return try hosted(type.name, method)
                     }
                     let instance = try instantiate(type.name, at: method.position)
+                    if viewBase(type.name) != nil, !isViewController(type.name), canvasObject == nil {
+                        // A view's own method: that view is on screen, in a host view that is
+                        // the canvas, as a view in a window.
+                        let host = try construct(
+                            "UIView", Arguments(items: [("frame", .rect(0, 0, Self.hostSide, Self.hostSide))]),
+                            method.position)
+                        try adoptCanvas(host, method.position)
+                        if case .object(let hostIndex) = host, let view = layer(instance) {
+                            if view.id == nil { name(instance, lowerFirst(type.name)) }
+                            hostedTurn = true
+                            if rectOf(view.model["bounds"]).map({ $0.2 <= 0 || $0.3 <= 0 }) ?? true {
+                                try setMember(
+                                    instance, "frame", .rect(0, 0, Self.hostSide, Self.hostSide), method.position)
+                            }
+                            try attach(instance, to: hostIndex, at: nil, method.position)
+                            hostedTurn = false
+                        }
+                        note(
+                            method.position,
+                            "\(type.name) is on screen while \(entry) runs, in a \(format(Self.hostSide)) × "
+                                + "\(format(Self.hostSide)) host view")
+                    }
                     var methods: [FunctionDeclaration] = []
                     if let setup = lifecycle(type.name, "viewDidLoad"), setup.name != method.name {
                         methods.append(setup)

@@ -160,6 +160,10 @@ package struct FunctionDeclaration: Sendable {
     /// The parameters' types as written (`CALayer`, `CGSize`, `UIColor *`), nil where not known:
     /// they tell the entry point a method that draws into a layer it is given (docs/import.md).
     package var parameterTypes: [String?]
+    /// A computed property's `get` or `set`, or a stored property's `willSet` / `didSet`
+    /// (named `name`, `name.set`, `name.willSet`, `name.didSet`): run when the property is read
+    /// or written, not called by name.
+    package var isAccessor = false
 
     package init(
         name: String, labels: [String?], parameters: [String], body: [Statement], isStatic: Bool = false,

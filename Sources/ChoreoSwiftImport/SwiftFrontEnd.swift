@@ -210,13 +210,18 @@ struct SwiftLowering {
                 let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
                 for binding in variable.bindings {
                     guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                    if binding.accessorBlock != nil {
-                        // A computed property: a method without arguments.
-                        if let accessor = binding.accessorBlock {
-                            methods.append(
-                                computedProperty(identifier.identifier.text, accessor, self.position(binding)))
-                        }
-                        continue
+                    if let accessor = binding.accessorBlock {
+                        let name = identifier.identifier.text
+                        let accessors = propertyAccessors(name, accessor, self.position(binding))
+                        methods += accessors
+                        // A computed property is its accessors; one with only observers
+                        // (`willSet`, `didSet`) is stored, and they run when it is set.
+                        let observed =
+                            !accessors.isEmpty
+                            && accessors.allSatisfy {
+                                $0.name.hasSuffix(".willSet") || $0.name.hasSuffix(".didSet")
+                            }
+                        guard observed else { continue }
                     }
                     _ = isStatic
                     properties.append(
@@ -263,22 +268,39 @@ struct SwiftLowering {
         return result
     }
 
-    mutating func computedProperty(_ name: String, _ accessor: AccessorBlockSyntax, _ position: SourcePosition)
-        -> FunctionDeclaration
+    /// A property's accessors as methods: the getter is `name` (no arguments), the setter
+    /// `name.set`, the observers `name.willSet` and `name.didSet`, each taking the value
+    /// (`newValue`, `oldValue`, or the name the code gives it).
+    mutating func propertyAccessors(_ name: String, _ accessor: AccessorBlockSyntax, _ position: SourcePosition)
+        -> [FunctionDeclaration]
     {
-        var body: [Statement] = []
+        var result: [FunctionDeclaration] = []
+        func add(_ suffix: String, _ parameter: String?, _ body: [Statement]) {
+            var function = FunctionDeclaration(
+                name: name + suffix, labels: parameter == nil ? [] : [nil], parameters: parameter.map { [$0] } ?? [],
+                body: body, position: position)
+            function.isAccessor = true
+            result.append(function)
+        }
         switch accessor.accessors {
-        case .getter(let statements): body = lowerBlock(statements)
+        case .getter(let statements):
+            add("", nil, lowerBlock(statements))
         case .accessors(let list):
-            if let getter = list.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }),
-                let block = getter.body
-            {
-                body = lowerBlock(block.statements)
+            for item in list {
+                let body = item.body.map { lowerBlock($0.statements) } ?? []
+                let given = item.parameters?.name.text
+                switch item.accessorSpecifier.tokenKind {
+                case .keyword(.get): add("", nil, body)
+                case .keyword(.set): add(".set", given ?? "newValue", body)
+                case .keyword(.willSet): add(".willSet", given ?? "newValue", body)
+                case .keyword(.didSet): add(".didSet", given ?? "oldValue", body)
+                default: break
+                }
             }
         @unknown default:
             break
         }
-        return FunctionDeclaration(name: name, labels: [], parameters: [], body: body, position: position)
+        return result
     }
 
     mutating func lowerFunction(_ function: FunctionDeclSyntax) -> FunctionDeclaration {
@@ -319,15 +341,46 @@ struct SwiftLowering {
         return statements
     }
 
+    /// The floating-point types a literal takes from its context.
+    static let floatingTypes: Set<String> = ["CGFloat", "Double", "Float", "TimeInterval", "CFTimeInterval"]
+
+    /// Arithmetic of integer literals where a floating-point number is meant (an argument of
+    /// UIKit, a view's property, a `CGFloat` constant): Swift types the literals from that
+    /// context, so `253 / 255` is 0.992…, not the integer 0. Other expressions are unchanged.
+    static func floatingLiterals(_ expression: Expression) -> Expression {
+        func value(_ e: Expression) -> (Double, hasDivision: Bool)? {
+            switch e {
+            case .literal(.integer(let i), _): return (Double(i), false)
+            case .literal(.number(let d), _): return (d, false)
+            case .prefix("-", let operand, _): return value(operand).map { (-$0.0, $0.hasDivision) }
+            case .binary(let op, let lhs, let rhs, _) where ["+", "-", "*", "/"].contains(op):
+                guard let l = value(lhs), let r = value(rhs) else { return nil }
+                let division = op == "/" || l.hasDivision || r.hasDivision
+                switch op {
+                case "+": return (l.0 + r.0, division)
+                case "-": return (l.0 - r.0, division)
+                case "*": return (l.0 * r.0, division)
+                default: return r.0 == 0 ? nil : (l.0 / r.0, true)
+                }
+            default: return nil
+            }
+        }
+        guard case .binary = expression, let (result, hasDivision) = value(expression), hasDivision else {
+            return expression
+        }
+        return .literal(.number(result), expression.position)
+    }
+
     mutating func lowerDeclaration(_ decl: DeclSyntax) -> [Statement] {
         if let variable = decl.as(VariableDeclSyntax.self) {
             var statements: [Statement] = []
             for binding in variable.bindings {
                 if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
-                    statements.append(
-                        .declare(
-                            identifier.identifier.text, binding.initializer.map { lowerExpression($0.value) },
-                            position(binding)))
+                    var value = binding.initializer.map { lowerExpression($0.value) }
+                    if let type = binding.typeAnnotation?.type.trimmedDescription, Self.floatingTypes.contains(type) {
+                        value = value.map(Self.floatingLiterals)
+                    }
+                    statements.append(.declare(identifier.identifier.text, value, position(binding)))
                 } else if let tuple = binding.pattern.as(TuplePatternSyntax.self),
                     let value = binding.initializer?.value
                 {
@@ -434,10 +487,11 @@ struct SwiftLowering {
         if expr.is(SequenceExprSyntax.self) { return folded(expr) { $0.lowerExpressionStatement($1) } }
         if let infix = expr.as(InfixOperatorExprSyntax.self) {
             if infix.operator.is(AssignmentExprSyntax.self) {
-                return [
-                    .assign(
-                        lowerExpression(infix.leftOperand), "=", lowerExpression(infix.rightOperand), position(infix))
-                ]
+                let target = lowerExpression(infix.leftOperand)
+                var value = lowerExpression(infix.rightOperand)
+                // A property of a view, layer or animation is a CGFloat, Float or Double.
+                if case .member = target { value = Self.floatingLiterals(value) }
+                return [.assign(target, "=", value, position(infix))]
             }
             if let op = infix.operator.as(BinaryOperatorExprSyntax.self),
                 ["+=", "-=", "*=", "/="].contains(op.operator.text)
@@ -532,7 +586,9 @@ struct SwiftLowering {
             return .member(member.base.map { lowerExpression($0) }, member.declName.baseName.text, p)
         }
         if let call = expr.as(FunctionCallExprSyntax.self) {
-            var arguments = call.arguments.map { Argument($0.label?.text, lowerExpression($0.expression)) }
+            var arguments = call.arguments.map {
+                Argument($0.label?.text, Self.floatingLiterals(lowerExpression($0.expression)))
+            }
             if let trailing = call.trailingClosure { arguments.append(Argument(nil, lowerClosure(trailing))) }
             for extra in call.additionalTrailingClosures {
                 arguments.append(Argument(extra.label.text, lowerClosure(extra.closure)))

@@ -1,0 +1,184 @@
+import ChoreoFormat
+import ChoreoImport
+import ChoreoJSON
+import ChoreoObjCImport
+import ChoreoSwiftImport
+import Testing
+
+/// Properties with code of their own (getters, setters, observers, lazy getters), literals typed
+/// from their context, and the callbacks UIKit sends a view as it comes on screen.
+@Suite struct ImportAccessorTests {
+    static func swift(_ source: String, entry: String? = nil) -> ImportResult {
+        Importer.run(SwiftFrontEnd.lower(source), options: ImportOptions(entry: entry))
+    }
+
+    static func objc(_ source: String, entry: String? = nil) -> ImportResult {
+        Importer.run(ObjCFrontEnd.lower(source), options: ImportOptions(entry: entry))
+    }
+
+    /// Every layer of the scene, nested ones too, by id.
+    static func layers(_ result: ImportResult) -> [String: JSONObject] {
+        var found: [String: JSONObject] = [:]
+        func walk(_ value: JSONValue?) {
+            guard case .array(let items)? = value else { return }
+            for case .object(let layer) in items {
+                if case .string(let id)? = layer["id"] { found[id] = layer }
+                walk(layer["sublayers"])
+            }
+        }
+        if case .object(let scene)? = result.scene { walk(scene["layers"]) }
+        return found
+    }
+
+    static func script(_ result: ImportResult) -> String {
+        guard case .object(let scene)? = result.scene, let script = scene["script"] else { return "" }
+        var writer = JSONWriter()
+        writer.value(script)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func anObjectiveCLazyGetterRunsWhenThePropertyIsRead() throws {
+        let result = Self.objc(
+            """
+            @interface Spinner : UIView
+            @property (nonatomic, strong) CALayer *dot;
+            @property (nonatomic, strong) UIColor *tint;
+            @end
+            @implementation Spinner
+            - (CALayer *)dot {
+                if (!_dot) {
+                    _dot = [CALayer layer];
+                    _dot.frame = CGRectMake(0, 0, 10, 10);
+                    [self.layer addSublayer:_dot];
+                }
+                return _dot;
+            }
+            - (void)setTint:(UIColor *)tint {
+                self.dot.backgroundColor = tint.CGColor;
+            }
+            - (void)start {
+                self.tint = [UIColor redColor];
+                CABasicAnimation *fade = [CABasicAnimation animationWithKeyPath:@"opacity"];
+                fade.toValue = @0;
+                fade.duration = 1;
+                [self.dot addAnimation:fade forKey:@"fade"];
+            }
+            @end
+            """, entry: "Spinner.start")
+        #expect(!result.diagnostics.contains { $0.severity == .error })
+        let layers = Self.layers(result)
+        // The view whose method runs is on screen, in a host view; its getter made one dot.
+        #expect(layers["spinner"]?["frame"] == .array([.number(0), .number(0), .number(120), .number(120)]))
+        #expect(layers["dot"] != nil)
+        // The setter ran: the tint reached the dot (set as the view is on screen: an action).
+        #expect(Self.script(result).contains("\"backgroundColor\":\"red\""))
+        #expect(layers.count == 2)
+        #expect(Self.script(result).contains("\"layer\":\"dot\""))
+        #expect(result.diagnostics.contains { $0.message.contains("Spinner is on screen while Spinner.start runs") })
+    }
+
+    @Test func swiftComputedPropertiesAndObservers() throws {
+        let result = Self.swift(
+            """
+            class Ring: UIView {
+                lazy var track: CAShapeLayer = {
+                    let l = CAShapeLayer()
+                    l.frame = CGRect(origin: .zero, size: CGSize(width: 60, height: 60))
+                    l.fillColor = ringColor.cgColor
+                    return l
+                }()
+                var ringColor: UIColor { return .red }
+                var progress: CGFloat {
+                    get { return track.strokeEnd }
+                    set { track.strokeEnd = newValue }
+                }
+                var level: CGFloat = 0 {
+                    didSet { track.lineWidth = level * 10 + oldValue }
+                }
+                func start() {
+                    layer.addSublayer(track)
+                    var parts = [CALayer]()
+                    parts.append(track)
+                    progress = 0.25
+                    self.level = 1
+                    UIView.animate(withDuration: 1) {
+                        self.alpha = 0.5
+                    }
+                }
+            }
+            """, entry: "Ring.start")
+        #expect(!result.diagnostics.contains { $0.severity != .note })
+        let track = try #require(Self.layers(result)["track"])
+        #expect(track["fillColor"] == .string("red"))
+        #expect(track["frame"] == .array([.number(0), .number(0), .number(60), .number(60)]))
+        let script = Self.script(result)
+        #expect(script.contains("\"strokeEnd\":0.25"))
+        #expect(script.contains("\"lineWidth\":10"))
+    }
+
+    @Test func integerLiteralsTakeAFloatingTypeFromTheirContext() throws {
+        let result = Self.swift(
+            """
+            let card = UIView(frame: CGRect(x: 0, y: 0, width: 100, height: 50))
+            card.backgroundColor = UIColor(red: 253/255, green: 128 / 255, blue: 0, alpha: 1)
+            view.addSubview(card)
+            let half: CGFloat = 1 / 2
+            let columns = 7 / 2
+            UIView.animate(withDuration: 1/4) {
+                card.alpha = half
+                card.layer.cornerRadius = 3 / 2
+                card.frame.origin.x = CGFloat(columns)
+            }
+            """)
+        let card = try #require(Self.layers(result)["card"])
+        guard case .array(let color)? = card["backgroundColor"], color.count == 4,
+            case .number(let red) = color[0], case .number(let green) = color[1]
+        else {
+            Issue.record("no colour: \(card)")
+            return
+        }
+        #expect(abs(red - 253.0 / 255) < 1e-12)
+        #expect(abs(green - 128.0 / 255) < 1e-12)
+        let script = Self.script(result)
+        #expect(script.contains("\"duration\":0.25"))
+        #expect(script.contains("\"opacity\":0.5"))
+        #expect(script.contains("\"cornerRadius\":1.5"))
+        // Without a floating context an integer division stays integral, as Swift has it.
+        #expect(script.contains("\"frame\":[3,0,100,50]"))
+    }
+
+    @Test func aViewComingOnScreenIsToldAndLaidOut() throws {
+        let result = Self.swift(
+            """
+            class PulseView: UIView {
+                let dot = CALayer()
+                override func didMoveToWindow() {
+                    super.didMoveToWindow()
+                    dot.backgroundColor = UIColor.red.cgColor
+                    layer.addSublayer(dot)
+                }
+                override func layoutSubviews() {
+                    super.layoutSubviews()
+                    dot.frame = CGRect(x: 0, y: 0, width: bounds.width / 2, height: bounds.height / 2)
+                }
+            }
+            class ViewController: UIViewController {
+                let pulse = PulseView(frame: CGRect(x: 20, y: 20, width: 80, height: 40))
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    view.addSubview(pulse)
+                }
+                override func viewDidAppear(_ animated: Bool) {
+                    super.viewDidAppear(animated)
+                    UIView.animate(withDuration: 1) {
+                        self.pulse.frame = CGRect(x: 20, y: 20, width: 200, height: 100)
+                        self.pulse.layoutIfNeeded()
+                    }
+                }
+            }
+            """)
+        let dot = try #require(Self.layers(result)["dot"])
+        #expect(dot["frame"] == .array([.number(0), .number(0), .number(40), .number(20)]))
+        #expect(Self.script(result).contains("\"dot\":{\"frame\":[0,0,100,50]}"))
+    }
+}
