@@ -11,6 +11,14 @@ extension ImportEvaluator {
         switch (type, name) {
         case ("super", _):
             return .null
+        case (Self.constraintType, "activate"), (Self.constraintType, "activateConstraints"):
+            activate(arguments.items.first?.value ?? .null, true)
+            return .null
+        case (Self.constraintType, "deactivate"), (Self.constraintType, "deactivateConstraints"):
+            activate(arguments.items.first?.value ?? .null, false)
+            return .null
+        case (Self.constraintType, "constraintWithItem"):
+            return try layoutConstraint(arguments, position)
         case ("UIView", "animate"), ("UIView", "animateWithDuration"):
             return try animateBlock(arguments, position)
         case ("UIView", "animateKeyframes"), ("UIView", "animateKeyframesWithDuration"):

@@ -193,6 +193,7 @@ extension ImportEvaluator {
     /// A `Type(…)` of UIKit, Core Animation or CoreGraphics.
     func construct(_ type: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
         if types[type] != nil { return try constructInstance(type, arguments, position) }
+        if type == Self.constraintType { return try layoutConstraint(arguments, position) }
         return try callFunction(type, arguments, position)
     }
 
@@ -467,6 +468,8 @@ extension ImportEvaluator {
             if let object = instance(value), let getter = getter(object, name) {
                 return try call(getter, on: value, arguments: [], at: position)
             }
+            if layer(value) != nil, let anchor = anchor(of: value, name) { return anchor }
+            if layer(value) != nil, Self.layoutGuides.contains(name) { return value }
             if let layer = layer(value) {
                 if let object = layer.instance {
                     let field =

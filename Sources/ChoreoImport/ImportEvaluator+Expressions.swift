@@ -183,7 +183,10 @@ extension ImportEvaluator {
         -> Value
     {
         if let value = scope.lookup(name) { return value }
-        if name == "self" || name == "strongSelf" { return selfValue ?? .null }
+        if name == "self" || name == "strongSelf" {
+            if selfValue == nil, topLevelEntry { return snippetController(position) }
+            return selfValue ?? .null
+        }
         // UIKit's own implementations: `super.viewDidLoad()` and friends do nothing here.
         if name == "super" { return .typeName("super") }
         if let selfValue, let object = instance(selfValue), let getter = getter(object, name) {
@@ -236,6 +239,18 @@ extension ImportEvaluator {
             "view is not declared: the code is taken as a view controller's, and view as its view on screen (the scene's canvas)"
         )
         return value
+    }
+
+    /// `self` in top-level code: the view controller the snippet was written in, whose `view`
+    /// is the canvas (``snippetView(_:_:)``).
+    func snippetController(_ position: SourcePosition) -> Value {
+        if let controller = globals.lookup("$snippetController") { return controller }
+        let object = InstanceObject(typeName: "UIViewController")
+        object.fields["view"] =
+            globals.lookup("view") ?? snippetView("view", position) ?? canvasObject.map { .object($0) } ?? .null
+        let controller = allocate(.instance(object))
+        globals.variables["$snippetController"] = controller
+        return controller
     }
 
     /// A method of one of the file's types (or of a type it inherits from, in the file).
@@ -402,6 +417,7 @@ extension ImportEvaluator {
     {
         switch target {
         case .object:
+            if let value = try anchorMethod(target, name, arguments, position) { return value }
             if let context = transitionContext(target) { return try contextMember(context, name, arguments, position) }
             if let object = instance(target),
                 let value = try controllerMethod(target, object, name, arguments, position)

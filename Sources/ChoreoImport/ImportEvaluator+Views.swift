@@ -393,6 +393,10 @@ extension ImportEvaluator {
             try layOut(index, position)
         case "layoutSubviews", "setNeedsDisplay", "sizeToFit":
             return .null
+        case "addConstraint", "addConstraints":
+            activate(values.first ?? .null, true)
+        case "removeConstraint", "removeConstraints":
+            activate(values.first ?? .null, false)
         case "addGestureRecognizer":
             try addGestureRecognizer(values.first ?? .null, to: target, position)
         case "setTitle", "setTitleColor", "setImage", "addTarget":
@@ -453,9 +457,14 @@ extension ImportEvaluator {
 
     /// A layout pass over a view and the views in it: each one's `layoutSubviews()` of the file.
     func layOut(_ index: Int, _ position: SourcePosition) throws(ImportStop) {
+        try solveConstraints(position)
+        try layOutSubviews(index, position)
+    }
+
+    private func layOutSubviews(_ index: Int, _ position: SourcePosition) throws(ImportStop) {
         guard case .layer(let layer) = heap[index] else { return }
         try viewCallback(.object(index), "layoutSubviews", position)
-        for child in layer.children { try layOut(child, position) }
+        for child in layer.children { try layOutSubviews(child, position) }
     }
 
     private func place(

@@ -92,6 +92,11 @@ final class ImportEvaluator {
     /// The properties whose observers are running (`willSet` / `didSet` setting their own
     /// property store it without running them again, as Swift does).
     var observing: Set<String> = []
+    /// Auto Layout constraints made, in order; those the layout pass left out; where the first
+    /// was made (``noteConstraints()``).
+    var constraints: [Value] = []
+    var ignoredConstraints: Set<ObjectIdentifier> = []
+    var firstConstraint: SourcePosition?
     /// The ids animators were bound to.
     var animatorIDs: Set<String> = []
     /// The chain of the queued work being run (``Deferred/chain`` and its own position).
@@ -188,12 +193,14 @@ final class ImportEvaluator {
             topLevelEntry = true
             _ = try execute(unit.topLevel, globals, selfValue: nil)
             topLevelEntry = false
+            try solveConstraints(entry.position)
         case .hosted(let instance, let method, let arguments):
             // One run-loop turn: the layers it makes and adds are in the first frame, as one
             // transaction commits them together.
             hostedTurn = true
             _ = try call(method, on: instance, arguments: arguments, at: method.position)
             hostedTurn = false
+            try solveConstraints(method.position)
         case .methods(let instance, let methods):
             for method in methods {
                 // Before the view appears (viewDidLoad, viewWillAppear) the code sets up what the
@@ -202,10 +209,13 @@ final class ImportEvaluator {
                 // implicit animation runs).
                 if !Self.setupMethods.contains(method.name) { entryTurn = false }
                 _ = try call(method, on: instance, arguments: [], at: method.position)
+                // UIKit lays the view out before it appears, and at the end of the turn.
+                try solveConstraints(method.position)
             }
         }
         entryTurn = false
         try drainQueue()
+        noteConstraints()
     }
 
     enum EntryWork {
@@ -375,6 +385,7 @@ final class ImportEvaluator {
             case .gesture(let recognizer, let sample, let position):
                 try deliver(sample, to: recognizer, at: position)
             }
+            try solveConstraints(item.position)
         }
     }
 

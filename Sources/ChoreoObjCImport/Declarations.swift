@@ -540,7 +540,52 @@ enum Declarations {
 
         @interface UIResponder : NSObject
         @end
+        typedef enum NSLayoutAttribute : NSInteger {
+            NSLayoutAttributeLeft = 1, NSLayoutAttributeRight, NSLayoutAttributeTop, NSLayoutAttributeBottom,
+            NSLayoutAttributeLeading, NSLayoutAttributeTrailing, NSLayoutAttributeWidth, NSLayoutAttributeHeight,
+            NSLayoutAttributeCenterX, NSLayoutAttributeCenterY, NSLayoutAttributeLastBaseline,
+            NSLayoutAttributeFirstBaseline, NSLayoutAttributeNotAnAttribute = 0
+        } NSLayoutAttribute;
+        typedef enum NSLayoutRelation : NSInteger {
+            NSLayoutRelationLessThanOrEqual = -1, NSLayoutRelationEqual = 0, NSLayoutRelationGreaterThanOrEqual = 1
+        } NSLayoutRelation;
+        typedef float UILayoutPriority;
+        @interface NSLayoutConstraint : NSObject
+        @property CGFloat constant;
+        @property (getter=isActive) BOOL active;
+        @property UILayoutPriority priority;
+        @property (readonly) CGFloat multiplier;
+        + (void)activateConstraints:(NSArray *)constraints;
+        + (void)deactivateConstraints:(NSArray *)constraints;
+        + (instancetype)constraintWithItem:(id)view1 attribute:(NSLayoutAttribute)attr1 relatedBy:(NSLayoutRelation)relation toItem:(id)view2 attribute:(NSLayoutAttribute)attr2 multiplier:(CGFloat)multiplier constant:(CGFloat)c;
+        @end
+        @interface NSLayoutAnchor : NSObject
+        - (NSLayoutConstraint *)constraintEqualToAnchor:(NSLayoutAnchor *)anchor;
+        - (NSLayoutConstraint *)constraintEqualToAnchor:(NSLayoutAnchor *)anchor constant:(CGFloat)c;
+        - (NSLayoutConstraint *)constraintGreaterThanOrEqualToAnchor:(NSLayoutAnchor *)anchor;
+        - (NSLayoutConstraint *)constraintGreaterThanOrEqualToAnchor:(NSLayoutAnchor *)anchor constant:(CGFloat)c;
+        - (NSLayoutConstraint *)constraintLessThanOrEqualToAnchor:(NSLayoutAnchor *)anchor;
+        - (NSLayoutConstraint *)constraintLessThanOrEqualToAnchor:(NSLayoutAnchor *)anchor constant:(CGFloat)c;
+        @end
+        @interface NSLayoutDimension : NSLayoutAnchor
+        - (NSLayoutConstraint *)constraintEqualToConstant:(CGFloat)c;
+        - (NSLayoutConstraint *)constraintGreaterThanOrEqualToConstant:(CGFloat)c;
+        - (NSLayoutConstraint *)constraintLessThanOrEqualToConstant:(CGFloat)c;
+        - (NSLayoutConstraint *)constraintEqualToAnchor:(NSLayoutDimension *)anchor multiplier:(CGFloat)m;
+        - (NSLayoutConstraint *)constraintEqualToAnchor:(NSLayoutDimension *)anchor multiplier:(CGFloat)m constant:(CGFloat)c;
+        @end
+        @interface UILayoutGuide : NSObject
+        @property (readonly) NSLayoutAnchor *leadingAnchor, *trailingAnchor, *leftAnchor, *rightAnchor, *topAnchor, *bottomAnchor, *centerXAnchor, *centerYAnchor;
+        @property (readonly) NSLayoutDimension *widthAnchor, *heightAnchor;
+        @end
         @interface UIView : UIResponder
+        @property (readonly) NSLayoutAnchor *leadingAnchor, *trailingAnchor, *leftAnchor, *rightAnchor, *topAnchor, *bottomAnchor, *centerXAnchor, *centerYAnchor;
+        @property (readonly) NSLayoutDimension *widthAnchor, *heightAnchor;
+        @property (readonly) UILayoutGuide *safeAreaLayoutGuide, *layoutMarginsGuide, *readableContentGuide;
+        - (void)addConstraint:(NSLayoutConstraint *)constraint;
+        - (void)addConstraints:(NSArray *)constraints;
+        - (void)removeConstraint:(NSLayoutConstraint *)constraint;
+        - (void)removeConstraints:(NSArray *)constraints;
         + (void)animateWithDuration:(NSTimeInterval)duration delay:(NSTimeInterval)delay options:(UIViewAnimationOptions)options animations:(void (^)(void))animations completion:(void (^)(BOOL finished))completion;
         + (void)animateWithDuration:(NSTimeInterval)duration animations:(void (^)(void))animations completion:(void (^)(BOOL finished))completion;
         + (void)animateWithDuration:(NSTimeInterval)duration animations:(void (^)(void))animations;
