@@ -4,6 +4,15 @@ import ChoreoJSON
 /// UIView animation blocks, `CATransaction`, `CAAnimation`s and their delegates, GCD.
 extension ImportEvaluator {
     /// `Type.method(…)` of UIKit, Core Animation and GCD.
+    /// The animation properties code sets, for "did you mean".
+    static let animationPropertyNames = [
+        "keyPath", "fromValue", "toValue", "byValue", "values", "keyTimes", "path", "timingFunction",
+        "timingFunctions", "calculationMode", "rotationMode", "duration", "beginTime", "timeOffset", "speed",
+        "repeatCount", "repeatDuration", "autoreverses", "fillMode", "isRemovedOnCompletion", "removedOnCompletion",
+        "isAdditive", "additive", "isCumulative", "cumulative", "animations", "mass", "stiffness", "damping",
+        "initialVelocity", "type", "subtype", "delegate",
+    ]
+
     func callStatic(_ type: String, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
     {
@@ -271,7 +280,9 @@ extension ImportEvaluator {
             sink = frame.list
         case "commit":
             guard let frame = transactions.popLast() else {
-                warn(position, "CATransaction.commit() without begin(); skipped")
+                warn(
+                    position, "CATransaction.commit() without begin(); skipped",
+                    fix: "call CATransaction.begin() before the changes it commits")
                 return .null
             }
             sink = frame.outerSink
@@ -371,11 +382,15 @@ extension ImportEvaluator {
         }
         guard let field = animationField(name) else {
             if name == "name" || name == "fadeInDuration" { return }
-            warn(position, "\(name) is not an animation property the importer knows; skipped")
+            warn(
+                position, "\(name) is not an animation property the importer knows; skipped",
+                fix: Vocabulary.suggestion(for: name, among: Self.animationPropertyNames).map { "did you mean \($0)?" })
             return
         }
         if case .runtime(let runtime) = value {
-            warn(position, "\(name) is \(runtime.description), known only at run time; skipped")
+            warn(
+                position, "\(name) is \(runtime.description), known only at run time; skipped",
+                fix: "compute \(name) from constants in the code")
             return
         }
         animation[field] = value
@@ -565,7 +580,9 @@ extension ImportEvaluator {
     /// `layer.add(animation, forKey:)`: an `add` action, its delegate's callbacks queued.
     func addAnimation(to target: Value, _ value: Value, key: Value, _ position: SourcePosition) throws(ImportStop) {
         guard let layer = layer(target), let animation = animation(value) else {
-            warn(position, "add(_:forKey:) needs a layer and an animation; skipped")
+            warn(
+                position, "add(_:forKey:) needs a layer and an animation; skipped",
+                fix: "add an animation the code makes to a layer: layer.add(animation, forKey: \"key\")")
             return
         }
         let keyJSON: JSONValue? = if case .null = key { nil } else { try json(key, position) }

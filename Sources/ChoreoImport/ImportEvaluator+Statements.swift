@@ -171,7 +171,9 @@ extension ImportEvaluator {
             guard let condition = runtime.condition, inCallback || currentTransition != nil else {
                 warn(
                     position,
-                    "this condition depends on \(runtime.description), known only at run time: the import assumes it holds"
+                    "this condition depends on \(runtime.description), known only at run time: the import assumes it holds",
+                    fix:
+                        "to import the other branch, give the value a constant for the import, or run the method that takes it with --entry"
                 )
                 return try execute(then, inner, selfValue: selfValue)
             }
@@ -222,7 +224,9 @@ extension ImportEvaluator {
                 try setMember(selfValue, name, value, position)
                 return
             }
-            warn(position, "assignment to \(name), which is not declared; it is declared here")
+            warn(
+                position, "assignment to \(name), which is not declared; it is declared here",
+                fix: "declare it before the assignment (var \(name) = …)")
             scope.variables[name] = value
         case .member(let base?, let name, let position):
             let baseValue = try evaluate(base, scope, selfValue: selfValue)
@@ -324,7 +328,9 @@ extension ImportEvaluator {
         case .dictionary(let pairs): return pairs.map { .array([$0.0, $0.1]) }
         case .string(let text): return text.map { .string(String($0)) }
         case .runtime:
-            warn(position, "the loop walks \(value.kindName), known only at run time: it runs no times")
+            warn(
+                position, "the loop walks \(value.kindName), known only at run time: it runs no times",
+                fix: "loop over an array or a range the code builds from constants")
             return []
         default:
             throw stop(position, "cannot loop over \(value.kindName)")

@@ -1,3 +1,4 @@
+import ChoreoFormat
 import ChoreoJSON
 
 /// Views and layers: making them, their properties, the tree.
@@ -36,6 +37,16 @@ extension ImportEvaluator {
     }
 
     /// The scene property a UIKit or Core Animation property name sets, for this kind of layer.
+    /// The properties code sets on views and layers that ``sceneProperty(_:_:)`` may know, for
+    /// "did you mean".
+    static let layerPropertyNames = [
+        "frame", "bounds", "position", "anchorPoint", "zPosition", "opacity", "transform", "sublayerTransform",
+        "backgroundColor", "borderColor", "borderWidth", "cornerRadius", "masksToBounds", "shadowColor",
+        "shadowOpacity", "shadowOffset", "shadowRadius", "speed", "timeOffset", "beginTime", "center", "alpha",
+        "clipsToBounds", "isHidden", "hidden", "path", "fillColor", "strokeColor", "lineWidth", "strokeStart",
+        "strokeEnd", "lineDashPhase", "string", "fontSize", "foregroundColor", "text", "textColor", "contents",
+    ]
+
     func sceneProperty(_ name: String, _ layer: LayerObject) -> String? {
         switch name {
         case "frame", "bounds", "position", "anchorPoint", "zPosition", "opacity", "transform", "sublayerTransform",
@@ -124,7 +135,8 @@ extension ImportEvaluator {
         guard let layer = layer(target) else { return }
         if case .runtime(let runtime) = value {
             warn(
-                position, "\(name) is set to \(runtime.description), known only at run time; the assignment is skipped")
+                position, "\(name) is set to \(runtime.description), known only at run time; the assignment is skipped",
+                fix: "compute the value from constants in the code (or set \(name) in the scene by hand)")
             return
         }
         if layer.isCanvas {
@@ -142,7 +154,11 @@ extension ImportEvaluator {
         }
         guard let property = sceneProperty(name, layer) else {
             if Self.ignoredProperties.contains(name) { return }
-            warn(position, "\(layer.className).\(name) is not a property choreo animates; skipped")
+            let known = Self.layerPropertyNames.filter { sceneProperty($0, layer) != nil }
+            warn(
+                position, "\(layer.className).\(name) is not a property choreo animates; skipped",
+                fix: Vocabulary.suggestion(for: name, among: known).map { "did you mean \($0)?" }
+                    ?? "the properties a scene has are in docs/scene-format.md; this one does not change the picture")
             return
         }
         let json = try sceneValue(property, value, position)
@@ -240,12 +256,16 @@ extension ImportEvaluator {
         case .color(let c): return c
         case .enumCase(let name):
             if case .color(let c)? = color(named: name) { return c }
-            warn(position, "\(name) is not a colour the importer knows; the colour is skipped")
+            warn(
+                position, "\(name) is not a colour the importer knows; the colour is skipped",
+                fix: "write it as UIColor(red:green:blue:alpha:), a system colour (.systemBlue) or a named one (.red)")
             return nil
         // nil (Objective-C's `nil` can reach here as the integer 0 it is defined as): no colour.
         case .null, .integer(0): return .string("clear")
         default:
-            warn(position, "a colour was expected here, not \(value.kindName); the colour is skipped")
+            warn(
+                position, "a colour was expected here, not \(value.kindName); the colour is skipped",
+                fix: "give a UIColor (or its .cgColor) made from constants in the code")
             return nil
         }
     }
@@ -423,7 +443,9 @@ extension ImportEvaluator {
     /// while neither is on screen), else an `addLayer` action.
     func attach(_ child: Value, to parentIndex: Int, at index: Int?, _ position: SourcePosition) throws(ImportStop) {
         guard let layer = layer(child), case .object(let childIndex) = child else {
-            warn(position, "only views and layers can be added; skipped")
+            warn(
+                position, "only views and layers can be added; skipped",
+                fix: "add a view the code makes (UIView(frame:), CALayer()) or one of its properties")
             return
         }
         guard case .layer(let parent) = heap[parentIndex] else { return }

@@ -182,3 +182,26 @@ import Testing
         #expect(Self.script(result).contains("\"dot\":{\"frame\":[0,0,100,50]}"))
     }
 }
+
+/// Warnings that say what to write instead.
+@Suite struct ImportFixTests {
+    @Test func misspeltPropertiesSuggestTheirNames() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let v = UIView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+                view.addSubview(v)
+                v.layer.cornerRadus = 4
+                let a = CABasicAnimation(keyPath: "opacity")
+                a.durration = 1
+                v.layer.add(a, forKey: "o")
+                total = 3
+                for step in steps { v.alpha = step }
+                """), options: ImportOptions())
+        func fix(line: Int) -> String? { result.diagnostics.first { $0.position.line == line && $0.fix != nil }?.fix }
+        #expect(fix(line: 3) == "did you mean cornerRadius?")
+        #expect(fix(line: 5) == "did you mean duration?")
+        #expect(fix(line: 7) == "declare it before the assignment (var total = …)")
+        #expect(fix(line: 8) == "loop over an array or a range the code builds from constants")
+    }
+}
