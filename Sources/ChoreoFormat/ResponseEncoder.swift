@@ -645,8 +645,11 @@ private final class BlockResults: Sendable {
 /// The cursors of a stream's earlier pieces, for its next ones: a cursor's tile of sampled
 /// frames (up to ``ResponseEncoder/tileBytes`` a thread) and its caches are mappings of their
 /// own, which a new cursor for every piece would map and fault in again. One plan's only.
-public final class CursorPool: @unchecked Sendable {
-    /// The cursors, handed from one thread to the next only through the lock.
+/// Sendable through its `Mutex`, the one thing it holds.
+public final class CursorPool: Sendable {
+    /// The cursors. `@unchecked Sendable`: a cursor is owned by one thread at a time, and goes
+    /// from one to the next only through the lock (``take(tileFrames:)`` removes it from here,
+    /// ``give(_:)`` puts it back when the thread is done with it).
     private struct Kept: @unchecked Sendable { var cursors: [SamplingCursor] = [] }
     private let kept = Mutex(Kept())
 

@@ -13,6 +13,10 @@ import Synchronization
 /// never delays another; a failing one costs one request per interval whatever it answers.
 /// Each transfer follows at most 3 redirects, over `http` and `https` only, reads at most
 /// 64 KiB of body, and is cut at the timeout.
+///
+/// `@unchecked Sendable`: the plan is behind a `Mutex`; the multi handle is used by the probe
+/// thread alone, except `curl_multi_wakeup`, which libcurl lets any thread call; `thread` is
+/// written only by ``start()`` and ``stop()``, which the owner calls from one thread.
 public final class CurlProbeClient: @unchecked Sendable {
     /// Where to probe, and what to call with each result.
     public struct Target: Sendable, Equatable {

@@ -4,6 +4,10 @@
 /// `Array` the optimizer may copy the whole element first. The subscript here addresses the
 /// element, so `buffer[i].field` loads only the field, and reading never touches a reference
 /// count (threads reading one shared array would contend on it). The owner frees it with ``free()``.
+///
+/// `@unchecked Sendable`: the elements are written once, in `init`, before the buffer is
+/// shared, and only read after; the owner calls ``free()`` once no thread reads it any more
+/// (the compiled program that holds it is released after its last sampling job).
 public struct FrozenBuffer<Element>: @unchecked Sendable {
     fileprivate let base: UnsafeMutablePointer<Element>
     public let count: Int
