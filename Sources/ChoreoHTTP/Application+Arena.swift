@@ -75,11 +75,9 @@ extension Application {
         let round = try service { () throws(ServiceError) in try arena.startRound(body: request.body) }
         var response = HTTPResponse.json(
             201,
-            value: [
-                "id": .number(Double(round.id)), "started": .number(round.started), "duration": .number(round.duration),
-                "order": .array(round.order.map { .string($0) }),
-                "champion": round.champion.map { .string($0) } ?? .null,
-            ])
+            value: MonitorDocuments.round(
+                id: round.id, started: round.started, duration: round.duration, order: round.order,
+                champion: round.champion))
         response.headers.append(("Location", Self.currentRoundScene))
         return response
     }
@@ -119,7 +117,12 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         let rows = try service { () throws(ServiceError) in try arena.history(of: name, parameters: request.query) }
-        return .json(200, Self.history(node: name, rows))
+        let probes = rows.map {
+            MonitorDocuments.Probe(
+                timeMs: $0.timeMs, url: $0.url, verdict: $0.verdict, reason: $0.reason, httpStatus: $0.httpStatus,
+                latencyMicroseconds: $0.latencyMicroseconds)
+        }
+        return .json(200, MonitorDocuments.history(node: name, probes))
     }
 
     /// `GET /v1/arena/nodes/{name}`: 200 while up, 503 while down.
@@ -180,24 +183,5 @@ extension Application {
                 ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
             ],
             body: .bytes(bytes))
-    }
-
-    /// `{"node": …, "probes": [{"time", "url", "verdict", "reason", "httpStatus", "latencyMs"}]}`.
-    static func history(node: String, _ rows: [ProbeRow]) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("{\"node\":")
-        writer.string(node)
-        writer.raw(",\"probes\":")
-        writer.array(rows) { writer, row in
-            writer.value([
-                "time": .number(Double(row.timeMs) / 1000), "url": .string(URLRedaction.redacted(row.url)),
-                "verdict": .string(row.verdict),
-                "reason": row.reason.map { .string($0) } ?? .null,
-                "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
-                "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),
-            ])
-        }
-        writer.raw("}")
-        return writer.bytes
     }
 }

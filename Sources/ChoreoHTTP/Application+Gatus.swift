@@ -13,20 +13,8 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         let report = try service { () throws(ServiceError) in try arena.uptime(of: name, parameters: request.query) }
-        let uptime = report.uptime
-        if Self.wantsText(request) { return Self.text(uptime.ratio.map { String($0) } ?? "") }
-        let value: JSONValue = [
-            "node": .string(report.node), "window": .string(report.window),
-            "from": .string(GatusDocuments.timestamp(uptime.fromMs)),
-            "to": .string(GatusDocuments.timestamp(uptime.toMs)),
-            "probes": ["total": .number(Double(uptime.total)), "up": .number(Double(uptime.up))],
-            "uptime": uptime.ratio.map { .number($0) } ?? .null,
-            "timeWeighted": uptime.timeWeighted.map { .number($0) } ?? .null,
-            "maintenanceExcluded": .number(Double(uptime.excludedMilliseconds) / 1000),
-            "maintenanceExcludedProbes": .number(Double(uptime.excludedProbes)),
-            "meanLatencyMs": uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null,
-        ]
-        return .json(200, value: value)
+        if Self.wantsText(request) { return Self.text(report.uptime.ratio.map { String($0) } ?? "") }
+        return .json(200, value: MonitorDocuments.uptime(node: report.node, window: report.window, report.uptime))
     }
 
     /// `GET /v1/arena/nodes/{name}/response-times?resolution=&from=&to=`: the node's buckets,
@@ -37,36 +25,11 @@ extension Application {
         let report = try service { () throws(ServiceError) in
             try arena.responseTimes(of: name, parameters: request.query)
         }
-        func number(_ value: Double?) -> JSONValue { value.map { .number(($0 * 1000).rounded() / 1000) } ?? .null }
-        let buckets: [JSONValue] = report.buckets.map { bucket in
-            .object(
-                JSONObject([
-                    ("start", .string(GatusDocuments.timestamp(bucket.startMs))),
-                    ("probes", .number(Double(bucket.total))), ("up", .number(Double(bucket.up))),
-                    ("uptime", bucket.total == 0 ? .null : .number(Double(bucket.up) / Double(bucket.total))),
-                    (
-                        "timeWeighted",
-                        bucket.coveredMs == 0 ? .null : .number(Double(bucket.upMs) / Double(bucket.coveredMs))
-                    ),
-                    (
-                        "meanMs",
-                        number(
-                            bucket.latencyCount == 0
-                                ? nil : Double(bucket.latencySumMicroseconds) / Double(bucket.latencyCount) / 1000)
-                    ),
-                    ("p50Ms", number(bucket.latencyPercentile(0.5))),
-                    ("p95Ms", number(bucket.latencyPercentile(0.95))),
-                    ("p99Ms", number(bucket.latencyPercentile(0.99))),
-                    ("maintenanceProbes", .number(Double(bucket.excluded))),
-                ]))
-        }
         return .json(
             200,
-            value: [
-                "node": .string(report.node), "resolution": .string(report.resolution),
-                "from": .string(GatusDocuments.timestamp(report.fromMs)),
-                "to": .string(GatusDocuments.timestamp(report.toMs)), "buckets": .array(buckets),
-            ])
+            value: MonitorDocuments.responseTimes(
+                node: report.node, resolution: report.resolution, fromMs: report.fromMs, toMs: report.toMs,
+                report.buckets))
     }
 
     /// `GET /v1/arena/nodes/{name}/sla?month=2026-11[&format=csv]`: the month's uptime and
@@ -75,41 +38,14 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         let report = try service { () throws(ServiceError) in try arena.sla(of: name, parameters: request.query) }
-        func ratio(_ value: Double?) -> String { value.map { String($0) } ?? "" }
-        func date(_ ms: Int64) -> String { String(GatusDocuments.timestamp(ms).prefix(10)) }
         if request.query.contains(where: { $0 == ("format", "csv") }) {
-            var lines = ["date,probes,up,uptime,time_weighted,mean_latency_ms,maintenance_excluded_s"]
-            for day in report.days + [report.total] {
-                let label = day == report.total ? "total" : date(day.fromMs)
-                lines.append(
-                    "\(label),\(day.total),\(day.up),\(ratio(day.ratio)),\(ratio(day.timeWeighted)),"
-                        + "\(day.meanLatencyMicroseconds.map { String($0 / 1000) } ?? ""),\(Double(day.excludedMilliseconds) / 1000)"
-                )
-            }
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
-                body: .bytes(Array((lines.joined(separator: "\n") + "\n").utf8)))
+                body: .bytes(MonitorDocuments.slaCSV(total: report.total, days: report.days)))
         }
-        func entry(_ uptime: NodeUptime) -> [(String, JSONValue)] {
-            [
-                ("probes", ["total": .number(Double(uptime.total)), "up": .number(Double(uptime.up))]),
-                ("uptime", uptime.ratio.map { .number($0) } ?? .null),
-                ("timeWeighted", uptime.timeWeighted.map { .number($0) } ?? .null),
-                ("meanLatencyMs", uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null),
-                ("maintenanceExcluded", .number(Double(uptime.excludedMilliseconds) / 1000)),
-            ]
-        }
-        let days: [JSONValue] = report.days.map {
-            .object(JSONObject([("date", .string(date($0.fromMs)))] + entry($0)))
-        }
-        let value: JSONValue = .object(
-            JSONObject(
-                [
-                    ("node", .string(report.node)), ("month", .string(report.month)),
-                    ("from", .string(GatusDocuments.timestamp(report.total.fromMs))),
-                    ("to", .string(GatusDocuments.timestamp(report.total.toMs))),
-                ] + entry(report.total) + [("days", .array(days))]))
-        return .json(200, value: value)
+        return .json(
+            200,
+            value: MonitorDocuments.sla(node: report.node, month: report.month, total: report.total, days: report.days))
     }
 
     /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
@@ -224,8 +160,8 @@ extension Application {
         try requireJSON(request)
         let arena = try runningArena()
         let added = try service { () throws(ServiceError) in try arena.addMaintenance(body: request.body) }
-        var response = HTTPResponse.json(201, value: Self.maintenance(added))
-        response.headers.append(("Location", "/v1/arena/maintenance/\(added.window.id)"))
+        var response = HTTPResponse.json(201, value: MonitorDocuments.maintenance(added.window, active: added.active))
+        response.headers.append(("Location", Self.path(Self.maintenanceWindow, id: added.window.id)))
         return response
     }
 
@@ -233,7 +169,8 @@ extension Application {
     func listMaintenance(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         try rejectQuery(request)
         let arena = try runningArena()
-        return .json(200, value: ["windows": .array(arena.maintenance().map(Self.maintenance))])
+        let windows = arena.maintenance().map { MonitorDocuments.maintenance($0.window, active: $0.active) }
+        return .json(200, value: ["windows": .array(windows)])
     }
 
     /// `DELETE /v1/arena/maintenance/{id}`: the window ends; 204.
@@ -241,11 +178,5 @@ extension Application {
         let arena = try runningArena()
         try service { () throws(ServiceError) in try arena.endMaintenance(path[.id]) }
         return HTTPResponse(status: 204)
-    }
-
-    static func maintenance(_ state: ArenaRuntime.MaintenanceState) -> JSONValue {
-        guard case .object(var object) = state.window.json else { return state.window.json }
-        object["active"] = .bool(state.active)
-        return .object(object)
     }
 }

@@ -37,7 +37,7 @@ extension Application {
             try scenes.store(request.body, cancellation: request.cancellation, memory: renderMemory)
         }
         var response = HTTPResponse.json(201, summaryJSON(summary))
-        response.headers.append(("Location", "/v1/scenes/\(summary.id)"))
+        response.headers.append(("Location", Self.path(Self.storedScene, id: summary.id)))
         return response
     }
 

@@ -9,7 +9,7 @@ extension Application {
         try rejectQuery(request)
         let summary = try service { () throws(ServiceError) in try sessions.create(request.body) }
         var response = HTTPResponse.json(201, ResponseEncoder.session(summary))
-        response.headers.append(("Location", "/v1/sessions/\(summary.id)"))
+        response.headers.append(("Location", Self.path(Self.liveSession, id: summary.id)))
         return response
     }
 

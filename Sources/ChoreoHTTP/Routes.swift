@@ -2,8 +2,18 @@
 /// its handler. A new route is one line here; the server, the metrics, the CORS preflight and
 /// the token check all read this table.
 extension Application {
-    /// The current round's scene: a route, and where a started round is (`Location`).
+    /// Paths a response's `Location` names, declared once here with their routes.
+    /// The current round's scene: where a started round is.
     static let currentRoundScene = "/v1/arena/rounds/current/scene"
+    /// A stored scene, a session and a maintenance window: where each is once made.
+    static let storedScene = "/v1/scenes/{id}"
+    static let liveSession = "/v1/sessions/{id}"
+    static let maintenanceWindow = "/v1/arena/maintenance/{id}"
+
+    /// A route's path with its `{id}` filled in.
+    static func path(_ route: String, id: String) -> String {
+        route.replacingOccurrences(of: "{id}", with: id)
+    }
 
     static let routes: [Route<Application>] = [
         Route("POST", "/v1/render", lane: .render, Application.render),
@@ -12,12 +22,12 @@ extension Application {
         Route("POST", "/v1/export", lane: .render, Application.exportBody),
         Route("POST", "/v1/scenes", lane: .render, access: .token, Application.storeScene),
         Route("GET", "/v1/scenes", Application.listScenes),
-        Route("GET", "/v1/scenes/{id}", Application.scene),
+        Route("GET", storedScene, Application.scene),
         Route("DELETE", "/v1/scenes/{id}", access: .token, Application.deleteScene),
         Route("GET", "/v1/scenes/{id}/frames", lane: .render, Application.sceneFrames),
         Route("GET", "/v1/scenes/{id}/export", lane: .render, Application.exportStoredScene),
         Route("POST", "/v1/sessions", access: .token, Application.createSession),
-        Route("GET", "/v1/sessions/{id}", Application.session),
+        Route("GET", liveSession, Application.session),
         Route("DELETE", "/v1/sessions/{id}", access: .token, Application.deleteSession),
         Route("POST", "/v1/sessions/{id}/inputs", access: .token, Application.input),
         Route("GET", "/v1/sessions/{id}/frames", lane: .render, Application.sessionFrames),
@@ -41,7 +51,7 @@ extension Application {
         Route("GET", "/v1/arena/alerts/state", Application.arenaAlertState),
         Route("POST", "/v1/arena/maintenance", access: .token, Application.addMaintenance),
         Route("GET", "/v1/arena/maintenance", Application.listMaintenance),
-        Route("DELETE", "/v1/arena/maintenance/{id}", access: .token, Application.endMaintenance),
+        Route("DELETE", maintenanceWindow, access: .token, Application.endMaintenance),
         Route("GET", "/api/v1/endpoints/statuses", Application.gatusStatuses),
         Route("GET", "/api/v1/endpoints/{key}/statuses", Application.gatusEndpoint),
         Route("GET", "/api/v1/endpoints/{key}/uptimes/{duration}", Application.gatusUptime),
