@@ -39,6 +39,13 @@ public struct FidelityReport: Sendable, Equatable {
     public var measured = Measured()
 
     /// The report as JSON (the `choreo` member of a Lottie file, `report=1`).
+    /// The report as the JSON document `report=1` and `choreo export --report` give.
+    public var document: [UInt8] {
+        var writer = JSONWriter()
+        writer.value(json)
+        return writer.bytes
+    }
+
     public var json: JSONValue {
         func entries(_ list: [Entry]) -> JSONValue {
             .array(

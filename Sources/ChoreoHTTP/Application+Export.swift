@@ -60,7 +60,7 @@ extension Application {
 
     /// The artefact with its media type, or with `report=1` its report as JSON.
     static func exportResponse(_ artifact: ExportArtifact, _ query: ExportService.Query) -> HTTPResponse {
-        if query.reportOnly { return .json(200, ExportService.reportDocument(artifact)) }
+        if query.reportOnly { return .json(200, artifact.report.document) }
         return HTTPResponse(
             status: 200, headers: [("Content-Type", artifact.contentType)], body: .bytes(artifact.bytes))
     }

@@ -140,11 +140,4 @@ public enum ExportService {
             }
         }
     }
-
-    /// The report as a JSON document (`report=1`).
-    public static func reportDocument(_ artifact: ExportArtifact) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.value(artifact.report.json)
-        return writer.bytes
-    }
 }

@@ -29,7 +29,7 @@ enum ExportCommand {
         try OutputFile.write(artifact.bytes, to: parsed.options["out"])
         // --report FILE: the fidelity report as JSON beside the artefact.
         if let report = parsed.options["report"] {
-            try OutputFile.write(ExportService.reportDocument(artifact), to: report)
+            try OutputFile.write(artifact.report.document, to: report)
         }
     }
 }
