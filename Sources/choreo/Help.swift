@@ -1,4 +1,5 @@
 import ChoreoHTTP
+import ChoreoService
 
 enum Help {
     static let version = "choreo \(ProcessMetrics.version)"

@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoJSON
+import ChoreoService
 import Foundation
 import Synchronization
 

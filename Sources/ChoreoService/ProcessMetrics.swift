@@ -19,10 +19,10 @@ public enum ProcessMetrics {
     }()
 
     /// Reads the start time now (the application calls it when it is made).
-    static func markStart() { _ = started }
+    package static func markStart() { _ = started }
 
     /// The exposition text.
-    static func render() -> String {
+    package static func render() -> String {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let cpu =
@@ -59,7 +59,7 @@ public enum ProcessMetrics {
     }
 
     /// Resident pages from `/proc/self/statm`, in bytes.
-    static func residentBytes() -> Int? {
+    package static func residentBytes() -> Int? {
         guard let file = fopen("/proc/self/statm", "r") else { return nil }
         defer { fclose(file) }
         var size = 0
@@ -83,7 +83,7 @@ public enum ProcessMetrics {
     }
 
     /// The entries of `/proc/self/fd`, less the one the count opens.
-    static func openFileDescriptors() -> Int? {
+    package static func openFileDescriptors() -> Int? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
