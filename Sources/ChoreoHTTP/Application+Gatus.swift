@@ -51,88 +51,64 @@ extension Application {
     /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
     func gatusStatuses(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        let endpoints = try service { () throws(ServiceError) in
-            try arena.nodes.map { node throws(ServiceError) in
-                GatusDocuments.endpoint(name: node.name, results: try arena.gatusResults(of: node), startedMs: nil)
-            }
-        }
-        return .json(200, value: .array(endpoints))
+        return .json(200, value: try service { () throws(ServiceError) in try arena.gatusStatuses() })
     }
 
     /// `GET /api/v1/endpoints/{key}/statuses`.
     func gatusEndpoint(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        let endpoint = try service { () throws(ServiceError) in
-            let node = try arena.node(forKey: path[.key])
-            return GatusDocuments.endpoint(name: node.name, results: try arena.gatusResults(of: node), startedMs: nil)
-        }
-        return .json(200, value: endpoint)
+        return .json(200, value: try service { () throws(ServiceError) in try arena.gatusEndpoint(key: path[.key]) })
     }
 
     /// `GET /api/v1/endpoints/{key}/uptimes/{duration}`: the ratio as text, as Gatus's raw route.
     func gatusUptime(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let uptime = try gatusWindow(path).uptime
-        return Self.text(uptime.ratio.map { String($0) } ?? "0")
+        let arena = try gatusArena(path)
+        let report = try service { () throws(ServiceError) in
+            try arena.gatusUptime(key: path[.key], duration: path[.duration])
+        }
+        return Self.text(report.uptime.ratio.map { String($0) } ?? "0")
     }
 
     /// `GET /api/v1/endpoints/{key}/uptimes/{duration}/badge.svg`.
     func gatusUptimeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let uptime = try gatusWindow(path).uptime
-        let (style, label) = Self.badgeOptions(request)
-        return Self.badge(
-            GatusDocuments.badge(
-                label: label ?? "uptime \(path[.duration])", value: GatusDocuments.percent(uptime.ratio),
-                color: GatusDocuments.uptimeColor(uptime.ratio), style: style))
+        try gatusBadge(.uptime, request, path)
     }
 
-    /// `GET /api/v1/endpoints/{key}/response-times/{duration}/badge.svg`: the mean of the
-    /// answered probes.
+    /// `GET /api/v1/endpoints/{key}/response-times/{duration}/badge.svg`.
     func gatusResponseTimeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let uptime = try gatusWindow(path).uptime
+        try gatusBadge(.responseTime, request, path)
+    }
+
+    private func gatusBadge(_ badge: ArenaRuntime.GatusBadge, _ request: HTTPRequest, _ path: PathParameters)
+        throws(Problem) -> HTTPResponse
+    {
+        let arena = try gatusArena(path)
         let (style, label) = Self.badgeOptions(request)
-        let value = uptime.meanLatencyMicroseconds.map { "\(Int(($0 / 1000).rounded()))ms" } ?? "no data"
         return Self.badge(
-            GatusDocuments.badge(
-                label: label ?? "response time \(path[.duration])", value: value,
-                color: GatusDocuments.responseTimeColor(uptime.meanLatencyMicroseconds), style: style))
+            try service { () throws(ServiceError) in
+                try arena.gatusBadge(badge, key: path[.key], duration: path[.duration], style: style, label: label)
+            })
+    }
+
+    /// The arena, once the path's duration is one of Gatus's (checked first, as Gatus does).
+    private func gatusArena(_ path: PathParameters) throws(Problem) -> ArenaRuntime {
+        try service { () throws(ServiceError) in try ArenaRuntime.checkGatusDuration(path[.duration]) }
+        return try runningArena()
     }
 
     /// `GET /api/v1/endpoints/{key}/response-times/{duration}/chart.svg`.
     func gatusResponseTimeChart(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let report = try gatusWindow(path)
-        let arena = try runningArena()
-        let rows = try service { () throws(ServiceError) in try arena.history(of: report.node) }
-        let points = rows.filter {
-            $0.verdict != "failed" && $0.timeMs >= report.uptime.fromMs && $0.timeMs < report.uptime.toMs
-        }.map { (timeMs: $0.timeMs, microseconds: $0.latencyMicroseconds) }
-        return Self.badge(GatusDocuments.chart(points: points, fromMs: report.uptime.fromMs, toMs: report.uptime.toMs))
+        let arena = try gatusArena(path)
+        return Self.badge(
+            try service { () throws(ServiceError) in try arena.gatusChart(key: path[.key], duration: path[.duration]) })
     }
 
     /// `GET /api/v1/endpoints/{key}/health/badge.shields`: shields.io's endpoint JSON.
     func gatusShields(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        let node = try service { () throws(ServiceError) in try arena.node(forKey: path[.key]) }
-        let (_, label) = Self.badgeOptions(request)
-        let maintenance = arena.inMaintenance(node.name, atMs: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        let label = Self.badgeOptions(request).label
         return .json(
-            200, value: GatusDocuments.shields(label: label ?? node.name, status: node.status, maintenance: maintenance)
-        )
-    }
-
-    /// The node and window a Gatus route names: 1h, 24h, 7d or 30d (400 otherwise, as Gatus).
-    private func gatusWindow(_ path: PathParameters) throws(Problem) -> ArenaRuntime.UptimeReport {
-        let duration = path[.duration]
-        guard ["1h", "24h", "7d", "30d"].contains(duration) else {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(path: "path.duration", message: "durations supported: 1h, 24h, 7d, 30d, not \(duration)")
-                ]))
-        }
-        let arena = try runningArena()
-        return try service { () throws(ServiceError) in
-            let node = try arena.node(forKey: path[.key])
-            return try arena.uptime(of: node.name, parameters: [("window", duration)])
-        }
+            200, value: try service { () throws(ServiceError) in try arena.gatusShields(key: path[.key], label: label) })
     }
 
     /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.

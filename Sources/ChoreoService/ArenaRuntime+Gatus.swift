@@ -1,0 +1,88 @@
+import ChoreoArena
+import ChoreoFormat
+import ChoreoJSON
+import Foundation
+
+/// Gatus's read API over the arena's nodes (docs/arena.md), as documents: dashboards and README
+/// badges made for Gatus read choreo unchanged. The nodes are found by their Gatus key
+/// (``node(forKey:)``); a window is one of Gatus's durations.
+extension ArenaRuntime {
+    /// Gatus's durations.
+    public static let gatusDurations = ["1h", "24h", "7d", "30d"]
+
+    /// One of Gatus's durations, or invalid at `path.duration` (400 in Gatus).
+    public static func checkGatusDuration(_ duration: String) throws(ServiceError) {
+        guard gatusDurations.contains(duration) else {
+            throw ServiceError.invalidScene(
+                ValidationFailure([
+                    FieldError(path: "path.duration", message: "durations supported: 1h, 24h, 7d, 30d, not \(duration)")
+                ]))
+        }
+    }
+
+    /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
+    public func gatusStatuses() throws(ServiceError) -> JSONValue {
+        .array(
+            try nodes.map { node throws(ServiceError) in
+                GatusDocuments.endpoint(name: node.name, results: try gatusResults(of: node), startedMs: nil)
+            })
+    }
+
+    /// `GET /api/v1/endpoints/{key}/statuses`.
+    public func gatusEndpoint(key: String) throws(ServiceError) -> JSONValue {
+        let node = try node(forKey: key)
+        return GatusDocuments.endpoint(name: node.name, results: try gatusResults(of: node), startedMs: nil)
+    }
+
+    /// The node a Gatus route names and its uptime over one of Gatus's durations (invalid at
+    /// `path.duration` otherwise, as Gatus refuses it).
+    public func gatusUptime(key: String, duration: String) throws(ServiceError) -> UptimeReport {
+        try Self.checkGatusDuration(duration)
+        let node = try node(forKey: key)
+        return try uptime(of: node.name, parameters: [("window", duration)])
+    }
+
+    /// The badges of Gatus's routes.
+    public enum GatusBadge: Sendable {
+        /// `…/uptimes/{duration}/badge.svg`: the ratio, coloured by it.
+        case uptime
+        /// `…/response-times/{duration}/badge.svg`: the mean of the answered probes.
+        case responseTime
+    }
+
+    /// A badge's SVG; `style` and `label` are shields' parameters.
+    public func gatusBadge(_ badge: GatusBadge, key: String, duration: String, style: String?, label: String?)
+        throws(ServiceError) -> [UInt8]
+    {
+        let uptime = try gatusUptime(key: key, duration: duration).uptime
+        switch badge {
+        case .uptime:
+            return GatusDocuments.badge(
+                label: label ?? "uptime \(duration)", value: GatusDocuments.percent(uptime.ratio),
+                color: GatusDocuments.uptimeColor(uptime.ratio), style: style)
+        case .responseTime:
+            let value = uptime.meanLatencyMicroseconds.map { "\(Int(($0 / 1000).rounded()))ms" } ?? "no data"
+            return GatusDocuments.badge(
+                label: label ?? "response time \(duration)", value: value,
+                color: GatusDocuments.responseTimeColor(uptime.meanLatencyMicroseconds), style: style)
+        }
+    }
+
+    /// `…/response-times/{duration}/chart.svg`: the answered probes of the window.
+    public func gatusChart(key: String, duration: String) throws(ServiceError) -> [UInt8] {
+        let report = try gatusUptime(key: key, duration: duration)
+        let points = try history(of: report.node).filter {
+            $0.verdict != "failed" && $0.timeMs >= report.uptime.fromMs && $0.timeMs < report.uptime.toMs
+        }.map { (timeMs: $0.timeMs, microseconds: $0.latencyMicroseconds) }
+        return GatusDocuments.chart(points: points, fromMs: report.uptime.fromMs, toMs: report.uptime.toMs)
+    }
+
+    /// `…/health/badge.shields`: shields.io's endpoint JSON, now.
+    public func gatusShields(key: String, label: String?, now: Double = Date().timeIntervalSince1970)
+        throws(ServiceError) -> JSONValue
+    {
+        let node = try node(forKey: key)
+        let maintenance = inMaintenance(node.name, atMs: Int64((now * 1000).rounded()))
+        return GatusDocuments.shields(label: label ?? node.name, status: node.status, maintenance: maintenance)
+    }
+}
