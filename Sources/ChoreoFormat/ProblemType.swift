@@ -99,13 +99,26 @@ public enum ProblemType: String, CaseIterable, Sendable {
         }
     }
 
+    /// `&` and `<` as HTML writes them in text.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
     /// The page served at ``uri``: a short HTML document.
     public var page: [UInt8] {
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>\(title) — choreo</title></head>
             <body><h1>\(title)</h1><p>HTTP status \(status). Problem type <code>\(uri)</code>.</p>
-            <p>\(explanation.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;"))</p></body></html>
+            <p>\(Self.escaped(explanation))</p></body></html>
 
             """
         return Array(html.utf8)
