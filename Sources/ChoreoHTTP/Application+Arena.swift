@@ -111,32 +111,22 @@ extension Application {
         }
     }
 
-    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first
-    /// (``ArenaRuntime/history(of:parameters:)``).
+    /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first.
     func nodeHistory(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let name = path[.name]
         let arena = try runningArena()
-        let rows = try service { () throws(ServiceError) in try arena.history(of: name, parameters: request.query) }
-        let probes = rows.map {
-            MonitorDocuments.Probe(
-                timeMs: $0.timeMs, url: $0.url, verdict: $0.verdict, reason: $0.reason, httpStatus: $0.httpStatus,
-                latencyMicroseconds: $0.latencyMicroseconds)
-        }
-        return .json(200, MonitorDocuments.history(node: name, probes))
+        return .json(
+            200,
+            try service { () throws(ServiceError) in
+                try arena.historyDocument(of: path[.name], parameters: request.query)
+            })
     }
 
     /// `GET /v1/arena/nodes/{name}`: 200 while up, 503 while down.
     func node(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let name = path[.name]
         let arena = try runningArena()
         try rejectQuery(request)
-        guard let node = arena.node(name) else { throw Problem.notFound("No node named \(name) in the arena.") }
-        let now = Date().timeIntervalSince1970
-        return .json(
-            node.status == .up ? 200 : 503,
-            value: ArenaDocuments.node(
-                node: node, visual: nil, now: now,
-                maintenance: arena.inMaintenance(name, atMs: Int64((now * 1000).rounded()))))
+        let node = try service { () throws(ServiceError) in try arena.nodeDocument(path[.name]) }
+        return .json(node.up ? 200 : 503, value: node.document)
     }
 
     /// `GET /v1/arena/badge.svg`.
@@ -148,13 +138,8 @@ extension Application {
 
     /// `GET /v1/arena/nodes/{name}/badge.svg`.
     func nodeBadge(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let name = path[.name]
         let arena = try runningArena()
-        guard let node = arena.nodes.first(where: { $0.name == name }) else {
-            throw Problem.notFound("No node named \(name) in the arena.")
-        }
-        let maintenance = arena.inMaintenance(name, atMs: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-        return Self.badge(ArenaBadge.node(node, maintenance: maintenance))
+        return Self.badge(try service { () throws(ServiceError) in try arena.nodeBadge(path[.name]) })
     }
 
     /// `GET /v1/arena/events`: server-sent events; `max=N` ends the stream after N events (the

@@ -108,7 +108,8 @@ extension Application {
         let arena = try runningArena()
         let label = Self.badgeOptions(request).label
         return .json(
-            200, value: try service { () throws(ServiceError) in try arena.gatusShields(key: path[.key], label: label) })
+            200, value: try service { () throws(ServiceError) in try arena.gatusShields(key: path[.key], label: label) }
+        )
     }
 
     /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.
