@@ -13,9 +13,15 @@ import Synchronization
 /// without a socket.
 final class StreamState: Sendable {
     struct Buffer {
-        var pending: [UInt8] = []
+        /// The pieces not yet sent, oldest first, each as the stream gave it (kept, not copied);
+        /// a piece is let go as soon as its last byte is sent, so the buffer never holds bytes
+        /// the connection has already written.
+        var pieces: [[UInt8]] = []
+        /// Where the next byte to send is in `pieces[0]`.
         var offset = 0
-        /// Bytes sent, for the request log (`offset` starts again as `pending` is compacted).
+        /// Bytes in `pieces` not yet sent.
+        var buffered = 0
+        /// Bytes sent, for the request log.
         var sent = 0
         var finished = false
         var producing = false
@@ -74,8 +80,7 @@ final class StreamState: Sendable {
     private func wake() {
         let start = lock.withLock { buffer -> Bool in
             buffer.woken = true
-            guard !buffer.producing, !buffer.cancelled, !buffer.finished,
-                buffer.pending.count - buffer.offset < StreamState.lowWater
+            guard !buffer.producing, !buffer.cancelled, !buffer.finished, buffer.buffered < StreamState.lowWater
             else { return false }
             buffer.producing = true
             return true
@@ -96,11 +101,10 @@ final class StreamState: Sendable {
                     }
                     switch piece {
                     case .bytes(let bytes):
-                        if buffer.offset > 0 {
-                            buffer.pending.removeFirst(buffer.offset)
-                            buffer.offset = 0
+                        if !bytes.isEmpty {
+                            buffer.pieces.append(bytes)
+                            buffer.buffered += bytes.count
                         }
-                        buffer.pending.append(contentsOf: bytes)
                     case .end:
                         buffer.finished = true
                     case .later:
@@ -108,9 +112,9 @@ final class StreamState: Sendable {
                         buffer.producing = false
                         return (false, false)
                     }
-                    let again = !buffer.finished && buffer.pending.count - buffer.offset < StreamState.lowWater
+                    let again = !buffer.finished && buffer.buffered < StreamState.lowWater
                     if !again { buffer.producing = false }
-                    let resume = buffer.waiting && (buffer.finished || buffer.pending.count > buffer.offset)
+                    let resume = buffer.waiting && (buffer.finished || buffer.buffered > 0)
                     if resume { buffer.waiting = false }
                     return (resume, again)
                 }
@@ -129,15 +133,23 @@ final class StreamState: Sendable {
         into target: UnsafeMutableRawPointer, max: Int, peerClosed: () -> Bool, suspend: () -> Void
     ) -> ReadStep {
         let (step, start): (ReadStep, Bool) = lock.withLock { state in
-            let available = state.pending.count - state.offset
-            if available > 0 {
-                let count = min(available, max)
-                state.pending.withUnsafeBytes { source in
-                    target.copyMemory(from: source.baseAddress! + state.offset, byteCount: count)
+            if state.buffered > 0 {
+                var count = 0
+                while count < max, let piece = state.pieces.first {
+                    let take = min(piece.count - state.offset, max - count)
+                    piece.withUnsafeBytes { source in
+                        (target + count).copyMemory(from: source.baseAddress! + state.offset, byteCount: take)
+                    }
+                    count += take
+                    state.offset += take
+                    if state.offset == piece.count {
+                        state.pieces.removeFirst()
+                        state.offset = 0
+                    }
                 }
-                state.offset += count
+                state.buffered -= count
                 state.sent += count
-                let start = !state.producing && !state.finished && available - count < StreamState.lowWater
+                let start = !state.producing && !state.finished && state.buffered < StreamState.lowWater
                 if start { state.producing = true }
                 return (.copied(count), start)
             }
