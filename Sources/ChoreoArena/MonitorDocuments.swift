@@ -108,6 +108,66 @@ public enum MonitorDocuments {
         ]
     }
 
+    /// An alert firing now, as `alerts/state` lists it.
+    public struct Firing: Sendable {
+        public let rule: String
+        public let node: String
+        public let sinceMs: Int64
+        public let sequence: Int
+        public let description: String
+
+        public init(rule: String, node: String, sinceMs: Int64, sequence: Int, description: String) {
+            (self.rule, self.node, self.sinceMs, self.sequence, self.description) =
+                (rule, node, sinceMs, sequence, description)
+        }
+    }
+
+    /// A delivery of an alert to a channel, as `alerts/state` lists it.
+    public struct Delivery: Sendable {
+        public let key: String
+        public let channel: String
+        /// `retrying`, `sent` or `failed`.
+        public let outcome: String
+        public let attempts: Int
+        public let lastError: String?
+        public let createdMs: Int64
+        public let nextMs: Int64
+
+        public init(
+            key: String, channel: String, outcome: String, attempts: Int, lastError: String?, createdMs: Int64,
+            nextMs: Int64
+        ) {
+            (self.key, self.channel, self.outcome, self.attempts) = (key, channel, outcome, attempts)
+            (self.lastError, self.createdMs, self.nextMs) = (lastError, createdMs, nextMs)
+        }
+    }
+
+    /// `GET /v1/arena/alerts/state`: `{"firing": [...], "deliveries": [...]}`.
+    public static func alertState(firing: [Firing], deliveries: [Delivery]) -> JSONValue {
+        [
+            "firing": .array(
+                firing.map {
+                    .object(
+                        JSONObject([
+                            ("rule", .string($0.rule)), ("node", .string($0.node)),
+                            ("since", .string(GatusDocuments.timestamp($0.sinceMs))),
+                            ("sequence", .number(Double($0.sequence))), ("description", .string($0.description)),
+                        ]))
+                }),
+            "deliveries": .array(
+                deliveries.map {
+                    .object(
+                        JSONObject([
+                            ("idempotencyKey", .string($0.key)), ("channel", .string($0.channel)),
+                            ("outcome", .string($0.outcome)), ("attempts", .number(Double($0.attempts))),
+                            ("lastError", $0.lastError.map { .string($0) } ?? .null),
+                            ("created", .string(GatusDocuments.timestamp($0.createdMs))),
+                            ("next", $0.outcome == "retrying" ? .string(GatusDocuments.timestamp($0.nextMs)) : .null),
+                        ]))
+                }),
+        ]
+    }
+
     /// A recorded probe, as `history` lists it.
     public struct Probe: Sendable {
         public let timeMs: Int64

@@ -26,42 +26,9 @@ extension Application {
     /// `GET /v1/arena/alerts/state`: `{"firing": [...], "deliveries": [...]}`, newest deliveries
     /// first (at most `limit`, 100 by default, 1…1000).
     func arenaAlertState(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        var limit = 100
-        for (name, value) in request.query {
-            guard name == "limit", let number = Int(value), (1...1000).contains(number) else {
-                throw Problem.invalidScene(
-                    ValidationFailure([
-                        FieldError(
-                            path: "query.\(name)",
-                            message: name == "limit" ? "must be a whole number, 1…1000" : "unknown parameter (limit)")
-                    ]))
-            }
-            limit = number
-        }
+        let limit = try service { () throws(ServiceError) in try ArenaRuntime.alertStateLimit(request.query) }
         let arena = try runningArena()
-        let (firing, deliveries) = try service { () throws(ServiceError) in try arena.alertState(deliveries: limit) }
-        let document: JSONValue = [
-            "firing": .array(
-                firing.map {
-                    .object(
-                        JSONObject([
-                            ("rule", .string($0.rule)), ("node", .string($0.node)),
-                            ("since", .string(GatusDocuments.timestamp($0.sinceMs))),
-                            ("sequence", .number(Double($0.sequence))), ("description", .string($0.description)),
-                        ]))
-                }),
-            "deliveries": .array(
-                deliveries.map {
-                    .object(
-                        JSONObject([
-                            ("idempotencyKey", .string($0.key)), ("channel", .string($0.channel)),
-                            ("outcome", .string($0.status)), ("attempts", .number(Double($0.attempts))),
-                            ("lastError", $0.lastError.map { .string($0) } ?? .null),
-                            ("created", .string(GatusDocuments.timestamp($0.createdMs))),
-                            ("next", $0.status == "retrying" ? .string(GatusDocuments.timestamp($0.nextMs)) : .null),
-                        ]))
-                }),
-        ]
-        return .json(200, value: document)
+        return .json(
+            200, value: try service { () throws(ServiceError) in try arena.alertStateDocument(deliveries: limit) })
     }
 }

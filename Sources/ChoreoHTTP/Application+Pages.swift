@@ -16,13 +16,7 @@ extension Application {
 
     /// `GET /metrics`: Prometheus' text format.
     func metricsPage(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
-        let memory = """
-            # HELP choreo_render_memory_bytes Bytes the JSON render responses in flight hold (limit: --max-render-memory).
-            # TYPE choreo_render_memory_bytes gauge
-            choreo_render_memory_bytes \(renderMemory.inUse)
-
-            """
-        let text = metrics.render() + memory + ProcessMetrics.render() + (arena?.metricsText() ?? "")
+        let text = metrics.exposition(renderMemoryInUse: renderMemory.inUse, arena: arena)
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: .bytes(Array(text.utf8)))
@@ -47,27 +41,7 @@ extension Application {
     /// that a mistyped kiosk URL says so instead of showing defaults): `window` (1h, 24h, 7d,
     /// 30d), `theme` (dark, light), `nodes` (names, comma-separated), `kiosk` (1).
     func wallboard(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        let allowed: [String: Set<String>?] = [
-            "window": ["1h", "24h", "7d", "30d"], "theme": ["dark", "light"], "nodes": nil, "kiosk": ["0", "1"],
-        ]
-        var errors: [FieldError] = []
-        for (name, value) in request.query {
-            guard let values = allowed[name] else {
-                let near = Vocabulary.suggestion(for: name, among: allowed.keys)
-                errors.append(
-                    FieldError(
-                        path: "query.\(name)",
-                        message: "unknown option (window, theme, nodes, kiosk)"
-                            + (near.map { "; did you mean \"\($0)\"?" } ?? ""), suggestion: near))
-                continue
-            }
-            if let values, !values.contains(value) {
-                errors.append(
-                    FieldError(
-                        path: "query.\(name)", message: "must be one of \(values.sorted().joined(separator: ", "))"))
-            }
-        }
-        if !errors.isEmpty { throw Problem.invalidScene(ValidationFailure(errors)) }
+        try service { () throws(ServiceError) in try ArenaRuntime.checkWallboardOptions(request.query) }
         return Pages.response("text/html; charset=utf-8", Pages.wallboard)
     }
 

@@ -300,6 +300,36 @@ extension ArenaRuntime {
         }
     }
 
+    /// `alerts/state`'s `limit`: 1…1000, 100 when not given; any other parameter is refused.
+    public static func alertStateLimit(_ query: [(String, String)]) throws(ServiceError) -> Int {
+        var limit = 100
+        for (name, value) in query {
+            guard name == "limit", let number = Int(value), (1...1000).contains(number) else {
+                throw ServiceError.invalidField(
+                    "query.\(name)", name == "limit" ? "must be a whole number, 1…1000" : "unknown parameter (limit)")
+            }
+            limit = number
+        }
+        return limit
+    }
+
+    /// ``alertState(deliveries:)`` as its document.
+    public func alertStateDocument(deliveries limit: Int) throws(ServiceError) -> JSONValue {
+        let (firing, deliveries) = try alertState(deliveries: limit)
+        return MonitorDocuments.alertState(
+            firing: firing.map {
+                MonitorDocuments.Firing(
+                    rule: $0.rule, node: $0.node, sinceMs: $0.sinceMs, sequence: $0.sequence,
+                    description: $0.description)
+            },
+            deliveries: deliveries.map {
+                MonitorDocuments.Delivery(
+                    key: $0.key, channel: $0.channel, outcome: $0.status, attempts: $0.attempts,
+                    lastError: $0.lastError,
+                    createdMs: $0.createdMs, nextMs: $0.nextMs)
+            })
+    }
+
     /// The alerts' lines of `/metrics` (none when storage cannot be read now).
     func alertMetricLines(label: (String) -> String) -> [String] {
         guard let latest = try? store.latestAlertEvents(), let counts = try? store.deliveryCounts() else { return [] }

@@ -85,4 +85,31 @@ extension ArenaRuntime {
         let maintenance = inMaintenance(node.name, atMs: Int64((now * 1000).rounded()))
         return GatusDocuments.shields(label: label ?? node.name, status: node.status, maintenance: maintenance)
     }
+
+    /// The wallboard's kiosk options (`GET /arena`, read by its script, checked here so that a
+    /// mistyped kiosk URL says so instead of showing defaults): `window` (1h, 24h, 7d, 30d),
+    /// `theme` (dark, light), `nodes` (names, comma-separated), `kiosk` (0, 1).
+    public static func checkWallboardOptions(_ query: [(String, String)]) throws(ServiceError) {
+        let allowed: [String: Set<String>?] = [
+            "window": Set(gatusDurations), "theme": ["dark", "light"], "nodes": nil, "kiosk": ["0", "1"],
+        ]
+        var errors: [FieldError] = []
+        for (name, value) in query {
+            guard let values = allowed[name] else {
+                let near = Vocabulary.suggestion(for: name, among: allowed.keys)
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)",
+                        message: "unknown option (window, theme, nodes, kiosk)"
+                            + (near.map { "; did you mean \"\($0)\"?" } ?? ""), suggestion: near))
+                continue
+            }
+            if let values, !values.contains(value) {
+                errors.append(
+                    FieldError(
+                        path: "query.\(name)", message: "must be one of \(values.sorted().joined(separator: ", "))"))
+            }
+        }
+        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+    }
 }
