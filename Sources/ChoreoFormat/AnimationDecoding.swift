@@ -339,3 +339,17 @@ extension SceneDecoder {
         return transition
     }
 }
+
+extension SceneDecoder {
+    /// Whether an animation's `keyPath` names a property the scene format animates, spelled
+    /// as the decoder reads it (UIView's names too: `alpha`, `center.x`).
+    package static func animatesKeyPath(_ given: String) -> Bool {
+        var text = given
+        let head = given.split(separator: ".", maxSplits: 1)
+        if let first = head.first, let alias = Vocabulary.propertyAliases[String(first)] {
+            text = head.count == 2 ? "\(alias).\(head[1])" : alias
+        }
+        guard let keyPath = KeyPath(text) else { return false }
+        return keyPath.property.isAnimatable
+    }
+}

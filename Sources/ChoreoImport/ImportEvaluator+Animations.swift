@@ -585,6 +585,17 @@ extension ImportEvaluator {
                 fix: "add an animation the code makes to a layer: layer.add(animation, forKey: \"key\")")
             return
         }
+        // An animation of a property choreo does not have (a gradient's `locations`, `contents`)
+        // is left out, as the scene could not carry it; the rest of the code imports.
+        if case .string(let keyPath)? = animation["keyPath"], animation.type != "transition",
+            !SceneDecoder.animatesKeyPath(keyPath)
+        {
+            warn(
+                position,
+                "the animation of \(keyPath) on \(layer.id ?? layer.className) is skipped: choreo does not animate \(keyPath)",
+                fix: "the key paths a scene animates are in docs/scene-format.md")
+            return
+        }
         let keyJSON: JSONValue? = if case .null = key { nil } else { try json(key, position) }
         let (members, begin, active) = try animationJSON(animation, key: keyJSON, position)
         let layerID = id(of: layer)

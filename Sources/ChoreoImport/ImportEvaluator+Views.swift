@@ -37,6 +37,15 @@ extension ImportEvaluator {
     }
 
     /// The scene property a UIKit or Core Animation property name sets, for this kind of layer.
+    /// UIKit's and Core Animation's properties that draw but that choreo does not model: said
+    /// as such, without a "did you mean".
+    static let unmodelledProperties: Set<String> = [
+        "mask", "colors", "locations", "startPoint", "endPoint", "contents", "contentsGravity", "contentsRect",
+        "filters", "backgroundFilters", "compositingFilter", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
+        "fillRule", "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "image", "tintColor",
+        "font", "textAlignment", "numberOfLines", "attributedText", "effect",
+    ]
+
     /// The properties code sets on views and layers that ``sceneProperty(_:_:)`` may know, for
     /// "did you mean".
     static let layerPropertyNames = [
@@ -154,11 +163,19 @@ extension ImportEvaluator {
         }
         guard let property = sceneProperty(name, layer) else {
             if Self.ignoredProperties.contains(name) { return }
+            // A real property choreo does not model is said so; a name close to one it has is
+            // probably misspelt.
             let known = Self.layerPropertyNames.filter { sceneProperty($0, layer) != nil }
+            let modelled = Self.unmodelledProperties.contains(name)
             warn(
-                position, "\(layer.className).\(name) is not a property choreo animates; skipped",
-                fix: Vocabulary.suggestion(for: name, among: known).map { "did you mean \($0)?" }
-                    ?? "the properties a scene has are in docs/scene-format.md; this one does not change the picture")
+                position,
+                modelled
+                    ? "\(layer.className).\(name) is not modelled by choreo; skipped"
+                    : "\(layer.className).\(name) is not a property choreo animates; skipped",
+                fix: modelled
+                    ? nil
+                    : Vocabulary.suggestion(for: name, among: known).map { "did you mean \($0)?" }
+                        ?? "the properties a scene has are in docs/scene-format.md")
             return
         }
         let json = try sceneValue(property, value, position)

@@ -204,4 +204,34 @@ import Testing
         #expect(fix(line: 7) == "declare it before the assignment (var total = …)")
         #expect(fix(line: 8) == "loop over an array or a range the code builds from constants")
     }
+
+    @Test func whatChoreoDoesNotModelIsSaidSoAndTheRestImports() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let bar = UIView(frame: CGRect(x: 0, y: 0, width: 100, height: 10))
+                view.addSubview(bar)
+                let gradient = CAGradientLayer()
+                gradient.colors = [UIColor.red.cgColor, UIColor.blue.cgColor]
+                bar.layer.mask = gradient
+                let sweep = CABasicAnimation(keyPath: "locations")
+                sweep.toValue = [1.0, 1.5]
+                bar.layer.add(sweep, forKey: "sweep")
+                let fade = CABasicAnimation(keyPath: "opacity")
+                fade.toValue = 0
+                bar.layer.add(fade, forKey: "fade")
+                """), options: ImportOptions())
+        let colors = try #require(result.diagnostics.first { $0.position.line == 4 })
+        #expect(colors.message.contains("not modelled by choreo") && colors.fix == nil)
+        let mask = try #require(result.diagnostics.first { $0.position.line == 5 })
+        #expect(mask.fix == nil)  // not "did you mean masksToBounds?"
+        let sweep = try #require(result.diagnostics.first { $0.position.line == 8 })
+        #expect(sweep.message.contains("the animation of locations on bar is skipped"))
+        // The opacity animation imports, and the scene renders.
+        guard case .object(let scene)? = result.scene, case .array(let script)? = scene["script"] else {
+            Issue.record("no scene: \(result.diagnostics)")
+            return
+        }
+        #expect(script.count == 1)
+    }
 }
