@@ -323,6 +323,11 @@ extension ImportEvaluator {
             if case .array(let elements) = target, Self.arrayMutations.contains(name) {
                 return try mutate(elements, name, evaluated, base, scope, selfValue: selfValue, position)
             }
+            // `isOn.toggle()`: the Bool changed where it is stored.
+            if case .bool(let flag) = target, name == "toggle", evaluated.items.isEmpty {
+                try assign(base, .bool(!flag), scope, selfValue: selfValue)
+                return .null
+            }
             if case .string(let text) = target, let changed = mutatedString(text, name, evaluated) {
                 try assign(base, .string(changed), scope, selfValue: selfValue)
                 return .null

@@ -92,6 +92,7 @@ import Testing
                     get { return track.strokeEnd }
                     set { track.strokeEnd = newValue }
                 }
+                var on = false
                 var level: CGFloat = 0 {
                     didSet { track.lineWidth = level * 10 + oldValue }
                 }
@@ -99,7 +100,8 @@ import Testing
                     layer.addSublayer(track)
                     var parts = [CALayer]()
                     parts.append(track)
-                    progress = 0.25
+                    on.toggle()
+                    progress = on ? 0.25 : 0.75
                     self.level = 1
                     UIView.animate(withDuration: 1) {
                         self.alpha = 0.5
