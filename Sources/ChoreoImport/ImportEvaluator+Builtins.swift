@@ -8,7 +8,8 @@ extension ImportEvaluator {
     var knownTypes: Set<String> {
         [
             "UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer", "CAGradientLayer",
-            "CAEmitterLayer", "CAEmitterCell", "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation",
+            "CAReplicatorLayer", "CAEmitterLayer", "CAEmitterCell", "CABasicAnimation", "CAKeyframeAnimation",
+            "CASpringAnimation",
             "CAAnimationGroup", "CATransition", "CAMediaTimingFunction", "CATransaction", "UIColor", "CGColor",
             "CGPoint", "CGSize", "CGRect", "CGFloat", "Double", "Float", "Int", "CGAffineTransform", "CATransform3D",
             "UIBezierPath", "DispatchQueue", "DispatchTime", "UIScreen", "UIFont", "UIEdgeInsets", "NSValue",
@@ -339,7 +340,8 @@ extension ImportEvaluator {
             }
             return .timing(.string("default"))
         case "UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer", "CAEmitterLayer",
-            "CAGradientLayer", "UIStackView", "UIScrollView", "UITextField", "UISwitch", "UIProgressView":
+            "CAGradientLayer", "CAReplicatorLayer", "UIStackView", "UIScrollView", "UITextField", "UISwitch",
+            "UIProgressView":
             return try makeLayer(name, arguments, position)
         case "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation", "CAAnimationGroup", "CATransition":
             return try makeAnimation(name, arguments, position)

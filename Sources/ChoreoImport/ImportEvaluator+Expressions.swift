@@ -113,6 +113,11 @@ extension ImportEvaluator {
                 let left = try evaluate(lhs, scope, selfValue: selfValue)
                 if case .null = left { return try evaluate(rhs, scope, selfValue: selfValue) }
                 return left
+            case "=":
+                // An assignment used as a value, as C has it: `if (self = [super initWithFrame:frame])`.
+                let value = try evaluate(rhs, scope, selfValue: selfValue)
+                try assign(lhs, value, scope, selfValue: selfValue)
+                return value
             default:
                 let left = try evaluate(lhs, scope, selfValue: selfValue)
                 let right = try evaluate(rhs, scope, selfValue: selfValue)

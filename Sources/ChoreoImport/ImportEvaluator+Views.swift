@@ -21,7 +21,10 @@ extension ImportEvaluator {
         if !["UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer"].contains(
             className)
         {
-            note(position, "\(className) is imported as a plain \(kind == .text ? "text " : "")layer")
+            note(
+                position,
+                "\(className) is imported as a plain \(kind == .text ? "text " : "")layer"
+                    + (className == "CAReplicatorLayer" ? ": its sublayers are drawn once, not copied" : ""))
         }
         let layer = LayerObject(kind: kind, className: className, isView: isView, created: position)
         layer.model["position"] = .point(0, 0)

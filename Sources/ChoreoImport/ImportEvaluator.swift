@@ -238,8 +238,16 @@ final class ImportEvaluator {
                     if lifecycle(type.name, "viewDidLoad") == nil, method.takesLayer {
                         return try hosted(type.name, method)
                     }
-                    let instance = try instantiate(type.name, at: method.position)
-                    if viewBase(type.name) != nil, !isViewController(type.name), canvasObject == nil {
+                    let onScreen = viewBase(type.name) != nil && !isViewController(type.name) && canvasObject == nil
+                    // A view is made as code makes it, `init(frame:)` / `initWithFrame:` run,
+                    // the host's bounds its frame.
+                    let instance =
+                        onScreen
+                        ? try constructInstance(
+                            type.name, Arguments(items: [("frame", .rect(0, 0, Self.hostSide, Self.hostSide))]),
+                            method.position)
+                        : try instantiate(type.name, at: method.position)
+                    if onScreen {
                         // A view's own method: that view is on screen, in a host view that is
                         // the canvas, as a view in a window.
                         let host = try construct(
@@ -511,7 +519,7 @@ final class ImportEvaluator {
 
     static let layerClasses: Set<String> = [
         "UIView", "UILabel", "UIButton", "UIImageView", "UIControl", "CALayer", "CAShapeLayer", "CATextLayer",
-        "CAEmitterLayer", "CAGradientLayer",
+        "CAEmitterLayer", "CAGradientLayer", "CAReplicatorLayer",
     ]
 
     /// An instance of one of the file's types, its stored properties initialised; a view or

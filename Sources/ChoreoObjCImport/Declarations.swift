@@ -439,6 +439,13 @@ enum Declarations {
         @property CGColorRef foregroundColor;
         @property (copy) CATextLayerAlignmentMode alignmentMode;
         @end
+        @interface CAReplicatorLayer : CALayer
+        @property NSInteger instanceCount;
+        @property CFTimeInterval instanceDelay;
+        @property CATransform3D instanceTransform;
+        @property CGColorRef instanceColor;
+        @property float instanceAlphaOffset;
+        @end
         @interface CAGradientLayer : CALayer
         @property (copy) NSArray *colors;
         @property CGPoint startPoint;

@@ -236,4 +236,42 @@ import Testing
         }
         #expect(script.count == 1)
     }
+
+    @Test func aReplicatorLoaderMadeInItsInitializer() throws {
+        let result = Importer.run(
+            ObjCFrontEnd.lower(
+                """
+                @interface PulseView : UIView
+                @property (nonatomic, strong) CAReplicatorLayer *replicator;
+                @property (nonatomic, strong) CALayer *dot;
+                @end
+                @implementation PulseView
+                - (instancetype)initWithFrame:(CGRect)frame {
+                    if (self = [super initWithFrame:frame]) {
+                        _replicator = [CAReplicatorLayer layer];
+                        _replicator.frame = self.bounds;
+                        _replicator.instanceCount = 3;
+                        [self.layer addSublayer:_replicator];
+                        _dot = [CALayer layer];
+                        _dot.bounds = CGRectMake(0, 0, 60, 60);
+                        [_replicator addSublayer:_dot];
+                    }
+                    return self;
+                }
+                - (void)startAnimating {
+                    CABasicAnimation *fade = [CABasicAnimation animationWithKeyPath:@"opacity"];
+                    fade.toValue = @0;
+                    fade.duration = 1.2;
+                    [_dot addAnimation:fade forKey:@"pulse"];
+                }
+                @end
+                """), options: ImportOptions(entry: "PulseView.startAnimating"))
+        // `initWithFrame:` ran with the host's bounds (an assignment in its condition, as C has it).
+        let layers = ImportAccessorTests.layers(result)
+        #expect(layers["pulseView"]?["frame"] == .array([.number(0), .number(0), .number(120), .number(120)]))
+        #expect(layers["replicator"]?["frame"] == .array([.number(0), .number(0), .number(120), .number(120)]))
+        #expect(layers["dot"] != nil)
+        #expect(result.diagnostics.contains { $0.message.contains("its sublayers are drawn once, not copied") })
+        #expect(ImportAccessorTests.script(result).contains("\"layer\":\"dot\""))
+    }
 }
