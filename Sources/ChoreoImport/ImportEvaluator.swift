@@ -307,6 +307,16 @@ final class ImportEvaluator {
                 .map { (type.name, $0) }
         }.first
         if let (type, method) = drawing { return try hosted(type, method) }
+        // A SwiftUI view (`struct ContentView: View { var body: some View … }`): said as such.
+        if let view = unit.types.first(where: { type in
+            type.inherits.contains("View") && type.methods.contains { $0.name == "body" }
+        }) {
+            throw ImportStop(
+                diagnostic: ImportDiagnostic(
+                    .error, view.position,
+                    "\(view.name) is a SwiftUI view: SwiftUI code is not imported yet, only UIKit and Core Animation code",
+                    fix: "docs/import.md lists what is imported"))
+        }
         throw ImportStop(
             diagnostic: ImportDiagnostic(
                 .error, SourcePosition(line: 1, column: 1),

@@ -274,4 +274,23 @@ import Testing
         #expect(result.diagnostics.contains { $0.message.contains("its sublayers are drawn once, not copied") })
         #expect(ImportAccessorTests.script(result).contains("\"layer\":\"dot\""))
     }
+
+    @Test func aSwiftUIViewIsSaidToBeOneNotAnEmptyScene() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                import SwiftUI
+
+                struct ContentView: View {
+                    @State private var isOn = false
+                    var body: some View {
+                        Circle().offset(x: isOn ? 100 : -100)
+                    }
+                }
+                """), options: ImportOptions())
+        #expect(result.scene == nil)
+        let error = try #require(result.diagnostics.first { $0.severity == .error })
+        #expect(error.position.line == 3)
+        #expect(error.message.hasPrefix("ContentView is a SwiftUI view"))
+    }
 }
