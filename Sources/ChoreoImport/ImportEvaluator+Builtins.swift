@@ -318,6 +318,52 @@ extension ImportEvaluator {
         case "CGRectOffset":
             return try valueMethod(
                 values.first ?? .null, "offsetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
+        // Core Graphics' mutable paths, as UIBezierPath's methods (a transform argument is not
+        // applied: code passes NULL). CGPathAddArc's `clockwise` is Core Graphics', which UIKit's
+        // flipped coordinates draw the other way round: UIBezierPath's `!clockwise`.
+        case "CGPathCreateMutable", "CGPathCreateMutableCopy":
+            if let copied = values.first.flatMap({ path($0) }) {
+                return allocate(.path(PathObject(commands: copied.commands)))
+            }
+            return try makePath(Arguments(items: []), position)
+        case "CGPathRelease", "CGPathRetain", "CFRelease":
+            return values.first ?? .null
+        case "CGPathMoveToPoint", "CGPathAddLineToPoint":
+            guard values.count >= 4 else { throw stop(position, "\(name) needs a path, a transform and x, y") }
+            return try pathMethod(
+                values[0], name == "CGPathMoveToPoint" ? "move" : "addLine",
+                Arguments(items: [("to", .point(try number(2), try number(3)))]), position)
+        case "CGPathAddQuadCurveToPoint":
+            guard values.count >= 6 else { throw stop(position, "\(name) needs a path, a transform and 4 numbers") }
+            return try pathMethod(
+                values[0], "addQuadCurve",
+                Arguments(items: [
+                    ("to", .point(try number(4), try number(5))),
+                    ("controlPoint", .point(try number(2), try number(3))),
+                ]), position)
+        case "CGPathAddCurveToPoint":
+            guard values.count >= 8 else { throw stop(position, "\(name) needs a path, a transform and 6 numbers") }
+            return try pathMethod(
+                values[0], "addCurve",
+                Arguments(items: [
+                    ("to", .point(try number(6), try number(7))),
+                    ("controlPoint1", .point(try number(2), try number(3))),
+                    ("controlPoint2", .point(try number(4), try number(5))),
+                ]), position)
+        case "CGPathAddArc":
+            guard values.count >= 8 else { throw stop(position, "\(name) needs a path, a transform and 6 values") }
+            return try pathMethod(
+                values[0], "addArc",
+                Arguments(items: [
+                    ("withCenter", .point(try number(2), try number(3))), ("radius", .number(try number(4))),
+                    ("startAngle", .number(try number(5))), ("endAngle", .number(try number(6))),
+                    ("clockwise", .bool(!(try truth(values[7], position)))),
+                ]), position)
+        case "CGPathCloseSubpath":
+            return try pathMethod(values.first ?? .null, "close", Arguments(items: []), position)
+        case "CGRectApplyAffineTransform":
+            return try valueMethod(
+                values.first ?? .null, "applying", Arguments(items: Array(arguments.items.dropFirst())), position)
         case "CGRectInset":
             return try valueMethod(
                 values.first ?? .null, "insetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
@@ -573,6 +619,16 @@ extension ImportEvaluator {
         switch (value, name) {
         case (.rect(let x, let y, let w, let h), "offsetBy"):
             return .rect(x + (try number(0)), y + (try number(1)), w, h)
+        case (.rect(let x, let y, let w, let h), "applying"):
+            // `CGRectApplyAffineTransform`: the box around the transformed corners.
+            guard case .transform(let t)? = values.first else { return value }
+            let m = t.matrix.elements
+            let corners = [(x, y), (x + w, y), (x, y + h), (x + w, y + h)].map { (px, py) in
+                (m[0] * px + m[4] * py + m[12], m[1] * px + m[5] * py + m[13])
+            }
+            let xs = corners.map(\.0)
+            let ys = corners.map(\.1)
+            return .rect(xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!)
         case (.rect(let x, let y, let w, let h), "insetBy"):
             let dx = try number(0)
             let dy = try number(1)

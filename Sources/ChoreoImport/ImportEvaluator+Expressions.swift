@@ -453,6 +453,11 @@ extension ImportEvaluator {
             if layer(target) != nil { return try layerMethod(target, name, arguments, position) }
             if animation(target) != nil { return try animationMethod(target, name, arguments, position) }
             return try unknownAPI(name, position)
+        case .typeName("UIScreen.main") where ["scale", "nativeScale", "bounds"].contains(name):
+            // `[[UIScreen mainScreen] scale]`, a message in Objective-C.
+            return try member(target, name, position)
+        case .color where (name == "CGColor" || name == "cgColor") && arguments.items.isEmpty:
+            return target
         case .typeName(let type):
             return try callStatic(type, name, arguments, position)
         case .enumCase(let caseName)

@@ -43,7 +43,8 @@ extension ImportEvaluator {
     /// UIKit's and Core Animation's properties that draw but that choreo does not model: said
     /// as such, without a "did you mean".
     static let unmodelledProperties: Set<String> = [
-        "mask", "colors", "locations", "startPoint", "endPoint", "contents", "contentsGravity", "contentsRect",
+        "mask", "anchorPointZ", "colors", "locations", "startPoint", "endPoint", "contents", "contentsGravity",
+        "contentsRect",
         "filters", "backgroundFilters", "compositingFilter", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
         "fillRule", "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "image", "tintColor",
         "font", "textAlignment", "numberOfLines", "attributedText", "effect",

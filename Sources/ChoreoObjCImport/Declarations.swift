@@ -99,6 +99,18 @@ enum Declarations {
         UIEdgeInsets UIEdgeInsetsMake(CGFloat top, CGFloat left, CGFloat bottom, CGFloat right);
         CGAffineTransform CGAffineTransformMake(CGFloat a, CGFloat b, CGFloat c, CGFloat d, CGFloat tx, CGFloat ty);
         CGAffineTransform CGAffineTransformMakeScale(CGFloat sx, CGFloat sy);
+        CGRect CGRectApplyAffineTransform(CGRect rect, CGAffineTransform t);
+        typedef struct CGPath *CGMutablePathRef;
+        CGMutablePathRef CGPathCreateMutable(void);
+        CGMutablePathRef CGPathCreateMutableCopy(CGPathRef path);
+        void CGPathRelease(CGPathRef path);
+        CGPathRef CGPathRetain(CGPathRef path);
+        void CGPathMoveToPoint(CGMutablePathRef path, const CGAffineTransform *m, CGFloat x, CGFloat y);
+        void CGPathAddLineToPoint(CGMutablePathRef path, const CGAffineTransform *m, CGFloat x, CGFloat y);
+        void CGPathAddQuadCurveToPoint(CGMutablePathRef path, const CGAffineTransform *m, CGFloat cpx, CGFloat cpy, CGFloat x, CGFloat y);
+        void CGPathAddCurveToPoint(CGMutablePathRef path, const CGAffineTransform *m, CGFloat cp1x, CGFloat cp1y, CGFloat cp2x, CGFloat cp2y, CGFloat x, CGFloat y);
+        void CGPathAddArc(CGMutablePathRef path, const CGAffineTransform *m, CGFloat x, CGFloat y, CGFloat radius, CGFloat startAngle, CGFloat endAngle, bool clockwise);
+        void CGPathCloseSubpath(CGMutablePathRef path);
         CGAffineTransform CGAffineTransformMakeTranslation(CGFloat tx, CGFloat ty);
         CGAffineTransform CGAffineTransformMakeRotation(CGFloat angle);
         CGAffineTransform CGAffineTransformScale(CGAffineTransform t, CGFloat sx, CGFloat sy);
@@ -379,6 +391,8 @@ enum Declarations {
         @property CGRect bounds;
         @property CGPoint position;
         @property CGPoint anchorPoint;
+        @property CGFloat anchorPointZ;
+        @property (strong) CALayer *mask;
         @property CGFloat zPosition;
         @property float opacity;
         @property (getter=isHidden) BOOL hidden;

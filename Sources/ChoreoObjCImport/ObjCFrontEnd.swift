@@ -42,6 +42,15 @@ package enum ObjCFrontEnd {
         parser.file = file
         parser.headers = headers.map { (baseName($0.name), prepare($0.text, available: available, file: file).0) }
         if var snippet = ObjCSnippet.wrap(prepared, file: file) {
+            // A file that clang reads as it is, is not a snippet (methods outside an
+            // `@implementation` always are).
+            if !snippet.hasMethods {
+                var plain = unit
+                parser.parse(prepared, into: &plain)
+                if !plain.diagnostics.contains(where: { $0.severity == .error }) {
+                    return companion(plain, file: file)
+                }
+            }
             // Statements at the top level: read as a view controller's; a first parse finds the
             // views they use and do not declare.
             var probe = SourceUnit()
@@ -54,9 +63,23 @@ package enum ObjCFrontEnd {
             parser.lines = snippet.lines
             unit.diagnostics += snippet.notes
             parser.parse(snippet.text, into: &unit)
-            return unit
+            return companion(unit, file: file)
         }
         parser.parse(prepared, into: &unit)
+        return companion(unit, file: file)
+    }
+
+    /// A file read with the imported one (a header's implementation, found by its `#import`):
+    /// what clang cannot parse there is a warning, and the import goes on without it — the
+    /// imported file's own parse errors stay errors.
+    static func companion(_ unit: SourceUnit, file: Int) -> SourceUnit {
+        guard file != 0 else { return unit }
+        var unit = unit
+        for index in unit.diagnostics.indices where unit.diagnostics[index].severity == .error {
+            unit.diagnostics[index].severity = .warning
+            unit.diagnostics[index].message +=
+                "; the import goes on without what this part of a file read with it declares"
+        }
         return unit
     }
 

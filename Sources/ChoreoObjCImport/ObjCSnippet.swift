@@ -16,6 +16,8 @@ struct ObjCSnippet {
     var lines: [Int]
     /// What was assumed, at the lines concerned.
     var notes: [ImportDiagnostic]
+    /// It has methods outside an `@implementation`, which no Objective-C file may have.
+    var hasMethods = false
 
     /// The class the statements are a method of.
     static let className = "SnippetViewController"
@@ -136,7 +138,8 @@ struct ObjCSnippet {
                 + "them: self is that view controller, self.view its view on screen"
         }
         notes.insert(ImportDiagnostic(.note, SourcePosition(line: statementLine, column: 1, file: file), note), at: 0)
-        return ObjCSnippet(text: text.joined(separator: "\n"), lines: map, notes: notes)
+        return ObjCSnippet(
+            text: text.joined(separator: "\n"), lines: map, notes: notes, hasMethods: kinds.contains(.method))
     }
 
     /// `CAShapeLayer` for a name whose uses set a shape layer's properties (`ring.path`),
@@ -202,10 +205,11 @@ struct ObjCSnippet {
         "NS_ASSUME_NONNULL_BEGIN", "NS_ASSUME_NONNULL_END", "__attribute__",
     ]
 
-    /// `CGFloat f(…) {`, `UIColor *tint(void) {`: at least two words before the first `(`, no `=`.
+    /// `CGFloat f(…) {`, `UIColor *tint(void) {`, `NSObject<P> *make(…) {`: at least two words
+    /// before the first `(` (pointers and protocol or generic brackets aside), no `=`.
     static func isFunctionHead(_ tokens: [String]) -> Bool {
         guard let open = tokens.firstIndex(of: "("), !tokens[..<open].contains("=") else { return false }
-        let words = tokens[..<open].filter { $0 != "*" }
+        let words = tokens[..<open].filter { !["*", "<", ">", ","].contains($0) }
         return words.count >= 2 && words.allSatisfy { $0.first.map { $0.isLetter || $0 == "_" } ?? false }
     }
 }

@@ -293,4 +293,46 @@ import Testing
         #expect(error.position.line == 3)
         #expect(error.message.hasPrefix("ContentView is a SwiftUI view"))
     }
+
+    @Test func coreGraphicsPathsAndMessagesLoadersUse() throws {
+        let result = Importer.run(
+            ObjCFrontEnd.lower(
+                """
+                @interface Arc : NSObject
+                - (void)setupAnimationInLayer:(CALayer *)layer withSize:(CGSize)size color:(UIColor *)color;
+                @end
+                @implementation Arc
+                - (void)setupAnimationInLayer:(CALayer *)layer withSize:(CGSize)size color:(UIColor *)color {
+                    CAShapeLayer *ring = [CAShapeLayer layer];
+                    CGMutablePathRef path = CGPathCreateMutable();
+                    CGPathMoveToPoint(path, NULL, 0, 0);
+                    CGPathAddLineToPoint(path, NULL, 10, 0);
+                    CGPathAddArc(path, NULL, 40, 40, 30, 0, M_PI, true);
+                    CGPathCloseSubpath(path);
+                    ring.path = path;
+                    CGPathRelease(path);
+                    ring.strokeColor = [color CGColor];
+                    ring.contentsScale = [[UIScreen mainScreen] scale];
+                    [layer addSublayer:ring];
+                    CABasicAnimation *spin = [CABasicAnimation animationWithKeyPath:@"strokeEnd"];
+                    spin.fromValue = @0;
+                    spin.duration = 1;
+                    [ring addAnimation:spin forKey:nil];
+                }
+                @end
+                """), options: ImportOptions())
+        #expect(!result.diagnostics.contains { $0.severity != .note })
+        let ring = try #require(ImportAccessorTests.layers(result)["ring"])
+        #expect(ring["strokeColor"] == .string("systemBlue"))
+        guard case .array(let commands)? = ring["path"], commands.count == 4,
+            case .object(let arc) = commands[2], case .object(let parameters)? = arc["arc"]
+        else {
+            Issue.record("no path: \(ring)")
+            return
+        }
+        // Core Graphics' clockwise is drawn the other way round in UIKit's flipped coordinates.
+        #expect(parameters["clockwise"] == .bool(false))
+        #expect(parameters["radius"] == .number(30))
+        #expect(commands[3] == .string("close"))
+    }
 }

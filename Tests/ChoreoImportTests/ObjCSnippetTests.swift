@@ -158,4 +158,25 @@ import Testing
         #expect(result.scene != nil)
         #expect(!result.diagnostics.contains { $0.message.contains("as an article prints") })
     }
+
+    @Test func aFileClangReadsAsItIsIsNotWrapped() {
+        let unit = ObjCFrontEnd.lower(
+            """
+            UIView *sharedView;
+            NSObject<NSCopying> *makeCopy(NSObject<NSCopying> *thing) {
+                return thing;
+            }
+            """)
+        #expect(!unit.diagnostics.contains { $0.message.contains("as an article prints") })
+        #expect(!unit.diagnostics.contains { $0.severity == .error })
+    }
+
+    @Test func aFileReadWithTheImportedOneDoesNotStopItWithItsParseErrors() {
+        let broken = "@implementation Helper\n- (void)go { [self run: ; }\n@end\n"
+        let companion = ObjCFrontEnd.lower(broken, file: 1)
+        #expect(!companion.diagnostics.contains { $0.severity == .error })
+        #expect(companion.diagnostics.contains { $0.message.contains("the import goes on without") })
+        // The imported file's own parse errors stay errors.
+        #expect(ObjCFrontEnd.lower(broken).diagnostics.contains { $0.severity == .error })
+    }
 }
