@@ -8,18 +8,9 @@ import Testing
 /// Auto Layout's equalities solved into frames at each layout pass, so that a constraint's
 /// constant changed before `layoutIfNeeded()` in an animation block animates the frames.
 @Suite struct ImportAutoLayoutTests {
-    static func script(_ result: ImportResult) -> String {
-        guard case .object(let scene)? = result.scene, let script = scene["script"] else { return "" }
-        var writer = JSONWriter()
-        writer.value(script)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
+    static func script(_ result: ImportResult) -> String { ImportAccessorTests.script(result) }
 
-    static func layer(_ result: ImportResult, _ id: String) -> JSONObject? {
-        guard case .object(let scene)? = result.scene, case .array(let layers)? = scene["layers"] else { return nil }
-        for case .object(let layer) in layers where layer["id"] == .string(id) { return layer }
-        return nil
-    }
+    static func layer(_ result: ImportResult, _ id: String) -> JSONObject? { ImportAccessorTests.layers(result)[id] }
 
     static func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> JSONValue {
         .array([.number(x), .number(y), .number(w), .number(h)])

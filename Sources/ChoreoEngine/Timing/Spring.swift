@@ -27,11 +27,11 @@ public struct Spring: Sendable, Equatable, Hashable {
     /// `CASpringAnimation(perceptualDuration:bounce:)`: damping ratio 1 − bounce (bounce ≥ 0) or
     /// 1 / (1 + bounce) (bounce < 0), response = perceptual duration; sets allowsOverdamping.
     public init(perceptualDuration: Double, bounce: Double, initialVelocity: Double = 0) {
-        let ratio = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
-        let response = perceptualDuration
-        stiffness = pow(2 * Double.pi / response, 2)
-        damping = 4 * Double.pi * ratio / response
-        mass = 1
+        // The same spring as SwiftUI's `Spring(duration:bounce:)`: one relation for both.
+        let spring = SwiftUISpring(duration: perceptualDuration, bounce: bounce)
+        stiffness = spring.stiffness
+        damping = spring.damping
+        mass = spring.mass
         self.initialVelocity = initialVelocity
         allowsOverdamping = true
     }

@@ -102,12 +102,9 @@ public indirect enum SwiftUIAnimation: Sendable, Equatable, Hashable {
             guard duration > 0, t < duration else { return 1 }
             return function.evaluate(t / duration)
         case .spring(let spring, _):
-            guard t > 0 else { return 0 }
-            return t >= spring.settlingDuration() ? 1 : spring.value(target: 1, time: t)
+            return springProgress(spring, velocity: 0, at: t)
         case .interpolatingSpring(let spring, let velocity):
-            guard t > 0 else { return 0 }
-            return t >= spring.settlingDuration(initialVelocity: velocity)
-                ? 1 : spring.value(target: 1, initialVelocity: velocity, time: t)
+            return springProgress(spring, velocity: velocity, at: t)
         case .delayed(let seconds, let base):
             return base.progress(at: t - seconds)
         case .sped(let speed, let base):
@@ -126,6 +123,13 @@ public indirect enum SwiftUIAnimation: Sendable, Equatable, Hashable {
             let forward = !autoreverses || Int(index) % 2 == 0
             return forward ? base.progress(at: local) : base.progress(at: period - local)
         }
+    }
+
+    /// A spring's progress: its value, and 1 once settled.
+    private func springProgress(_ spring: SwiftUISpring, velocity: Double, at t: Double) -> Double {
+        guard t > 0 else { return 0 }
+        if t >= spring.settlingDuration(initialVelocity: velocity) { return 1 }
+        return spring.value(target: 1, initialVelocity: velocity, time: t)
     }
 
     /// `withAnimation(_:completionCriteria:_:completion:)`'s criteria.

@@ -33,9 +33,8 @@ public struct SwiftUISpring: Sendable, Equatable, Hashable {
     /// spring: ω₀ = 2π / response, ζ = the ratio; mass 1.
     public init(response: Double, dampingRatio: Double) {
         mass = 1
-        let omega = 2 * Double.pi / response
-        stiffness = omega * omega
-        damping = 2 * dampingRatio * omega
+        stiffness = pow(2 * Double.pi / response, 2)
+        damping = 4 * Double.pi * dampingRatio / response
     }
 
     /// ζ for a bounce.

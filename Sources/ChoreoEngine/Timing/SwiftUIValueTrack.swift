@@ -18,6 +18,24 @@ public struct SwiftUIValueTrack: Sendable {
         /// The offset's rate at `start` (a replaced spring's).
         var velocity: Double
         var animation: SwiftUIAnimation
+        /// When a spring's offset has settled (to 0), worked out once when it starts.
+        var settled = Double.infinity
+
+        init(start: Double, offset: Double, velocity: Double, animation: SwiftUIAnimation) {
+            (self.start, self.offset, self.velocity, self.animation) = (start, offset, velocity, animation)
+            if case .spring(let spring, _) = animation {
+                settled = spring.settlingDuration(target: max(abs(offset), 1e-12), initialVelocity: velocity)
+            } else if case .interpolatingSpring(let spring, _) = animation {
+                settled = spring.settlingDuration(target: max(abs(offset), 1e-12), initialVelocity: initial)
+            }
+        }
+
+        /// The spring's initial velocity: a replaced spring's, or `interpolatingSpring`'s, in
+        /// fractions of the move a second towards the target.
+        var initial: Double {
+            if case .interpolatingSpring(_, let fraction) = animation, velocity == 0 { return -fraction * offset }
+            return velocity
+        }
 
         /// Whether it merges with the next spring: `spring(…)` and its presets.
         var merges: Bool {
@@ -30,17 +48,8 @@ public struct SwiftUIValueTrack: Sendable {
             let t = time - start
             switch animation {
             case .spring(let spring, _), .interpolatingSpring(let spring, _):
-                // The spring's own motion from `offset` towards 0, at `velocity`.
-                if t >= spring.settlingDuration(target: max(abs(offset), 1e-12), initialVelocity: velocity) {
-                    return (0, 0)
-                }
-                let initial: Double
-                if case .interpolatingSpring(_, let fraction) = animation, self.velocity == 0 {
-                    // `initialVelocity` is in fractions of the move a second, towards the target.
-                    initial = -fraction * offset
-                } else {
-                    initial = velocity
-                }
+                // The spring's own motion from `offset` towards 0, at its initial velocity.
+                if t >= settled { return (0, 0) }
                 let value = spring.value(target: -offset, initialVelocity: initial, time: t) + offset
                 let rate = spring.velocity(target: -offset, initialVelocity: initial, time: t)
                 return (value, rate)
