@@ -26,20 +26,10 @@ extension Application {
     /// `GET /v1/arena`: the standings, as JSON or (`format=text`) a table.
     func arenaStatus(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        var format = "json"
-        for (name, value) in request.query {
-            guard name == "format", value == "json" || value == "text" else {
-                throw Problem.invalidScene(
-                    ValidationFailure([FieldError(path: "query.\(name)", message: "only format=json or format=text")]))
-            }
-            format = value
+        switch try service({ () throws(ServiceError) in try ArenaRuntime.statusFormat(request.query) }) {
+        case .text: return Self.text(arena.statusText(), noCache: false)
+        case .json: return .json(200, ArenaDocuments.status(arena.status()))
         }
-        if format == "text" {
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")],
-                body: .bytes(Array(arena.statusText().utf8)))
-        }
-        return .json(200, ArenaDocuments.status(arena.status()))
     }
 
     /// `GET /v1/arena/config`.
@@ -47,14 +37,7 @@ extension Application {
     /// token, or on a server without one); others see them redacted.
     func arenaConfiguration(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        var configuration = arena.configuration
-        let mayChange = (try? authorize(request, .token)) != nil
-        if !mayChange {
-            for index in configuration.nodes.indices {
-                configuration.nodes[index].url = URLRedaction.redacted(configuration.nodes[index].url)
-            }
-        }
-        return .json(200, value: ArenaConfigurationCodec.encode(configuration, redactSecrets: !mayChange))
+        return .json(200, value: arena.configurationDocument(mayChange: (try? authorize(request, .token)) != nil))
     }
 
     /// `PUT /v1/arena/config`: validated, stored, applied.
@@ -73,17 +56,13 @@ extension Application {
         try requireJSON(request)
         try rejectQuery(request)
         let round = try service { () throws(ServiceError) in try arena.startRound(body: request.body) }
-        var response = HTTPResponse.json(
-            201,
-            value: MonitorDocuments.round(
-                id: round.id, started: round.started, duration: round.duration, order: round.order,
-                champion: round.champion))
+        var response = HTTPResponse.json(201, value: round.document)
         response.headers.append(("Location", Self.currentRoundScene))
         return response
     }
 
     /// The round now, or 404 before the first.
-    private func currentRound() throws(Problem) -> ArenaRuntime.Round {
+    func currentRound() throws(Problem) -> ArenaRuntime.Round {
         guard let round = try runningArena().currentRound else { throw Problem.notFound("No round has run yet.") }
         return round
     }
@@ -98,17 +77,7 @@ extension Application {
         let round = try currentRound()
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
         if request.method == "HEAD" { return Self.head(query) }
-        do throws(ServiceError) {
-            let plan = try RenderService.plan(round.parsed, query.sampling)
-            metrics.produced(frames: plan.times.count, samples: plan.sampleCount)
-            return HTTPResponse(
-                try RenderService.response(
-                    plan, format: query.sampling.format, threads: configuration.renderThreads,
-                    cancellation: request.cancellation, byteBudget: configuration.maxJSONResponseBytes,
-                    memory: renderMemory, query: query))
-        } catch {
-            return Problem(error).response
-        }
+        return renderScene(request.cancellation) { () throws(ServiceError) in (round.parsed, query, nil) }
     }
 
     /// `GET /v1/arena/nodes/{name}/history`: its recorded probes, oldest first.

@@ -11,11 +11,9 @@ extension Application {
         try requireJSON(request)
         let query = try service { () throws(ServiceError) in try ExportService.query(request.query) }
         let artifact = try service { () throws(ServiceError) in
-            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
-            defer { _ = run }
-            let (scene, name) = try RenderService.scene(from: request.takeBody())
-            return try ExportService.export(
-                consume scene, name: name, query, cancellation: request.cancellation, memory: renderMemory)
+            try ExportService.export(
+                document: request.takeBody(), name: nil, query, cancellation: request.cancellation, memory: renderMemory
+            )
         }
         return Self.exportResponse(artifact, query)
     }
@@ -26,11 +24,8 @@ extension Application {
         let query = try service { () throws(ServiceError) in try ExportService.query(request.query) }
         let record = try service { () throws(ServiceError) in try scenes.scene(id) }
         let artifact = try service { () throws(ServiceError) in
-            let run = try RenderService.reserveRun(record.document, memory: renderMemory)
-            defer { _ = run }
-            let (scene, name) = try RenderService.scene(from: record.document)
-            return try ExportService.export(
-                consume scene, name: name ?? id, query, cancellation: request.cancellation, memory: renderMemory)
+            try ExportService.export(
+                document: record.document, name: id, query, cancellation: request.cancellation, memory: renderMemory)
         }
         return Self.exportResponse(artifact, query)
     }
@@ -49,7 +44,7 @@ extension Application {
 
     /// `GET /v1/arena/rounds/current/export?format=…`.
     func exportRound(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
-        guard let round = try runningArena().currentRound else { throw Problem.notFound("No round has run yet.") }
+        let round = try currentRound()
         let query = try service { () throws(ServiceError) in try ExportService.query(request.query) }
         let artifact = try service { () throws(ServiceError) in
             try ExportService.export(

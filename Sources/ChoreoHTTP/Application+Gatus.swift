@@ -13,8 +13,7 @@ extension Application {
         let name = path[.name]
         let arena = try runningArena()
         let report = try service { () throws(ServiceError) in try arena.uptime(of: name, parameters: request.query) }
-        if Self.wantsText(request) { return Self.text(report.uptime.ratio.map { String($0) } ?? "") }
-        return .json(200, value: MonitorDocuments.uptime(node: report.node, window: report.window, report.uptime))
+        return Self.wantsText(request) ? Self.text(report.text) : .json(200, value: report.document)
     }
 
     /// `GET /v1/arena/nodes/{name}/response-times?resolution=&from=&to=`: the node's buckets,
@@ -25,11 +24,7 @@ extension Application {
         let report = try service { () throws(ServiceError) in
             try arena.responseTimes(of: name, parameters: request.query)
         }
-        return .json(
-            200,
-            value: MonitorDocuments.responseTimes(
-                node: report.node, resolution: report.resolution, fromMs: report.fromMs, toMs: report.toMs,
-                report.buckets))
+        return .json(200, value: report.document)
     }
 
     /// `GET /v1/arena/nodes/{name}/sla?month=2026-11[&format=csv]`: the month's uptime and
@@ -41,11 +36,9 @@ extension Application {
         if request.query.contains(where: { $0 == ("format", "csv") }) {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")],
-                body: .bytes(MonitorDocuments.slaCSV(total: report.total, days: report.days)))
+                body: .bytes(report.csv))
         }
-        return .json(
-            200,
-            value: MonitorDocuments.sla(node: report.node, month: report.month, total: report.total, days: report.days))
+        return .json(200, value: report.document)
     }
 
     /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
@@ -83,10 +76,9 @@ extension Application {
         throws(Problem) -> HTTPResponse
     {
         let arena = try gatusArena(path)
-        let (style, label) = Self.badgeOptions(request)
         return Self.badge(
             try service { () throws(ServiceError) in
-                try arena.gatusBadge(badge, key: path[.key], duration: path[.duration], style: style, label: label)
+                try arena.gatusBadge(badge, key: path[.key], duration: path[.duration], parameters: request.query)
             })
     }
 
@@ -106,15 +98,11 @@ extension Application {
     /// `GET /api/v1/endpoints/{key}/health/badge.shields`: shields.io's endpoint JSON.
     func gatusShields(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        let label = Self.badgeOptions(request).label
         return .json(
-            200, value: try service { () throws(ServiceError) in try arena.gatusShields(key: path[.key], label: label) }
-        )
-    }
-
-    /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.
-    static func badgeOptions(_ request: HTTPRequest) -> (style: String?, label: String?) {
-        (request.query.last { $0.0 == "style" }?.1, request.query.last { $0.0 == "label" }?.1)
+            200,
+            value: try service { () throws(ServiceError) in
+                try arena.gatusShields(key: path[.key], parameters: request.query)
+            })
     }
 
     /// Whether the client asks for `text/plain` and not JSON.
@@ -123,10 +111,11 @@ extension Application {
         return accept.contains("text/plain") && !accept.contains("json")
     }
 
-    static func text(_ body: String) -> HTTPResponse {
-        HTTPResponse(
-            status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-cache")],
-            body: .bytes(Array(body.utf8)))
+    /// A `text/plain` answer, by default `no-cache` (a ratio changes).
+    static func text(_ body: String, noCache: Bool = true) -> HTTPResponse {
+        var headers = [("Content-Type", "text/plain; charset=utf-8")]
+        if noCache { headers.append(("Cache-Control", "no-cache")) }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(Array(body.utf8)))
     }
 }
 
@@ -137,7 +126,7 @@ extension Application {
         try requireJSON(request)
         let arena = try runningArena()
         let added = try service { () throws(ServiceError) in try arena.addMaintenance(body: request.body) }
-        var response = HTTPResponse.json(201, value: MonitorDocuments.maintenance(added.window, active: added.active))
+        var response = HTTPResponse.json(201, value: added.document)
         response.headers.append(("Location", Self.path(Self.maintenanceWindow, id: added.window.id)))
         return response
     }
@@ -146,8 +135,7 @@ extension Application {
     func listMaintenance(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         try rejectQuery(request)
         let arena = try runningArena()
-        let windows = arena.maintenance().map { MonitorDocuments.maintenance($0.window, active: $0.active) }
-        return .json(200, value: ["windows": .array(windows)])
+        return .json(200, value: arena.maintenanceDocument())
     }
 
     /// `DELETE /v1/arena/maintenance/{id}`: the window ends; 204.

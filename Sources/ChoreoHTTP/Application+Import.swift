@@ -10,21 +10,13 @@ extension Application {
     /// made (docs/import.md). Runs on a worker: it waits for the helper process.
     func importSource(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let type = request.headers["content-type"]
-        let isJSON = type.map { $0.lowercased().hasPrefix("application/json") } ?? false
-        let limit = isJSON ? ImportRequest.jsonBodyLimit : ImportService.sourceLimit
+        let limit = ImportRequest.bodyLimit(mediaType: type)
         if request.body.count > limit { throw Problem.tooLarge(limit: limit) }
         let result = try service { () throws(ServiceError) -> ImportResult? in
-            let importRequest: ImportRequest
-            if isJSON {
-                importRequest = try ImportRequest.decode(json: request.body, query: request.query)
-            } else if let decoded = try ImportRequest.decode(
-                source: request.body, query: request.query, mediaType: type)
-            {
-                importRequest = decoded
-            } else {
-                return nil
+            let decoded = try ImportRequest.decode(body: request.body, query: request.query, mediaType: type)
+            return try decoded.map { (decoded) throws(ServiceError) in
+                try ImportService.run(decoded, helpers: importHelpers)
             }
-            return try ImportService.run(importRequest, helpers: importHelpers)
         }
         guard let result else { throw Problem.unsupportedSource(type) }
         guard result.scene != nil else { throw Problem.importFailed(result.diagnostics) }
@@ -36,13 +28,7 @@ extension Problem {
     /// Source that made no scene: the first error as the detail, every diagnostic as a member.
     package static func importFailed(_ diagnostics: [ImportDiagnostic]) -> Problem {
         let first = diagnostics.first { $0.severity == .error }
-        var problem = Problem(
-            .importFailed,
-            detail: first.map {
-                ($0.file.map { "\($0), " } ?? "")
-                    + "line \($0.position.line), column \($0.position.column): \($0.message)"
-            }
-                ?? "No scene could be made.")
+        var problem = Problem(.importFailed, detail: first?.located ?? "No scene could be made.")
         problem.extensions = [("diagnostics", .array(diagnostics.map(\.json)))]
         return problem
     }

@@ -9,8 +9,8 @@ extension Application {
     func health(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
         switch healthCheck.run() {
         case .healthy: return .json(200, Self.healthyBody)
-        case .unhealthy(let problem): return Problem.unavailable("Storage is not healthy: \(problem).").response
-        case .noAnswer(let reason): return Problem.unavailable("Storage is not healthy: \(reason).").response
+        case .unhealthy(let reason), .noAnswer(let reason):
+            return Problem.unavailable("Storage is not healthy: \(reason).").response
         }
     }
 

@@ -11,10 +11,9 @@ extension Application {
         try requireJSON(request)
         let query = try service { () throws(ServiceError) in try RenderService.query(request.query) }
         return renderScene(request.cancellation) { () throws(ServiceError) in
-            let run = try RenderService.reserveRun(request.body, memory: renderMemory)
             // The document is taken from the request (which the server holds until the
             // response is made), so it is freed once parsed.
-            let (scene, _) = try RenderService.scene(from: request.takeBody())
+            let (scene, _, run) = try RenderService.prepare(request.takeBody(), memory: renderMemory)
             return (consume scene, query, run)
         }
     }
@@ -63,8 +62,7 @@ extension Application {
         let record = try fetch(id)
         if request.method == "HEAD" { return Self.head(query) }
         return renderScene(request.cancellation) { () throws(ServiceError) in
-            let run = try RenderService.reserveRun(record.document, memory: renderMemory)
-            let (scene, _) = try RenderService.scene(from: record.document)
+            let (scene, _, run) = try RenderService.prepare(record.document, memory: renderMemory)
             return (consume scene, query, run)
         }
     }
@@ -73,13 +71,7 @@ extension Application {
     /// resource found, but nothing run or drawn (a HEAD of 1,000 layers' frames rendered them
     /// all to send no body).
     static func head(_ query: RenderQuery) -> HTTPResponse {
-        let type =
-            switch query.sampling.format {
-            case .json: "application/json"
-            case .ndjson: "application/x-ndjson"
-            case .png, .apng, .filmstrip, .webp, .webm: PictureService.contentType(query.sampling.format)
-            }
-        return HTTPResponse(status: 200, headers: [("Content-Type", type)])
+        HTTPResponse(status: 200, headers: [("Content-Type", RenderService.contentType(query))])
     }
 
     private func fetch(_ id: String) throws(Problem) -> SceneRecord {

@@ -18,9 +18,8 @@ extension Application {
         let id = path[.id]
         try requireJSON(request)
         try rejectQuery(request)
-        let ifMatch = try Self.ifMatch(request)
         let outcome = try service { () throws(ServiceError) in
-            try sessions.append(id, body: request.body, ifMatch: ifMatch)
+            try sessions.append(id, body: request.body, ifMatch: SessionRegistry.ifMatch(request.headers["if-match"]))
         }
         return .json(200, ResponseEncoder.input(outcome))
     }

@@ -215,20 +215,6 @@ public final class Application: Sendable {
         }
     }
 
-    /// `If-Match: "n"`: the number of inputs the client has seen (quotes optional).
-    static func ifMatch(_ request: HTTPRequest) throws(Problem) -> Int? {
-        guard let value = request.headers["if-match"] else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces).trimmingCharacters(
-            in: CharacterSet(charactersIn: "\""))
-        guard let count = Int(trimmed), count >= 0 else {
-            throw Problem.invalidScene(
-                ValidationFailure([
-                    FieldError(path: "header.If-Match", message: "must be the number of inputs seen, as \"3\"")
-                ]))
-        }
-        return count
-    }
-
     func rejectQuery(_ request: HTTPRequest) throws(Problem) {
         guard !request.query.isEmpty else { return }
         throw Problem.invalidScene(
@@ -236,11 +222,12 @@ public final class Application: Sendable {
                 request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
     }
 
-    /// Renders the scene `prepare` reads and reserves memory for: the response holds the run's
-    /// memory until it is sent. Frames and samples are counted once planned.
+    /// Renders the scene `prepare` reads and reserves memory for (an arena round's, already
+    /// parsed, reserves none): the response holds the run's memory until it is sent. Frames
+    /// and samples are counted once planned.
     func renderScene(
         _ cancellation: Cancellation?,
-        _ prepare: () throws(ServiceError) -> (Scene, RenderQuery, RenderMemory.Reservation)
+        _ prepare: () throws(ServiceError) -> (Scene, RenderQuery, RenderMemory.Reservation?)
     ) -> HTTPResponse {
         do throws(ServiceError) {
             let (scene, query, run) = try prepare()

@@ -66,20 +66,8 @@ public struct Problem: Error, Sendable {
 
     // MARK: The problems choreo returns
 
-    public static func malformedJSON(_ error: JSONParseError) -> Problem {
-        Problem(ServiceError.malformedJSON(error))
-    }
-
     public static func invalidScene(_ failure: ValidationFailure) -> Problem {
         Problem(ServiceError.invalidScene(failure))
-    }
-
-    public static func invalidStandings(_ failure: ValidationFailure) -> Problem {
-        Problem(ServiceError.invalidStandings(failure))
-    }
-
-    public static func invalidConfiguration(_ failure: ValidationFailure) -> Problem {
-        Problem(ServiceError.invalidConfiguration(failure))
     }
 
     /// A 400: the path or a query parameter holds a NUL (`%00`), which would truncate it.
@@ -94,14 +82,6 @@ public struct Problem: Error, Sendable {
         Problem(
             .badRequestHead, detail: "The request has two different Content-Length headers.",
             errors: [FieldError(path: "header.Content-Length", message: "must be given once")])
-    }
-
-    public static func conflict(_ detail: String) -> Problem {
-        Problem(.conflict, detail: detail)
-    }
-
-    public static func preconditionFailed(_ detail: String) -> Problem {
-        Problem(.preconditionFailed, detail: detail)
     }
 
     public static func notFound(_ what: String) -> Problem {
@@ -142,9 +122,5 @@ public struct Problem: Error, Sendable {
 
     public static func unavailable(_ detail: String) -> Problem {
         Problem(.unavailable, detail: detail)
-    }
-
-    public static func internalError(_ detail: String) -> Problem {
-        Problem(.internalError, detail: detail)
     }
 }

@@ -28,6 +28,12 @@ package struct ImportDiagnostic: Sendable, Equatable {
         return text
     }
 
+    /// The message with where it is, in words: `Shape.swift, line 3, column 5: …` (the file
+    /// only when it is not the one imported).
+    package var located: String {
+        (file.map { "\($0), " } ?? "") + "line \(position.line), column \(position.column): \(message)"
+    }
+
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("severity", .string(severity.rawValue)), ("line", .number(Double(position.line))),

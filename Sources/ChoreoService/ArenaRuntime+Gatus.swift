@@ -51,9 +51,10 @@ extension ArenaRuntime {
     }
 
     /// A badge's SVG; `style` and `label` are shields' parameters.
-    public func gatusBadge(_ badge: GatusBadge, key: String, duration: String, style: String?, label: String?)
+    public func gatusBadge(_ badge: GatusBadge, key: String, duration: String, parameters: [(String, String)])
         throws(ServiceError) -> [UInt8]
     {
+        let (style, label) = Self.badgeOptions(parameters)
         let uptime = try gatusUptime(key: key, duration: duration).uptime
         switch badge {
         case .uptime:
@@ -78,9 +79,10 @@ extension ArenaRuntime {
     }
 
     /// `…/health/badge.shields`: shields.io's endpoint JSON, now.
-    public func gatusShields(key: String, label: String?, now: Double = Date().timeIntervalSince1970)
-        throws(ServiceError) -> JSONValue
-    {
+    public func gatusShields(
+        key: String, parameters: [(String, String)], now: Double = Date().timeIntervalSince1970
+    ) throws(ServiceError) -> JSONValue {
+        let label = Self.badgeOptions(parameters).label
         let node = try node(forKey: key)
         let maintenance = inMaintenance(node.name, atMs: Int64((now * 1000).rounded()))
         return GatusDocuments.shields(label: label ?? node.name, status: node.status, maintenance: maintenance)
@@ -111,5 +113,10 @@ extension ArenaRuntime {
             }
         }
         if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+    }
+
+    /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.
+    static func badgeOptions(_ parameters: [(String, String)]) -> (style: String?, label: String?) {
+        (parameters.last { $0.0 == "style" }?.1, parameters.last { $0.0 == "label" }?.1)
     }
 }

@@ -98,6 +98,17 @@ public enum ExportService {
         return try export(timeline, name: name, query, cancellation: cancellation, memory: memory)
     }
 
+    /// Exports a scene document: its render memory reserved, then parsed, run and exported
+    /// (`POST /v1/export`, a stored scene's export). `name` stands in when the scene has none.
+    public static func export(
+        document: consuming [UInt8], name: String?, _ query: Query, cancellation: Cancellation? = nil,
+        memory: RenderMemory
+    ) throws(ServiceError) -> ExportArtifact {
+        let (scene, sceneName, run) = try RenderService.prepare(consume document, memory: memory)
+        defer { _ = run }
+        return try export(consume scene, name: sceneName ?? name, query, cancellation: cancellation, memory: memory)
+    }
+
     /// Bytes an export holds per layer and sampled frame: its channels' samples (54 numbers)
     /// and their keyframes.
     public static let bytesPerLayerFrame = 512

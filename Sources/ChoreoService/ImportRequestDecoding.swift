@@ -16,6 +16,25 @@ extension ImportRequest {
     /// their escapes.
     package static let jsonBodyLimit = 2 * ImportService.sourceLimit
 
+    /// Whether a body of this media type is the JSON form.
+    package static func isJSON(mediaType: String?) -> Bool {
+        mediaType.map { $0.lowercased().hasPrefix("application/json") } ?? false
+    }
+
+    /// The largest body of either form.
+    package static func bodyLimit(mediaType: String?) -> Int {
+        isJSON(mediaType: mediaType) ? jsonBodyLimit : ImportService.sourceLimit
+    }
+
+    /// A body of either form, by its media type (``decode(json:query:)`` or
+    /// ``decode(source:query:mediaType:)``); nil when it names no language.
+    package static func decode(body: [UInt8], query: [(String, String)], mediaType: String?)
+        throws(ServiceError) -> ImportRequest?
+    {
+        if isJSON(mediaType: mediaType) { return try decode(json: body, query: query) }
+        return try decode(source: body, query: query, mediaType: mediaType)
+    }
+
     /// One source file as the body: `language` (or the media type), `entry` and `reduceMotion`
     /// from the query. `nil` language when neither the query nor `mediaType` names it (the
     /// caller answers 415).

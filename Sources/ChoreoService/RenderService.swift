@@ -85,6 +85,27 @@ public enum RenderService {
         return reservation
     }
 
+    /// A scene document's render memory reserved (``reserveRun(_:memory:)``), then the document
+    /// parsed and validated: what every route that renders a document does first. The document
+    /// is consumed, so it is freed once parsed.
+    public static func prepare(_ document: consuming [UInt8], memory: RenderMemory) throws(ServiceError)
+        -> (scene: Scene, name: String?, run: RenderMemory.Reservation)
+    {
+        let run = try reserveRun(document, memory: memory)
+        let (scene, name) = try scene(from: consume document)
+        return (consume scene, name, run)
+    }
+
+    /// The media type a query's answer has (what `HEAD` on a frames route says without
+    /// running anything).
+    public static func contentType(_ query: RenderQuery) -> String {
+        switch query.sampling.format {
+        case .json: "application/json"
+        case .ndjson: "application/x-ndjson"
+        case .png, .apng, .filmstrip, .webp, .webm: PictureService.contentType(query.sampling.format)
+        }
+    }
+
     /// Runs the scene and plans the sampling; a `cancellation` set during the run stops it
     /// (the caller answers ``cancelledStatus``). With a `run` reservation, the run takes
     /// ``runBytesPerEventBatch`` more of it every 4,096 events, and stops with a 503 when the

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
+import Foundation
 import Synchronization
 
 /// Live sessions (docs/sessions.md): a scene whose script is written while it runs, one input
@@ -136,6 +137,18 @@ public final class SessionRegistry: Sendable {
     /// Tries to store an input that writers of other replicas may also take; at most this many
     /// times.
     static let appendAttempts = 3
+
+    /// `If-Match: "n"` of an input: the number of inputs the client has seen (quotes
+    /// optional); nil without the header.
+    public static func ifMatch(_ header: String?) throws(ServiceError) -> Int? {
+        guard let header else { return nil }
+        let trimmed = header.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+            in: CharacterSet(charactersIn: "\""))
+        guard let count = Int(trimmed), count >= 0 else {
+            throw ServiceError.invalidField("header.If-Match", "must be the number of inputs seen, as \"3\"")
+        }
+        return count
+    }
 
     /// `POST /v1/sessions/{id}/inputs`.
     public func append(_ id: String, body: [UInt8], ifMatch: Int?) throws(ServiceError) -> InputOutcome {

@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoServer
+import ChoreoService
 import Foundation
 
 /// `choreo target`: a tiny health endpoint to probe, adjustable at run time (`POST /control`).

@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoLibraries
+import ChoreoService
 import Foundation
 
 /// `choreo`: dispatches to a command; errors become one stderr message and a non-zero exit.

@@ -283,14 +283,16 @@ extension JSONValue {
 
     @Test func everyProblemIsCatalogued() {
         let failure = ValidationFailure([FieldError(path: "$", message: "x")])
-        let problems: [Problem] = [
-            .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .badRequestTarget("path"),
-            .invalidScene(failure),
-            .invalidStandings(failure), .invalidConfiguration(failure), .conflict("x"), .notFound("x"),
-            .methodNotAllowed(["GET"]), .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(),
-            .preconditionFailed("x"), .misdirected("x.example"), .conflictingLengths(),
-            .unavailable("x"), .internalError("x"), .importFailed([]),
+        let services: [ServiceError] = [
+            .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidStandings(failure),
+            .invalidConfiguration(failure), .conflict("x"), .preconditionFailed("x"), .internalFailure("x"),
         ]
+        let problems: [Problem] =
+            services.map { Problem($0) } + [
+                .badRequestTarget("path"), .invalidScene(failure), .notFound("x"), .methodNotAllowed(["GET"]),
+                .tooLarge(limit: 1), .unsupportedMediaType(nil), .unauthorized(), .misdirected("x.example"),
+                .conflictingLengths(), .unavailable("x"), .importFailed([]),
+            ]
         for problem in problems {
             let kind = ProblemType.allCases.first { $0.uri == problem.type }
             #expect(kind != nil && kind?.status == problem.status && kind?.title == problem.title, "\(problem.type)")
