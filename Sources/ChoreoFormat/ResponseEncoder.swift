@@ -495,6 +495,11 @@ public enum ResponseEncoder {
                 writer.raw(",\"name\":")
                 writer.string(name)
             }
+        case .withAnimationCompleted(let name):
+            if let name {
+                writer.raw(",\"name\":")
+                writer.string(name)
+            }
         case .layerAdded(let layer), .layerRemoved(let layer):
             writer.raw(",\"layer\":")
             writer.string(layer)

@@ -79,17 +79,22 @@ public struct SceneDecoder {
     var reader = JSONReader()
     /// Whether an `addAgain` was decoded anywhere (``Scene/mayAddAgain``).
     private var decodedAddAgain = false
-    private var layerIDs: [String: String] = [:]
+    var layerIDs: [String: String] = [:]
+    /// The `swiftui` section's state, by name, for the script's state changes.
+    var swiftUIStates: [String: SwiftUIStateValue] = [:]
+    var declaresSwiftUI = false
     private var pendingReferences: [(id: String, path: String)] = []
     /// Animators and transitions declared anywhere in the document, and the references to them.
     var declaredAnimators: [String] = []
     var animatorReferences: [(id: String, path: String)] = []
     var declaredTransitions: [String] = []
     var transitionReferences: [(id: String, path: String)] = []
-    private var layerCount = 0
+    var layerCount = 0
     private var actionCount = 0
 
-    private static let sceneFields: Set<String> = ["name", "version", "description", "canvas", "layers", "script"]
+    private static let sceneFields: Set<String> = [
+        "name", "version", "description", "canvas", "layers", "script", "swiftui",
+    ]
     private static let canvasFields: Set<String> = ["width", "height", "background"]
 
     private mutating func decodeScene(_ document: consuming JSONValue) -> (Scene, String?)? {
@@ -112,16 +117,23 @@ public struct SceneDecoder {
         if let description = object["description"] { _ = reader.string(description, "$.description") }
         // Layers and script entries are taken out of the document one by one as they are
         // decoded, so each is freed once it is decoded.
-        guard var layersJSON = object.take("layers") else {
-            reader.fail("$.layers", "is required")
+        var layers: [LayerNode] = []
+        if var layersJSON = object.take("layers") {
+            if var array = reader.takeArray(&layersJSON, "$.layers") {
+                layers.reserveCapacity(array.count)
+                for index in array.indices {
+                    if let layer = decodeLayer(array.take(index), "$.layers[\(index)]") { layers.append(layer) }
+                }
+            }
+        } else if object["swiftui"] == nil {
+            reader.fail("$.layers", "is required (or a swiftui section)")
             return nil
         }
-        var layers: [LayerNode] = []
-        if var array = reader.takeArray(&layersJSON, "$.layers") {
-            layers.reserveCapacity(array.count)
-            for index in array.indices {
-                if let layer = decodeLayer(array.take(index), "$.layers[\(index)]") { layers.append(layer) }
-            }
+        // SwiftUI's views are read before the script, whose state changes name their state.
+        var swiftUI: SwiftUIScene?
+        if let value = object["swiftui"] {
+            declaresSwiftUI = true
+            swiftUI = decodeSwiftUI(value, "$.swiftui")
         }
         var script: [ScriptEntry] = []
         if var scriptJSON = object.take("script"), var array = reader.takeArray(&scriptJSON, "$.script") {
@@ -133,6 +145,10 @@ public struct SceneDecoder {
         var scene = Scene(layers: layers, script: script, warnings: reader.warnings)
         scene.mayAddAgain = decodedAddAgain
         if let value = object["canvas"] { scene.canvas = decodeCanvas(value) }
+        if let swiftUI {
+            scene.layers += swiftUI.layers(canvas: scene.canvas)
+            scene.swiftUI = swiftUI
+        }
         return (scene, name)
     }
 
@@ -340,7 +356,7 @@ public struct SceneDecoder {
             "add", "addAgain", "remove", "removeAll", "set", "addLayer", "removeLayer", "mark", "transaction",
             "animate",
             "animateKeyframes", "transition", "setState", "after", "if", "performWithoutAnimation",
-        ] + animatorActionNames + transitionActionNames
+        ] + animatorActionNames + transitionActionNames + swiftUIActionNames
 
     mutating func reference(_ id: String, _ path: String) {
         pendingReferences.append((id, path))
@@ -365,6 +381,8 @@ public struct SceneDecoder {
         {
             named.removeAll { $0 == "transition" }
         }
+        // `state` is what `withAnimation` and `withTransaction` set.
+        if named.count > 1 && named.contains("state") { named.removeAll { $0 == "state" } }
         guard let name = named.first else {
             // UIKit's method names for the calls choreo spells out (`update` → updateInteractiveTransition).
             let guess =
@@ -467,6 +485,7 @@ public struct SceneDecoder {
             reader.rejectUnknown(object, path, allowed: ["transition"])
             return decodeViewTransition(object["transition"]!, "\(path).transition")
         case "setState": return decodeSetState(object, path)
+        case "withAnimation", "withTransaction", "state": return decodeSwiftUIAction(object, name, path)
         case "after": return decodeAfter(object, path)
         case "if": return decodeIf(object, path)
         case _ where Self.animatorActionNames.contains(name): return decodeAnimatorAction(name, object, path)

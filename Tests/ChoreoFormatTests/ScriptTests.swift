@@ -38,6 +38,7 @@ struct ScriptTests {
                 return "\(time) stop \(layer) \(key ?? "-") \(finished)"
             case .transactionCompleted(let name, let finished): return "\(time) transaction \(name ?? "-") \(finished)"
             case .animateCompleted(let name, let finished): return "\(time) animate \(name ?? "-") \(finished)"
+            case .withAnimationCompleted(let name): return "\(time) withAnimation \(name ?? "-")"
             case .layerAdded(let layer): return "\(time) added \(layer)"
             case .layerRemoved(let layer): return "\(time) removed \(layer)"
             case .stateChanged(let layer, let state): return "\(time) state \(layer) \(state)"

@@ -21,6 +21,8 @@ public struct Diagnostic: Sendable, Equatable {
         case completionIgnoresCancel = "completion-ignores-cancel"
         case cancelNotRestored = "cancel-not-restored"
         case animatesOffscreenLayer = "animates-offscreen-layer"
+        case completionNeverRuns = "completion-never-runs"
+        case animationWithoutValue = "animation-without-value"
     }
 
     public var severity: Severity

@@ -10,6 +10,28 @@ extension Diagnostic {
         return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
     }
 
+    /// `completion-never-runs`: `withAnimation`'s completion waits for an animation that
+    /// repeats for ever.
+    static func completionNeverRuns(time: Double, name: String?) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .completionNeverRuns, time: time, layer: nil, keyPath: nil,
+            message:
+                "The withAnimation\(name.map { " \"\($0)\"" } ?? "") completion never runs: one of its animations repeats for ever, so it never completes.",
+            fix:
+                "Start the repeating animation in a withAnimation of its own, without a completion, or give it a repeatCount."
+        )
+    }
+
+    /// `animation-without-value`: the deprecated `.animation(_:)` animates every change of the
+    /// view, whatever caused it.
+    static func animationWithoutValue(view: String) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .animationWithoutValue, time: 0, layer: view, keyPath: nil,
+            message:
+                "\(view) has .animation(_:) without value: (deprecated since iOS 15): every change of the view animates with it, including ones no one meant to animate.",
+            fix: "Use .animation(_:value:) with the state whose changes should animate.")
+    }
+
     /// `snap-back`: an animation removed while it shows a value other than the model's. When a
     /// spring was cut by its duration, the fix names its settling duration.
     static func snapBack(

@@ -15,6 +15,8 @@ public struct Event: Sendable, Equatable {
         /// A UIView block's completion ran (`animate`, `animateKeyframes`, `transition`, an
         /// animated `setState`), with UIKit's `finished` flag.
         case animateCompleted(name: String?, finished: Bool)
+        /// SwiftUI's `withAnimation(_:completionCriteria:_:completion:)` completion.
+        case withAnimationCompleted(name: String?)
         case layerAdded(layer: String)
         case layerRemoved(layer: String)
         case stateChanged(layer: String, state: String)
@@ -47,6 +49,7 @@ public struct Event: Sendable, Equatable {
         case .animationDidStop: "animationDidStop"
         case .transactionCompleted: "transactionCompleted"
         case .animateCompleted: "animateCompleted"
+        case .withAnimationCompleted: "withAnimationCompleted"
         case .layerAdded: "layerAdded"
         case .layerRemoved: "layerRemoved"
         case .stateChanged: "stateChanged"

@@ -294,10 +294,12 @@ extension RunnerState {
     }
 
     /// Removes an animation from its layer at `now` (completion or explicit removal).
-    func detach(_ index: Int, finished: Bool) {
+    /// `checkingSnapBack` false: a removal that is not a jump (another animation takes over
+    /// from it at this instant, as a SwiftUI spring does).
+    func detach(_ index: Int, finished: Bool, checkingSnapBack: Bool = true) {
         let animation = timeline.animations[index]
         guard animation.removedAt == .infinity else { return }
-        let shownBefore = snapBackProbes(index, naturalEnd: finished)
+        let shownBefore = checkingSnapBack ? snapBackProbes(index, naturalEnd: finished) : []
         timeline.animations[index].removedAt = now
         live.animations[animation.layer].removeAll { $0 == index }
         if live.removedThisInstantTime != now {

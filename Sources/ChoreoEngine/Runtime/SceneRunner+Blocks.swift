@@ -18,6 +18,8 @@ extension RunnerState {
         enum Kind {
             case transaction
             case viewBlock
+            /// SwiftUI's `withAnimation` completion.
+            case swiftUI
         }
 
         let kind: Kind
@@ -102,6 +104,8 @@ extension RunnerState {
         case .viewBlock:
             timeline.events.append(
                 Event(time: now, kind: .animateCompleted(name: entry.name, finished: entry.finished)))
+        case .swiftUI:
+            timeline.events.append(Event(time: now, kind: .withAnimationCompleted(name: entry.name)))
         }
         noteChange(now)
         if !entry.actions.isEmpty { try runTurn(entry.actions, path: entry.path, finished: entry.finished) }

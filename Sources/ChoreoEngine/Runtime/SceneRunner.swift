@@ -133,6 +133,8 @@ final class RunnerState {
     var keyframeTracks = KeyframeTracks()
     /// The diagnostics' texts so far, each once (``diagnose(_:)``).
     var diagnosticTexts: [String: String] = [:]
+    /// The scene's SwiftUI views and state, when it has them.
+    var swiftUI: SwiftUIRuntime?
 
     /// The current instant of the run loop.
     var now: Double {
@@ -158,6 +160,7 @@ final class RunnerState {
         other.loop = loop
         other.interactive = interactive
         other.keyframeTracks = keyframeTracks
+        other.swiftUI = swiftUI
         return other
     }
 
@@ -178,6 +181,12 @@ final class RunnerState {
             guard !node.detached else { continue }
             tree.roots.append(index)
             markPresent(index, true)
+        }
+        if let views = scene.swiftUI {
+            startSwiftUI(views, canvas: scene.canvas)
+            for (view, _) in views.flattened {
+                for case .animation(_, nil) in view.modifiers { diagnose(.animationWithoutValue(view: view.id)) }
+            }
         }
         snapshotShape(at: 0, force: true)
         for (offset, entry) in scene.script.enumerated() { enqueue(entry, offset: offset) }
@@ -504,6 +513,8 @@ final class RunnerState {
             try completeTransition(argument, id: id, path: path)
         case .pan(let gesture):
             try schedulePan(gesture, path: path + ".pan")
+        case .swiftUI(let update):
+            try performSwiftUI(update, path: path)
         }
     }
 

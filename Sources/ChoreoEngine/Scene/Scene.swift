@@ -15,6 +15,8 @@ public struct Scene: Sendable, Equatable {
     /// decoder knows; a scene built otherwise says yes. Not part of the scene's content
     /// (equality ignores it).
     public var mayAddAgain = true
+    /// The SwiftUI views and their state (`"swiftui"`); their layers are among ``layers``.
+    public var swiftUI: SwiftUIScene?
 
     public init(layers: [LayerNode], script: [ScriptEntry] = [], warnings: [Diagnostic] = []) {
         self.layers = layers
@@ -24,6 +26,7 @@ public struct Scene: Sendable, Equatable {
 
     public static func == (a: Scene, b: Scene) -> Bool {
         a.layers == b.layers && a.script == b.script && a.warnings == b.warnings && a.canvas == b.canvas
+            && a.swiftUI == b.swiftUI
     }
 }
 
@@ -151,6 +154,8 @@ public indirect enum ScriptAction: Sendable, Equatable {
     case completeTransition(CompletionArgument, transition: String?)
     /// A pan gesture's samples, each in a run-loop turn of its own.
     case pan(PanGesture)
+    /// A SwiftUI state change: a button's action, `withAnimation`, `withTransaction`.
+    case swiftUI(SwiftUIUpdate)
 
     public static func == (a: ScriptAction, b: ScriptAction) -> Bool {
         switch (a, b) {
@@ -178,6 +183,7 @@ public indirect enum ScriptAction: Sendable, Equatable {
         case (.interaction(let a, let x), .interaction(let b, let y)): a == b && x == y
         case (.completeTransition(let x, let a), .completeTransition(let y, let b)): x == y && a == b
         case (.pan(let x), .pan(let y)): x == y
+        case (.swiftUI(let x), .swiftUI(let y)): x == y
         default: false
         }
     }

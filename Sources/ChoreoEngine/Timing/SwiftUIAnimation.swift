@@ -21,6 +21,10 @@ public indirect enum SwiftUIAnimation: Sendable, Equatable, Hashable {
     /// the animation so far played again; with `autoreverses`, every other play backwards.
     case repeated(count: Int?, autoreverses: Bool, SwiftUIAnimation)
 
+    /// `Animation.default`, what `withAnimation { }` uses: since iOS 17 a spring of response
+    /// 0.55 and damping fraction 1 (before, `easeInOut`), as Apple documents it.
+    public static let `default` = spring(response: 0.55, dampingFraction: 1, blendDuration: 0)
+
     /// The default duration of the timing-curve animations.
     public static let defaultCurveDuration = 0.35
 

@@ -1,0 +1,278 @@
+/// SwiftUI's state changes (docs/semantics.md, "SwiftUI views"): a change of `@State` gives
+/// each view's modifiers their new values; the ones that change animate as SwiftUI animates
+/// them, drawn with Core Animation's additive animations.
+///
+/// Each animatable value shows its model value plus what each running animation still has to
+/// cover (``SwiftUIValueTrack``): a timing curve from (old − new) to 0, additive on the
+/// layer's key path; a spring that comes while another spring runs on the value replaces it,
+/// from the offset and velocity it had (the new `CASpringAnimation`'s `fromValue` and
+/// `initialVelocity`).
+struct SwiftUIRuntime {
+    /// The views in pre-order with their parents, and each one's layer.
+    let views: [(view: SwiftUIView, parent: Int?)]
+    let layers: [Int]
+    let scene: SwiftUIScene
+    let canvas: Canvas?
+    /// The state now, and the views' values for it.
+    var state: [String: SwiftUIStateValue]
+    var channels: [[SwiftUIScene.Channel]]
+    /// What runs on each (layer, key path): its Core Animation animation and its part.
+    var running: [LayerKeyPath: [Running]] = [:]
+
+    struct LayerKeyPath: Hashable {
+        let layer: Int
+        let keyPath: KeyPath
+    }
+
+    struct Running {
+        let animation: Int
+        let contribution: SwiftUIValueTrack.Contribution
+    }
+}
+
+extension RunnerState {
+    /// Sets up the scene's SwiftUI views, already among its layers.
+    func startSwiftUI(_ scene: SwiftUIScene, canvas: Canvas?) {
+        let views = scene.flattened
+        let layers = views.map { timeline.layerIndex[$0.view.id] ?? -1 }
+        let state = scene.initialState
+        swiftUI = SwiftUIRuntime(
+            views: views, layers: layers, scene: scene, canvas: canvas, state: state,
+            channels: scene.channels(state, canvas: canvas))
+    }
+
+    /// A state change: `withAnimation`, `withTransaction`, or a plain assignment.
+    func performSwiftUI(_ update: SwiftUIUpdate, path: String) throws(RuntimeError) {
+        guard var runtime = swiftUI else {
+            throw RuntimeError(path: path, message: "the scene has no SwiftUI views (its \"swiftui\" section)")
+        }
+        var state = runtime.state
+        var changed = Set<String>()
+        for (name, value) in update.changes {
+            guard let old = state[name] else {
+                throw RuntimeError(path: path + ".\(name)", message: "no @State called \"\(name)\"")
+            }
+            if old != value { changed.insert(name) }
+            state[name] = value
+        }
+        let channels = runtime.scene.channels(state, canvas: runtime.canvas)
+        var created: [SwiftUIAnimation] = []
+        for (viewIndex, entry) in runtime.views.enumerated() {
+            let layer = runtime.layers[viewIndex]
+            guard layer >= 0 else { continue }
+            for channel in channels[viewIndex] {
+                let old = runtime.channels[viewIndex].first { $0.keyPath == channel.keyPath }?.value
+                guard let old, old != channel.value else { continue }
+                let animation = resolveAnimation(
+                    runtime, view: viewIndex, slot: channel.slot, changed: changed, update: update)
+                let key = SwiftUIRuntime.LayerKeyPath(layer: layer, keyPath: channel.keyPath)
+                setSwiftUIModel(channel.keyPath, channel.value, on: layer)
+                var running = runtime.running[key] ?? []
+                guard let animation else {
+                    // At once: the value's animations are removed.
+                    // SwiftUI jumps: what was asked, not a snap-back.
+                    for item in running { detach(item.animation, finished: false, checkingSnapBack: false) }
+                    runtime.running[key] = nil
+                    continue
+                }
+                running.removeAll { timeline.animations[$0.animation].removedAt != .infinity }
+                let added = try animateSwiftUI(
+                    channel.keyPath, from: old, to: channel.value, layer: layer, animation: animation,
+                    running: &running, name: "\(entry.view.id).\(channel.keyPath)", path: path)
+                runtime.running[key] = running
+                if added { created.append(animation) }
+            }
+        }
+        runtime.state = state
+        runtime.channels = channels
+        swiftUI = runtime
+        if let completion = update.completion {
+            scheduleSwiftUICompletion(
+                completion, name: update.name, criteria: update.criteria, created: created, path: path)
+        }
+    }
+
+    /// The animation a value's change takes: the `.animation(_:value:)` nearest to it that
+    /// watches a state that changed (the view's own after the modifier, then its ancestors',
+    /// inner first), unless the transaction disables them; otherwise the transaction's.
+    func resolveAnimation(
+        _ runtime: SwiftUIRuntime, view: Int, slot: Int, changed: Set<String>, update: SwiftUIUpdate
+    ) -> SwiftUIAnimation? {
+        guard !update.disablesAnimations else { return update.animation }
+        var current: Int? = view
+        var from = slot
+        while let index = current {
+            let modifiers = runtime.views[index].view.modifiers
+            for position in modifiers.indices where position > from {
+                if case .animation(let animation, let value) = modifiers[position],
+                    value.map({ changed.contains($0) }) ?? true
+                {
+                    return animation
+                }
+            }
+            current = runtime.views[index].parent
+            from = -1
+        }
+        return update.animation
+    }
+
+    /// Adds the Core Animation animation that draws one change of a value; false when nothing
+    /// moves (a change back to where a spring is now).
+    func animateSwiftUI(
+        _ keyPath: KeyPath, from old: Value, to new: Value, layer: Int, animation: SwiftUIAnimation,
+        running: inout [SwiftUIRuntime.Running], name: String, path: String
+    ) throws(RuntimeError) -> Bool {
+        var fromValue = Value.offset(showing: old, over: new)
+        var offset = 0.0
+        var velocity = 0.0
+        var replaced: SwiftUIRuntime.Running?
+        if case .number(let jump) = fromValue {
+            offset = jump
+            if case .spring = animation, let index = running.lastIndex(where: \.contribution.merges) {
+                // The new spring takes over from the one running: its offset and velocity now.
+                let now = running[index].contribution.remaining(at: self.now)
+                offset += now.offset
+                velocity = now.velocity
+                replaced = running.remove(at: index)
+            }
+            fromValue = .number(offset)
+            if offset == 0 && velocity == 0 { return false }
+        }
+        let contribution = SwiftUIValueTrack.Contribution(
+            start: now, offset: offset, velocity: velocity, animation: animation)
+        guard var made = Self.coreAnimation(animation, keyPath: keyPath, from: fromValue, contribution: contribution)
+        else { return false }
+        made.key = freeKey("swiftui.\(name)", layer: layer)
+        try attach(made, to: layer, path: path, byUIKit: true)
+        let index = timeline.animations.count - 1
+        if let replaced {
+            // The completions waiting for the replaced spring now wait for the one that goes on.
+            for group in loop.groupsOfAnimation[replaced.animation] ?? [] { register(index, in: group) }
+            detach(replaced.animation, finished: false, checkingSnapBack: false)
+        }
+        running.append(SwiftUIRuntime.Running(animation: index, contribution: contribution))
+        return true
+    }
+
+    /// The value's layer model, set without an animation.
+    func setSwiftUIModel(_ keyPath: KeyPath, _ value: Value, on layer: Int) {
+        let model = timeline.layers[layer].modelValue(keyPath.property, at: now)
+        setModel(keyPath.property, keyPath.insert(value, into: model), on: layer)
+    }
+
+    /// SwiftUI's animation as Core Animation's: an additive `CABasicAnimation` (a
+    /// `CASpringAnimation` for springs) from the offset to 0, with the delay as `beginTime`
+    /// (showing the offset before it starts: `fillMode` backwards), speeds multiplied, a repeat
+    /// as `repeatCount` (`autoreverses` counting two plays a repeat); a delay inside a repeat
+    /// makes a group, so each play waits for it.
+    static func coreAnimation(
+        _ animation: SwiftUIAnimation, keyPath: KeyPath, from: Value, contribution: SwiftUIValueTrack.Contribution
+    ) -> Animation? {
+        var speed = 1.0
+        var delay = 0.0
+        var node = animation
+        var repeats: (count: Int?, autoreverses: Bool)?
+        var innerSpeed = 1.0
+        var innerDelay = 0.0
+        walk: while true {
+            switch node {
+            case .sped(let s, let inner):
+                if repeats == nil { speed *= s } else { innerSpeed *= s }
+                node = inner
+            case .delayed(let d, let inner):
+                if repeats == nil { delay += d / speed } else { innerDelay += d / innerSpeed }
+                node = inner
+            case .repeated(let count, let autoreverses, let inner):
+                // A repeat of a repeat plays the inner one as a whole (choreo reads the outer).
+                if repeats == nil { repeats = (count, autoreverses) }
+                node = inner
+            default:
+                break walk
+            }
+        }
+        var duration: Double
+        var timingFunction: TimingFunction = .linear
+        var spring: Spring?
+        switch node {
+        case .curve(let function, let seconds):
+            duration = seconds
+            timingFunction = function
+        case .spring(let s, _), .interpolatingSpring(let s, _):
+            var fraction = 0.0
+            if node == animation {
+                // On its own: from the offset (and a replaced spring's velocity) to rest.
+                duration = contribution.settled
+                if case .number(let offset) = from, offset != 0 { fraction = -contribution.initial / offset }
+            } else {
+                // Delayed, sped or repeated: its progress, 0 to 1, as SwiftUIAnimation plays it.
+                duration = node.removedAfter
+                if case .interpolatingSpring(_, let unitVelocity) = node { fraction = unitVelocity }
+            }
+            spring = Spring(
+                mass: s.mass, stiffness: s.stiffness, damping: s.damping, initialVelocity: fraction,
+                allowsOverdamping: true)
+        default:
+            return nil
+        }
+        guard duration.isFinite, duration > 0 else { return nil }
+        var leaf = Animation(
+            content: .basic(
+                PropertyAnimation(keyPath: keyPath, additive: true), BasicValues(from: from, to: from.kind.zero),
+                spring: spring))
+        leaf.timingFunction = timingFunction
+        leaf.timing.duration = duration
+        leaf.timing.fillMode = .backwards
+        guard let repeats else {
+            leaf.timing.speed = speed
+            leaf.delay = delay
+            return leaf
+        }
+        var count = repeats.count.map(Double.init) ?? .infinity
+        if repeats.autoreverses { count /= 2 }
+        guard innerDelay > 0 else {
+            leaf.timing.speed = speed * innerSpeed
+            leaf.delay = delay
+            leaf.timing.repeatCount = count
+            leaf.timing.autoreverses = repeats.autoreverses
+            return leaf
+        }
+        // Each play waits for its delay: a group of one play, repeated.
+        leaf.timing.speed = innerSpeed
+        leaf.timing.beginTime = innerDelay
+        var group = Animation(content: .group([leaf]))
+        group.timing.duration = innerDelay + duration / innerSpeed
+        group.timing.speed = speed
+        group.timing.repeatCount = count
+        group.timing.autoreverses = repeats.autoreverses
+        group.timing.fillMode = .backwards
+        group.delay = delay
+        return group
+    }
+
+    /// `withAnimation`'s completion: once every animation the change made reaches the
+    /// criterion (``SwiftUIAnimation/completion(_:)``), at once when it made none, never when
+    /// one repeats for ever.
+    func scheduleSwiftUICompletion(
+        _ actions: [ScriptAction], name: String?, criteria: SwiftUIAnimation.CompletionCriteria,
+        created: [SwiftUIAnimation], path: String
+    ) {
+        var latest = 0.0
+        for animation in created {
+            guard let time = animation.completion(criteria) else {
+                diagnose(.completionNeverRuns(time: now, name: name))
+                return
+            }
+            latest = max(latest, time)
+        }
+        loop.completionGroups.append(
+            CompletionGroup(kind: .swiftUI, name: name, actions: actions, path: path + ".completion"))
+        let group = loop.completionGroups.count - 1
+        loop.completionGroups[group].closed = true
+        loop.completionGroups[group].fired = true
+        loop.nextSequence += 1
+        loop.queue.push(
+            .init(
+                time: SceneTime.quantize(now + latest), subject: group, kind: .completion, generation: 0,
+                sequence: loop.nextSequence))
+    }
+}

@@ -1,0 +1,149 @@
+/// A scene's SwiftUI part (the scene format's `swiftui` section, docs/scene-format.md): its
+/// `@State` values and its views, each a shape or a container with its modifiers in the order
+/// written. Each view is drawn as a layer of its own (its id the view's); state changes in the
+/// script animate the views' modifiers as SwiftUI animates them (docs/semantics.md, "SwiftUI
+/// views").
+public struct SwiftUIScene: Sendable, Equatable {
+    /// `@State` properties and their initial values, in the order declared.
+    public var state: [(name: String, value: SwiftUIStateValue)]
+    /// Root views, in drawing order.
+    public var views: [SwiftUIView]
+
+    public init(state: [(name: String, value: SwiftUIStateValue)] = [], views: [SwiftUIView] = []) {
+        self.state = state
+        self.views = views
+    }
+
+    public static func == (a: SwiftUIScene, b: SwiftUIScene) -> Bool {
+        a.views == b.views && a.state.elementsEqual(b.state) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+/// A `@State` value: a `Bool` or a number (`Int`, `Double`, `CGFloat`).
+public enum SwiftUIStateValue: Sendable, Equatable, Hashable {
+    case bool(Bool)
+    case number(Double)
+}
+
+/// A modifier's argument: a constant, a state value, or `condition ? a : b` on a `Bool` state.
+public indirect enum SwiftUIExpression: Sendable, Equatable {
+    case constant(Value)
+    /// A number state used as it is (`.opacity(level)`).
+    case state(String)
+    /// `flag ? then : else` (`!flag` with `negated`).
+    case conditional(state: String, negated: Bool, then: SwiftUIExpression, else: SwiftUIExpression)
+
+    /// The value for the state `values` (a name not there, or a `Bool` used as a number, is
+    /// rejected when the scene is read).
+    public func value(_ values: [String: SwiftUIStateValue]) -> Value {
+        switch self {
+        case .constant(let value): return value
+        case .state(let name):
+            if case .number(let number)? = values[name] { return .number(number) }
+            return .number(0)
+        case .conditional(let name, let negated, let then, let otherwise):
+            let flag = values[name] == .bool(true)
+            return (flag != negated ? then : otherwise).value(values)
+        }
+    }
+
+    /// The states it reads.
+    public var states: [String] {
+        switch self {
+        case .constant: []
+        case .state(let name): [name]
+        case .conditional(let name, _, let then, let otherwise): [name] + then.states + otherwise.states
+        }
+    }
+}
+
+/// One SwiftUI view: a shape (`Rectangle`, `RoundedRectangle`, `Circle`, `Capsule`) or a
+/// container (`ZStack`) of other views, with its modifiers in the order written.
+public struct SwiftUIView: Sendable, Equatable {
+    public enum Shape: String, Sendable, Equatable, CaseIterable {
+        case rectangle, roundedRectangle, circle, capsule
+        /// A `ZStack`: no drawing of its own; its children are centred in it unless positioned.
+        case stack
+    }
+
+    public var id: String
+    public var shape: Shape
+    public var modifiers: [SwiftUIModifier]
+    public var children: [SwiftUIView]
+
+    public init(id: String, shape: Shape = .stack, modifiers: [SwiftUIModifier] = [], children: [SwiftUIView] = []) {
+        self.id = id
+        self.shape = shape
+        self.modifiers = modifiers
+        self.children = children
+    }
+}
+
+/// An animatable view modifier, or `.animation(_:value:)`, as SwiftUI spells it.
+public enum SwiftUIModifier: Sendable, Equatable {
+    /// `.frame(width:height:)`: the view's size, points.
+    case frame(width: SwiftUIExpression, height: SwiftUIExpression)
+    /// `.position(x:y:)`: the view's centre in its parent's space.
+    case position(x: SwiftUIExpression, y: SwiftUIExpression)
+    /// `.offset(x:y:)`: drawn moved by it, its place in the layout kept.
+    case offset(x: SwiftUIExpression, y: SwiftUIExpression)
+    /// `.scaleEffect(x:y:)` about the centre.
+    case scaleEffect(x: SwiftUIExpression, y: SwiftUIExpression)
+    /// `.rotationEffect(_:)` about the centre, radians (the scene gives degrees or radians).
+    case rotationEffect(SwiftUIExpression)
+    /// `.opacity(_:)`.
+    case opacity(SwiftUIExpression)
+    /// `.fill(_:)` / `.foregroundColor(_:)` / `.foregroundStyle(_:)` of a shape.
+    case fill(SwiftUIExpression)
+    /// `.background(_:)` of a container.
+    case background(SwiftUIExpression)
+    /// `.cornerRadius(_:)`, or a `RoundedRectangle`'s `cornerRadius`.
+    case cornerRadius(SwiftUIExpression)
+    /// `.animation(_:value:)`: the changes of the modifiers before it, and of the view's
+    /// children, caused by a change of the state `value` take `animation` (nil: none). Without
+    /// `value`, the deprecated `.animation(_:)`: every change does.
+    case animation(SwiftUIAnimation?, value: String?)
+
+    /// The scene-format name.
+    public var name: String {
+        switch self {
+        case .frame: "frame"
+        case .position: "position"
+        case .offset: "offset"
+        case .scaleEffect: "scaleEffect"
+        case .rotationEffect: "rotationEffect"
+        case .opacity: "opacity"
+        case .fill: "fill"
+        case .background: "background"
+        case .cornerRadius: "cornerRadius"
+        case .animation: "animation"
+        }
+    }
+}
+
+/// A state change in the script: a button's action, `withAnimation`, `withTransaction`.
+public struct SwiftUIUpdate: Sendable, Equatable {
+    /// The states set, in the order written.
+    public var changes: [(name: String, value: SwiftUIStateValue)]
+    /// The transaction's animation: `withAnimation`'s, `withTransaction`'s; nil: none.
+    public var animation: SwiftUIAnimation?
+    /// `Transaction.disablesAnimations`: the views' `.animation` modifiers do not replace the
+    /// transaction's animation.
+    public var disablesAnimations = false
+    /// `withAnimation(_:completionCriteria:_:completion:)`'s completion and criterion.
+    public var completion: [ScriptAction]?
+    public var criteria: SwiftUIAnimation.CompletionCriteria = .logicallyComplete
+    /// Reported with the `withAnimationCompleted` event.
+    public var name: String?
+
+    public init(changes: [(name: String, value: SwiftUIStateValue)], animation: SwiftUIAnimation? = nil) {
+        self.changes = changes
+        self.animation = animation
+    }
+
+    public static func == (a: SwiftUIUpdate, b: SwiftUIUpdate) -> Bool {
+        a.changes.elementsEqual(b.changes) { $0.name == $1.name && $0.value == $1.value }
+            && a.animation == b.animation && a.disablesAnimations == b.disablesAnimations
+            && a.completion == b.completion && a.criteria == b.criteria && a.name == b.name
+    }
+}

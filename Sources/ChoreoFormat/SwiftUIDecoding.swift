@@ -1,0 +1,528 @@
+import ChoreoEngine
+import ChoreoJSON
+
+/// The scene format's `swiftui` section and SwiftUI's script actions (docs/scene-format.md,
+/// "SwiftUI"): names as SwiftUI spells them.
+extension SceneDecoder {
+    static let swiftUIFields: Set<String> = ["state", "views"]
+    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children"]
+    static let modifierNames = [
+        "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
+        "foregroundStyle", "background", "cornerRadius", "animation",
+    ]
+
+    /// `"swiftui": {"state": {...}, "views": [...]}`.
+    mutating func decodeSwiftUI(_ json: JSONValue, _ path: String) -> SwiftUIScene? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.swiftUIFields)
+        var scene = SwiftUIScene()
+        if let stateJSON = object["state"], let state = reader.object(stateJSON, "\(path).state") {
+            for (name, value) in state.members {
+                guard let decoded = swiftUIStateValue(value, "\(path).state.\(name)") else { continue }
+                scene.state.append((name, decoded))
+            }
+        }
+        swiftUIStates = Dictionary(scene.state.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        guard let viewsJSON = object["views"], let views = reader.array(viewsJSON, "\(path).views") else {
+            if object["views"] == nil { reader.fail("\(path).views", "is required") }
+            return nil
+        }
+        for (index, view) in views.enumerated() {
+            if let decoded = decodeView(view, "\(path).views[\(index)]", depth: 0) { scene.views.append(decoded) }
+        }
+        return scene
+    }
+
+    private mutating func swiftUIStateValue(_ json: JSONValue, _ path: String) -> SwiftUIStateValue? {
+        switch json {
+        case .bool(let flag): return .bool(flag)
+        case .number:
+            return reader.number(json, path).map { .number($0) }
+        default:
+            reader.fail(path, "must be a Bool or a number, not \(json.typeName)")
+            return nil
+        }
+    }
+
+    private mutating func decodeView(_ json: JSONValue, _ path: String, depth: Int) -> SwiftUIView? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.viewFields)
+        guard depth < 64 else {
+            reader.fail(path, "views may nest at most 64 deep")
+            return nil
+        }
+        guard let idJSON = object["id"], let id = reader.string(idJSON, "\(path).id") else {
+            if object["id"] == nil { reader.fail("\(path).id", "is required") }
+            return nil
+        }
+        if let other = layerIDs[id] {
+            reader.fail("\(path).id", "\"\(id)\" is already the id of \(other)")
+        } else {
+            layerIDs[id] = "\(path)"
+        }
+        layerCount += 1
+        if layerCount == Limits.maxLayers + 1 {
+            reader.fail(path, "a scene may have at most \(Limits.maxLayers) layers")
+        }
+        var shape = SwiftUIView.Shape.stack
+        if let shapeJSON = object["shape"], let name = reader.string(shapeJSON, "\(path).shape") {
+            if let known = SwiftUIView.Shape(rawValue: name) {
+                shape = known
+            } else {
+                reader.failUnknown(
+                    "\(path).shape",
+                    "must be one of \(SwiftUIView.Shape.allCases.map(\.rawValue).joined(separator: ", "))",
+                    name, among: SwiftUIView.Shape.allCases.map(\.rawValue))
+            }
+        }
+        var view = SwiftUIView(id: id, shape: shape)
+        if let modifiersJSON = object["modifiers"], let modifiers = reader.array(modifiersJSON, "\(path).modifiers") {
+            var seen: [String: Int] = [:]
+            for (index, element) in modifiers.enumerated() {
+                let at = "\(path).modifiers[\(index)]"
+                guard let modifier = decodeModifier(element, at, shape: shape) else { continue }
+                if modifier.name != "animation" {
+                    let kind = modifier.name == "background" ? "fill" : modifier.name
+                    if let first = seen[kind] {
+                        reader.fail(at, "a view takes one \(modifier.name) modifier (modifiers[\(first)] is one)")
+                    }
+                    seen[kind] = index
+                }
+                view.modifiers.append(modifier)
+            }
+        }
+        if let childrenJSON = object["children"], let children = reader.array(childrenJSON, "\(path).children") {
+            if shape != .stack && !children.isEmpty {
+                reader.fail("\(path).children", "only a stack has children (a shape draws itself)")
+            }
+            for (index, child) in children.enumerated() {
+                if let decoded = decodeView(child, "\(path).children[\(index)]", depth: depth + 1) {
+                    view.children.append(decoded)
+                }
+            }
+        }
+        return view
+    }
+
+    /// One modifier: an object with one member, the modifier's name.
+    private mutating func decodeModifier(_ json: JSONValue, _ path: String, shape: SwiftUIView.Shape)
+        -> SwiftUIModifier?
+    {
+        guard let object = reader.object(json, path) else { return nil }
+        let names = object.keys.filter { Self.modifierNames.contains($0) }
+        guard names.count == 1, let name = names.first else {
+            let guess = object.keys.lazy.compactMap { Vocabulary.suggestion(for: $0, among: Self.modifierNames) }.first
+            reader.fail(
+                path, "must name one modifier: \(Self.modifierNames.joined(separator: ", "))", suggestion: guess)
+            return nil
+        }
+        let allowed: Set<String> = name == "animation" ? ["animation", "value"] : [name]
+        reader.rejectUnknown(object, path, allowed: allowed)
+        let value = object[name]!
+        let at = "\(path).\(name)"
+        switch name {
+        case "frame":
+            guard let pair = pair(value, at, ("width", "height"), default: nil) else { return nil }
+            return .frame(width: pair.0, height: pair.1)
+        case "position":
+            guard let pair = pair(value, at, ("x", "y"), default: nil) else { return nil }
+            return .position(x: pair.0, y: pair.1)
+        case "offset":
+            guard let pair = pair(value, at, ("x", "y"), default: 0) else { return nil }
+            return .offset(x: pair.0, y: pair.1)
+        case "scaleEffect":
+            if case .object(let members) = value, members["x"] != nil || members["y"] != nil {
+                guard let pair = pair(value, at, ("x", "y"), default: 1) else { return nil }
+                return .scaleEffect(x: pair.0, y: pair.1)
+            }
+            guard let scale = expression(value, at, .number) else { return nil }
+            return .scaleEffect(x: scale, y: scale)
+        case "rotationEffect":
+            guard let angle = reader.object(value, at) else { return nil }
+            reader.rejectUnknown(angle, at, allowed: ["degrees", "radians"])
+            if let degrees = angle["degrees"], angle["radians"] == nil {
+                return expression(degrees, "\(at).degrees", .number).map { .rotationEffect(Self.radians($0)) }
+            }
+            if let radians = angle["radians"], angle["degrees"] == nil {
+                return expression(radians, "\(at).radians", .number).map { .rotationEffect($0) }
+            }
+            reader.fail(at, "must give degrees or radians, as Angle does")
+            return nil
+        case "opacity":
+            return expression(value, at, .number).map { .opacity($0) }
+        case "fill", "foregroundColor", "foregroundStyle":
+            if shape == .stack { reader.fail(at, "fills a shape; a stack takes background") }
+            return expression(value, at, .color).map { .fill($0) }
+        case "background":
+            if shape != .stack { reader.fail(at, "is a stack's colour; a shape takes fill") }
+            return expression(value, at, .color).map { .background($0) }
+        case "cornerRadius":
+            return expression(value, at, .number).map { .cornerRadius($0) }
+        default:
+            var watched: String?
+            if let valueJSON = object["value"], let state = reader.string(valueJSON, "\(path).value") {
+                checkState(state, "\(path).value")
+                watched = state
+            }
+            guard let animation = decodeSwiftUIAnimation(value, at) else { return nil }
+            return .animation(animation, value: watched)
+        }
+    }
+
+    /// Degrees as radians, through a conditional's branches.
+    static func radians(_ expression: SwiftUIExpression) -> SwiftUIExpression {
+        switch expression {
+        case .constant(.number(let degrees)): .constant(.number(degrees * .pi / 180))
+        case .constant: expression
+        case .state: expression
+        case .conditional(let state, let negated, let then, let otherwise):
+            .conditional(state: state, negated: negated, then: radians(then), else: radians(otherwise))
+        }
+    }
+
+    /// `{"x": e, "y": e}` (or width/height); a missing member takes `default`, or is required.
+    private mutating func pair(
+        _ json: JSONValue, _ path: String, _ names: (String, String), default fallback: Double?
+    ) -> (SwiftUIExpression, SwiftUIExpression)? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: [names.0, names.1])
+        var result: [SwiftUIExpression] = []
+        for name in [names.0, names.1] {
+            if let member = object[name] {
+                guard let decoded = expression(member, "\(path).\(name)", .number) else { return nil }
+                result.append(decoded)
+            } else if let fallback {
+                result.append(.constant(.number(fallback)))
+            } else {
+                reader.fail("\(path).\(name)", "is required")
+                return nil
+            }
+        }
+        return (result[0], result[1])
+    }
+
+    enum ExpressionKind { case number, color }
+
+    /// A number or colour, `{"state": "name"}`, or `{"if": "flag", "then": e, "else": e}`.
+    private mutating func expression(_ json: JSONValue, _ path: String, _ kind: ExpressionKind) -> SwiftUIExpression? {
+        if case .object(let object) = json {
+            if object["if"] != nil {
+                reader.rejectUnknown(object, path, allowed: ["if", "then", "else"])
+                guard let condition = reader.string(object["if"]!, "\(path).if") else { return nil }
+                let negated = condition.hasPrefix("!")
+                let name = negated ? String(condition.dropFirst()) : condition
+                checkState(name, "\(path).if", bool: true)
+                guard let thenJSON = object["then"], let elseJSON = object["else"] else {
+                    reader.fail(path, "needs then and else")
+                    return nil
+                }
+                guard let then = expression(thenJSON, "\(path).then", kind),
+                    let otherwise = expression(elseJSON, "\(path).else", kind)
+                else { return nil }
+                return .conditional(state: name, negated: negated, then: then, else: otherwise)
+            }
+            if object["state"] != nil {
+                reader.rejectUnknown(object, path, allowed: ["state"])
+                guard kind == .number else {
+                    reader.fail(path, "a colour cannot be a state; use if/then/else")
+                    return nil
+                }
+                guard let name = reader.string(object["state"]!, "\(path).state") else { return nil }
+                checkState(name, "\(path).state", bool: false)
+                return .state(name)
+            }
+            if kind == .number {
+                reader.fail(path, "must be a number, {\"state\": name} or {\"if\": flag, \"then\", \"else\"}")
+                return nil
+            }
+        }
+        switch kind {
+        case .number: return reader.number(json, path).map { .constant(.number($0)) }
+        case .color: return reader.color(json, path).map { .constant(.color($0)) }
+        }
+    }
+
+    /// A state name must be declared; `bool` says what it must hold (nil: anything).
+    private mutating func checkState(_ name: String, _ path: String, bool: Bool? = nil) {
+        guard let value = swiftUIStates[name] else {
+            reader.failUnknown(
+                path, "no @State called \"\(name)\" in swiftui.state", name, among: swiftUIStates.keys.sorted())
+            return
+        }
+        switch (bool, value) {
+        case (true?, .number): reader.fail(path, "\(name) is a number; a condition needs a Bool")
+        case (false?, .bool): reader.fail(path, "\(name) is a Bool; use {\"if\": \"\(name)\", \"then\", \"else\"}")
+        default: break
+        }
+    }
+
+    // MARK: Animations
+
+    static let swiftUIAnimationNames = [
+        "default", "linear", "easeIn", "easeOut", "easeInOut", "timingCurve", "spring", "interactiveSpring",
+        "interpolatingSpring", "smooth", "snappy", "bouncy",
+    ]
+    static let swiftUIModifierNames = ["delay", "speed", "repeatCount", "repeatForever"]
+
+    /// SwiftUI's `Animation`: `null` (none), a name with its defaults (`"smooth"`), one call
+    /// (`{"spring": {"duration": 0.5, "bounce": 0.3}}`), or the chain as written:
+    /// `[{"easeInOut": {"duration": 1}}, {"delay": 0.2}, {"repeatForever": {"autoreverses": false}}]`.
+    /// `.some(nil)` for `null`; nil when it is not valid (reported).
+    mutating func decodeSwiftUIAnimation(_ json: JSONValue, _ path: String) -> SwiftUIAnimation?? {
+        switch json {
+        case .null: return .some(nil)
+        case .string, .object:
+            return base(json, path).map { .some($0) }
+        case .array(let calls):
+            guard let first = calls.first else {
+                reader.fail(path, "must start with an animation")
+                return nil
+            }
+            guard var animation = base(first, "\(path)[0]") else { return nil }
+            var repeated = false
+            for (index, call) in calls.enumerated().dropFirst() {
+                let at = "\(path)[\(index)]"
+                guard let object = reader.object(call, at), object.count == 1,
+                    let (name, argument) = object.members.first
+                else {
+                    if case .object = call {
+                        reader.fail(at, "must name one modifier: delay, speed, repeatCount, repeatForever")
+                    }
+                    return nil
+                }
+                switch name {
+                case "delay":
+                    guard let seconds = reader.number(argument, "\(at).delay", min: 0) else { return nil }
+                    animation = animation.delay(seconds)
+                case "speed":
+                    guard let speed = reader.number(argument, "\(at).speed", min: 0, exclusiveMin: true) else {
+                        return nil
+                    }
+                    animation = animation.speed(speed)
+                case "repeatCount", "repeatForever":
+                    if repeated { reader.fail(at, "choreo plays one repeat a chain") }
+                    repeated = true
+                    var autoreverses = true
+                    var count = 1
+                    if name == "repeatCount" {
+                        if case .number = argument {
+                            count = reader.integer(argument, "\(at).repeatCount", min: 1, max: 1_000_000) ?? 1
+                        } else if let arguments = reader.object(argument, "\(at).repeatCount") {
+                            reader.rejectUnknown(arguments, "\(at).repeatCount", allowed: ["count", "autoreverses"])
+                            if let n = arguments["count"] {
+                                count = reader.integer(n, "\(at).repeatCount.count", min: 1, max: 1_000_000) ?? 1
+                            } else {
+                                reader.fail("\(at).repeatCount.count", "is required")
+                            }
+                            if let flag = arguments["autoreverses"] {
+                                autoreverses = reader.bool(flag, "\(at).repeatCount.autoreverses") ?? true
+                            }
+                        }
+                        animation = animation.repeatCount(count, autoreverses: autoreverses)
+                    } else {
+                        if case .object(let arguments) = argument {
+                            reader.rejectUnknown(arguments, "\(at).repeatForever", allowed: ["autoreverses"])
+                            if let flag = arguments["autoreverses"] {
+                                autoreverses = reader.bool(flag, "\(at).repeatForever.autoreverses") ?? true
+                            }
+                        } else if argument != JSONValue.bool(true) {
+                            reader.fail("\(at).repeatForever", "must be {\"autoreverses\": Bool} or true")
+                        }
+                        animation = animation.repeatForever(autoreverses: autoreverses)
+                    }
+                default:
+                    reader.failUnknown(
+                        "\(at).\(name)", "is not an Animation modifier", name, among: Self.swiftUIModifierNames)
+                    return nil
+                }
+            }
+            return .some(animation)
+        default:
+            reader.fail(path, "must be null, an animation's name, {name: arguments} or a chain [..]")
+            return nil
+        }
+    }
+
+    /// One base animation: a name with its defaults, or `{name: {label: value}}`.
+    private mutating func base(_ json: JSONValue, _ path: String) -> SwiftUIAnimation? {
+        var name: String
+        var arguments = JSONObject()
+        var at = path
+        switch json {
+        case .string(let text): name = text
+        case .object(let object):
+            guard object.count == 1, let (key, value) = object.members.first else {
+                reader.fail(path, "must name one animation: \(Self.swiftUIAnimationNames.joined(separator: ", "))")
+                return nil
+            }
+            name = key
+            at = "\(path).\(key)"
+            if case .object(let given) = value {
+                arguments = given
+            } else {
+                reader.fail(at, "must be the call's arguments as an object, as {\"duration\": 0.5}")
+                return nil
+            }
+        default:
+            reader.fail(path, "must be an animation's name or {name: arguments}")
+            return nil
+        }
+        func number(_ label: String, _ fallback: Double, min: Double? = nil, positive: Bool = false) -> Double {
+            guard let value = arguments[label] else { return fallback }
+            return reader.number(value, "\(at).\(label)", min: positive ? 0 : min, exclusiveMin: positive) ?? fallback
+        }
+        let curveDuration = SwiftUIAnimation.defaultCurveDuration
+        switch name {
+        case "default", "linear", "easeIn", "easeOut", "easeInOut":
+            reader.rejectUnknown(arguments, at, allowed: name == "default" ? [] : ["duration"])
+            let duration = number("duration", curveDuration, positive: true)
+            switch name {
+            case "linear": return .linear(duration: duration)
+            case "easeIn": return .easeIn(duration: duration)
+            case "easeOut": return .easeOut(duration: duration)
+            case "easeInOut": return .easeInOut(duration: duration)
+            default: return .default
+            }
+        case "timingCurve":
+            reader.rejectUnknown(arguments, at, allowed: ["c0x", "c0y", "c1x", "c1y", "duration"])
+            for label in ["c0x", "c0y", "c1x", "c1y"] where arguments[label] == nil {
+                reader.fail("\(at).\(label)", "is required")
+            }
+            return .timingCurve(
+                number("c0x", 0, min: 0), number("c0y", 0), number("c1x", 1, min: 0), number("c1y", 1),
+                duration: number("duration", curveDuration, positive: true))
+        case "spring":
+            reader.rejectUnknown(
+                arguments, at, allowed: ["duration", "bounce", "response", "dampingFraction", "blendDuration"])
+            if arguments["response"] != nil || arguments["dampingFraction"] != nil {
+                if arguments["duration"] != nil || arguments["bounce"] != nil {
+                    reader.fail(at, "takes duration and bounce, or response and dampingFraction, not both")
+                }
+                return .spring(
+                    response: number("response", 0.5, positive: true),
+                    dampingFraction: number("dampingFraction", 0.825, min: 0),
+                    blendDuration: number("blendDuration", 0, min: 0))
+            }
+            return .spring(
+                duration: number("duration", 0.5, positive: true), bounce: number("bounce", 0, min: -1),
+                blendDuration: number("blendDuration", 0, min: 0))
+        case "interactiveSpring":
+            reader.rejectUnknown(arguments, at, allowed: ["response", "dampingFraction", "blendDuration"])
+            return .interactiveSpring(
+                response: number("response", 0.15, positive: true),
+                dampingFraction: number("dampingFraction", 0.86, min: 0),
+                blendDuration: number("blendDuration", 0.25, min: 0))
+        case "interpolatingSpring":
+            reader.rejectUnknown(arguments, at, allowed: ["mass", "stiffness", "damping", "initialVelocity"])
+            for label in ["stiffness", "damping"] where arguments[label] == nil {
+                reader.fail("\(at).\(label)", "is required")
+            }
+            return .interpolatingSpring(
+                mass: number("mass", 1, positive: true), stiffness: number("stiffness", 100, positive: true),
+                damping: number("damping", 10, min: 0), initialVelocity: number("initialVelocity", 0))
+        case "smooth", "snappy", "bouncy":
+            reader.rejectUnknown(arguments, at, allowed: ["duration", "extraBounce"])
+            let duration = number("duration", 0.5, positive: true)
+            let extra = number("extraBounce", 0)
+            switch name {
+            case "smooth": return .smooth(duration: duration, extraBounce: extra)
+            case "snappy": return .snappy(duration: duration, extraBounce: extra)
+            default: return .bouncy(duration: duration, extraBounce: extra)
+            }
+        default:
+            reader.failUnknown(
+                path, "is not a SwiftUI Animation (\(Self.swiftUIAnimationNames.joined(separator: ", ")))", name,
+                among: Self.swiftUIAnimationNames)
+            return nil
+        }
+    }
+
+    // MARK: Script actions
+
+    static let swiftUIActionNames = ["withAnimation", "withTransaction", "state"]
+
+    /// `{"state": {"isOn": true}}`, `{"withAnimation": A, "state": {...}, "completion": [...],
+    /// "completionCriteria": "removed", "name"}` or `{"withTransaction": {"animation": A,
+    /// "disablesAnimations": true}, "state": {...}}`.
+    mutating func decodeSwiftUIAction(_ object: JSONObject, _ name: String, _ path: String) -> ScriptAction? {
+        var allowed: Set<String> = ["state"]
+        if name == "withAnimation" { allowed.formUnion(["withAnimation", "completion", "completionCriteria", "name"]) }
+        if name == "withTransaction" { allowed.insert("withTransaction") }
+        reader.rejectUnknown(object, path, allowed: allowed)
+        guard swiftUIStates.isEmpty == false || declaresSwiftUI else {
+            reader.fail("\(path).\(name)", "changes SwiftUI state, and the scene has no swiftui section")
+            return nil
+        }
+        guard let stateJSON = object["state"], let given = reader.object(stateJSON, "\(path).state") else {
+            if object["state"] == nil { reader.fail("\(path).state", "is required: the @State values it sets") }
+            return nil
+        }
+        var changes: [(name: String, value: SwiftUIStateValue)] = []
+        for (state, valueJSON) in given.members {
+            let at = "\(path).state.\(state)"
+            checkState(state, at)
+            guard let value = swiftUIStateValue(valueJSON, at) else { continue }
+            if let declared = swiftUIStates[state] {
+                switch (declared, value) {
+                case (.bool, .number), (.number, .bool): reader.fail(at, "must be a \(declared.kindName), as declared")
+                default: break
+                }
+            }
+            changes.append((state, value))
+        }
+        var update = SwiftUIUpdate(changes: changes)
+        switch name {
+        case "withAnimation":
+            // `withAnimation { }` without an animation is `.default`.
+            let given = object["withAnimation"]!
+            if given == JSONValue.bool(true) {
+                update.animation = .default
+            } else {
+                guard let animation = decodeSwiftUIAnimation(given, "\(path).withAnimation") else { return nil }
+                update.animation = animation
+            }
+            if let completion = object["completion"] {
+                update.completion = decodeActions(completion, "\(path).completion")
+            }
+            if let criteria = object["completionCriteria"],
+                let text = reader.string(criteria, "\(path).completionCriteria")
+            {
+                switch text {
+                case "logicallyComplete": update.criteria = .logicallyComplete
+                case "removed": update.criteria = .removed
+                default:
+                    reader.failUnknown(
+                        "\(path).completionCriteria", "must be logicallyComplete or removed", text,
+                        among: ["logicallyComplete", "removed"])
+                }
+            }
+            if let label = object["name"] { update.name = reader.string(label, "\(path).name") }
+        case "withTransaction":
+            guard let transaction = reader.object(object["withTransaction"]!, "\(path).withTransaction") else {
+                return nil
+            }
+            reader.rejectUnknown(transaction, "\(path).withTransaction", allowed: ["animation", "disablesAnimations"])
+            if let animation = transaction["animation"] {
+                guard let decoded = decodeSwiftUIAnimation(animation, "\(path).withTransaction.animation") else {
+                    return nil
+                }
+                update.animation = decoded
+            }
+            if let flag = transaction["disablesAnimations"] {
+                update.disablesAnimations = reader.bool(flag, "\(path).withTransaction.disablesAnimations") ?? false
+            }
+        default:
+            break
+        }
+        return .swiftUI(update)
+    }
+}
+
+extension SwiftUIStateValue {
+    var kindName: String {
+        switch self {
+        case .bool: "Bool"
+        case .number: "number"
+        }
+    }
+}

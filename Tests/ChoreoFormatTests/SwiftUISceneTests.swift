@@ -1,0 +1,273 @@
+import ChoreoEngine
+import ChoreoFormat
+import Foundation
+import Testing
+
+/// The scene format's `swiftui` section run: views drawn as layers, state changes animated as
+/// SwiftUI animates them, checked against the engine's own model of one value
+/// (``SwiftUIValueTrack``, whose rules docs/semantics.md gives with their sources).
+struct SwiftUISceneTests {
+    /// A scene of one 60-point circle whose offset x is -100 or 100 by `isOn`; `modifiers`
+    /// come after the offset, `script` is the scene's script.
+    static func knob(after modifiers: String = "", state: String = #"{"isOn": false}"#, script: String) -> String {
+        """
+        {"canvas": {"width": 400, "height": 300},
+         "swiftui": {"state": \(state), "views": [
+           {"id": "knob", "shape": "circle", "modifiers": [
+             {"frame": {"width": 60, "height": 60}},
+             {"offset": {"x": {"if": "isOn", "then": 100, "else": -100}}}\(modifiers.isEmpty ? "" : ", " + modifiers)
+           ]}]},
+         "script": \(script)}
+        """
+    }
+
+    static func x(_ timeline: Timeline, _ time: Double, layer: String = "knob") -> Double {
+        ScriptTests.number(timeline, layer, "transform.translation.x", time)
+    }
+
+    /// The largest difference between the run and the reference over `times`.
+    static func largestDifference(_ timeline: Timeline, _ reference: SwiftUIValueTrack, _ times: [Double]) -> Double {
+        times.map { abs(x(timeline, $0) - reference.value(at: $0)) }.max() ?? .nan
+    }
+
+    static let times = (0..<400).map { SceneTime.quantize(0.5 + Double($0) * 0.005) }
+
+    @Test func aSpringToggleIsTheSpringItsParametersDescribe() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                script:
+                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": 0.3}}, "state": {"isOn": true}}]}]"#
+            ))
+        var reference = SwiftUIValueTrack(-100)
+        reference.set(100, at: 0.5, animation: .spring(duration: 0.5, bounce: 0.3))
+        #expect(Self.largestDifference(timeline, reference, Self.times) < 1e-9)
+        #expect(Self.x(timeline, 0.4) == -100)
+        // Bounce 0.3 overshoots.
+        #expect(Self.times.map { Self.x(timeline, $0) }.max()! > 100.5)
+        #expect(timeline.diagnostics.isEmpty)
+    }
+
+    @Test func anInterruptedSpringKeepsItsVelocity() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                script: """
+                    [{"at": 0.5, "do": [{"withAnimation": "smooth", "state": {"isOn": true}}]},
+                     {"at": 0.62, "do": [{"withAnimation": {"spring": {"duration": 0.4, "bounce": 0.2}}, "state": {"isOn": false}}]}]
+                    """))
+        // The track answers for times after its last change: one before the interruption, one after.
+        var reference = SwiftUIValueTrack(-100)
+        reference.set(100, at: 0.5, animation: .smooth())
+        #expect(Self.largestDifference(timeline, reference, Self.times.filter { $0 < 0.62 }) < 1e-9)
+        reference.set(-100, at: 0.62, animation: .spring(duration: 0.4, bounce: 0.2))
+        #expect(Self.largestDifference(timeline, reference, Self.times.filter { $0 >= 0.62 }) < 1e-9)
+        // No jump and no kink at the interruption: it goes on the way it went.
+        let before = (Self.x(timeline, 0.62) - Self.x(timeline, 0.6199)) / 1e-4
+        let after = (Self.x(timeline, 0.6201) - Self.x(timeline, 0.62)) / 1e-4
+        #expect(before > 500 && abs(after - before) < 0.01 * before)
+        // The replaced spring is not a snap-back.
+        #expect(timeline.diagnostics.isEmpty)
+    }
+
+    @Test func timingCurvesInterruptedAddUp() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                script: """
+                    [{"at": 0.5, "do": [{"withAnimation": {"easeInOut": {"duration": 1}}, "state": {"isOn": true}}]},
+                     {"at": 0.9, "do": [{"withAnimation": {"linear": {"duration": 0.5}}, "state": {"isOn": false}}]}]
+                    """))
+        var reference = SwiftUIValueTrack(-100)
+        reference.set(100, at: 0.5, animation: .easeInOut(duration: 1))
+        #expect(Self.largestDifference(timeline, reference, Self.times.filter { $0 < 0.9 }) < 1e-9)
+        reference.set(-100, at: 0.9, animation: .linear(duration: 0.5))
+        #expect(Self.largestDifference(timeline, reference, Self.times.filter { $0 >= 0.9 }) < 1e-9)
+        // Both run: at 1.4 the linear one is done and the first still has 0.1 s to go.
+        #expect(abs(Self.x(timeline, 1.4) - reference.value(at: 1.4)) < 1e-9 && Self.x(timeline, 1.4) < -100)
+    }
+
+    @Test func delaysSpeedsAndRepeatsPlayAsSwiftUIPlaysThem() throws {
+        let chains: [(String, SwiftUIAnimation)] = [
+            (
+                #"[{"easeInOut": {"duration": 0.4}}, {"delay": 0.2}, {"repeatCount": {"count": 3, "autoreverses": true}}]"#,
+                .easeInOut(duration: 0.4).delay(0.2).repeatCount(3, autoreverses: true)
+            ),
+            (
+                #"[{"linear": {"duration": 0.3}}, {"repeatCount": {"count": 2, "autoreverses": true}}]"#,
+                .linear(duration: 0.3).repeatCount(2, autoreverses: true)
+            ),
+            (
+                #"[{"easeIn": {"duration": 0.6}}, {"delay": 0.3}, {"speed": 2}]"#,
+                .easeIn(duration: 0.6).delay(0.3).speed(2)
+            ),
+            (#"[{"easeOut": {}}, {"speed": 0.5}, {"delay": 0.1}]"#, .easeOut().speed(0.5).delay(0.1)),
+            (#"[{"spring": {"duration": 0.3}}, {"delay": 0.25}]"#, .spring(duration: 0.3).delay(0.25)),
+            (
+                #"[{"linear": {"duration": 0.25}}, {"repeatForever": {"autoreverses": false}}]"#,
+                .linear(duration: 0.25).repeatForever(autoreverses: false)
+            ),
+        ]
+        for (json, animation) in chains {
+            let timeline = try ScriptTests.timeline(
+                Self.knob(script: #"[{"at": 0.5, "do": [{"withAnimation": \#(json), "state": {"isOn": true}}]}]"#))
+            var reference = SwiftUIValueTrack(-100)
+            reference.set(100, at: 0.5, animation: animation)
+            #expect(Self.largestDifference(timeline, reference, Self.times) < 1e-9, "\(json)")
+        }
+    }
+
+    @Test func theNearestAnimationModifierForAChangedValueWins() throws {
+        let scene = """
+            {"swiftui": {"state": {"a": false, "b": false}, "views": [
+               {"id": "stack", "modifiers": [{"frame": {"width": 300, "height": 300}}, {"animation": {"linear": {"duration": 2}}, "value": "b"}],
+                "children": [
+                  {"id": "inner", "shape": "rectangle", "modifiers": [
+                     {"frame": {"width": 10, "height": 10}},
+                     {"offset": {"x": {"if": "a", "then": 100, "else": 0}}},
+                     {"animation": {"linear": {"duration": 1}}, "value": "a"},
+                     {"opacity": {"if": "a", "then": 0, "else": 1}}]},
+                  {"id": "plain", "shape": "rectangle", "modifiers": [
+                     {"frame": {"width": 10, "height": 10}}, {"offset": {"x": {"if": "b", "then": 100, "else": 0}}}]}]}]},
+             "script": [{"at": 0, "do": [{"withAnimation": {"linear": {"duration": 0.5}}, "state": {"a": true, "b": true}}]}]}
+            """
+        let timeline = try ScriptTests.timeline(scene)
+        // inner's offset: its own .animation for a (1 s); its opacity, after that modifier: the
+        // stack's .animation watches b, which changed too (2 s); plain: the stack's (2 s).
+        #expect(abs(ScriptTests.number(timeline, "inner", "transform.translation.x", 0.25) - 25) < 1e-9)
+        #expect(abs(ScriptTests.number(timeline, "inner", "opacity", 0.5) - 0.75) < 1e-9)
+        #expect(abs(ScriptTests.number(timeline, "plain", "transform.translation.x", 0.5) - 25) < 1e-9)
+
+        // A plain change of a: inner's own .animation still applies; nothing else moves.
+        let plain = try ScriptTests.timeline(
+            scene.replacingOccurrences(
+                of: #"{"withAnimation": {"linear": {"duration": 0.5}}, "state": {"a": true, "b": true}}"#,
+                with: #"{"state": {"a": true}}"#))
+        #expect(abs(ScriptTests.number(plain, "inner", "transform.translation.x", 0.5) - 50) < 1e-9)
+        #expect(ScriptTests.number(plain, "inner", "opacity", 0.25) == 0)
+
+        // disablesAnimations: the transaction's animation for every change.
+        let disabled = try ScriptTests.timeline(
+            scene.replacingOccurrences(
+                of: #"{"withAnimation": {"linear": {"duration": 0.5}}, "state": {"a": true, "b": true}}"#,
+                with:
+                    #"{"withTransaction": {"animation": {"linear": {"duration": 0.5}}, "disablesAnimations": true}, "state": {"a": true, "b": true}}"#
+            ))
+        #expect(abs(ScriptTests.number(disabled, "inner", "transform.translation.x", 0.25) - 50) < 1e-9)
+        #expect(abs(ScriptTests.number(disabled, "plain", "transform.translation.x", 0.25) - 50) < 1e-9)
+    }
+
+    @Test func animationNilTurnsTheAnimationOff() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                after: #"{"animation": null, "value": "isOn"}"#,
+                script: #"[{"at": 0.5, "do": [{"withAnimation": "easeInOut", "state": {"isOn": true}}]}]"#))
+        #expect(Self.x(timeline, 0.5) == 100)
+    }
+
+    @Test func completionsRunWhenTheirCriterionIsMet() throws {
+        func completion(_ animation: String, criteria: String) throws -> (Timeline, Double?) {
+            let timeline = try ScriptTests.timeline(
+                Self.knob(
+                    script: """
+                        [{"at": 1, "do": [{"withAnimation": \(animation), "state": {"isOn": true},
+                          "completionCriteria": "\(criteria)", "name": "done", "completion": [{"mark": "after"}]}]}]
+                        """))
+            let time = timeline.events.first { $0.kind == .withAnimationCompleted(name: "done") }?.time
+            if let time {
+                #expect(timeline.events.contains { $0.kind == .marker(name: "after") && $0.time == time })
+            }
+            return (timeline, time)
+        }
+        let spring = SwiftUISpring(duration: 0.5, bounce: 0.2)
+        let springJSON = #"{"spring": {"duration": 0.5, "bounce": 0.2}}"#
+        #expect(try completion(springJSON, criteria: "logicallyComplete").1 == SceneTime.quantize(1.5))
+        let removed = SceneTime.quantize(1 + SwiftUIAnimation.spring(duration: 0.5, bounce: 0.2).completion(.removed)!)
+        #expect(try completion(springJSON, criteria: "removed").1 == removed)
+        #expect(removed > 1.5 && spring.duration == 0.5)
+        #expect(try completion(#"{"easeIn": {"duration": 0.8}}"#, criteria: "logicallyComplete").1 == 1.8)
+        // Repeating for ever: never, and said.
+        let (forever, never) = try completion(#"["linear", {"repeatForever": true}]"#, criteria: "logicallyComplete")
+        #expect(never == nil)
+        #expect(ScriptTests.codes(forever).contains("completion-never-runs"))
+        // Nothing changes: at once.
+        let still = try ScriptTests.timeline(
+            Self.knob(
+                script:
+                    #"[{"at": 1, "do": [{"withAnimation": "smooth", "state": {"isOn": false}, "completion": [{"mark": "now"}]}]}]"#
+            ))
+        #expect(still.events.contains { $0.kind == .marker(name: "now") && $0.time == 1 })
+    }
+
+    @Test func theDeprecatedAnimationModifierAnimatesEveryChangeAndIsSaid() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                after: #"{"animation": {"linear": {"duration": 1}}}"#,
+                script: #"[{"at": 0.5, "do": [{"state": {"isOn": true}}]}]"#))
+        #expect(abs(Self.x(timeline, 1) - 0) < 1e-9)
+        #expect(ScriptTests.codes(timeline) == ["animation-without-value"])
+    }
+
+    @Test func viewsAreLayersWithTheirModifiersValues() throws {
+        let timeline = try ScriptTests.timeline(
+            """
+            {"canvas": {"width": 400, "height": 300},
+             "swiftui": {"state": {"big": true, "level": 0.5}, "views": [
+               {"id": "card", "shape": "roundedRectangle", "modifiers": [
+                  {"frame": {"width": 120, "height": 80}}, {"cornerRadius": 12},
+                  {"fill": {"if": "big", "then": "#FF9500", "else": "#000000"}},
+                  {"scaleEffect": {"if": "big", "then": 2, "else": 1}}, {"rotationEffect": {"degrees": 90}},
+                  {"opacity": {"state": "level"}}, {"position": {"x": 100, "y": 50}}]},
+               {"id": "pill", "shape": "capsule", "modifiers": [{"frame": {"width": 100, "height": 40}}, {"fill": "#007AFF"}]}]}}
+            """)
+        func value(_ layer: String, _ keyPath: String) -> Value { ScriptTests.value(timeline, layer, keyPath, 0) }
+        #expect(value("card", "position") == .point(Point(100, 50)))
+        #expect(value("card", "bounds") == .rect(Rect(x: 0, y: 0, width: 120, height: 80)))
+        #expect(value("card", "cornerRadius") == .number(12))
+        #expect(value("card", "opacity") == .number(0.5))
+        #expect(abs(ScriptTests.number(timeline, "card", "transform.scale.x", 0) - 2) < 1e-12)
+        #expect(abs(ScriptTests.number(timeline, "card", "transform.rotation.z", 0) - .pi / 2) < 1e-12)
+        // Centred in the canvas when not positioned; a capsule's corners are half its height.
+        #expect(value("pill", "position") == .point(Point(200, 150)))
+        #expect(value("pill", "cornerRadius") == .number(20))
+    }
+
+    @Test func mistakesAreNamedWithTheirPath() {
+        func errors(_ text: String) -> [String] {
+            do {
+                _ = try SceneDecoder.decode(bytes: Array(text.utf8))
+                return []
+            } catch {
+                guard case .invalid(let failure) = error else { return ["malformed"] }
+                return failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
+            }
+        }
+        let typo = errors(Self.knob(after: #"{"offest": {"x": 1}}"#, script: "[]"))
+        #expect(
+            typo.contains {
+                $0.hasPrefix("$.swiftui.views[0].modifiers[2]: must name one modifier") && $0.hasSuffix("(offset)")
+            })
+        #expect(
+            errors(Self.knob(after: #"{"opacity": {"if": "isOnn", "then": 1, "else": 0}}"#, script: "[]")).contains {
+                $0.hasPrefix("$.swiftui.views[0].modifiers[2].opacity.if: no @State called \"isOnn\"")
+            })
+        #expect(
+            errors(Self.knob(after: #"{"opacity": {"state": "isOn"}}"#, script: "[]")).contains {
+                $0.contains("isOn is a Bool")
+            })
+        #expect(
+            errors(Self.knob(after: #"{"offset": {"x": 3}}"#, script: "[]")).contains {
+                $0.contains("a view takes one offset modifier")
+            })
+        #expect(
+            errors(Self.knob(script: #"[{"at": 1, "do": [{"withAnimation": "smooth", "state": {"isOn": 1}}]}]"#))
+                .contains { $0.hasPrefix("$.script[0].do[0].state.isOn: must be a Bool") })
+        #expect(
+            errors(Self.knob(script: #"[{"at": 1, "do": [{"withAnimation": "smoth", "state": {"isOn": true}}]}]"#))
+                .contains {
+                    $0.hasPrefix("$.script[0].do[0].withAnimation: is not a SwiftUI Animation")
+                        && $0.hasSuffix("(smooth)")
+                })
+        #expect(
+            errors(#"{"layers": [], "script": [{"at": 0, "do": [{"state": {"x": true}}]}]}"#).contains {
+                $0.contains("the scene has no swiftui section")
+            })
+    }
+}
