@@ -90,6 +90,15 @@ extension SceneDecoder {
                 }
                 view.modifiers.append(modifier)
             }
+            // An offset inside a scale or rotation is scaled and turned with it: a product of
+            // two animated values, which the layer's transform components cannot carry.
+            for effect in ["scaleEffect", "rotationEffect"] {
+                if let offset = seen["offset"], let other = seen[effect], offset < other {
+                    reader.fail(
+                        "\(path).modifiers[\(offset)]",
+                        "offset written before \(effect) (modifiers[\(other)]) is not modelled: write it after")
+                }
+            }
         }
         if let childrenJSON = object["children"], let children = reader.array(childrenJSON, "\(path).children") {
             if shape != .stack && !children.isEmpty {

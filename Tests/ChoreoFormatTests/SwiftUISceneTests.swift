@@ -257,6 +257,10 @@ struct SwiftUISceneTests {
                 $0.contains("a view takes one offset modifier")
             })
         #expect(
+            errors(Self.knob(after: #"{"scaleEffect": 2}"#, script: "[]")).contains {
+                $0.hasPrefix("$.swiftui.views[0].modifiers[1]: offset written before scaleEffect")
+            })
+        #expect(
             errors(Self.knob(script: #"[{"at": 1, "do": [{"withAnimation": "smooth", "state": {"isOn": 1}}]}]"#))
                 .contains { $0.hasPrefix("$.script[0].do[0].state.isOn: must be a Bool") })
         #expect(
