@@ -24,12 +24,33 @@ package struct ImportLimits: Sendable {
 }
 
 /// What an import is asked to do besides reading the source.
+/// A tap on a SwiftUI view's button: `Title@1.5` (its title, or the tapped view's id, then the
+/// scene time in seconds).
+package enum ImportTap {
+    /// At most this many taps an import.
+    package static let limit = 100
+
+    /// `"Title@1.5"` split at its last `@`; nil when it is not a title and a time of 0…3,600 s.
+    package static func parse(_ text: String) -> (title: String, time: Double)? {
+        guard let at = text.lastIndex(of: "@"), let time = Double(text[text.index(after: at)...]), time.isFinite,
+            time >= 0, time <= 3600, at > text.startIndex
+        else { return nil }
+        return (String(text[..<at]), time)
+    }
+
+    /// What a malformed tap is told.
+    package static let expected = "must be a title and a time, as \"Toggle@1.5\" (seconds, 0 to 3600)"
+}
+
 package struct ImportOptions: Sendable {
     /// `Type.method` or `method` to run instead of the default entry point.
     package var entry: String?
     /// The value of `UIAccessibility.isReduceMotionEnabled`.
     package var reduceMotion = false
     package var limits = ImportLimits()
+    /// A SwiftUI view's taps, in the order given: a button's title (or a tapped view's id) and
+    /// the scene time of the tap (`--tap "Title"@1.5`). None: each button once, a second apart.
+    package var taps: [(title: String, time: Double)] = []
 
     package init(entry: String? = nil, reduceMotion: Bool = false, limits: ImportLimits = ImportLimits()) {
         self.entry = entry

@@ -12,6 +12,27 @@ package enum Importer {
         if unit.diagnostics.contains(where: { $0.severity == .error }) {
             return named(ImportResult(scene: nil, diagnostics: sorted(unit.diagnostics), sourceMap: []), files)
         }
+        // A SwiftUI view, unless UIKit code is the entry (top-level code, a view controller).
+        let uiKit =
+            !unit.topLevel.isEmpty
+            || unit.types.contains { $0.methods.contains { ["viewDidLoad", "viewDidAppear"].contains($0.name) } }
+        if let view = SwiftUIImporter.viewType(unit, entry: options.entry), options.entry != nil || !uiKit {
+            var importer = SwiftUIImporter(unit: unit, type: view, options: options)
+            var result = importer.run(name: name)
+            result.diagnostics = unit.diagnostics + result.diagnostics
+            if let scene = result.scene {
+                let problems = SceneCheck.problems(scene, map: result.sourceMap, entry: view.position)
+                result.diagnostics += problems
+                if problems.contains(where: { $0.severity == .error })
+                    || result.diagnostics.contains(where: { $0.severity == .error })
+                {
+                    result.scene = nil
+                    result.sourceMap = []
+                }
+            }
+            result.diagnostics = sorted(result.diagnostics)
+            return named(result, files)
+        }
         let evaluator = ImportEvaluator(unit: unit, options: options)
         do throws(ImportStop) {
             try evaluator.run()

@@ -7,7 +7,7 @@ import ChoreoJSON
 /// and implementations an Objective-C file includes) and its options as members.
 extension ImportRequest {
     /// The options of either form, with their JSON path or query name in errors.
-    private static let optionNames = ["language", "entry", "reduceMotion", "name"]
+    private static let optionNames = ["language", "entry", "reduceMotion", "name", "taps"]
     /// The members of the JSON form.
     private static let memberNames = ["files"] + optionNames
     /// How many files one import reads at most (as `choreo import` follows includes).
@@ -44,6 +44,7 @@ extension ImportRequest {
         var language: SourceLanguage?
         var entry: String?
         var reduceMotion = false
+        var taps: [(title: String, time: Double)] = []
         var errors: [FieldError] = []
         for (name, value) in query {
             switch name {
@@ -60,8 +61,18 @@ extension ImportRequest {
                     continue
                 }
                 reduceMotion = value == "true"
+            case "tap":
+                if let tap = ImportTap.parse(value), taps.count < ImportTap.limit {
+                    taps.append(tap)
+                } else {
+                    errors.append(
+                        FieldError(
+                            path: "query.tap",
+                            message: taps.count < ImportTap.limit
+                                ? ImportTap.expected : "at most \(ImportTap.limit) taps"))
+                }
             default:
-                let suggestion = Vocabulary.suggestion(for: name, among: ["language", "entry", "reduceMotion"])
+                let suggestion = Vocabulary.suggestion(for: name, among: ["language", "entry", "reduceMotion", "tap"])
                 errors.append(
                     FieldError(path: "query.\(name)", message: "unknown query parameter", suggestion: suggestion))
             }
@@ -73,6 +84,7 @@ extension ImportRequest {
         }
         var request = ImportRequest(source: body, language: language, entry: entry)
         request.reduceMotion = reduceMotion
+        request.taps = taps
         return request
     }
 
@@ -132,11 +144,33 @@ extension ImportRequest {
         case let value?:
             errors.append(FieldError(path: "$.reduceMotion", message: "must be true or false, not \(value.typeName)"))
         }
+        var taps: [(title: String, time: Double)] = []
+        switch object["taps"] {
+        case nil: break
+        case .array(let items)? where items.count <= ImportTap.limit:
+            for (index, item) in items.enumerated() {
+                guard case .object(let tap) = item, tap.count == 2, case .string(let title)? = tap["title"],
+                    case .number(let time)? = tap["at"], time.isFinite, time >= 0, time <= 3600
+                else {
+                    errors.append(
+                        FieldError(
+                            path: "$.taps[\(index)]",
+                            message: "must be {\"title\": button title, \"at\": seconds (0 to 3600)}"))
+                    continue
+                }
+                taps.append((title, time))
+            }
+        case .array?:
+            errors.append(FieldError(path: "$.taps", message: "at most \(ImportTap.limit) taps"))
+        case let value?:
+            errors.append(FieldError(path: "$.taps", message: "must be an array, not \(value.typeName)"))
+        }
         guard errors.isEmpty, let language, let first = files.first else {
             throw ServiceError.invalidScene(ValidationFailure(errors))
         }
         var request = ImportRequest(source: first.source, language: language, entry: entry, name: name ?? first.name)
         request.reduceMotion = reduceMotion
+        request.taps = taps
         request.companions = Array(files.dropFirst())
         return request
     }

@@ -10,6 +10,8 @@ package struct ImportRequest: Sendable {
     package var entry: String?
     package var name: String?
     package var reduceMotion = false
+    /// A SwiftUI view's taps (``ImportOptions/taps``).
+    package var taps: [(title: String, time: Double)] = []
     /// The files read with the source, as a compiler reads them together: the rest of a Swift
     /// module, the Objective-C headers it includes and the implementations of the classes they
     /// declare. Their names are as the caller gives them (diagnostics name them so).
@@ -97,6 +99,7 @@ package enum ImportService {
         if let entry = request.entry { arguments += ["--entry", entry] }
         if let name = request.name { arguments += ["--name", name] }
         if request.reduceMotion { arguments.append("--reduce-motion") }
+        for tap in request.taps { arguments += ["--tap", "\(tap.title)@\(tap.time)"] }
         var input = request.source
         for companion in request.companions {
             arguments += ["--file", companion.name, String(companion.source.count)]

@@ -43,6 +43,12 @@ while let argument = arguments.next() {
     case "--entry": options.entry = arguments.next()
     case "--name": name = arguments.next()
     case "--reduce-motion": options.reduceMotion = true
+    case "--tap":
+        guard let tap = arguments.next().flatMap(ImportTap.parse) else {
+            complain("--tap \(ImportTap.expected)")
+            exit(2)
+        }
+        options.taps.append(tap)
     case "--timing": timing = true
     case "--memory": memory = arguments.next().flatMap { UInt64($0) } ?? memory
     case "--cpu": cpu = arguments.next().flatMap { UInt64($0) } ?? cpu

@@ -110,14 +110,18 @@ enum Help {
 
     static let importCode = """
         Usage: choreo import FILE.swift|FILE.m|- [MORE FILES…] [--language swift|objc] [--entry NAME]
-                             [--reduce-motion] [--out FILE]
+                             [--reduce-motion] [--tap TITLE@SECONDS]… [--out FILE]
 
-        Reads UIKit / Core Animation code and prints the scene it makes, as stable, indented
-        JSON (docs/import.md). Nothing is executed: the code is evaluated on a virtual clock.
+        Reads UIKit / Core Animation code, or a SwiftUI view, and prints the scene it makes, as
+        stable, indented JSON (docs/import.md). Nothing is executed: the code is evaluated on a virtual clock.
         The language comes from the file's extension, or --language (needed for -).
         --entry runs Type.method (a button action, say) instead of the default entry point
         (top-level code, else the view controller's viewDidLoad then viewDidAppear(_:)).
         --reduce-motion makes UIAccessibility.isReduceMotionEnabled true.
+        A SwiftUI view (struct V: View, its @State, body, Button and onTapGesture actions,
+        onAppear) becomes a swiftui scene; --tap "Toggle"@1.5 taps the button titled Toggle (or
+        the view with that id) at 1.5 s, repeatable; without, each is tapped once, 1 s apart.
+        --entry names the view when a file has several.
         MORE FILES are read with FILE: the rest of its Swift module, or Objective-C files; an
         Objective-C file's #import "X.h" headers (and X.m beside them) are found beside it.
         A method that draws into a layer it is given (a loader's setUpAnimation(in:size:color:))

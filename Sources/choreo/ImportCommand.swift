@@ -6,7 +6,8 @@ import Foundation
 /// `choreo import`: Swift or Objective-C animation code → a scene, diagnostics compiler style.
 enum ImportCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
-        let parsed = try Arguments(arguments, valued: ["language", "entry", "out"], flags: ["help", "reduce-motion"])
+        let parsed = try Arguments(
+            arguments, valued: ["language", "entry", "out", "tap"], flags: ["help", "reduce-motion"])
         if parsed.flags.contains("help") {
             print(Help.importCode)
             return
@@ -14,9 +15,15 @@ enum ImportCommand {
         guard let path = parsed.positional.first else {
             throw CLIError(message: "import takes a source file (or -), then the files read with it")
         }
+        var taps: [(title: String, time: Double)] = []
+        for text in parsed.repeated["tap"] ?? [] {
+            guard let tap = ImportTap.parse(text) else { throw CLIError(message: "--tap \(ImportTap.expected)") }
+            taps.append(tap)
+        }
         let result = try importScene(
             path, language: parsed.options["language"], entry: parsed.options["entry"],
-            reduceMotion: parsed.flags.contains("reduce-motion"), with: Array(parsed.positional.dropFirst()))
+            reduceMotion: parsed.flags.contains("reduce-motion"), taps: taps, with: Array(parsed.positional.dropFirst())
+        )
         guard let scene = result.scene else {
             throw CLIError(message: "nothing could be imported from \(path)", status: 1)
         }
@@ -28,7 +35,8 @@ enum ImportCommand {
     /// `#import "…"` headers are read from beside the file that includes them or one directory up,
     /// and with each header the implementation beside it (`X.h` → `X.m`).
     static func importScene(
-        _ path: String, language: String?, entry: String?, reduceMotion: Bool = false, with others: [String] = []
+        _ path: String, language: String?, entry: String?, reduceMotion: Bool = false,
+        taps: [(title: String, time: Double)] = [], with others: [String] = []
     )
         throws(CLIError) -> ImportResult
     {
@@ -47,6 +55,7 @@ enum ImportCommand {
         let name = path == "-" ? nil : (path as NSString).lastPathComponent
         var request = ImportRequest(source: source, language: sourceLanguage, entry: entry, name: name)
         request.reduceMotion = reduceMotion
+        request.taps = taps
         for other in others where other != path {
             request.companions.append((other, try readInput(other)))
         }

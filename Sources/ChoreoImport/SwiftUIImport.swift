@@ -1,0 +1,945 @@
+import ChoreoJSON
+
+/// Reads a SwiftUI view (`struct ContentView: View` with its state, a `body`, button actions,
+/// `onTapGesture` and `onAppear`) into a scene's `swiftui` section and a script of taps
+/// (docs/import.md, "SwiftUI").
+///
+/// The view's stored properties with a literal value (`@State private var isOn = false`,
+/// `let size: CGFloat = 80`) are its state; `body` is read as a view tree, each view with its
+/// modifiers in the order written; the actions run at the taps' times (`--tap "Title"@t`),
+/// their state changes worked out in order as SwiftUI would make them.
+struct SwiftUIImporter {
+    let unit: SourceUnit
+    let type: TypeDeclaration
+    let options: ImportOptions
+    var diagnostics: [ImportDiagnostic] = []
+    var map: [SourceMapping] = []
+    /// The state as declared, and as the actions leave it.
+    var declared: [(name: String, value: Literal)] = []
+    var state: [String: Literal] = [:]
+    /// What can be tapped: a button's title or a tapped view's id, and its action.
+    var tappables: [(title: String, actions: [Statement], position: SourcePosition)] = []
+    var appearing: [[Statement]] = []
+    var usedIDs: Set<String> = []
+    var notedUnsupported: Set<String> = []
+
+    /// The view type the import reads: `--entry` names it, else the first with a `body`.
+    static func viewType(_ unit: SourceUnit, entry: String?) -> TypeDeclaration? {
+        let views = unit.types.filter { type in
+            type.inherits.contains("View") && type.methods.contains { $0.name == "body" }
+        }
+        if let entry { return views.first { $0.name == entry } }
+        return views.first
+    }
+
+    init(unit: SourceUnit, type: TypeDeclaration, options: ImportOptions) {
+        self.unit = unit
+        self.type = type
+        self.options = options
+    }
+
+    // MARK: Running
+
+    mutating func run(name: String?) -> ImportResult {
+        for property in type.properties {
+            guard let value = property.value, let literal = Self.constant(value) else { continue }
+            declared.append((property.name, literal))
+            state[property.name] = literal
+        }
+        guard let body = type.methods.first(where: { $0.name == "body" }) else {
+            return failed(type.position, "\(type.name) has no body")
+        }
+        var views: [JSONValue] = []
+        for statement in body.body {
+            let expression: Expression
+            switch statement {
+            case .expression(let e): expression = e
+            case .returnStatement(let e?, _): expression = e
+            default: continue
+            }
+            if let view = view(expression, path: "$.swiftui.views[\(views.count)]") { views.append(view) }
+        }
+        guard !views.isEmpty else {
+            return failed(body.position, "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)")
+        }
+        let script = actions()
+        var stateMembers: [(String, JSONValue)] = []
+        for (name, value) in declared { stateMembers.append((name, Self.json(value))) }
+        var members: [(String, JSONValue)] = []
+        if let name { members.append(("name", .string(name))) }
+        members.append(("canvas", ["width": .number(Self.canvas.0), "height": .number(Self.canvas.1)]))
+        members.append(
+            ("swiftui", .object(JSONObject([("state", .object(JSONObject(stateMembers))), ("views", .array(views))]))))
+        members.append(("script", .array(script)))
+        return ImportResult(scene: .object(JSONObject(members)), diagnostics: diagnostics, sourceMap: map)
+    }
+
+    /// The window the view is shown in: an iPhone's points.
+    static let canvas = (393.0, 852.0)
+
+    mutating func failed(_ position: SourcePosition, _ message: String) -> ImportResult {
+        diagnostics.append(ImportDiagnostic(.error, position, message))
+        return ImportResult(scene: nil, diagnostics: diagnostics, sourceMap: [])
+    }
+
+    mutating func warn(_ position: SourcePosition, _ message: String, fix: String? = nil) {
+        diagnostics.append(ImportDiagnostic(.warning, position, message, fix: fix))
+    }
+
+    mutating func unsupported(_ what: String, _ position: SourcePosition) {
+        guard notedUnsupported.insert(what).inserted else { return }
+        warn(
+            position, "\(what) is not modelled by choreo's SwiftUI scenes: left out",
+            fix: "docs/import.md lists what is read")
+    }
+
+    // MARK: Views
+
+    /// A view expression: its base view and the modifiers called on it, in order.
+    mutating func view(_ expression: Expression, path: String) -> JSONValue? {
+        var chain: [(name: String, arguments: [Argument], position: SourcePosition)] = []
+        var base = expression
+        while true {
+            if case .call(.member(let inner?, let name, _), let arguments, let position) = base,
+                Self.isViewExpression(inner)
+            {
+                chain.insert((name, arguments, position), at: 0)
+                base = inner
+            } else if case .member(let inner?, let name, let position) = base, Self.isViewExpression(inner),
+                !Self.colorNames.keys.contains(name)
+            {
+                chain.insert((name, [], position), at: 0)
+                base = inner
+            } else {
+                break
+            }
+        }
+        var members: [(String, JSONValue)] = []
+        var modifiers: [JSONValue] = []
+        var children: [JSONValue] = []
+        var shape: String?
+        var tapTitle: String?
+        var tapActions: [Statement]?
+        var stack: (vertical: Bool, spacing: Double, position: SourcePosition)?
+        var id = "view"
+        switch base {
+        case .call(.name(let name, let position), let arguments, _):
+            switch name {
+            case "Circle", "Rectangle", "Capsule", "RoundedRectangle", "Ellipse":
+                shape =
+                    [
+                        "Circle": "circle", "Rectangle": "rectangle", "Capsule": "capsule",
+                        "RoundedRectangle": "roundedRectangle", "Ellipse": "capsule",
+                    ][name]
+                if name == "Ellipse" { warn(position, "an Ellipse is drawn as a capsule") }
+                if name == "RoundedRectangle", let radius = arguments.first(where: { $0.label == "cornerRadius" }),
+                    let value = number(radius.value)
+                {
+                    modifiers.append(["cornerRadius": value])
+                }
+                id = name.prefix(1).lowercased() + name.dropFirst()
+            case "ZStack", "VStack", "HStack":
+                id = name.lowercased()
+                let spacing =
+                    arguments.first { $0.label == "spacing" }.flatMap { Self.constant($0.value) }
+                    .flatMap(Self.double) ?? 8
+                if let closure = arguments.last?.value, case .closure(let content, _) = closure {
+                    children = viewList(content.body, path: path + ".children")
+                }
+                if name != "ZStack" { stack = (name == "VStack", spacing, position) }
+            case "Button":
+                // Button("Title") { action }, Button(action: {…}) { label }, Button { action } label: {…}
+                var title: String?
+                if case .literal(.string(let text), _)? = arguments.first?.value { title = text }
+                var action: [Statement] = []
+                var label: [Statement] = []
+                for argument in arguments {
+                    guard case .closure(let closure, _) = argument.value else { continue }
+                    if argument.label == "action" || (argument.label == nil && title != nil)
+                        || (argument.label == nil && action.isEmpty && arguments.contains { $0.label == "label" })
+                    {
+                        action = closure.body
+                    } else {
+                        label = closure.body
+                    }
+                }
+                if title == nil { title = Self.text(in: label) }
+                let labelViews = viewList(label, path: path + ".children")
+                children = labelViews
+                id = "button"
+                tapTitle = title ?? "Button"
+                tapActions = action
+                if labelViews.isEmpty {
+                    // A text button: tapped, not drawn.
+                    unsupported("Text", position)
+                    tappables.append((title ?? "Button", action, expression.position))
+                    return nil
+                }
+            case "Text", "Image", "Label":
+                unsupported(name, position)
+                return nil
+            case "Spacer", "Divider", "EmptyView":
+                return nil
+            case "Color":
+                shape = "rectangle"
+                if let color = color(base) { modifiers.append(["fill": color]) }
+                id = "color"
+            default:
+                unsupported("the view \(name)", position)
+                return nil
+            }
+        case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Color"):
+            guard let hex = Self.colorNames[name] else { return nil }
+            shape = "rectangle"
+            modifiers.append(["fill": .string(hex)])
+            id = name
+        default:
+            unsupported("this view expression", base.position)
+            return nil
+        }
+        id = unique(id)
+        for (name, arguments, position) in chain {
+            switch name {
+            case "onTapGesture":
+                if case .closure(let closure, _)? = arguments.last?.value {
+                    tapTitle = id
+                    tapActions = closure.body
+                }
+            case "onAppear":
+                if case .closure(let closure, _)? = arguments.last?.value { appearing.append(closure.body) }
+            default:
+                if let modifier = modifier(name, arguments, position, isShape: shape != nil) {
+                    modifiers.append(modifier)
+                }
+            }
+        }
+        if let stack {
+            layOut(&children, &modifiers, vertical: stack.vertical, spacing: stack.spacing, at: stack.position)
+        }
+        // An offset written inside a scale or rotation would be scaled and turned with the view,
+        // which a layer's transform cannot carry: drawn after them, said at its line.
+        if let offset = modifiers.firstIndex(where: { Self.names($0, "offset") }),
+            let effect = modifiers.lastIndex(where: {
+                Self.names($0, "scaleEffect") || Self.names($0, "rotationEffect")
+            }),
+            offset < effect
+        {
+            let moved = modifiers.remove(at: offset)
+            modifiers.insert(moved, at: effect)
+            let position = chain.first { $0.name == "offset" }?.position ?? expression.position
+            warn(
+                position,
+                "offset written before scaleEffect or rotationEffect: choreo draws it after them, so the offset is not scaled or turned with the view as SwiftUI would",
+                fix: "write .offset after .scaleEffect and .rotationEffect")
+        }
+        if let tapTitle, let tapActions { tappables.append((tapTitle, tapActions, expression.position)) }
+        members.append(("id", .string(id)))
+        if let shape { members.append(("shape", .string(shape))) }
+        if !modifiers.isEmpty { members.append(("modifiers", .array(modifiers))) }
+        if !children.isEmpty { members.append(("children", .array(children))) }
+        map.append(SourceMapping(path: path, position: expression.position))
+        return .object(JSONObject(members))
+    }
+
+    /// The views of a builder closure's statements; an `if` shows the branch the state takes
+    /// at the start (insertions and removals are not modelled yet).
+    mutating func viewList(_ statements: [Statement], path: String) -> [JSONValue] {
+        var views: [JSONValue] = []
+        for statement in statements {
+            switch statement {
+            case .expression(let e):
+                if let view = view(e, path: "\(path)[\(views.count)]") { views.append(view) }
+            case .ifStatement(let conditions, let then, let otherwise, let position):
+                warn(
+                    position,
+                    "views shown by an if are inserted and removed with transitions, which are not modelled: the branch taken at the start is drawn"
+                )
+                let holds = conditions.allSatisfy { condition in
+                    if case .expression(let e) = condition, case .bool(let flag)? = evaluate(e) { return flag }
+                    return false
+                }
+                views += viewList(holds ? then : (otherwise ?? []), path: path)
+            default:
+                continue
+            }
+        }
+        return views
+    }
+
+    /// `VStack`/`HStack` with children of fixed size: the stack as large as they are (unless
+    /// framed), each child at its place along it, centred across it.
+    mutating func layOut(
+        _ children: inout [JSONValue], _ modifiers: inout [JSONValue], vertical: Bool, spacing: Double,
+        at position: SourcePosition
+    ) {
+        var sizes: [(Double, Double)] = []
+        for child in children {
+            guard case .object(let object) = child, let size = Self.fixedSize(object) else {
+                warn(
+                    position,
+                    "a stack's children are placed by their frames; one has no fixed frame, so they are centred")
+                return
+            }
+            sizes.append(size)
+        }
+        let main = sizes.map { vertical ? $0.1 : $0.0 }.reduce(0, +) + spacing * Double(max(sizes.count - 1, 0))
+        let cross = sizes.map { vertical ? $0.0 : $0.1 }.max() ?? 0
+        var size = vertical ? (cross, main) : (main, cross)
+        if let framed = modifiers.lazy.compactMap({ Self.fixedSize(JSONObject([("modifiers", .array([$0]))])) }).first {
+            size = framed
+        } else {
+            modifiers.insert(["frame": ["width": .number(size.0), "height": .number(size.1)]], at: 0)
+        }
+        var along = ((vertical ? size.1 : size.0) - main) / 2
+        for index in children.indices {
+            let length = vertical ? sizes[index].1 : sizes[index].0
+            let centre = along + length / 2
+            along += length + spacing
+            guard case .object(let object) = children[index] else { continue }
+            var childModifiers: [JSONValue] = []
+            if case .array(let given)? = object["modifiers"] { childModifiers = given }
+            if childModifiers.contains(where: { Self.names($0, "position") }) { continue }
+            let place: JSONValue =
+                vertical
+                ? ["x": .number(size.0 / 2), "y": .number(centre)] : ["x": .number(centre), "y": .number(size.1 / 2)]
+            childModifiers.insert(["position": place], at: 0)
+            children[index] = .object(
+                JSONObject(object.members.filter { $0.key != "modifiers" } + [("modifiers", .array(childModifiers))]))
+        }
+    }
+
+    /// Whether a modifier's JSON is the one named.
+    static func names(_ modifier: JSONValue, _ name: String) -> Bool {
+        if case .object(let object) = modifier { return object[name] != nil }
+        return false
+    }
+
+    static func fixedSize(_ view: JSONObject) -> (Double, Double)? {
+        guard case .array(let modifiers)? = view["modifiers"] else { return nil }
+        for case .object(let modifier) in modifiers {
+            if case .object(let frame)? = modifier["frame"], case .number(let w)? = frame["width"],
+                case .number(let h)? = frame["height"]
+            {
+                return (w, h)
+            }
+        }
+        return nil
+    }
+
+    mutating func unique(_ base: String) -> String {
+        var id = base
+        var n = 2
+        while usedIDs.contains(id) {
+            id = "\(base)-\(n)"
+            n += 1
+        }
+        usedIDs.insert(id)
+        return id
+    }
+
+    static func isViewExpression(_ e: Expression) -> Bool {
+        switch e {
+        case .call(.name(let name, _), _, _): name.first?.isUppercase == true
+        case .call(.member(let inner?, _, _), _, _), .member(let inner?, _, _): isViewExpression(inner)
+        case .member(nil, _, _): true
+        case .name(let name, _): name == "Color"
+        default: false
+        }
+    }
+
+    static func isName(_ e: Expression?, _ name: String) -> Bool {
+        if case .name(let n, _)? = e { return n == name }
+        return false
+    }
+
+    static func text(in statements: [Statement]) -> String? {
+        for case .expression(let e) in statements {
+            var base = e
+            while case .call(.member(let inner?, _, _), _, _) = base { base = inner }
+            if case .call(.name("Text", _), let arguments, _) = base,
+                case .literal(.string(let text), _)? = arguments.first?.value
+            {
+                return text
+            }
+        }
+        return nil
+    }
+
+    // MARK: Modifiers
+
+    mutating func modifier(_ name: String, _ arguments: [Argument], _ position: SourcePosition, isShape: Bool)
+        -> JSONValue?
+    {
+        func labelled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
+        func pair(_ first: String, _ second: String) -> JSONValue? {
+            var members: [(String, JSONValue)] = []
+            for label in [first, second] {
+                if let e = labelled(label) {
+                    guard let value = number(e) else { return nil }
+                    members.append((label, value))
+                }
+            }
+            return .object(JSONObject(members))
+        }
+        switch name {
+        case "frame":
+            guard labelled("width") != nil, labelled("height") != nil else {
+                unsupported("a frame without both width and height", position)
+                return nil
+            }
+            return pair("width", "height").map { ["frame": $0] }
+        case "position":
+            return pair("x", "y").map { ["position": $0] }
+        case "offset":
+            if let size = arguments.first, size.label == nil, case .call(let callee, let parts, _) = size.value,
+                Self.isName(callee, "CGSize")
+            {
+                var members: [(String, JSONValue)] = []
+                for (label, axis) in [("width", "x"), ("height", "y")] {
+                    if let e = parts.first(where: { $0.label == label })?.value, let value = number(e) {
+                        members.append((axis, value))
+                    }
+                }
+                return ["offset": .object(JSONObject(members))]
+            }
+            return pair("x", "y").map { ["offset": $0] }
+        case "scaleEffect":
+            if labelled("x") != nil || labelled("y") != nil { return pair("x", "y").map { ["scaleEffect": $0] } }
+            if arguments.contains(where: { $0.label == "anchor" }) { unsupported("scaleEffect's anchor", position) }
+            guard let first = arguments.first(where: { $0.label == nil }), let value = number(first.value) else {
+                return nil
+            }
+            return ["scaleEffect": value]
+        case "rotationEffect":
+            if arguments.contains(where: { $0.label == "anchor" }) { unsupported("rotationEffect's anchor", position) }
+            guard let first = arguments.first(where: { $0.label == nil }) else { return nil }
+            return angle(first.value).map { ["rotationEffect": $0] }
+        case "opacity":
+            return arguments.first.flatMap { number($0.value) }.map { ["opacity": $0] }
+        case "fill", "foregroundColor", "foregroundStyle", "tint":
+            guard isShape else {
+                unsupported("\(name) on a stack or text", position)
+                return nil
+            }
+            return arguments.first.flatMap { colorExpression($0.value) }.map { ["fill": $0] }
+        case "background":
+            guard !isShape else {
+                unsupported("background behind a shape", position)
+                return nil
+            }
+            return arguments.first.flatMap { colorExpression($0.value) }.map { ["background": $0] }
+        case "cornerRadius":
+            return arguments.first.flatMap { number($0.value) }.map { ["cornerRadius": $0] }
+        case "animation":
+            guard let first = arguments.first else { return nil }
+            guard let animation = animation(first.value) else { return nil }
+            var members: [(String, JSONValue)] = [("animation", animation)]
+            if let value = labelled("value") {
+                guard case .name(let state, _) = value, self.state[state] != nil else {
+                    unsupported("an animation's value that is not a @State of the view", position)
+                    return nil
+                }
+                members.append(("value", .string(state)))
+            }
+            return .object(JSONObject(members))
+        default:
+            unsupported(".\(name)", position)
+            return nil
+        }
+    }
+
+    /// `.degrees(45)`, `.radians(x)`, `Angle(degrees:)`.
+    mutating func angle(_ e: Expression) -> JSONValue? {
+        switch e {
+        case .call(.member(let owner, let unit, _), let arguments, _)
+        where (owner == nil || Self.isName(owner, "Angle")) && (unit == "degrees" || unit == "radians"):
+            return arguments.first.flatMap { number($0.value) }.map { [unit: $0] }
+        case .call(.name("Angle", _), let arguments, _):
+            guard let argument = arguments.first, let label = argument.label else { return nil }
+            return number(argument.value).map { [label: $0] }
+        case .ternary(let test, let a, let b, _):
+            // Both branches as angles in degrees.
+            guard let flag = condition(test), let x = degrees(a), let y = degrees(b) else { return nil }
+            return ["degrees": ["if": .string(flag), "then": x, "else": y]]
+        default:
+            unsupported("this angle", e.position)
+            return nil
+        }
+    }
+
+    mutating func degrees(_ e: Expression) -> JSONValue? {
+        guard case .object(let angle)? = self.angle(e) else { return nil }
+        if let d = angle["degrees"] { return d }
+        if case .number(let r)? = angle["radians"] { return .number(r * 180 / .pi) }
+        return nil
+    }
+
+    /// A number, a number state, or `flag ? a : b`.
+    mutating func number(_ e: Expression) -> JSONValue? {
+        switch e {
+        case .name(let name, let position):
+            switch state[name] {
+            case .integer?, .number?: return ["state": .string(name)]
+            case .bool?:
+                warn(position, "\(name) is a Bool where a number is needed")
+                return nil
+            default: break
+            }
+        case .ternary(let test, let a, let b, _):
+            if let flag = condition(test), let x = number(a), let y = number(b) {
+                return ["if": .string(flag), "then": x, "else": y]
+            }
+        case .call(.name(let type, _), let arguments, _) where ["CGFloat", "Double", "Float"].contains(type):
+            if let first = arguments.first { return number(first.value) }
+        default:
+            break
+        }
+        if case .number(let n)? = constantNumber(e) { return .number(n) }
+        unsupported(
+            "an expression choreo cannot carry into the scene (only numbers, a @State, and flag ? a : b)", e.position)
+        return nil
+    }
+
+    /// `isOn` or `!isOn` of a Bool state.
+    func condition(_ e: Expression) -> String? {
+        switch e {
+        case .name(let name, _): if case .bool? = state[name] { return name }
+        case .prefix("!", .name(let name, _), _): if case .bool? = state[name] { return "!" + name }
+        default: break
+        }
+        return nil
+    }
+
+    mutating func colorExpression(_ e: Expression) -> JSONValue? {
+        if case .ternary(let c, let a, let b, _) = e, let flag = condition(c), let x = color(a), let y = color(b) {
+            return ["if": .string(flag), "then": x, "else": y]
+        }
+        if let value = color(e) { return value }
+        unsupported("this colour", e.position)
+        return nil
+    }
+
+    /// SwiftUI's colours: `.red`, `Color.blue`, `Color(red:green:blue:)`, `.blue.opacity(0.5)`.
+    func color(_ e: Expression) -> JSONValue? {
+        switch e {
+        case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Color"):
+            return Self.colorNames[name].map { .string($0) }
+        case .call(.name("Color", _), let arguments, _):
+            var parts: [Double] = []
+            for label in ["red", "green", "blue"] {
+                guard let e = arguments.first(where: { $0.label == label })?.value,
+                    case .number(let n)? = constantNumber(e)
+                else {
+                    if case .member(nil, let name, _)? = arguments.first?.value, let hex = Self.systemColors[name] {
+                        return .string(hex)
+                    }
+                    return nil
+                }
+                parts.append(n)
+            }
+            let alpha =
+                arguments.first { $0.label == "opacity" }.flatMap { constantNumber($0.value) }.flatMap(Self.double) ?? 1
+            return .array((parts + [alpha]).map { .number($0) })
+        case .call(.member(let base?, "opacity", _), let arguments, _):
+            guard case .string(let hex)? = color(base),
+                let alpha = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double)
+            else { return nil }
+            let value = Int(hex.dropFirst(), radix: 16) ?? 0
+            return .array([
+                .number(Double((value >> 16) & 255) / 255), .number(Double((value >> 8) & 255) / 255),
+                .number(Double(value & 255) / 255), .number(alpha),
+            ])
+        default:
+            return nil
+        }
+    }
+
+    /// SwiftUI's standard colours (iOS, light appearance).
+    static let colorNames: [String: String] = [
+        "red": "#FF3B30", "orange": "#FF9500", "yellow": "#FFCC00", "green": "#34C759", "mint": "#00C7BE",
+        "teal": "#30B0C7", "cyan": "#32ADE6", "blue": "#007AFF", "indigo": "#5856D6", "purple": "#AF52DE",
+        "pink": "#FF2D55", "brown": "#A2845E", "gray": "#8E8E93", "black": "#000000", "white": "#FFFFFF",
+        "clear": "#00000000", "primary": "#000000", "secondary": "#3C3C4399", "accentColor": "#007AFF",
+    ]
+    static let systemColors: [String: String] = [
+        "systemRed": "#FF3B30", "systemOrange": "#FF9500", "systemYellow": "#FFCC00", "systemGreen": "#34C759",
+        "systemBlue": "#007AFF", "systemIndigo": "#5856D6", "systemPurple": "#AF52DE", "systemPink": "#FF2D55",
+        "systemGray": "#8E8E93", "systemTeal": "#30B0C7", "systemBackground": "#FFFFFF", "label": "#000000",
+    ]
+
+    // MARK: Animations
+
+    /// SwiftUI's `Animation` as the scene format spells it.
+    mutating func animation(_ e: Expression) -> JSONValue? {
+        if case .literal(.null, _) = e { return .null }
+        var chain: [JSONValue] = []
+        var base = e
+        while case .call(.member(let inner?, let name, _), let arguments, _) = base,
+            ["delay", "speed", "repeatCount", "repeatForever"].contains(name)
+        {
+            switch name {
+            case "delay", "speed":
+                guard let n = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double) else {
+                    return nil
+                }
+                chain.insert([name: .number(n)], at: 0)
+            case "repeatCount":
+                guard let n = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double) else {
+                    return nil
+                }
+                var members: [(String, JSONValue)] = [("count", .number(n))]
+                if let flag = arguments.first(where: { $0.label == "autoreverses" }).flatMap({ Self.constant($0.value) }
+                ),
+                    case .bool(let b) = flag
+                {
+                    members.append(("autoreverses", .bool(b)))
+                }
+                chain.insert(["repeatCount": .object(JSONObject(members))], at: 0)
+            default:
+                var members: [(String, JSONValue)] = []
+                if let flag = arguments.first(where: { $0.label == "autoreverses" }).flatMap({ Self.constant($0.value) }
+                ),
+                    case .bool(let b) = flag
+                {
+                    members.append(("autoreverses", .bool(b)))
+                }
+                chain.insert(["repeatForever": .object(JSONObject(members))], at: 0)
+            }
+            base = inner
+        }
+        let head: JSONValue
+        switch base {
+        case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Animation"):
+            head = .string(name == "spring" ? "spring" : name)
+            if name == "spring" || name == "interactiveSpring" {
+                return wrap(.object(JSONObject([(name, .object(JSONObject()))])), chain)
+            }
+        case .call(.member(let owner, let name, _), let arguments, _)
+        where owner == nil || Self.isName(owner, "Animation"):
+            var members: [(String, JSONValue)] = []
+            if name == "timingCurve" {
+                let labels = ["c0x", "c0y", "c1x", "c1y"]
+                for (index, argument) in arguments.filter({ $0.label == nil }).prefix(4).enumerated() {
+                    guard let n = constantNumber(argument.value).flatMap(Self.double) else { return nil }
+                    members.append((labels[index], .number(n)))
+                }
+            }
+            for argument in arguments {
+                guard let label = argument.label else { continue }
+                if label == "spring" {
+                    unsupported("an animation made from a Spring value", argument.value.position)
+                    return nil
+                }
+                guard let n = constantNumber(argument.value).flatMap(Self.double) else {
+                    unsupported("an animation argument that is not a number", argument.value.position)
+                    return nil
+                }
+                members.append(
+                    (
+                        label == "mass" || label == "stiffness" || label == "damping" || label == "initialVelocity"
+                            || label == "extraBounce" ? label : label, .number(n)
+                    ))
+            }
+            head = .object(JSONObject([(name, .object(JSONObject(members)))]))
+        default:
+            unsupported("this animation", e.position)
+            return nil
+        }
+        return wrap(head, chain)
+    }
+
+    func wrap(_ head: JSONValue, _ chain: [JSONValue]) -> JSONValue {
+        chain.isEmpty ? head : .array([head] + chain)
+    }
+
+    // MARK: Values
+
+    static func constant(_ e: Expression) -> Literal? {
+        switch e {
+        case .literal(let literal, _):
+            switch literal {
+            case .bool, .integer, .number: return literal
+            default: return nil
+            }
+        case .prefix("-", let inner, _):
+            switch constant(inner) {
+            case .integer(let n)?: return .integer(-n)
+            case .number(let n)?: return .number(-n)
+            default: return nil
+            }
+        case .call(.name(let type, _), let arguments, _) where ["CGFloat", "Double", "Int", "Float"].contains(type):
+            return arguments.first.flatMap { constant($0.value) }
+        default:
+            return nil
+        }
+    }
+
+    static func double(_ literal: Literal) -> Double? {
+        switch literal {
+        case .integer(let n): Double(n)
+        case .number(let n): n
+        default: nil
+        }
+    }
+
+    static func json(_ literal: Literal) -> JSONValue {
+        switch literal {
+        case .bool(let b): .bool(b)
+        case .integer(let n): .number(Double(n))
+        case .number(let n): .number(n)
+        default: .null
+        }
+    }
+
+    /// A number the expression folds to without any state.
+    func constantNumber(_ e: Expression) -> Literal? {
+        switch e {
+        case .binary(let op, let a, let b, _):
+            guard let x = constantNumber(a).flatMap(Self.double), let y = constantNumber(b).flatMap(Self.double) else {
+                return nil
+            }
+            switch op {
+            case "+": return .number(x + y)
+            case "-": return .number(x - y)
+            case "*": return .number(x * y)
+            case "/": return y == 0 ? nil : .number(x / y)
+            default: return nil
+            }
+        default:
+            return Self.constant(e).flatMap { Self.double($0) }.map { .number($0) }
+        }
+    }
+
+    /// An expression's value with the state as the actions have left it.
+    func evaluate(_ e: Expression) -> Literal? {
+        switch e {
+        case .name(let name, _): return state[name]
+        case .prefix("!", let inner, _):
+            if case .bool(let b)? = evaluate(inner) { return .bool(!b) }
+            return nil
+        case .prefix("-", let inner, _):
+            return evaluate(inner).flatMap(Self.double).map { .number(-$0) }
+        case .ternary(let c, let a, let b, _):
+            guard case .bool(let flag)? = evaluate(c) else { return nil }
+            return evaluate(flag ? a : b)
+        case .binary(let op, let a, let b, _):
+            guard let x = evaluate(a), let y = evaluate(b) else { return nil }
+            if op == "&&" || op == "||", case .bool(let p) = x, case .bool(let q) = y {
+                return .bool(op == "&&" ? p && q : p || q)
+            }
+            if op == "==" { return .bool(Self.json(x) == Self.json(y)) }
+            if op == "!=" { return .bool(Self.json(x) != Self.json(y)) }
+            guard let p = Self.double(x), let q = Self.double(y) else { return nil }
+            switch op {
+            case "+": return .number(p + q)
+            case "-": return .number(p - q)
+            case "*": return .number(p * q)
+            case "/": return q == 0 ? nil : .number(p / q)
+            case "<": return .bool(p < q)
+            case ">": return .bool(p > q)
+            case "<=": return .bool(p <= q)
+            case ">=": return .bool(p >= q)
+            default: return nil
+            }
+        default:
+            return Self.constant(e)
+        }
+    }
+}
+
+// MARK: Actions
+
+extension SwiftUIImporter {
+    /// A tap the script makes: the button's title (or the tapped view's id) and when.
+    struct Work {
+        let time: Double
+        let statements: [Statement]
+        let order: Int
+    }
+
+    /// The script: `onAppear` at 0, then each tap at its time, each action's later work
+    /// (`asyncAfter`) at its own; state changes worked out in that order.
+    mutating func actions() -> [JSONValue] {
+        var queue: [Work] = appearing.enumerated().map { Work(time: 0, statements: $1, order: $0) }
+        var taps = options.taps
+        if taps.isEmpty && !tappables.isEmpty {
+            taps = tappables.enumerated().map { (title: $1.title, time: 0.5 + Double($0)) }
+            diagnostics.append(
+                ImportDiagnostic(
+                    .note, tappables[0].position,
+                    "taps: " + taps.map { "\"\($0.title)\" at \(format($0.time)) s" }.joined(separator: ", ")
+                        + " (choose with --tap \"title\"@seconds)"))
+        }
+        for tap in taps {
+            guard let target = tappables.first(where: { $0.title == tap.title }) else {
+                let known = tappables.map(\.title)
+                diagnostics.append(
+                    ImportDiagnostic(
+                        .error, type.position,
+                        "no button or tapped view is called \"\(tap.title)\""
+                            + (known.isEmpty
+                                ? "" : " (there are: \(known.map { "\"\($0)\"" }.joined(separator: ", ")))")))
+                continue
+            }
+            queue.append(Work(time: tap.time, statements: target.actions, order: queue.count))
+        }
+        var entries: [(time: Double, actions: [JSONValue])] = []
+        var steps = 0
+        while !queue.isEmpty, steps < 1000 {
+            steps += 1
+            let next = queue.indices.min { (queue[$0].time, queue[$0].order) < (queue[$1].time, queue[$1].order) }!
+            let work = queue.remove(at: next)
+            var context = ActionContext()
+            let actions = perform(work.statements, &context, time: work.time, queue: &queue)
+            if !actions.isEmpty { entries.append((work.time, actions)) }
+        }
+        return entries.map { ["at": .number($0.time), "do": .array($0.actions)] }
+    }
+
+    /// What a closure's statements are doing: the plain state changes so far, local
+    /// transactions.
+    struct ActionContext {
+        var changes: [(String, JSONValue)] = []
+        var transactions: [String: (animation: JSONValue?, disables: Bool)] = [:]
+    }
+
+    /// The actions of statements run at `time`; later work joins the queue.
+    mutating func perform(
+        _ statements: [Statement], _ context: inout ActionContext, time: Double, queue: inout [Work],
+        flushing: Bool = true
+    ) -> [JSONValue] {
+        var actions: [JSONValue] = []
+        func flush(_ context: inout ActionContext) {
+            guard !context.changes.isEmpty else { return }
+            actions.append(["state": .object(JSONObject(context.changes))])
+            context.changes = []
+        }
+        for statement in statements {
+            switch statement {
+            case .expression(.call(.member(.name(let name, _), "toggle", _), let none, let position)) where none.isEmpty:
+                guard case .bool(let flag)? = state[name] else {
+                    unsupported("toggle() of something that is not a Bool @State", position)
+                    continue
+                }
+                change(name, .bool(!flag), &context)
+            case .assign(.name(let name, _), let op, let value, let position) where state[name] != nil:
+                guard var result = evaluate(value) else {
+                    unsupported("an assignment choreo cannot work out", position)
+                    continue
+                }
+                if op != "=" {
+                    guard let old = state[name].flatMap(Self.double), let by = Self.double(result) else { continue }
+                    switch op {
+                    case "+=": result = .number(old + by)
+                    case "-=": result = .number(old - by)
+                    case "*=": result = .number(old * by)
+                    default:
+                        unsupported("the operator \(op)", position)
+                        continue
+                    }
+                }
+                change(name, result, &context)
+            case .declare(let name, .call(.name("Transaction", _), let arguments, _)?, _):
+                let animation = arguments.first { $0.label == "animation" }.flatMap { self.animation($0.value) }
+                context.transactions[name] = (animation, false)
+            case .assign(.member(.name(let name, _), "disablesAnimations", _), "=", let value, _)
+            where context.transactions[name] != nil:
+                if case .bool(let flag)? = evaluate(value) { context.transactions[name]!.disables = flag }
+            case .assign(.member(.name(let name, _), "animation", _), "=", let value, _)
+            where context.transactions[name] != nil:
+                context.transactions[name]!.animation = animation(value)
+            case .expression(.call(.name("withAnimation", _), let arguments, let position)):
+                flush(&context)
+                if let action = withAnimation(arguments, position, time: time, queue: &queue) { actions.append(action) }
+            case .expression(.call(.name("withTransaction", _), let arguments, let position)):
+                flush(&context)
+                var transaction: (animation: JSONValue?, disables: Bool)?
+                switch arguments.first?.value {
+                case .name(let name, _)?: transaction = context.transactions[name]
+                case .call(.name("Transaction", _), let parts, _)?:
+                    transaction = (parts.first { $0.label == "animation" }.flatMap { animation($0.value) }, false)
+                default: break
+                }
+                guard let transaction, case .closure(let body, _)? = arguments.last?.value else {
+                    unsupported("this withTransaction", position)
+                    continue
+                }
+                var inner = ActionContext()
+                _ = perform(body.body, &inner, time: time, queue: &queue, flushing: false)
+                var members: [(String, JSONValue)] = []
+                if let animation = transaction.animation { members.append(("animation", animation)) }
+                if transaction.disables { members.append(("disablesAnimations", .bool(true))) }
+                actions.append([
+                    "withTransaction": .object(JSONObject(members)), "state": .object(JSONObject(inner.changes)),
+                ])
+            case .expression(
+                .call(
+                    .member(.member(.name("DispatchQueue", _), "main", _), "asyncAfter", _), let arguments, let position
+                )):
+                guard let deadline = arguments.first(where: { $0.label == "deadline" })?.value,
+                    case .binary("+", .call(.member(nil, "now", _), _, _), let delay, _) = deadline,
+                    let seconds = constantNumber(delay).flatMap(Self.double),
+                    case .closure(let body, _)? = arguments.last?.value
+                else {
+                    unsupported("this asyncAfter", position)
+                    continue
+                }
+                queue.append(Work(time: time + seconds, statements: body.body, order: queue.count + 1000))
+            case .ifStatement(let conditions, let then, let otherwise, _):
+                let holds = conditions.allSatisfy { condition in
+                    if case .expression(let e) = condition, case .bool(let flag)? = evaluate(e) { return flag }
+                    return false
+                }
+                flush(&context)
+                actions += perform(holds ? then : (otherwise ?? []), &context, time: time, queue: &queue)
+            default:
+                unsupported("this statement in an action", statement.position)
+            }
+        }
+        if flushing { flush(&context) }
+        return actions
+    }
+
+    mutating func change(_ name: String, _ value: Literal, _ context: inout ActionContext) {
+        state[name] = value
+        context.changes.removeAll { $0.0 == name }
+        context.changes.append((name, Self.json(value)))
+    }
+
+    /// `withAnimation(_:_:)` and `withAnimation(_:completionCriteria:_:completion:)`.
+    mutating func withAnimation(_ arguments: [Argument], _ position: SourcePosition, time: Double, queue: inout [Work])
+        -> JSONValue?
+    {
+        var animation: JSONValue = .bool(true)
+        if let given = arguments.first(where: { $0.label == nil && !Self.isClosure($0.value) }) {
+            guard let decoded = self.animation(given.value) else { return nil }
+            animation = decoded
+        }
+        guard let body = arguments.first(where: { $0.label == nil && Self.isClosure($0.value) }),
+            case .closure(let closure, _) = body.value
+        else {
+            unsupported("a withAnimation without its body", position)
+            return nil
+        }
+        var inner = ActionContext()
+        let nested = perform(closure.body, &inner, time: time, queue: &queue, flushing: false)
+        if !nested.isEmpty { unsupported("a withAnimation inside a withAnimation", position) }
+        var members: [(String, JSONValue)] = [
+            ("withAnimation", animation), ("state", .object(JSONObject(inner.changes))),
+        ]
+        if case .member(_, let criteria, _)? = arguments.first(where: { $0.label == "completionCriteria" })?.value {
+            members.append(("completionCriteria", .string(criteria)))
+        }
+        if case .closure(let completion, _)? = arguments.first(where: { $0.label == "completion" })?.value {
+            // Worked out now, after the change: what it sets follows it.
+            var context = ActionContext()
+            members.append(("completion", .array(perform(completion.body, &context, time: time, queue: &queue))))
+        }
+        return .object(JSONObject(members))
+    }
+
+    static func isClosure(_ e: Expression) -> Bool {
+        if case .closure = e { return true }
+        return false
+    }
+}
