@@ -63,6 +63,12 @@ struct SwiftUIImporter {
             return failed(body.position, "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)")
         }
         let script = actions()
+        if tappables.isEmpty && appearing.isEmpty {
+            warn(
+                type.position,
+                "nothing changes \(type.name)'s state: it has no Button, onTapGesture or onAppear, so the scene stays still",
+                fix: "give it a Button whose action changes a @State")
+        }
         var stateMembers: [(String, JSONValue)] = []
         for (name, value) in declared { stateMembers.append((name, Self.json(value))) }
         var members: [(String, JSONValue)] = []
@@ -100,7 +106,7 @@ struct SwiftUIImporter {
         var chain: [(name: String, arguments: [Argument], position: SourcePosition)] = []
         var base = expression
         while true {
-            if case .call(.member(let inner?, let name, _), let arguments, let position) = base,
+            if case .call(.member(let inner?, let name, let position), let arguments, _) = base,
                 Self.isViewExpression(inner)
             {
                 chain.insert((name, arguments, position), at: 0)
@@ -274,7 +280,7 @@ struct SwiftUIImporter {
     ) {
         var sizes: [(Double, Double)] = []
         for child in children {
-            guard case .object(let object) = child, let size = Self.fixedSize(object) else {
+            guard case .object(let object) = child, let size = fixedSize(object) else {
                 warn(
                     position,
                     "a stack's children are placed by their frames; one has no fixed frame, so they are centred")
@@ -285,7 +291,11 @@ struct SwiftUIImporter {
         let main = sizes.map { vertical ? $0.1 : $0.0 }.reduce(0, +) + spacing * Double(max(sizes.count - 1, 0))
         let cross = sizes.map { vertical ? $0.0 : $0.1 }.max() ?? 0
         var size = vertical ? (cross, main) : (main, cross)
-        if let framed = modifiers.lazy.compactMap({ Self.fixedSize(JSONObject([("modifiers", .array([$0]))])) }).first {
+        var framed: (Double, Double)?
+        for modifier in modifiers where framed == nil {
+            framed = fixedSize(JSONObject([("modifiers", .array([modifier]))]))
+        }
+        if let framed {
             size = framed
         } else {
             modifiers.insert(["frame": ["width": .number(size.0), "height": .number(size.1)]], at: 0)
@@ -314,16 +324,33 @@ struct SwiftUIImporter {
         return false
     }
 
-    static func fixedSize(_ view: JSONObject) -> (Double, Double)? {
+    /// A view's frame at the start (its state's initial values).
+    func fixedSize(_ view: JSONObject) -> (Double, Double)? {
         guard case .array(let modifiers)? = view["modifiers"] else { return nil }
         for case .object(let modifier) in modifiers {
-            if case .object(let frame)? = modifier["frame"], case .number(let w)? = frame["width"],
-                case .number(let h)? = frame["height"]
+            if case .object(let frame)? = modifier["frame"], let w = frame["width"].flatMap(initial),
+                let h = frame["height"].flatMap(initial)
             {
                 return (w, h)
             }
         }
         return nil
+    }
+
+    /// A scene value (`3`, `{"state": "side"}`, `{"if": "isOn", …}`) with the state as it is.
+    func initial(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let n): return n
+        case .object(let object):
+            if case .string(let name)? = object["state"] { return state[name].flatMap(Self.double) }
+            if case .string(let test)? = object["if"], let then = object["then"], let otherwise = object["else"] {
+                let negated = test.hasPrefix("!")
+                let flag = state[negated ? String(test.dropFirst()) : test] == .bool(true)
+                return initial(flag != negated ? then : otherwise)
+            }
+            return nil
+        default: return nil
+        }
     }
 
     mutating func unique(_ base: String) -> String {

@@ -583,7 +583,10 @@ struct SwiftLowering {
         }
         if expr.is(SuperExprSyntax.self) { return .name("super", p) }
         if let member = expr.as(MemberAccessExprSyntax.self) {
-            return .member(member.base.map { lowerExpression($0) }, member.declName.baseName.text, p)
+            // At its `.name`: a chained modifier (`.blur(radius:)` on a line of its own) is
+            // found where it is written, not where the chain starts.
+            let at = member.base == nil ? p : position(member.period)
+            return .member(member.base.map { lowerExpression($0) }, member.declName.baseName.text, at)
         }
         if let call = expr.as(FunctionCallExprSyntax.self) {
             var arguments = call.arguments.map {

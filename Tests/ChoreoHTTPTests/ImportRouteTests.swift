@@ -263,3 +263,72 @@ import Testing
         #expect(malformed.status == 400)
     }
 }
+
+/// A SwiftUI view over HTTP: its taps as `?tap=` or the JSON form's `taps`.
+@Suite final class ImportSwiftUIRouteTests {
+    let scratch = Scratch("choreo-import-swiftui-test")
+
+    static let view = """
+        import SwiftUI
+
+        struct Mover: View {
+            @State private var raised = false
+            var body: some View {
+                Circle()
+                    .frame(width: 40, height: 40)
+                    .offset(y: raised ? -100 : 0)
+                    .onTapGesture {
+                        withAnimation(.smooth) { raised.toggle() }
+                    }
+            }
+        }
+        """
+
+    static func times(_ response: HTTPResponse) throws -> [JSONValue] {
+        guard case .object(let scene)? = try ApplicationTests.json(response)["scene"],
+            case .array(let script)? = scene["script"]
+        else { return [] }
+        return script.compactMap { if case .object(let entry) = $0 { entry["at"] } else { nil } }
+    }
+
+    @Test func tapsComeFromTheQueryOrTheDocument() throws {
+        let app = Application(store: try SQLiteStore(directory: scratch.file("store")), configuration: .init())
+        let queried = app.handle(
+            ApplicationTests.request(
+                "POST", "/v1/import", query: [("tap", "circle@0.5"), ("tap", "circle@0.7")], body: Self.view,
+                contentType: "text/x-swift"))
+        #expect(queried.status == 200)
+        #expect(try Self.times(queried) == [.number(0.5), .number(0.7)])
+        let document = ImportFilesRouteTests.document([
+            ("files", ImportFilesRouteTests.files([("Mover.swift", Self.view)])),
+            ("taps", .array([.object(JSONObject([("title", .string("circle")), ("at", .number(1.25))]))])),
+        ])
+        let posted = app.handle(ApplicationTests.request("POST", "/v1/import", body: document))
+        #expect(posted.status == 200)
+        #expect(try Self.times(posted) == [.number(1.25)])
+
+        let malformed = app.handle(
+            ApplicationTests.request(
+                "POST", "/v1/import", query: [("tap", "circle")], body: Self.view, contentType: "text/x-swift"))
+        #expect(malformed.status == 422)
+        let unknown = app.handle(
+            ApplicationTests.request(
+                "POST", "/v1/import", query: [("tap", "square@1")], body: Self.view, contentType: "text/x-swift"))
+        #expect(unknown.status == 422)
+        let detail = try ApplicationTests.json(unknown)["detail"]
+        #expect(
+            detail == .string("line 3, column 1: no button or tapped view is called \"square\" (there are: \"circle\")")
+        )
+        let badMember = ImportFilesRouteTests.document([
+            ("files", ImportFilesRouteTests.files([("Mover.swift", Self.view)])),
+            ("taps", .array([.object(JSONObject([("title", .number(1))]))])),
+        ])
+        let rejected = app.handle(ApplicationTests.request("POST", "/v1/import", body: badMember))
+        #expect(rejected.status == 422)
+        guard case .array(let errors)? = try ApplicationTests.json(rejected)["errors"] else {
+            Issue.record("no errors")
+            return
+        }
+        #expect(errors.contains { if case .object(let e) = $0 { e["path"] == .string("$.taps[0]") } else { false } })
+    }
+}

@@ -275,7 +275,7 @@ import Testing
         #expect(ImportAccessorTests.script(result).contains("\"layer\":\"dot\""))
     }
 
-    @Test func aSwiftUIViewIsSaidToBeOneNotAnEmptyScene() throws {
+    @Test func aSwiftUIViewWithNothingToTapIsSaidToStayStill() throws {
         let result = Importer.run(
             SwiftFrontEnd.lower(
                 """
@@ -288,10 +288,15 @@ import Testing
                     }
                 }
                 """), options: ImportOptions())
-        #expect(result.scene == nil)
-        let error = try #require(result.diagnostics.first { $0.severity == .error })
-        #expect(error.position.line == 3)
-        #expect(error.message.hasPrefix("ContentView is a SwiftUI view"))
+        let scene = try #require(result.scene)
+        guard case .object(let document) = scene, case .object(let swiftUI)? = document["swiftui"] else {
+            Issue.record("no swiftui section")
+            return
+        }
+        #expect(swiftUI["state"] == .object(JSONObject([("isOn", .bool(false))])))
+        let warning = try #require(result.diagnostics.first { $0.severity == .warning })
+        #expect(warning.position.line == 3)
+        #expect(warning.message.contains("nothing changes ContentView's state"))
     }
 
     @Test func coreGraphicsPathsAndMessagesLoadersUse() throws {

@@ -1,0 +1,153 @@
+import ChoreoEngine
+import ChoreoExport
+import ChoreoFormat
+import ChoreoImport
+import ChoreoJSON
+import ChoreoSwiftImport
+import Foundation
+import Testing
+
+/// SwiftUI views imported: examples/swiftui imports, renders and exports; the motion is the
+/// engine's model of SwiftUI (``SwiftUIValueTrack``) to 1e-9; what is not read is said at its line.
+@Suite struct SwiftUIImportTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples/swiftui")
+
+    static func run(_ source: String, taps: [(String, Double)] = [], entry: String? = nil) -> ImportResult {
+        var options = ImportOptions(entry: entry)
+        options.taps = taps.map { (title: $0.0, time: $0.1) }
+        return Importer.run(SwiftFrontEnd.lower(source), options: options)
+    }
+
+    static func example(_ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: examples.appendingPathComponent(name)), as: UTF8.self)
+    }
+
+    static func messages(_ result: ImportResult) -> [String] {
+        result.diagnostics.map { "\($0.position.line):\($0.position.column): \($0.severity.rawValue): \($0.message)" }
+    }
+
+    static func value(_ timeline: Timeline, _ layer: String, _ keyPath: String, _ time: Double) -> Double {
+        let index = timeline.layerIndex[layer]!
+        let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+        let value = timeline.presentationValue(layer: index, keyPath: KeyPath(keyPath)!, at: time, map: maps[index])
+        guard case .number(let n) = value else { return .nan }
+        return n
+    }
+
+    static let times = (0..<300).map { SceneTime.quantize(Double($0) * 0.01) }
+
+    @Test(arguments: ["SpringToggle.swift", "InterruptedSpring.swift", "PulsingBadge.swift"])
+    func everyExampleImportsRendersAndExports(file: String) throws {
+        let result = Self.run(try Self.example(file))
+        #expect(!result.diagnostics.contains { $0.severity == .error }, "\(Self.messages(result))")
+        let timeline = try ImportChainTests.timeline(result)
+        #expect(!timeline.events.isEmpty, "\(file) animates nothing")
+        for format in ExportFormat.allCases {
+            let options = ExportOptions(format: format)
+            let artifact = try Exporter.export(timeline, options: options, name: file)
+            #expect(!artifact.bytes.isEmpty, "\(file) as \(format)")
+        }
+    }
+
+    @Test func theToggleMovesAsSwiftUIWould() throws {
+        let timeline = try ImportChainTests.timeline(Self.run(try Self.example("SpringToggle.swift")))
+        // Tapped once by default, at 0.5 s; the knob's offset under the zstack's spring.
+        var reference = SwiftUIValueTrack(-28)
+        reference.set(28, at: 0.5, animation: .spring(duration: 0.5, bounce: 0.3))
+        let largest = Self.times.filter { $0 >= 0.5 }.map {
+            abs(Self.value(timeline, "circle", "transform.translation.x", $0) - reference.value(at: $0))
+        }.max()!
+        #expect(largest < 1e-9)
+        #expect(Self.value(timeline, "circle", "transform.translation.x", 0.4) == -28)
+    }
+
+    @Test func tapsInterruptTheSpring() throws {
+        let result = Self.run(try Self.example("InterruptedSpring.swift"), taps: [("Move", 0.5), ("Move", 0.7)])
+        let timeline = try ImportChainTests.timeline(result)
+        var reference = SwiftUIValueTrack(0)
+        reference.set(-120, at: 0.5, animation: .snappy(duration: 0.6, extraBounce: 0.1))
+        reference.set(0, at: 0.7, animation: .snappy(duration: 0.6, extraBounce: 0.1))
+        let largest = Self.times.filter { $0 >= 0.7 }.map {
+            abs(Self.value(timeline, "roundedRectangle", "transform.translation.y", $0) - reference.value(at: $0))
+        }.max()!
+        #expect(largest < 1e-9)
+        // Still rising just after the second tap: the velocity is kept.
+        #expect(
+            Self.value(timeline, "roundedRectangle", "transform.translation.y", 0.72)
+                < Self.value(timeline, "roundedRectangle", "transform.translation.y", 0.7))
+    }
+
+    @Test func aCompletionAfterARepeatForeverIsSaidNeverToRun() throws {
+        let timeline = try ImportChainTests.timeline(Self.run(try Self.example("PulsingBadge.swift")))
+        #expect(timeline.diagnostics.contains { $0.code == .completionNeverRuns })
+        // Tapped at 0.5 s: it fades out over 0.3 s.
+        #expect(Self.value(timeline, "circle", "opacity", 0.4) == 1)
+        #expect(Self.value(timeline, "circle", "opacity", 0.9) == 0)
+    }
+
+    static let counter = """
+        import SwiftUI
+
+        struct Stepper: View {
+            @State private var expanded = false
+            @State private var level: Double = 0.25
+            let side: CGFloat = 80
+
+            var body: some View {
+                VStack(spacing: 20) {
+                    RoundedRectangle(cornerRadius: 12)
+                        .fill(expanded ? Color.orange : .blue)
+                        .frame(width: side, height: side)
+                        .opacity(level)
+                        .rotationEffect(.degrees(expanded ? 90 : 0))
+                        .blur(radius: 2)
+                    Circle()
+                        .frame(width: 40, height: 40)
+                    Button("Grow") {
+                        var transaction = Transaction(animation: .linear(duration: 1))
+                        transaction.disablesAnimations = true
+                        withTransaction(transaction) {
+                            expanded.toggle()
+                            level += 0.5
+                        }
+                    }
+                }
+                .animation(.easeIn(duration: 2), value: expanded)
+            }
+        }
+        """
+
+    @Test func stateTransactionsAndStacksAreRead() throws {
+        let result = Self.run(Self.counter, taps: [("Grow", 1)])
+        let messages = Self.messages(result)
+        // .blur is said at its line and left out.
+        #expect(messages.contains { $0.hasPrefix("15:17: warning: .blur is not modelled") })
+        let timeline = try ImportChainTests.timeline(result)
+        // The transaction disables the stack's .animation: linear over 1 s.
+        #expect(abs(Self.value(timeline, "roundedRectangle", "opacity", 1.5) - 0.5) < 1e-9)
+        #expect(abs(Self.value(timeline, "roundedRectangle", "transform.rotation.z", 1.5) - .pi / 4) < 1e-9)
+        // The VStack is as tall as its children: 80 + 20 + 40, the square at its top.
+        #expect(Self.value(timeline, "roundedRectangle", "position.y", 0) == 40)
+        #expect(Self.value(timeline, "circle", "position.y", 0) == 120)
+    }
+
+    @Test func mistakesAreSaidAtTheirLine() {
+        let unknown = Self.run(Self.counter, taps: [("Shrink", 1)])
+        #expect(unknown.scene == nil)
+        #expect(
+            Self.messages(unknown).contains {
+                $0.contains("no button or tapped view is called \"Shrink\" (there are: \"Grow\")")
+            })
+        let text = Self.run(
+            """
+            struct Hello: View {
+                var body: some View {
+                    Text("Hello")
+                }
+            }
+            """)
+        #expect(text.scene == nil)
+        #expect(Self.messages(text).contains { $0.hasPrefix("2:9: error: Hello's body draws nothing choreo models") })
+    }
+}
