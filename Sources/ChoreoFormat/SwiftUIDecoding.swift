@@ -8,7 +8,7 @@ extension SceneDecoder {
     static let viewFields: Set<String> = ["id", "shape", "modifiers", "children"]
     static let modifierNames = [
         "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
-        "foregroundStyle", "background", "cornerRadius", "animation",
+        "foregroundStyle", "background", "cornerRadius", "animation", "keyframeAnimator",
     ]
 
     /// `"swiftui": {"state": {...}, "views": [...]}`.
@@ -81,7 +81,7 @@ extension SceneDecoder {
             for (index, element) in modifiers.enumerated() {
                 let at = "\(path).modifiers[\(index)]"
                 guard let modifier = decodeModifier(element, at, shape: shape) else { continue }
-                if modifier.name != "animation" {
+                if modifier.name != "animation" && modifier.name != "keyframeAnimator" {
                     let kind = modifier.name == "background" ? "fill" : modifier.name
                     if let first = seen[kind] {
                         reader.fail(at, "a view takes one \(modifier.name) modifier (modifiers[\(first)] is one)")
@@ -89,6 +89,17 @@ extension SceneDecoder {
                     seen[kind] = index
                 }
                 view.modifiers.append(modifier)
+            }
+            // What a keyframe animator drives, the view does not set itself.
+            for case .keyframeAnimator(let animator) in view.modifiers {
+                for track in animator.tracks {
+                    if let own = seen[track.property.modifierName] {
+                        reader.fail(
+                            "\(path).modifiers[\(own)]",
+                            "\(track.property.modifierName) is driven by the view's keyframeAnimator; the view may not set it too"
+                        )
+                    }
+                }
             }
             // An offset inside a scale or rotation is scaled and turned with it: a product of
             // two animated values, which the layer's transform components cannot carry.
@@ -125,6 +136,7 @@ extension SceneDecoder {
                 path, "must name one modifier: \(Self.modifierNames.joined(separator: ", "))", suggestion: guess)
             return nil
         }
+        if name == "keyframeAnimator" { return decodeKeyframeAnimator(object[name]!, "\(path).keyframeAnimator") }
         let allowed: Set<String> = name == "animation" ? ["animation", "value"] : [name]
         reader.rejectUnknown(object, path, allowed: allowed)
         let value = object[name]!
@@ -175,6 +187,131 @@ extension SceneDecoder {
             }
             guard let animation = decodeSwiftUIAnimation(value, at) else { return nil }
             return .animation(animation, value: watched)
+        }
+    }
+
+    static let keyframeAnimatorFields: Set<String> = ["trigger", "repeating", "tracks"]
+
+    /// `{"keyframeAnimator": {"trigger": "taps" | "repeating": true, "tracks": [{"property":
+    /// "scaleEffect", "initial": 1, "keyframes": [{"linear": 1.2, "duration": 0.2}, …]}]}}`.
+    private mutating func decodeKeyframeAnimator(_ json: JSONValue, _ path: String) -> SwiftUIModifier? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.keyframeAnimatorFields)
+        var trigger: String?
+        var repeating = false
+        if let value = object["trigger"], let name = reader.string(value, "\(path).trigger") {
+            checkState(name, "\(path).trigger")
+            trigger = name
+        }
+        if let value = object["repeating"] { repeating = reader.bool(value, "\(path).repeating") ?? false }
+        if (trigger == nil) == !repeating {
+            reader.fail(path, "needs a trigger (the state whose changes play it) or repeating true, one of them")
+        }
+        guard let tracksJSON = object["tracks"], let tracks = reader.array(tracksJSON, "\(path).tracks") else {
+            if object["tracks"] == nil { reader.fail("\(path).tracks", "is required") }
+            return nil
+        }
+        var decoded: [SwiftUIKeyframeAnimator.Track] = []
+        var driven: Set<String> = []
+        for (index, trackJSON) in tracks.enumerated() {
+            let at = "\(path).tracks[\(index)]"
+            guard let track = reader.object(trackJSON, at) else { continue }
+            reader.rejectUnknown(track, at, allowed: ["property", "initial", "keyframes"])
+            let names = SwiftUIKeyframeAnimator.Property.allCases.map(\.rawValue)
+            guard let propertyJSON = track["property"], let name = reader.string(propertyJSON, "\(at).property") else {
+                if track["property"] == nil { reader.fail("\(at).property", "is required") }
+                continue
+            }
+            guard let property = SwiftUIKeyframeAnimator.Property(rawValue: name) else {
+                reader.failUnknown(
+                    "\(at).property", "must be one of \(names.joined(separator: ", "))", name, among: names)
+                continue
+            }
+            for keyPath in property.keyPaths where !driven.insert(keyPath.description).inserted {
+                reader.fail("\(at).property", "another track drives \(keyPath.description) already")
+            }
+            let fallback: Double = (property.modifierName == "scaleEffect" || property == .opacity) ? 1 : 0
+            let initial = track["initial"].flatMap { reader.number($0, "\(at).initial") } ?? fallback
+            var keyframes: [SwiftUIKeyframeTrack.Keyframe] = []
+            if let list = track["keyframes"].flatMap({ reader.array($0, "\(at).keyframes") }) {
+                for (position, element) in list.enumerated() {
+                    if let keyframe = decodeKeyframe(element, "\(at).keyframes[\(position)]") {
+                        keyframes.append(keyframe)
+                    }
+                }
+            } else if track["keyframes"] == nil {
+                reader.fail("\(at).keyframes", "is required")
+            }
+            decoded.append(SwiftUIKeyframeAnimator.Track(property: property, initial: initial, keyframes: keyframes))
+        }
+        return .keyframeAnimator(SwiftUIKeyframeAnimator(trigger: trigger, repeating: repeating, tracks: decoded))
+    }
+
+    static let keyframeKinds = ["linear", "spring", "cubic", "move"]
+
+    /// A keyframe: `{"linear": 1.2, "duration": 0.2, "timingCurve": "easeOut"}`, `{"spring": 1,
+    /// "duration": 0.4, "springDuration": 0.5, "bounce": 0.3, "startVelocity": 0}` (the spring's
+    /// own duration and bounce), `{"cubic": 0, "duration": 0.3, "startVelocity", "endVelocity"}`,
+    /// `{"move": 3}`.
+    private mutating func decodeKeyframe(_ json: JSONValue, _ path: String) -> SwiftUIKeyframeTrack.Keyframe? {
+        guard let object = reader.object(json, path) else { return nil }
+        let kinds = Self.keyframeKinds.filter { object[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first else {
+            let guess = object.keys.lazy.compactMap { Vocabulary.suggestion(for: $0, among: Self.keyframeKinds) }.first
+            reader.fail(path, "must name one keyframe: linear, spring, cubic or move", suggestion: guess)
+            return nil
+        }
+        guard let target = reader.number(object[kind]!, "\(path).\(kind)") else { return nil }
+        func number(_ label: String, min: Double? = nil) -> Double? {
+            object[label].flatMap { reader.number($0, "\(path).\(label)", min: min) }
+        }
+        func duration() -> Double? {
+            guard object["duration"] != nil else {
+                reader.fail("\(path).duration", "is required")
+                return nil
+            }
+            return number("duration", min: 0)
+        }
+        switch kind {
+        case "linear":
+            reader.rejectUnknown(object, path, allowed: ["linear", "duration", "timingCurve"])
+            var curve = TimingFunction.linear
+            if let given = object["timingCurve"] {
+                switch given {
+                case .string(let name):
+                    let curves: [String: TimingFunction] = [
+                        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInOut": .easeInEaseOut,
+                    ]
+                    if let known = curves[name] {
+                        curve = known
+                    } else {
+                        reader.failUnknown(
+                            "\(path).timingCurve", "must be linear, easeIn, easeOut, easeInOut or [c0x, c0y, c1x, c1y]",
+                            name, among: curves.keys.sorted())
+                    }
+                default:
+                    if let points = reader.numbers(given, "\(path).timingCurve", count: 4) {
+                        curve = .bezier(UnitBezier(points[0], points[1], points[2], points[3]))
+                    }
+                }
+            }
+            guard let d = duration() else { return nil }
+            return .linear(target, duration: d, curve: curve)
+        case "spring":
+            reader.rejectUnknown(
+                object, path, allowed: ["spring", "duration", "springDuration", "bounce", "startVelocity"])
+            let spring = SwiftUISpring(
+                duration: number("springDuration", min: 0) ?? 0.5, bounce: number("bounce", min: -1) ?? 0)
+            return .spring(
+                target, duration: number("duration", min: 0), spring: spring, startVelocity: number("startVelocity"))
+        case "cubic":
+            reader.rejectUnknown(object, path, allowed: ["cubic", "duration", "startVelocity", "endVelocity"])
+            guard let d = duration() else { return nil }
+            return .cubic(
+                target, duration: d, startVelocity: number("startVelocity"), endVelocity: number("endVelocity"))
+        default:
+            reader.rejectUnknown(object, path, allowed: ["move"])
+            return .move(target)
         }
     }
 

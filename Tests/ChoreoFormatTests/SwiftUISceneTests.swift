@@ -275,3 +275,118 @@ struct SwiftUISceneTests {
             })
     }
 }
+
+/// `keyframeAnimator`: each track's value is ``SwiftUIKeyframeTrack``'s to 1e-9, played when
+/// its trigger changes (from the value shown then), or looping from the start.
+struct SwiftUIKeyframeSceneTests {
+    static let tracks = """
+        [{"property": "scaleEffect", "initial": 1, "keyframes": [
+           {"linear": 0.8, "duration": 0.1, "timingCurve": "easeOut"},
+           {"spring": 1.3, "duration": 0.3, "springDuration": 0.3, "bounce": 0.4},
+           {"spring": 1, "springDuration": 0.5, "bounce": 0.2}]},
+         {"property": "offset.y", "keyframes": [
+           {"cubic": -30, "duration": 0.25}, {"cubic": 10, "duration": 0.25}, {"cubic": 0, "duration": 0.2},
+           {"move": 5}, {"linear": 0, "duration": 0.1, "timingCurve": [0.3, 0, 0.6, 1]}]},
+         {"property": "rotationEffect", "keyframes": [
+           {"cubic": 20, "duration": 0.3, "startVelocity": 100}, {"cubic": 20, "duration": 0.3}, {"cubic": 0, "duration": 0.3}]}]
+        """
+
+    static func scene(_ animator: String, script: String) -> String {
+        """
+        {"swiftui": {"state": {"taps": 0}, "views": [
+           {"id": "heart", "shape": "circle", "modifiers": [
+             {"frame": {"width": 80, "height": 80}}, {"keyframeAnimator": \(animator)}]}]},
+         "script": \(script)}
+        """
+    }
+
+    static let scale: [SwiftUIKeyframeTrack.Keyframe] = [
+        .linear(0.8, duration: 0.1, curve: .easeOut),
+        .spring(1.3, duration: 0.3, spring: SwiftUISpring(duration: 0.3, bounce: 0.4)),
+        .spring(1, duration: nil, spring: SwiftUISpring(duration: 0.5, bounce: 0.2)),
+    ]
+    static let offset: [SwiftUIKeyframeTrack.Keyframe] = [
+        .cubic(-30, duration: 0.25), .cubic(10, duration: 0.25), .cubic(0, duration: 0.2), .move(5),
+        .linear(0, duration: 0.1, curve: .bezier(UnitBezier(0.3, 0, 0.6, 1))),
+    ]
+    static let rotation: [SwiftUIKeyframeTrack.Keyframe] = [
+        .cubic(20 * .pi / 180, duration: 0.3, startVelocity: 100 * .pi / 180), .cubic(20 * .pi / 180, duration: 0.3),
+        .cubic(0, duration: 0.3),
+    ]
+
+    static func largest(
+        _ timeline: Timeline, _ keyPath: String, _ track: SwiftUIKeyframeTrack, from start: Double, to end: Double
+    ) -> Double {
+        // Off the keyframes' boundaries, where a jump's side is a matter of rounding.
+        stride(from: start + 0.0013, to: end, by: 0.004).map { SceneTime.quantize($0) }.map {
+            abs(ScriptTests.number(timeline, "heart", keyPath, $0) - track.value(at: $0 - start))
+        }.max() ?? .nan
+    }
+
+    @Test func aTriggerPlaysTheTracksAndAnotherRestartsThemFromWhereTheyAre() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.scene(
+                #"{"trigger": "taps", "tracks": \#(Self.tracks)}"#,
+                script: #"[{"at": 0.5, "do": [{"state": {"taps": 1}}]}, {"at": 0.8, "do": [{"state": {"taps": 2}}]}]"#))
+        #expect(ScriptTests.number(timeline, "heart", "transform.scale.x", 0.4) == 1)
+        let first = [
+            ("transform.scale.x", SwiftUIKeyframeTrack(initial: 1, Self.scale)),
+            ("transform.translation.y", SwiftUIKeyframeTrack(initial: 0, Self.offset)),
+            ("transform.rotation.z", SwiftUIKeyframeTrack(initial: 0, Self.rotation)),
+        ]
+        for (keyPath, track) in first {
+            #expect(Self.largest(timeline, keyPath, track, from: 0.5, to: 0.8) < 1e-9, "\(keyPath)")
+            // The second play starts at 0.8 from what the first showed then.
+            let again = SwiftUIKeyframeTrack(initial: track.value(at: 0.3), track.keyframes)
+            #expect(Self.largest(timeline, keyPath, again, from: 0.8, to: 2.5) < 1e-9, "\(keyPath) again")
+            // Once played, it stays at the end value.
+            #expect(abs(ScriptTests.number(timeline, "heart", keyPath, 3) - again.value(at: again.duration)) < 1e-9)
+        }
+        #expect(timeline.diagnostics.isEmpty)
+    }
+
+    @Test func aRepeatingAnimatorLoopsFromTheStart() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.scene(#"{"repeating": true, "tracks": \#(Self.tracks)}"#, script: "[]"))
+        let track = SwiftUIKeyframeTrack(initial: 0, Self.offset)
+        for time in stride(from: 0.0013, to: 2.5, by: 0.01).map({ SceneTime.quantize($0) }) {
+            let local = time.truncatingRemainder(dividingBy: track.duration)
+            let reference = track.value(at: local)
+            let shown = ScriptTests.number(timeline, "heart", "transform.translation.y", time)
+            #expect(abs(shown - reference) < 1e-9, "\(time)")
+        }
+        #expect(ScriptTests.codes(timeline).contains("never-settles"))
+    }
+
+    @Test func keyframeMistakesAreNamed() {
+        func errors(_ animator: String, modifiers: String = "") -> [String] {
+            let text = """
+                {"swiftui": {"state": {"taps": 0}, "views": [{"id": "v", "shape": "circle", "modifiers": [
+                   \(modifiers){"keyframeAnimator": \(animator)}]}]}}
+                """
+            do {
+                _ = try SceneDecoder.decode(bytes: Array(text.utf8))
+                return []
+            } catch {
+                guard case .invalid(let failure) = error else { return ["malformed"] }
+                return failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
+            }
+        }
+        #expect(errors(#"{"tracks": []}"#).contains { $0.contains("needs a trigger") })
+        #expect(
+            errors(#"{"trigger": "taps", "tracks": [{"property": "offset.z", "keyframes": []}]}"#).contains {
+                $0.hasPrefix("$.swiftui.views[0].modifiers[0].keyframeAnimator.tracks[0].property: must be one of")
+            })
+        #expect(
+            errors(
+                #"{"trigger": "taps", "tracks": [{"property": "opacity", "keyframes": [{"lineer": 1, "duration": 1}]}]}"#
+            )
+            .contains { $0.contains("must name one keyframe") && $0.hasSuffix("(linear)") })
+        #expect(
+            errors(
+                #"{"trigger": "taps", "tracks": [{"property": "opacity", "keyframes": []}]}"#,
+                modifiers: #"{"opacity": 0.5}, "#
+            )
+            .contains { $0.contains("opacity is driven by the view's keyframeAnimator") })
+    }
+}

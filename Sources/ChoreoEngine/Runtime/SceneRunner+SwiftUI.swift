@@ -18,6 +18,10 @@ struct SwiftUIRuntime {
     var channels: [[SwiftUIScene.Channel]]
     /// What runs on each (layer, key path): its Core Animation animation and its part.
     var running: [LayerKeyPath: [Running]] = [:]
+    /// The keyframe animators' plays running on each (layer, key path).
+    var keyframePlays: [LayerKeyPath: Int] = [:]
+    /// Whether the repeating keyframe animators have started.
+    var loopsStarted = false
 
     struct LayerKeyPath: Hashable {
         let layer: Int
@@ -55,12 +59,23 @@ extension RunnerState {
             if old != value { changed.insert(name) }
             state[name] = value
         }
-        let channels = runtime.scene.channels(state, canvas: runtime.canvas)
+        var channels = runtime.scene.channels(state, canvas: runtime.canvas)
         var created: [SwiftUIAnimation] = []
         for (viewIndex, entry) in runtime.views.enumerated() {
             let layer = runtime.layers[viewIndex]
             guard layer >= 0 else { continue }
-            for channel in channels[viewIndex] {
+            // What a keyframe animator drives changes only when it plays.
+            let driven = Set(
+                entry.view.modifiers.flatMap { modifier -> [KeyPath] in
+                    guard case .keyframeAnimator(let animator) = modifier else { return [] }
+                    return animator.tracks.flatMap(\.property.keyPaths)
+                })
+            for index in channels[viewIndex].indices where driven.contains(channels[viewIndex][index].keyPath) {
+                channels[viewIndex][index].value =
+                    runtime.channels[viewIndex].first { $0.keyPath == channels[viewIndex][index].keyPath }?.value
+                    ?? channels[viewIndex][index].value
+            }
+            for channel in channels[viewIndex] where !driven.contains(channel.keyPath) {
                 let old = runtime.channels[viewIndex].first { $0.keyPath == channel.keyPath }?.value
                 guard let old, old != channel.value else { continue }
                 let animation = resolveAnimation(
@@ -83,6 +98,15 @@ extension RunnerState {
                 if added { created.append(animation) }
             }
         }
+        // Keyframe animators whose trigger changed play from what they show now; repeating ones
+        // start with the first update (the one the scene makes at 0 s).
+        for (viewIndex, entry) in runtime.views.enumerated() where runtime.layers[viewIndex] >= 0 {
+            for case .keyframeAnimator(let animator) in entry.view.modifiers {
+                let plays = animator.repeating ? !runtime.loopsStarted : animator.trigger.map(changed.contains) ?? false
+                if plays { try playKeyframes(animator, view: viewIndex, &runtime, &channels, path: path) }
+            }
+        }
+        runtime.loopsStarted = true
         runtime.state = state
         runtime.channels = channels
         swiftUI = runtime
@@ -274,5 +298,149 @@ extension RunnerState {
             .init(
                 time: SceneTime.quantize(now + latest), subject: group, kind: .completion, generation: 0,
                 sequence: loop.nextSequence))
+    }
+
+    // MARK: Keyframe animators
+
+    /// One play of a keyframe animator: each track from the value shown now (a repeating one
+    /// from its initial value, looping), the model at the value it ends at (a loop's: where it
+    /// starts), a running play of the same value replaced.
+    func playKeyframes(
+        _ animator: SwiftUIKeyframeAnimator, view: Int, _ runtime: inout SwiftUIRuntime,
+        _ channels: inout [[SwiftUIScene.Channel]], path: String
+    ) throws(RuntimeError) {
+        let layer = runtime.layers[view]
+        for track in animator.tracks {
+            let keyframes = track.keyframes.map { Self.scaled($0, track.property.layerValue(1)) }
+            for keyPath in track.property.keyPaths {
+                let key = SwiftUIRuntime.LayerKeyPath(layer: layer, keyPath: keyPath)
+                var start = track.property.layerValue(track.initial)
+                if !animator.repeating, case .number(let shown) = presentation(layer, keyPath, at: now) {
+                    start = shown
+                }
+                if let playing = runtime.keyframePlays[key] {
+                    detach(playing, finished: false, checkingSnapBack: false)
+                }
+                let played = SwiftUIKeyframeTrack(initial: start, keyframes)
+                let model = animator.repeating ? start : played.value(at: played.duration)
+                setSwiftUIModel(keyPath, .number(model), on: layer)
+                if let index = channels[view].firstIndex(where: { $0.keyPath == keyPath }) {
+                    channels[view][index].value = .number(model)
+                }
+                guard var made = Self.keyframeAnimation(played, keyPath: keyPath, model: model) else { continue }
+                if animator.repeating { made.timing.repeatCount = .infinity }
+                made.key = freeKey("swiftui.\(runtime.views[view].view.id).keyframes.\(keyPath)", layer: layer)
+                try attach(made, to: layer, path: path, byUIKit: true)
+                runtime.keyframePlays[key] = timeline.animations.count - 1
+            }
+        }
+    }
+
+    /// A keyframe in the layer's units (a rotation's degrees as radians).
+    static func scaled(_ keyframe: SwiftUIKeyframeTrack.Keyframe, _ k: Double) -> SwiftUIKeyframeTrack.Keyframe {
+        guard k != 1 else { return keyframe }
+        switch keyframe {
+        case .linear(let v, let d, let curve): return .linear(v * k, duration: d, curve: curve)
+        case .spring(let v, let d, let spring, let velocity):
+            return .spring(v * k, duration: d, spring: spring, startVelocity: velocity.map { $0 * k })
+        case .cubic(let v, let d, let start, let end):
+            return .cubic(v * k, duration: d, startVelocity: start.map { $0 * k }, endVelocity: end.map { $0 * k })
+        case .move(let v): return .move(v * k)
+        }
+    }
+
+    /// A play of a keyframe track as Core Animation's: a group as long as the track, of
+    /// additive animations that add up to the track's value over the model — the start's
+    /// offset from the model for the whole play, then each keyframe's change from where the one
+    /// before it ended, held once done: a linear keyframe a `CABasicAnimation` with its curve; a
+    /// spring keyframe a `CASpringAnimation` towards its value from the motion's velocity, cut at
+    /// its duration; a cubic keyframe a `CABasicAnimation` whose timing function is the Hermite
+    /// curve itself (control points at a third and two thirds of the time, so time runs
+    /// linearly and the value follows the cubic; one that ends where it began, as two such
+    /// moves); a move a constant from its time on.
+    static func keyframeAnimation(_ track: SwiftUIKeyframeTrack, keyPath: KeyPath, model: Double) -> Animation? {
+        let total = track.duration
+        guard total > 0 else { return nil }
+        func additive(_ from: Double, _ to: Double, begin: Double, duration: Double, spring: Spring? = nil) -> Animation
+        {
+            var child = Animation(
+                content: .basic(
+                    PropertyAnimation(keyPath: keyPath, additive: true),
+                    BasicValues(from: .number(from), to: .number(to)),
+                    spring: spring))
+            child.timing.beginTime = begin
+            child.timing.duration = duration
+            child.timing.fillMode = .forwards
+            return child
+        }
+        var children: [Animation] = []
+        if track.initial != model {
+            children.append(additive(track.initial - model, track.initial - model, begin: 0, duration: total))
+        }
+        let velocities = track.velocities
+        var start = 0.0
+        var value = track.initial
+        var velocity = 0.0
+        for (index, keyframe) in track.keyframes.enumerated() {
+            let duration = keyframe.duration
+            switch keyframe {
+            case .move(let target):
+                if target != value && total > start {
+                    children.append(additive(target - value, target - value, begin: start, duration: total - start))
+                }
+            case .linear(let target, _, let curve):
+                if duration > 0 {
+                    var child = additive(0, target - value, begin: start, duration: duration)
+                    child.timingFunction = curve
+                    children.append(child)
+                } else if target != value, total > start {
+                    children.append(additive(target - value, target - value, begin: start, duration: total - start))
+                }
+            case .spring(let target, _, let spring, let startVelocity):
+                let distance = target - value
+                let v0 = startVelocity ?? velocity
+                if duration > 0 && (distance != 0 || v0 != 0) {
+                    // A velocity with nowhere to go cannot be a fraction of the distance: the
+                    // spring then starts from rest (a documented approximation).
+                    let fraction = distance != 0 ? v0 / distance : 0
+                    children.append(
+                        additive(
+                            0, distance, begin: start, duration: duration,
+                            spring: Spring(
+                                mass: spring.mass, stiffness: spring.stiffness, damping: spring.damping,
+                                initialVelocity: fraction, allowsOverdamping: true)))
+                }
+            case .cubic(let target, _, let startVelocity, let endVelocity):
+                let change = target - value
+                let m0 = startVelocity ?? velocities[index]
+                let m1 = endVelocity ?? velocities[index + 1]
+                if duration > 0 && change != 0 {
+                    var child = additive(0, change, begin: start, duration: duration)
+                    child.timingFunction = .bezier(
+                        UnitBezier(1.0 / 3, m0 * duration / (3 * change), 2.0 / 3, 1 - m1 * duration / (3 * change)))
+                    children.append(child)
+                } else if duration > 0 && (m0 != 0 || m1 != 0) {
+                    // Out and back to the same value: no change for a timing curve to scale. The
+                    // loop f(s) is written as s − (s − f(s)): a linear move of one unit, less a
+                    // move of one unit along the cubic s − f(s), which does start at 0 and end
+                    // at 1.
+                    children.append(additive(0, 1, begin: start, duration: duration))
+                    var back = additive(0, -1, begin: start, duration: duration)
+                    back.timingFunction = .bezier(
+                        UnitBezier(1.0 / 3, (1 - m0 * duration) / 3, 2.0 / 3, 1 - (1 - m1 * duration) / 3))
+                    children.append(back)
+                }
+            }
+            if duration > 0 {
+                (value, velocity) = track.state(at: start + duration)
+            } else {
+                (value, velocity) = (keyframe.target, 0)
+            }
+            start += duration
+        }
+        guard !children.isEmpty else { return nil }
+        var group = Animation(content: .group(children))
+        group.timing.duration = total
+        return group
     }
 }

@@ -184,6 +184,12 @@ final class RunnerState {
         }
         if let views = scene.swiftUI {
             startSwiftUI(views, canvas: scene.canvas)
+            // Repeating keyframe animators start as the views appear: an update at 0 s that
+            // changes nothing, before the script's own.
+            let loops = views.flattened.contains { entry in
+                entry.view.modifiers.contains { if case .keyframeAnimator(let a) = $0 { a.repeating } else { false } }
+            }
+            if loops { enqueue(ScriptEntry(at: 0, actions: [.swiftUI(SwiftUIUpdate(changes: []))]), offset: -1) }
             for (view, _) in views.flattened {
                 for case .animation(_, nil) in view.modifiers { diagnose(.animationWithoutValue(view: view.id)) }
             }

@@ -67,7 +67,7 @@ extension SwiftUIScene {
                 case .opacity(let value): opacity = (number(value), index)
                 case .fill(let value), .background(let value): color = (value.value(values), index)
                 case .cornerRadius(let value): radius = (number(value), index)
-                case .animation: break
+                case .animation, .keyframeAnimator: break
                 }
             }
             sizes.append((size.0, size.1))
@@ -98,6 +98,15 @@ extension SwiftUIScene {
             if let color { channels.append(Channel(keyPath: KeyPath(.backgroundColor), value: color.0, slot: color.1)) }
             if let radius {
                 channels.append(Channel(keyPath: KeyPath(.cornerRadius), value: .number(radius.0), slot: radius.1))
+            }
+            // What a keyframe animator drives starts at its track's initial value.
+            for case .keyframeAnimator(let animator) in view.modifiers {
+                for track in animator.tracks {
+                    for keyPath in track.property.keyPaths {
+                        guard let index = channels.firstIndex(where: { $0.keyPath == keyPath }) else { continue }
+                        channels[index].value = .number(track.property.layerValue(track.initial))
+                    }
+                }
             }
             result.append(channels)
         }

@@ -103,6 +103,9 @@ public enum SwiftUIModifier: Sendable, Equatable {
     /// children, caused by a change of the state `value` take `animation` (nil: none). Without
     /// `value`, the deprecated `.animation(_:)`: every change does.
     case animation(SwiftUIAnimation?, value: String?)
+    /// `.keyframeAnimator(initialValue:trigger:content:keyframes:)` (or `repeating:`): the
+    /// values it drives come from its keyframe tracks.
+    case keyframeAnimator(SwiftUIKeyframeAnimator)
 
     /// The scene-format name.
     public var name: String {
@@ -117,6 +120,7 @@ public enum SwiftUIModifier: Sendable, Equatable {
         case .background: "background"
         case .cornerRadius: "cornerRadius"
         case .animation: "animation"
+        case .keyframeAnimator: "keyframeAnimator"
         }
     }
 }
@@ -145,5 +149,69 @@ public struct SwiftUIUpdate: Sendable, Equatable {
         a.changes.elementsEqual(b.changes) { $0.name == $1.name && $0.value == $1.value }
             && a.animation == b.animation && a.disablesAnimations == b.disablesAnimations
             && a.completion == b.completion && a.criteria == b.criteria && a.name == b.name
+    }
+}
+
+/// `keyframeAnimator`: keyframe tracks, each driving one of the view's values, played when the
+/// `trigger` state changes (each play from the value shown then) or in a loop from the start
+/// (`repeating`).
+public struct SwiftUIKeyframeAnimator: Sendable, Equatable {
+    /// The values a track may drive, as the content closure applies them.
+    public enum Property: String, Sendable, Equatable, CaseIterable {
+        case offsetX = "offset.x", offsetY = "offset.y"
+        case scaleEffect, scaleEffectX = "scaleEffect.x", scaleEffectY = "scaleEffect.y"
+        /// Degrees, as `Angle.degrees`.
+        case rotationEffect
+        case opacity
+
+        /// The layer key paths it drives.
+        public var keyPaths: [KeyPath] {
+            switch self {
+            case .offsetX: [KeyPath(.transform, .translationX)]
+            case .offsetY: [KeyPath(.transform, .translationY)]
+            case .scaleEffect: [KeyPath(.transform, .scaleX), KeyPath(.transform, .scaleY)]
+            case .scaleEffectX: [KeyPath(.transform, .scaleX)]
+            case .scaleEffectY: [KeyPath(.transform, .scaleY)]
+            case .rotationEffect: [KeyPath(.transform, .rotationZ)]
+            case .opacity: [KeyPath(.opacity)]
+            }
+        }
+
+        /// The view modifier that sets the same value.
+        public var modifierName: String {
+            switch self {
+            case .offsetX, .offsetY: "offset"
+            case .scaleEffect, .scaleEffectX, .scaleEffectY: "scaleEffect"
+            case .rotationEffect: "rotationEffect"
+            case .opacity: "opacity"
+            }
+        }
+
+        /// A value of the track in the layer's units (degrees to radians).
+        public func layerValue(_ value: Double) -> Double { self == .rotationEffect ? value * .pi / 180 : value }
+    }
+
+    /// `KeyframeTrack(\.property) { … }` with the initial value's part for it.
+    public struct Track: Sendable, Equatable {
+        public var property: Property
+        public var initial: Double
+        public var keyframes: [SwiftUIKeyframeTrack.Keyframe]
+
+        public init(property: Property, initial: Double, keyframes: [SwiftUIKeyframeTrack.Keyframe]) {
+            self.property = property
+            self.initial = initial
+            self.keyframes = keyframes
+        }
+    }
+
+    /// The state whose changes play the keyframes; nil with `repeating`.
+    public var trigger: String?
+    public var repeating: Bool
+    public var tracks: [Track]
+
+    public init(trigger: String?, repeating: Bool = false, tracks: [Track]) {
+        self.trigger = trigger
+        self.repeating = repeating
+        self.tracks = tracks
     }
 }

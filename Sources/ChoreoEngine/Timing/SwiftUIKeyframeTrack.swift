@@ -57,8 +57,9 @@ public struct SwiftUIKeyframeTrack: Sendable, Equatable {
         for (index, keyframe) in keyframes.enumerated() {
             let duration = keyframe.duration
             let local = t - start
-            // Before this keyframe begins: where the one before it ended.
-            if local <= 0 { return (value, velocity) }
+            // Before this keyframe begins: where the one before it ended (a move takes effect at
+            // its very time).
+            if local < 0 || (local == 0 && duration > 0) { return (value, velocity) }
             if local < duration { return segment(keyframe, index, from: value, velocity, at: local, cubicVelocities) }
             (value, velocity) = segment(keyframe, index, from: value, velocity, at: duration, cubicVelocities)
             start += duration
