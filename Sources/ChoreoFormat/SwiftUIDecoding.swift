@@ -9,6 +9,7 @@ extension SceneDecoder {
     static let modifierNames = [
         "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
         "foregroundStyle", "background", "cornerRadius", "animation", "keyframeAnimator",
+        "phaseAnimator",
     ]
 
     /// `"swiftui": {"state": {...}, "views": [...]}`.
@@ -81,7 +82,7 @@ extension SceneDecoder {
             for (index, element) in modifiers.enumerated() {
                 let at = "\(path).modifiers[\(index)]"
                 guard let modifier = decodeModifier(element, at, shape: shape) else { continue }
-                if modifier.name != "animation" && modifier.name != "keyframeAnimator" {
+                if !["animation", "keyframeAnimator", "phaseAnimator"].contains(modifier.name) {
                     let kind = modifier.name == "background" ? "fill" : modifier.name
                     if let first = seen[kind] {
                         reader.fail(at, "a view takes one \(modifier.name) modifier (modifiers[\(first)] is one)")
@@ -90,14 +91,28 @@ extension SceneDecoder {
                 }
                 view.modifiers.append(modifier)
             }
-            // What a keyframe animator drives, the view does not set itself.
-            for case .keyframeAnimator(let animator) in view.modifiers {
-                for track in animator.tracks {
-                    if let own = seen[track.property.modifierName] {
+            // What a keyframe or phase animator drives, the view does not set itself, nor does
+            // another animator.
+            var drivenBy: [String: String] = [:]
+            for (index, modifier) in view.modifiers.enumerated() {
+                let properties: [SwiftUIKeyframeAnimator.Property]
+                switch modifier {
+                case .keyframeAnimator(let animator): properties = animator.tracks.map(\.property)
+                case .phaseAnimator(let animator): properties = animator.properties
+                default: continue
+                }
+                for property in properties {
+                    if let own = seen[property.modifierName] {
                         reader.fail(
                             "\(path).modifiers[\(own)]",
-                            "\(track.property.modifierName) is driven by the view's keyframeAnimator; the view may not set it too"
+                            "\(property.modifierName) is driven by the view's \(modifier.name); the view may not set it too"
                         )
+                    }
+                    for keyPath in property.keyPaths {
+                        if let other = drivenBy[keyPath.description] {
+                            reader.fail("\(path).modifiers[\(index)]", "\(keyPath) is driven by \(other) already")
+                        }
+                        drivenBy[keyPath.description] = "modifiers[\(index)]"
                     }
                 }
             }
@@ -137,6 +152,7 @@ extension SceneDecoder {
             return nil
         }
         if name == "keyframeAnimator" { return decodeKeyframeAnimator(object[name]!, "\(path).keyframeAnimator") }
+        if name == "phaseAnimator" { return decodePhaseAnimator(object[name]!, "\(path).phaseAnimator") }
         let allowed: Set<String> = name == "animation" ? ["animation", "value"] : [name]
         reader.rejectUnknown(object, path, allowed: allowed)
         let value = object[name]!
@@ -245,6 +261,66 @@ extension SceneDecoder {
             decoded.append(SwiftUIKeyframeAnimator.Track(property: property, initial: initial, keyframes: keyframes))
         }
         return .keyframeAnimator(SwiftUIKeyframeAnimator(trigger: trigger, repeating: repeating, tracks: decoded))
+    }
+
+    static let phaseAnimatorFields: Set<String> = ["phases", "trigger", "animations"]
+
+    /// `{"phaseAnimator": {"phases": [{"scaleEffect": 1}, {"scaleEffect": 1.2}], "trigger"?:
+    /// "taps", "animations"?: [ANIMATION or null, …]}}`: each phase gives every property.
+    private mutating func decodePhaseAnimator(_ json: JSONValue, _ path: String) -> SwiftUIModifier? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Self.phaseAnimatorFields)
+        var trigger: String?
+        if let value = object["trigger"], let name = reader.string(value, "\(path).trigger") {
+            checkState(name, "\(path).trigger")
+            trigger = name
+        }
+        guard let phasesJSON = object["phases"], let phases = reader.array(phasesJSON, "\(path).phases") else {
+            if object["phases"] == nil { reader.fail("\(path).phases", "is required") }
+            return nil
+        }
+        guard !phases.isEmpty, phases.count <= 1000 else {
+            reader.fail("\(path).phases", "must have 1 to 1000 phases")
+            return nil
+        }
+        let names = SwiftUIKeyframeAnimator.Property.allCases.map(\.rawValue)
+        var decoded: [[(property: SwiftUIKeyframeAnimator.Property, value: Double)]] = []
+        for (index, phaseJSON) in phases.enumerated() {
+            let at = "\(path).phases[\(index)]"
+            guard let phase = reader.object(phaseJSON, at) else { continue }
+            var values: [(property: SwiftUIKeyframeAnimator.Property, value: Double)] = []
+            for (name, value) in phase.members {
+                guard let property = SwiftUIKeyframeAnimator.Property(rawValue: name) else {
+                    reader.failUnknown(
+                        "\(at).\(name)", "must be one of \(names.joined(separator: ", "))", name, among: names)
+                    continue
+                }
+                if let number = reader.number(value, "\(at).\(name)") { values.append((property, number)) }
+            }
+            if let first = decoded.first {
+                if Set(first.map(\.property.rawValue)) != Set(values.map(\.property.rawValue)) {
+                    reader.fail(
+                        at,
+                        "must give the same properties as phases[0]: \(first.map(\.property.rawValue).joined(separator: ", "))"
+                    )
+                }
+                // In the first phase's order, so that every phase lists them alike.
+                values = first.compactMap { wanted in values.first { $0.property == wanted.property } }
+            }
+            decoded.append(values)
+        }
+        var animations = [SwiftUIAnimation?](repeating: .default, count: decoded.count)
+        if let animationsJSON = object["animations"], let list = reader.array(animationsJSON, "\(path).animations") {
+            if list.count != decoded.count {
+                reader.fail("\(path).animations", "must give one animation per phase (\(decoded.count)), null for none")
+            }
+            for (index, element) in list.enumerated() where index < animations.count {
+                if let animation = decodeSwiftUIAnimation(element, "\(path).animations[\(index)]") {
+                    animations[index] = animation
+                }
+            }
+        }
+        return .phaseAnimator(SwiftUIPhaseAnimator(phases: decoded, animations: animations, trigger: trigger))
     }
 
     static let keyframeKinds = ["linear", "spring", "cubic", "move"]

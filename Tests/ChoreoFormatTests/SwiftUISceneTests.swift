@@ -390,3 +390,90 @@ struct SwiftUIKeyframeSceneTests {
             .contains { $0.contains("opacity is driven by the view's keyframeAnimator") })
     }
 }
+
+/// `phaseAnimator`: each step is a state change of the values it drives, animated by the
+/// phase's animation, the next one when it is logically complete.
+struct SwiftUIPhaseSceneTests {
+    static func scene(trigger: String?, script: String = "[]") -> String {
+        """
+        {"swiftui": {"state": {"taps": 0}, "views": [
+           {"id": "dot", "shape": "circle", "modifiers": [
+             {"frame": {"width": 40, "height": 40}},
+             {"phaseAnimator": {\(trigger.map { #""trigger": "\#($0)", "# } ?? "")"phases": [
+                {"scaleEffect": 1, "opacity": 1}, {"scaleEffect": 1.5, "opacity": 0.5}, {"scaleEffect": 0.8, "opacity": 1}],
+                "animations": [{"easeOut": {"duration": 0.2}}, {"spring": {"duration": 0.4, "bounce": 0.3}}, null]}}]}]},
+         "script": \(script)}
+        """
+    }
+
+    static let spring = SwiftUIAnimation.spring(duration: 0.4, bounce: 0.3)
+
+    static func scale(_ timeline: Timeline, _ time: Double) -> Double {
+        ScriptTests.number(timeline, "dot", "transform.scale.x", time)
+    }
+
+    @Test func withoutATriggerThePhasesCycleForEver() throws {
+        let timeline = try ScriptTests.timeline(Self.scene(trigger: nil))
+        // Phase 1 by the spring from 0 s; at 0.4 s (its logical end) phase 2 at once (null);
+        // then phase 0 by the curve, 0.2 s; then phase 1 again: a cycle of 0.6 s.
+        var track = SwiftUIValueTrack(1)
+        track.set(1.5, at: 0, animation: Self.spring)
+        for time in stride(from: 0.0013, to: 0.4, by: 0.01) {
+            #expect(abs(Self.scale(timeline, time) - track.value(at: time)) < 1e-9, "\(time)")
+        }
+        // Phase 2 has no animation: it jumps to 0.8 and takes no time, so phase 0 starts at
+        // once, from 0.8.
+        track = SwiftUIValueTrack(0.8)
+        track.set(1, at: 0.4, animation: .easeOut(duration: 0.2))
+        #expect(abs(Self.scale(timeline, 0.45) - track.value(at: 0.45)) < 1e-9)
+        #expect(abs(Self.scale(timeline, 0.5) - track.value(at: 0.5)) < 1e-9)
+        for cycle in 1...5 {
+            let time = 0.6 * Double(cycle) + 0.1013
+            #expect(abs(Self.scale(timeline, time) - Self.scale(timeline, 0.1013)) < 1e-9, "cycle \(cycle)")
+        }
+        #expect(ScriptTests.codes(timeline).contains("never-settles"))
+    }
+
+    @Test func aTriggerGoesRoundOnceAndAgainFromTheStart() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.scene(
+                trigger: "taps",
+                script:
+                    #"[{"at": 1, "do": [{"state": {"taps": 1}}]}, {"at": 3, "do": [{"state": {"taps": 2}}]}, {"at": 3.2, "do": [{"state": {"taps": 3}}]}]"#
+            ))
+        #expect(Self.scale(timeline, 0.9) == 1)
+        #expect(abs(Self.scale(timeline, 1.2) - Self.scale(timeline, 0.2 + 1)) < 1e-12)
+        // Round once: phase 1 (0.4 s), phase 2 at once, back to phase 0 over 0.2 s, and still.
+        var back = SwiftUIValueTrack(0.8)
+        back.set(1, at: 1.4, animation: .easeOut(duration: 0.2))
+        #expect(abs(Self.scale(timeline, 1.45) - back.value(at: 1.45)) < 1e-9)
+        #expect(abs(Self.scale(timeline, 1.6) - 1) < 1e-9 && Self.scale(timeline, 2.5) == 1)
+        // Tapped again at 3.2 s while the play of 3 s runs: the new play starts, the old one's
+        // next step (at 3.4 s) does not come: phase 1 goes on until 3.6 s.
+        var track = SwiftUIValueTrack(1)
+        track.set(1.5, at: 3, animation: Self.spring)
+        let shown = Self.scale(timeline, 3.2)
+        #expect(abs(shown - track.value(at: 3.2)) < 1e-9)
+        #expect(abs(Self.scale(timeline, 3.5) - track.value(at: 3.5)) < 1e-9)
+        back = SwiftUIValueTrack(0.8)
+        back.set(1, at: 3.6, animation: .easeOut(duration: 0.2))
+        #expect(abs(Self.scale(timeline, 3.65) - back.value(at: 3.65)) < 1e-9)
+        #expect(!ScriptTests.codes(timeline).contains("never-settles"))
+    }
+
+    @Test func phaseMistakesAreNamed() {
+        let text = """
+            {"swiftui": {"state": {}, "views": [{"id": "v", "shape": "circle", "modifiers": [
+               {"phaseAnimator": {"phases": [{"scaleEffect": 1}, {"opacity": 0}], "animations": ["smooth"]}}]}]}}
+            """
+        do {
+            _ = try SceneDecoder.decode(bytes: Array(text.utf8))
+            Issue.record("decoded")
+        } catch {
+            guard case .invalid(let failure) = error else { return }
+            let paths = failure.errors.map(\.path)
+            #expect(paths.contains("$.swiftui.views[0].modifiers[0].phaseAnimator.phases[1]"))
+            #expect(paths.contains("$.swiftui.views[0].modifiers[0].phaseAnimator.animations"))
+        }
+    }
+}

@@ -20,8 +20,11 @@ struct SwiftUIRuntime {
     var running: [LayerKeyPath: [Running]] = [:]
     /// The keyframe animators' plays running on each (layer, key path).
     var keyframePlays: [LayerKeyPath: Int] = [:]
-    /// Whether the repeating keyframe animators have started.
+    /// Whether the repeating keyframe animators and continuous phase animators have started.
     var loopsStarted = false
+    /// The latest play of each phase animator (by view and modifier): older plays' steps stop.
+    var phasePlays: [Int: Int] = [:]
+    var nextPlay = 0
 
     struct LayerKeyPath: Hashable {
         let layer: Int
@@ -50,6 +53,17 @@ extension RunnerState {
         guard var runtime = swiftUI else {
             throw RuntimeError(path: path, message: "the scene has no SwiftUI views (its \"swiftui\" section)")
         }
+        if let step = update.phase {
+            // A phase animator's next phase, unless a newer play of it has begun.
+            guard runtime.phasePlays[step.view * 1024 + step.modifier] == step.play,
+                case .phaseAnimator(let animator) = runtime.views[step.view].view.modifiers[step.modifier]
+            else { return }
+            var channels = runtime.channels
+            try stepPhase(step, animator, &runtime, &channels, path: path)
+            runtime.channels = channels
+            swiftUI = runtime
+            return
+        }
         var state = runtime.state
         var changed = Set<String>()
         for (name, value) in update.changes {
@@ -67,8 +81,11 @@ extension RunnerState {
             // What a keyframe animator drives changes only when it plays.
             let driven = Set(
                 entry.view.modifiers.flatMap { modifier -> [KeyPath] in
-                    guard case .keyframeAnimator(let animator) = modifier else { return [] }
-                    return animator.tracks.flatMap(\.property.keyPaths)
+                    switch modifier {
+                    case .keyframeAnimator(let animator): animator.tracks.flatMap(\.property.keyPaths)
+                    case .phaseAnimator(let animator): animator.properties.flatMap(\.keyPaths)
+                    default: []
+                    }
                 })
             for index in channels[viewIndex].indices where driven.contains(channels[viewIndex][index].keyPath) {
                 channels[viewIndex][index].value =
@@ -99,11 +116,28 @@ extension RunnerState {
             }
         }
         // Keyframe animators whose trigger changed play from what they show now; repeating ones
-        // start with the first update (the one the scene makes at 0 s).
+        // start with the first update (the one the scene makes at 0 s). Phase animators the same.
         for (viewIndex, entry) in runtime.views.enumerated() where runtime.layers[viewIndex] >= 0 {
-            for case .keyframeAnimator(let animator) in entry.view.modifiers {
-                let plays = animator.repeating ? !runtime.loopsStarted : animator.trigger.map(changed.contains) ?? false
-                if plays { try playKeyframes(animator, view: viewIndex, &runtime, &channels, path: path) }
+            for (position, modifier) in entry.view.modifiers.enumerated() {
+                switch modifier {
+                case .keyframeAnimator(let animator):
+                    let plays =
+                        animator.repeating ? !runtime.loopsStarted : animator.trigger.map(changed.contains) ?? false
+                    if plays { try playKeyframes(animator, view: viewIndex, &runtime, &channels, path: path) }
+                case .phaseAnimator(let animator):
+                    guard animator.phases.count > 1 else { continue }
+                    let continuous = animator.trigger == nil
+                    guard continuous ? !runtime.loopsStarted : changed.contains(animator.trigger!) else { continue }
+                    let key = viewIndex * 1024 + position
+                    runtime.nextPlay += 1
+                    runtime.phasePlays[key] = runtime.nextPlay
+                    let step = SwiftUIPhaseStep(
+                        view: viewIndex, modifier: position, phase: 1,
+                        remaining: continuous ? nil : animator.phases.count - 1, play: runtime.nextPlay)
+                    try stepPhase(step, animator, &runtime, &channels, path: path)
+                default:
+                    continue
+                }
             }
         }
         runtime.loopsStarted = true
@@ -442,5 +476,55 @@ extension RunnerState {
         var group = Animation(content: .group(children))
         group.timing.duration = total
         return group
+    }
+
+    // MARK: Phase animators
+
+    /// A phase animator goes to a phase: each value it drives animates there with the phase's
+    /// animation (springs take over from the step before, as any spring does), and the next
+    /// step comes when this one is logically complete.
+    func stepPhase(
+        _ step: SwiftUIPhaseStep, _ animator: SwiftUIPhaseAnimator, _ runtime: inout SwiftUIRuntime,
+        _ channels: inout [[SwiftUIScene.Channel]], path: String
+    ) throws(RuntimeError) {
+        let layer = runtime.layers[step.view]
+        let phase = animator.phases[step.phase]
+        let animation = animator.animations[step.phase]
+        for (property, target) in phase {
+            for keyPath in property.keyPaths {
+                guard let index = channels[step.view].firstIndex(where: { $0.keyPath == keyPath }) else { continue }
+                let old = channels[step.view][index].value
+                let new = Value.number(property.layerValue(target))
+                guard old != new else { continue }
+                channels[step.view][index].value = new
+                setSwiftUIModel(keyPath, new, on: layer)
+                let key = SwiftUIRuntime.LayerKeyPath(layer: layer, keyPath: keyPath)
+                var running = runtime.running[key] ?? []
+                running.removeAll { timeline.animations[$0.animation].removedAt != .infinity }
+                guard let animation else {
+                    for item in running { detach(item.animation, finished: false, checkingSnapBack: false) }
+                    runtime.running[key] = nil
+                    continue
+                }
+                _ = try animateSwiftUI(
+                    keyPath, from: old, to: new, layer: layer, animation: animation, running: &running,
+                    name: "\(runtime.views[step.view].view.id).phases.\(keyPath)", path: path)
+                runtime.running[key] = running
+            }
+        }
+        guard step.remaining != 0 else { return }
+        let seconds = animation.map { $0.completion(.logicallyComplete) ?? .infinity } ?? 0
+        // A phase whose animation never completes ends the cycle; so does a cycle that takes no
+        // time (every phase at once), which would step for ever at one instant.
+        let cycle = animator.animations.reduce(0.0) { $0 + ($1.map { $0.completion(.logicallyComplete) ?? 0 } ?? 0) }
+        guard seconds.isFinite, cycle > 0 || step.remaining != nil else { return }
+        var next = step
+        next.phase = (step.phase + 1) % animator.phases.count
+        next.remaining = step.remaining.map { $0 - 1 }
+        var update = SwiftUIUpdate(changes: [])
+        update.phase = next
+        schedule(
+            deferred: DeferredTurn(actions: [.swiftUI(update)], finished: nil, path: path),
+            at: SceneTime.quantize(now + seconds))
     }
 }

@@ -187,7 +187,13 @@ final class RunnerState {
             // Repeating keyframe animators start as the views appear: an update at 0 s that
             // changes nothing, before the script's own.
             let loops = views.flattened.contains { entry in
-                entry.view.modifiers.contains { if case .keyframeAnimator(let a) = $0 { a.repeating } else { false } }
+                entry.view.modifiers.contains {
+                    switch $0 {
+                    case .keyframeAnimator(let a): a.repeating
+                    case .phaseAnimator(let a): a.trigger == nil
+                    default: false
+                    }
+                }
             }
             if loops { enqueue(ScriptEntry(at: 0, actions: [.swiftUI(SwiftUIUpdate(changes: []))]), offset: -1) }
             for (view, _) in views.flattened {

@@ -67,7 +67,7 @@ extension SwiftUIScene {
                 case .opacity(let value): opacity = (number(value), index)
                 case .fill(let value), .background(let value): color = (value.value(values), index)
                 case .cornerRadius(let value): radius = (number(value), index)
-                case .animation, .keyframeAnimator: break
+                case .animation, .keyframeAnimator, .phaseAnimator: break
                 }
             }
             sizes.append((size.0, size.1))
@@ -99,13 +99,21 @@ extension SwiftUIScene {
             if let radius {
                 channels.append(Channel(keyPath: KeyPath(.cornerRadius), value: .number(radius.0), slot: radius.1))
             }
-            // What a keyframe animator drives starts at its track's initial value.
-            for case .keyframeAnimator(let animator) in view.modifiers {
-                for track in animator.tracks {
-                    for keyPath in track.property.keyPaths {
-                        guard let index = channels.firstIndex(where: { $0.keyPath == keyPath }) else { continue }
-                        channels[index].value = .number(track.property.layerValue(track.initial))
-                    }
+            // What a keyframe animator drives starts at its track's initial value; what a phase
+            // animator drives, at its first phase.
+            var starts: [(SwiftUIKeyframeAnimator.Property, Double)] = []
+            for modifier in view.modifiers {
+                switch modifier {
+                case .keyframeAnimator(let animator): starts += animator.tracks.map { ($0.property, $0.initial) }
+                case .phaseAnimator(let animator):
+                    starts += (animator.phases.first ?? []).map { ($0.property, $0.value) }
+                default: break
+                }
+            }
+            for (property, value) in starts {
+                for keyPath in property.keyPaths {
+                    guard let index = channels.firstIndex(where: { $0.keyPath == keyPath }) else { continue }
+                    channels[index].value = .number(property.layerValue(value))
                 }
             }
             result.append(channels)

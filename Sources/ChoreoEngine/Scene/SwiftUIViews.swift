@@ -106,6 +106,9 @@ public enum SwiftUIModifier: Sendable, Equatable {
     /// `.keyframeAnimator(initialValue:trigger:content:keyframes:)` (or `repeating:`): the
     /// values it drives come from its keyframe tracks.
     case keyframeAnimator(SwiftUIKeyframeAnimator)
+    /// `.phaseAnimator(_:content:animation:)` (or `trigger:`): the values it drives step
+    /// through its phases.
+    case phaseAnimator(SwiftUIPhaseAnimator)
 
     /// The scene-format name.
     public var name: String {
@@ -121,6 +124,7 @@ public enum SwiftUIModifier: Sendable, Equatable {
         case .cornerRadius: "cornerRadius"
         case .animation: "animation"
         case .keyframeAnimator: "keyframeAnimator"
+        case .phaseAnimator: "phaseAnimator"
         }
     }
 }
@@ -139,6 +143,8 @@ public struct SwiftUIUpdate: Sendable, Equatable {
     public var criteria: SwiftUIAnimation.CompletionCriteria = .logicallyComplete
     /// Reported with the `withAnimationCompleted` event.
     public var name: String?
+    /// A phase animator's next phase (made by the runner as a play goes on, not by a scene).
+    public var phase: SwiftUIPhaseStep?
 
     public init(changes: [(name: String, value: SwiftUIStateValue)], animation: SwiftUIAnimation? = nil) {
         self.changes = changes
@@ -148,7 +154,7 @@ public struct SwiftUIUpdate: Sendable, Equatable {
     public static func == (a: SwiftUIUpdate, b: SwiftUIUpdate) -> Bool {
         a.changes.elementsEqual(b.changes) { $0.name == $1.name && $0.value == $1.value }
             && a.animation == b.animation && a.disablesAnimations == b.disablesAnimations
-            && a.completion == b.completion && a.criteria == b.criteria && a.name == b.name
+            && a.completion == b.completion && a.criteria == b.criteria && a.name == b.name && a.phase == b.phase
     }
 }
 
@@ -214,4 +220,44 @@ public struct SwiftUIKeyframeAnimator: Sendable, Equatable {
         self.repeating = repeating
         self.tracks = tracks
     }
+}
+
+/// `phaseAnimator`: phases, each the values of the properties it drives, stepped through one
+/// after another, each step animated by its phase's animation; continuously from the moment the
+/// view appears, or once round (back to the first) when `trigger` changes.
+public struct SwiftUIPhaseAnimator: Sendable, Equatable {
+    /// Each phase's values, by property; every phase gives every property.
+    public var phases: [[(property: SwiftUIKeyframeAnimator.Property, value: Double)]]
+    /// The animation of the step into each phase (nil: at once); `.default` unless given.
+    public var animations: [SwiftUIAnimation?]
+    public var trigger: String?
+
+    public init(
+        phases: [[(property: SwiftUIKeyframeAnimator.Property, value: Double)]], animations: [SwiftUIAnimation?],
+        trigger: String?
+    ) {
+        self.phases = phases
+        self.animations = animations
+        self.trigger = trigger
+    }
+
+    /// The properties it drives.
+    public var properties: [SwiftUIKeyframeAnimator.Property] { phases.first?.map(\.property) ?? [] }
+
+    public static func == (a: SwiftUIPhaseAnimator, b: SwiftUIPhaseAnimator) -> Bool {
+        a.animations == b.animations && a.trigger == b.trigger
+            && a.phases.elementsEqual(b.phases) { x, y in
+                x.elementsEqual(y) { $0.property == $1.property && $0.value == $1.value }
+            }
+    }
+}
+
+/// One step of a phase animator's play: which view and modifier, the phase it goes to, how
+/// many steps are left (nil: for ever), and the play it belongs to (a newer play stops it).
+public struct SwiftUIPhaseStep: Sendable, Equatable {
+    public var view: Int
+    public var modifier: Int
+    public var phase: Int
+    public var remaining: Int?
+    public var play: Int
 }
