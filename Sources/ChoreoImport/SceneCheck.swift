@@ -43,8 +43,9 @@ enum SceneCheck {
             return problems
         }
         // What only running the scene finds (an animator's id taken, a call on a layer removed).
+        var animates = false
         do throws(RuntimeError) {
-            _ = try SceneRunner.run(decoded)
+            animates = !(try SceneRunner.run(decoded).animations.isEmpty)
         } catch {
             problems.append(
                 ImportDiagnostic(
@@ -52,7 +53,7 @@ enum SceneCheck {
                     "this makes a scene that cannot render: \(error.path) \(error.message)"))
             return problems
         }
-        if case .array(let script)? = document["script"], script.isEmpty {
+        if case .array(let script)? = document["script"], script.isEmpty, !animates {
             problems.append(
                 ImportDiagnostic(
                     .warning, entry, "nothing in this code animates: the scene is still",

@@ -21,6 +21,9 @@ struct SwiftUIImporter {
     var tappables: [(title: String, actions: [Statement], position: SourcePosition)] = []
     var appearing: [[Statement]] = []
     var usedIDs: Set<String> = []
+    /// Whether a view animates by itself (a phase animator without trigger, a repeating
+    /// keyframe animator).
+    var animatesByItself = false
     var notedUnsupported: Set<String> = []
 
     /// The view type the import reads: `--entry` names it, else the first with a `body`.
@@ -63,7 +66,7 @@ struct SwiftUIImporter {
             return failed(body.position, "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)")
         }
         let script = actions()
-        if tappables.isEmpty && appearing.isEmpty {
+        if tappables.isEmpty && appearing.isEmpty && !animatesByItself {
             warn(
                 type.position,
                 "nothing changes \(type.name)'s state: it has no Button, onTapGesture or onAppear, so the scene stays still",
@@ -457,6 +460,10 @@ struct SwiftUIImporter {
             return arguments.first.flatMap { colorExpression($0.value) }.map { ["background": $0] }
         case "cornerRadius":
             return arguments.first.flatMap { number($0.value) }.map { ["cornerRadius": $0] }
+        case "keyframeAnimator":
+            return keyframeAnimator(arguments, position)
+        case "phaseAnimator":
+            return phaseAnimator(arguments, position)
         case "animation":
             guard let first = arguments.first else { return nil }
             guard let animation = animation(first.value) else { return nil }
@@ -737,10 +744,12 @@ struct SwiftUIImporter {
         }
     }
 
-    /// An expression's value with the state as the actions have left it.
-    func evaluate(_ e: Expression) -> Literal? {
+    /// An expression's value with the state as the actions have left it (and `locals`, a
+    /// closure's parameters, first).
+    func evaluate(_ e: Expression, locals: [String: Literal] = [:]) -> Literal? {
+        func evaluate(_ e: Expression) -> Literal? { self.evaluate(e, locals: locals) }
         switch e {
-        case .name(let name, _): return state[name]
+        case .name(let name, _): return locals[name] ?? state[name]
         case .prefix("!", let inner, _):
             if case .bool(let b)? = evaluate(inner) { return .bool(!b) }
             return nil
@@ -968,5 +977,273 @@ extension SwiftUIImporter {
     static func isClosure(_ e: Expression) -> Bool {
         if case .closure = e { return true }
         return false
+    }
+}
+
+// MARK: Keyframe and phase animators
+
+extension SwiftUIImporter {
+    /// What a content closure (`{ content, value in content.scaleEffect(value.scale) }`)
+    /// applies: each property it drives and the expression that gives it.
+    func applied(_ closure: ClosureSyntax) -> [(property: String, value: Expression)] {
+        var result: [(String, Expression)] = []
+        func walk(_ e: Expression) {
+            guard case .call(.member(let inner?, let name, _), let arguments, _) = e else { return }
+            walk(inner)
+            func labelled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
+            switch name {
+            case "scaleEffect":
+                if let x = labelled("x") { result.append(("scaleEffect.x", x)) }
+                if let y = labelled("y") { result.append(("scaleEffect.y", y)) }
+                if let value = arguments.first(where: { $0.label == nil })?.value {
+                    result.append(("scaleEffect", value))
+                }
+            case "offset":
+                if let x = labelled("x") { result.append(("offset.x", x)) }
+                if let y = labelled("y") { result.append(("offset.y", y)) }
+            case "opacity":
+                if let value = arguments.first?.value { result.append(("opacity", value)) }
+            case "rotationEffect":
+                if let value = arguments.first?.value { result.append(("rotationEffect", value)) }
+            default:
+                break
+            }
+        }
+        for case .expression(let e) in closure.body { walk(e) }
+        if case .returnStatement(let e?, _)? = closure.body.first { walk(e) }
+        return result
+    }
+
+    /// An angle's degrees in a content closure: `.degrees(x)`, `.radians(x)` (as degrees).
+    static func degreesExpression(_ e: Expression) -> (Expression, radians: Bool)? {
+        if case .call(.member(_, let unit, _), let arguments, _) = e, let first = arguments.first?.value {
+            if unit == "degrees" { return (first, false) }
+            if unit == "radians" { return (first, true) }
+        }
+        if case .call(.name("Angle", _), let arguments, _) = e, let first = arguments.first {
+            return (first.value, first.label == "radians")
+        }
+        return nil
+    }
+
+    /// `.keyframeAnimator(initialValue:trigger:content:keyframes:)` (or `repeating:`).
+    mutating func keyframeAnimator(_ arguments: [Argument], _ position: SourcePosition) -> JSONValue? {
+        guard let initial = arguments.first(where: { $0.label == "initialValue" })?.value,
+            case .closure(let content, _)? = arguments.first(where: { $0.label == nil && Self.isClosure($0.value) })?
+                .value,
+            case .closure(let keyframes, _)? = arguments.first(where: { $0.label == "keyframes" })?.value,
+            content.parameters.count == 2
+        else {
+            unsupported("this keyframeAnimator", position)
+            return nil
+        }
+        let valueName = content.parameters[1]
+        let initialValues = structValues(initial)
+        var members: [(String, JSONValue)] = []
+        if let trigger = arguments.first(where: { $0.label == "trigger" })?.value {
+            guard case .name(let state, _) = trigger, self.state[state] != nil else {
+                unsupported("a keyframeAnimator trigger that is not a @State of the view", trigger.position)
+                return nil
+            }
+            members.append(("trigger", .string(state)))
+        } else {
+            members.append(("repeating", .bool(true)))
+            animatesByItself = true
+        }
+        // Which property of the value drives which effect.
+        var drives: [String: (property: String, radians: Bool)] = [:]
+        for (property, expression) in applied(content) {
+            var e = expression
+            var radians = false
+            if property == "rotationEffect" {
+                guard let (inner, isRadians) = Self.degreesExpression(expression) else { continue }
+                (e, radians) = (inner, isRadians)
+            }
+            if case .member(.name(let owner, _), let field, _) = e, owner == valueName {
+                drives[field] = (property, radians)
+            } else {
+                unsupported("a keyframeAnimator effect that is not a property of its value", e.position)
+            }
+        }
+        var tracks: [JSONValue] = []
+        for statement in keyframes.body {
+            guard case .expression(.call(.name("KeyframeTrack", _), let trackArguments, let at)) = statement,
+                case .name(let keyPath, _)? = trackArguments.first?.value, keyPath.hasPrefix("\\."),
+                case .closure(let list, _)? = trackArguments.last?.value
+            else {
+                unsupported("this keyframe track", statement.position)
+                continue
+            }
+            let field = String(keyPath.dropFirst(2))
+            guard let (property, radians) = drives[field] else {
+                warn(at, "the track of \(field) drives nothing the content closure applies: left out")
+                continue
+            }
+            let scale = radians ? 180 / Double.pi : 1
+            var frames: [JSONValue] = []
+            for case .expression(.call(.name(let kind, _), let keyframeArguments, let kfPosition)) in list.body {
+                guard let frame = keyframe(kind, keyframeArguments, scale: scale, kfPosition) else { continue }
+                frames.append(frame)
+            }
+            tracks.append(
+                [
+                    "property": .string(property),
+                    "initial": .number(
+                        (initialValues[field] ?? (property.hasPrefix("scale") || property == "opacity" ? 1 : 0)) * scale
+                    ),
+                    "keyframes": .array(frames),
+                ])
+        }
+        members.append(("tracks", .array(tracks)))
+        return ["keyframeAnimator": .object(JSONObject(members))]
+    }
+
+    /// An initial value's fields: a struct's stored properties with literal values, then the
+    /// initializer's labelled arguments (`Values(scale: 0.5)`).
+    func structValues(_ e: Expression) -> [String: Double] {
+        guard case .call(.name(let typeName, _), let arguments, _) = e else { return [:] }
+        var values: [String: Double] = [:]
+        if let type = unit.types.first(where: { $0.name == typeName }) {
+            for property in type.properties {
+                if let value = property.value.flatMap(constantNumber).flatMap(Self.double) {
+                    values[property.name] = value
+                }
+            }
+        }
+        for argument in arguments {
+            if let label = argument.label, let value = constantNumber(argument.value).flatMap(Self.double) {
+                values[label] = value
+            }
+        }
+        return values
+    }
+
+    /// `LinearKeyframe(v, duration:, timingCurve:)`, `SpringKeyframe(v, duration:, spring:)`,
+    /// `CubicKeyframe(v, duration:)`, `MoveKeyframe(v)`.
+    mutating func keyframe(_ kind: String, _ arguments: [Argument], scale: Double, _ position: SourcePosition)
+        -> JSONValue?
+    {
+        guard
+            let target = arguments.first(where: { $0.label == nil }).flatMap({ constantNumber($0.value) })
+                .flatMap(Self.double)
+        else {
+            unsupported("a keyframe whose value is not a number", position)
+            return nil
+        }
+        func number(_ label: String) -> Double? {
+            arguments.first { $0.label == label }.flatMap { constantNumber($0.value) }.flatMap(Self.double)
+        }
+        var members: [(String, JSONValue)] = []
+        switch kind {
+        case "LinearKeyframe":
+            members = [("linear", .number(target * scale)), ("duration", .number(number("duration") ?? 0))]
+            if case .member(nil, let curve, _)? = arguments.first(where: { $0.label == "timingCurve" })?.value {
+                members.append(("timingCurve", .string(curve)))
+            }
+        case "CubicKeyframe":
+            members = [("cubic", .number(target * scale)), ("duration", .number(number("duration") ?? 0))]
+            if let v = number("startVelocity") { members.append(("startVelocity", .number(v * scale))) }
+            if let v = number("endVelocity") { members.append(("endVelocity", .number(v * scale))) }
+        case "SpringKeyframe":
+            members = [("spring", .number(target * scale))]
+            if let d = number("duration") { members.append(("duration", .number(d))) }
+            if let v = number("startVelocity") { members.append(("startVelocity", .number(v * scale))) }
+            if let spring = arguments.first(where: { $0.label == "spring" })?.value {
+                switch spring {
+                case .member(_, let name, _):
+                    // The presets' springs: smooth, snappy and bouncy at 0.5 s.
+                    let bounces = ["smooth": 0.0, "snappy": 0.15, "bouncy": 0.3]
+                    if let bounce = bounces[name] { members.append(("bounce", .number(bounce))) }
+                case .call(_, let parts, _):
+                    for part in parts {
+                        guard let label = part.label, let n = constantNumber(part.value).flatMap(Self.double) else {
+                            continue
+                        }
+                        if label == "duration" { members.append(("springDuration", .number(n))) }
+                        if label == "bounce" { members.append(("bounce", .number(n))) }
+                    }
+                default:
+                    unsupported("this spring", spring.position)
+                }
+            }
+        case "MoveKeyframe":
+            members = [("move", .number(target * scale))]
+        default:
+            unsupported(kind, position)
+            return nil
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// `.phaseAnimator([false, true]) { content, phase in … } animation: { phase in … }`
+    /// (or `trigger:`): the content closure worked out for each phase.
+    mutating func phaseAnimator(_ arguments: [Argument], _ position: SourcePosition) -> JSONValue? {
+        guard case .array(let phaseValues, _)? = arguments.first(where: { $0.label == nil })?.value,
+            case .closure(let content, _)? = arguments.first(where: { $0.label == nil && Self.isClosure($0.value) })?
+                .value,
+            content.parameters.count == 2
+        else {
+            unsupported("this phaseAnimator (its phases must be an array of Bools or numbers)", position)
+            return nil
+        }
+        let phaseName = content.parameters[1]
+        let phases = phaseValues.compactMap(Self.constant)
+        guard phases.count == phaseValues.count, !phases.isEmpty else {
+            unsupported("phases that are not Bools or numbers", position)
+            return nil
+        }
+        var members: [(String, JSONValue)] = []
+        if let trigger = arguments.first(where: { $0.label == "trigger" })?.value {
+            guard case .name(let name, _) = trigger, state[name] != nil else {
+                unsupported("a phaseAnimator trigger that is not a @State of the view", trigger.position)
+                return nil
+            }
+            members.append(("trigger", .string(name)))
+        } else {
+            animatesByItself = true
+        }
+        let effects = applied(content)
+        var phaseObjects: [JSONValue] = []
+        for phase in phases {
+            var values: [(String, JSONValue)] = []
+            for (property, expression) in effects {
+                var e = expression
+                var scale = 1.0
+                if property == "rotationEffect" {
+                    guard let (inner, radians) = Self.degreesExpression(expression) else { continue }
+                    e = inner
+                    if radians { scale = 180 / .pi }
+                }
+                guard let value = evaluate(e, locals: [phaseName: phase]).flatMap(Self.double) else {
+                    unsupported("a phase's value choreo cannot work out", e.position)
+                    continue
+                }
+                values.append((property, .number(value * scale)))
+            }
+            phaseObjects.append(.object(JSONObject(values)))
+        }
+        members.append(("phases", .array(phaseObjects)))
+        if case .closure(let closure, _)? = arguments.first(where: { $0.label == "animation" })?.value,
+            closure.parameters.count == 1
+        {
+            var animations: [JSONValue] = []
+            for phase in phases {
+                var e: Expression?
+                for statement in closure.body {
+                    switch statement {
+                    case .expression(let x), .returnStatement(let x?, _): e = x
+                    default: continue
+                    }
+                }
+                // `phase ? .bouncy : .smooth`: the branch this phase takes.
+                while case .ternary(let test, let a, let b, _)? = e {
+                    guard case .bool(let flag)? = evaluate(test, locals: [closure.parameters[0]: phase]) else { break }
+                    e = flag ? a : b
+                }
+                animations.append(e.flatMap { animation($0) } ?? .string("default"))
+            }
+            members.append(("animations", .array(animations)))
+        }
+        return ["phaseAnimator": .object(JSONObject(members))]
     }
 }

@@ -640,6 +640,8 @@ struct SwiftLowering {
         if let inout_ = expr.as(InOutExprSyntax.self) { return lowerExpression(inout_.expression) }
         if let postfix = expr.as(PostfixOperatorExprSyntax.self) { return lowerExpression(postfix.expression) }
         if let type = expr.as(TypeExprSyntax.self) { return .name(type.type.trimmedDescription, p) }
+        // `\.scale`, as SwiftUI's keyframe tracks name what they drive: read by its text.
+        if let keyPath = expr.as(KeyPathExprSyntax.self) { return .name(keyPath.trimmedDescription, p) }
         if expr.is(DiscardAssignmentExprSyntax.self) { return .name("_", p) }
         if let macro = expr.as(MacroExpansionExprSyntax.self), macro.macroName.text == "keyPath",
             let argument = macro.arguments.first

@@ -37,7 +37,10 @@ import Testing
 
     static let times = (0..<300).map { SceneTime.quantize(Double($0) * 0.01) }
 
-    @Test(arguments: ["SpringToggle.swift", "InterruptedSpring.swift", "PulsingBadge.swift"])
+    @Test(arguments: [
+        "SpringToggle.swift", "InterruptedSpring.swift", "PulsingBadge.swift", "LikeHeart.swift",
+        "BreathingLoader.swift",
+    ])
     func everyExampleImportsRendersAndExports(file: String) throws {
         let result = Self.run(try Self.example(file))
         #expect(!result.diagnostics.contains { $0.severity == .error }, "\(Self.messages(result))")
@@ -84,6 +87,36 @@ import Testing
         // Tapped at 0.5 s: it fades out over 0.3 s.
         #expect(Self.value(timeline, "circle", "opacity", 0.4) == 1)
         #expect(Self.value(timeline, "circle", "opacity", 0.9) == 0)
+    }
+
+    @Test func theHeartPopsOnItsKeyframes() throws {
+        let timeline = try ImportChainTests.timeline(Self.run(try Self.example("LikeHeart.swift")))
+        let bouncy = SwiftUISpring(duration: 0.5, bounce: 0.3)
+        let scale = SwiftUIKeyframeTrack(
+            initial: 1,
+            [
+                .linear(0.8, duration: 0.1), .spring(1.3, duration: 0.3, spring: bouncy),
+                .spring(1, duration: nil, spring: bouncy),
+            ])
+        let degree = Double.pi / 180
+        let wobble = SwiftUIKeyframeTrack(
+            initial: 0,
+            [.cubic(12 * degree, duration: 0.15), .cubic(-8 * degree, duration: 0.15), .cubic(0, duration: 0.2)])
+        for time in stride(from: 0.5013, to: 1.5, by: 0.01).map({ SceneTime.quantize($0) }) {
+            #expect(abs(Self.value(timeline, "circle", "transform.scale.x", time) - scale.value(at: time - 0.5)) < 1e-9)
+            #expect(
+                abs(Self.value(timeline, "circle", "transform.rotation.z", time) - wobble.value(at: time - 0.5)) < 1e-9)
+        }
+    }
+
+    @Test func theLoaderBreathesThroughItsPhases() throws {
+        let timeline = try ImportChainTests.timeline(Self.run(try Self.example("BreathingLoader.swift")))
+        // Phase 1 (1.4, by the 0.8 s curve) from 0 s, phase 2 (0.9, by the spring) at 0.8 s.
+        var track = SwiftUIValueTrack(1)
+        track.set(1.4, at: 0, animation: .easeInOut(duration: 0.8))
+        #expect(abs(Self.value(timeline, "circle", "transform.scale.x", 0.4) - track.value(at: 0.4)) < 1e-9)
+        #expect(abs(Self.value(timeline, "circle", "opacity", 0.8) - 0.6) < 1e-9)
+        #expect(timeline.diagnostics.contains { $0.code == .neverSettles })
     }
 
     static let counter = """
