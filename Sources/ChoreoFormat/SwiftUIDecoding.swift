@@ -5,11 +5,11 @@ import ChoreoJSON
 /// "SwiftUI"): names as SwiftUI spells them.
 extension SceneDecoder {
     static let swiftUIFields: Set<String> = ["state", "views"]
-    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children"]
+    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children", "if"]
     static let modifierNames = [
         "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
         "foregroundStyle", "background", "cornerRadius", "animation", "keyframeAnimator",
-        "phaseAnimator",
+        "phaseAnimator", "transition", "matchedGeometryEffect",
     ]
 
     /// `"swiftui": {"state": {...}, "views": [...]}`.
@@ -77,6 +77,12 @@ extension SceneDecoder {
             }
         }
         var view = SwiftUIView(id: id, shape: shape)
+        if let condition = object["if"], let text = reader.string(condition, "\(path).if") {
+            let negated = text.hasPrefix("!")
+            let name = negated ? String(text.dropFirst()) : text
+            checkState(name, "\(path).if", bool: true)
+            view.condition = (name, negated)
+        }
         if let modifiersJSON = object["modifiers"], let modifiers = reader.array(modifiersJSON, "\(path).modifiers") {
             var seen: [String: Int] = [:]
             for (index, element) in modifiers.enumerated() {
@@ -153,6 +159,20 @@ extension SceneDecoder {
         }
         if name == "keyframeAnimator" { return decodeKeyframeAnimator(object[name]!, "\(path).keyframeAnimator") }
         if name == "phaseAnimator" { return decodePhaseAnimator(object[name]!, "\(path).phaseAnimator") }
+        if name == "transition" {
+            reader.rejectUnknown(object, path, allowed: ["transition"])
+            return decodeTransition(object[name]!, "\(path).transition", depth: 0).map { .transition($0) }
+        }
+        if name == "matchedGeometryEffect" {
+            reader.rejectUnknown(object, path, allowed: ["matchedGeometryEffect"])
+            guard let id = reader.object(object[name]!, "\(path).matchedGeometryEffect").flatMap({ $0["id"] }),
+                let text = reader.string(id, "\(path).matchedGeometryEffect.id")
+            else {
+                reader.fail("\(path).matchedGeometryEffect.id", "is required")
+                return nil
+            }
+            return .matchedGeometryEffect(id: text)
+        }
         let allowed: Set<String> = name == "animation" ? ["animation", "value"] : [name]
         reader.rejectUnknown(object, path, allowed: allowed)
         let value = object[name]!
@@ -261,6 +281,83 @@ extension SceneDecoder {
             decoded.append(SwiftUIKeyframeAnimator.Track(property: property, initial: initial, keyframes: keyframes))
         }
         return .keyframeAnimator(SwiftUIKeyframeAnimator(trigger: trigger, repeating: repeating, tracks: decoded))
+    }
+
+    static let transitionNames = ["identity", "opacity", "scale", "slide", "move", "offset", "asymmetric", "combined"]
+
+    /// `"opacity"`, `"scale"`, `"slide"`, `"identity"`, `{"scale": 0.5}`, `{"move": "bottom"}`,
+    /// `{"offset": {"x", "y"}}`, `{"asymmetric": {"insertion": T, "removal": T}}`,
+    /// `{"combined": [T, …]}`.
+    private mutating func decodeTransition(_ json: JSONValue, _ path: String, depth: Int) -> SwiftUITransition? {
+        guard depth < 16 else {
+            reader.fail(path, "transitions may nest at most 16 deep")
+            return nil
+        }
+        switch json {
+        case .string(let name):
+            switch name {
+            case "identity": return .identity
+            case "opacity": return .opacity
+            case "scale": return .scale(0)
+            case "slide": return .slide
+            default:
+                reader.failUnknown(path, "is not a transition", name, among: Self.transitionNames)
+                return nil
+            }
+        case .object(let object):
+            guard object.count == 1, let (name, value) = object.members.first else {
+                reader.fail(path, "must name one transition: \(Self.transitionNames.joined(separator: ", "))")
+                return nil
+            }
+            let at = "\(path).\(name)"
+            switch name {
+            case "scale": return reader.number(value, at, min: 0).map { .scale($0) }
+            case "move":
+                let edges = SwiftUITransition.Edge.allCases.map(\.rawValue)
+                guard let text = reader.string(value, at) else { return nil }
+                guard let edge = SwiftUITransition.Edge(rawValue: text) else {
+                    reader.failUnknown(at, "must be top, bottom, leading or trailing", text, among: edges)
+                    return nil
+                }
+                return .move(edge)
+            case "offset":
+                guard let offset = reader.object(value, at) else { return nil }
+                reader.rejectUnknown(offset, at, allowed: ["x", "y"])
+                let x = offset["x"].flatMap { reader.number($0, "\(at).x") } ?? 0
+                let y = offset["y"].flatMap { reader.number($0, "\(at).y") } ?? 0
+                return .offset(x: x, y: y)
+            case "asymmetric":
+                guard let sides = reader.object(value, at) else { return nil }
+                reader.rejectUnknown(sides, at, allowed: ["insertion", "removal"])
+                guard let insertionJSON = sides["insertion"], let removalJSON = sides["removal"] else {
+                    reader.fail(at, "needs insertion and removal")
+                    return nil
+                }
+                guard let insertion = decodeTransition(insertionJSON, "\(at).insertion", depth: depth + 1),
+                    let removal = decodeTransition(removalJSON, "\(at).removal", depth: depth + 1)
+                else { return nil }
+                return .asymmetric(insertion: insertion, removal: removal)
+            case "combined":
+                guard let parts = reader.array(value, at), !parts.isEmpty else {
+                    reader.fail(at, "must list the transitions combined")
+                    return nil
+                }
+                var decoded: [SwiftUITransition] = []
+                for (index, part) in parts.enumerated() {
+                    guard let transition = decodeTransition(part, "\(at)[\(index)]", depth: depth + 1) else {
+                        return nil
+                    }
+                    decoded.append(transition)
+                }
+                return .combined(decoded)
+            default:
+                reader.failUnknown(path, "must name one transition", name, among: Self.transitionNames)
+                return nil
+            }
+        default:
+            reader.fail(path, "must be a transition's name or {name: arguments}")
+            return nil
+        }
     }
 
     static let phaseAnimatorFields: Set<String> = ["phases", "trigger", "animations"]

@@ -477,3 +477,83 @@ struct SwiftUIPhaseSceneTests {
         }
     }
 }
+
+/// Views an `if` inserts and removes: their transitions, and matched geometry.
+struct SwiftUITransitionSceneTests {
+    static let scene = """
+        {"canvas": {"width": 400, "height": 600},
+         "swiftui": {"state": {"expanded": false}, "views": [
+           {"id": "screen", "modifiers": [{"animation": {"linear": {"duration": 1}}, "value": "expanded"}], "children": [
+             {"id": "thumb", "shape": "rectangle", "if": "!expanded", "modifiers": [
+                {"frame": {"width": 100, "height": 100}}, {"position": {"x": 100, "y": 120}},
+                {"matchedGeometryEffect": {"id": "card"}}]},
+             {"id": "detail", "shape": "rectangle", "if": "expanded", "modifiers": [
+                {"frame": {"width": 300, "height": 400}}, {"position": {"x": 200, "y": 300}},
+                {"matchedGeometryEffect": {"id": "card"}}]},
+             {"id": "badge", "shape": "circle", "if": "expanded", "modifiers": [
+                {"frame": {"width": 40, "height": 40}}, {"position": {"x": 340, "y": 100}},
+                {"transition": {"combined": ["opacity", {"scale": 0.2}, {"move": "top"}]}}]}]}]},
+         "script": [{"at": 0.5, "do": [{"state": {"expanded": true}}]}, {"at": 3, "do": [{"state": {"expanded": false}}]}]}
+        """
+
+    static func value(_ timeline: Timeline, _ layer: String, _ keyPath: String, _ time: Double) -> Value {
+        ScriptTests.value(timeline, layer, keyPath, time)
+    }
+
+    @Test func insertedAndRemovedViewsTakeTheirTransitionsAndMatchedFrames() throws {
+        let timeline = try ScriptTests.timeline(Self.scene)
+        // Before: the thumbnail is there, the detail and badge hidden.
+        #expect(Self.value(timeline, "detail", "hidden", 0.4) == .bool(true))
+        #expect(Self.value(timeline, "thumb", "hidden", 0.4) == .bool(false))
+        // Half way through the 1 s linear change: the detail (faded in half) is half way from
+        // the thumbnail's frame to its own, the thumbnail (faded out half) half way to the detail's.
+        for layer in ["detail", "thumb"] {
+            #expect(Self.value(timeline, layer, "position", 1) == .point(Point(150, 210)))
+            #expect(Self.value(timeline, layer, "bounds", 1) == .rect(Rect(x: 0, y: 0, width: 200, height: 250)))
+            #expect(Self.value(timeline, layer, "opacity", 1) == .number(0.5))
+        }
+        // The badge: faded, scaled from 0.2 and moved down from 40 points above, half way.
+        #expect(Self.value(timeline, "badge", "opacity", 1) == .number(0.5))
+        #expect(abs(ScriptTests.number(timeline, "badge", "transform.scale.x", 1) - 0.6) < 1e-9)
+        #expect(abs(ScriptTests.number(timeline, "badge", "transform.translation.y", 1) - -20) < 1e-9)
+        // Once the change is done the removed thumbnail goes, its values its own again.
+        #expect(Self.value(timeline, "thumb", "hidden", 1.6) == .bool(true))
+        #expect(Self.value(timeline, "thumb", "position", 1.6) == .point(Point(100, 120)))
+        // And back at 3 s.
+        #expect(Self.value(timeline, "thumb", "hidden", 3.1) == .bool(false))
+        #expect(Self.value(timeline, "badge", "hidden", 4.1) == .bool(true))
+        #expect(Self.value(timeline, "thumb", "position", 4.1) == .point(Point(100, 120)))
+        #expect(timeline.diagnostics.isEmpty)
+    }
+
+    @Test func withoutAnAnimationViewsComeAndGoAtOnce() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.scene.replacingOccurrences(
+                of: #""modifiers": [{"animation": {"linear": {"duration": 1}}, "value": "expanded"}], "#, with: ""))
+        #expect(Self.value(timeline, "detail", "hidden", 0.5) == .bool(false))
+        #expect(Self.value(timeline, "thumb", "hidden", 0.5) == .bool(true))
+        #expect(Self.value(timeline, "detail", "opacity", 0.5) == .number(1))
+    }
+
+    @Test func transitionMistakesAreNamed() {
+        let text = Self.scene.replacingOccurrences(of: #"{"move": "top"}"#, with: #"{"move": "up"}"#)
+            .replacingOccurrences(
+                of: #""id": "detail", "shape": "rectangle", "if": "expanded""#,
+                with: #""id": "detail", "shape": "rectangle", "if": "expandd""#)
+        do {
+            _ = try SceneDecoder.decode(bytes: Array(text.utf8))
+            Issue.record("decoded")
+        } catch {
+            guard case .invalid(let failure) = error else { return }
+            let messages = failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
+            #expect(
+                messages.contains {
+                    $0.contains("transition.combined[2].move: must be top, bottom, leading or trailing")
+                })
+            #expect(
+                messages.contains {
+                    $0.contains("children[1].if: no @State called \"expandd\"") && $0.hasSuffix("(expanded)")
+                })
+        }
+    }
+}

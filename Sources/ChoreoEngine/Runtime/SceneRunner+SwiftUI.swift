@@ -25,6 +25,10 @@ struct SwiftUIRuntime {
     /// The latest play of each phase animator (by view and modifier): older plays' steps stop.
     var phasePlays: [Int: Int] = [:]
     var nextPlay = 0
+    /// Whether each view's own `if` holds (what it shows), and each removal's number: a removal
+    /// hides its view when its animation ends, unless the view came back since.
+    var present: [Bool] = []
+    var removals: [Int] = []
 
     struct LayerKeyPath: Hashable {
         let layer: Int
@@ -45,13 +49,21 @@ extension RunnerState {
         let state = scene.initialState
         swiftUI = SwiftUIRuntime(
             views: views, layers: layers, scene: scene, canvas: canvas, state: state,
-            channels: scene.channels(state, canvas: canvas))
+            channels: scene.channels(state, canvas: canvas), present: views.map { $0.view.isPresent(state) },
+            removals: views.map { _ in 0 })
     }
 
     /// A state change: `withAnimation`, `withTransaction`, or a plain assignment.
     func performSwiftUI(_ update: SwiftUIUpdate, path: String) throws(RuntimeError) {
         guard var runtime = swiftUI else {
             throw RuntimeError(path: path, message: "the scene has no SwiftUI views (its \"swiftui\" section)")
+        }
+        if let removal = update.removal {
+            // A removed view's transition has ended: it goes, unless it came back since.
+            guard !runtime.present[removal.view], runtime.removals[removal.view] == removal.number else { return }
+            finishRemoval(removal.view, &runtime)
+            swiftUI = runtime
+            return
         }
         if let step = update.phase {
             // A phase animator's next phase, unless a newer play of it has begun.
@@ -92,6 +104,20 @@ extension RunnerState {
                     runtime.channels[viewIndex].first { $0.keyPath == channels[viewIndex][index].keyPath }?.value
                     ?? channels[viewIndex][index].value
             }
+            // An `if` that changes: the view is inserted or removed with its transition; its own
+            // values do not animate while it is out.
+            let wasPresent = runtime.present[viewIndex]
+            let isPresent = entry.view.isPresent(state)
+            if !wasPresent || !isPresent {
+                if isPresent || !wasPresent {
+                    for channel in channels[viewIndex] where !driven.contains(channel.keyPath) {
+                        setSwiftUIModel(channel.keyPath, channel.value, on: layer)
+                    }
+                } else {
+                    channels[viewIndex] = runtime.channels[viewIndex]
+                }
+                continue
+            }
             for channel in channels[viewIndex] where !driven.contains(channel.keyPath) {
                 let old = runtime.channels[viewIndex].first { $0.keyPath == channel.keyPath }?.value
                 guard let old, old != channel.value else { continue }
@@ -114,6 +140,21 @@ extension RunnerState {
                 runtime.running[key] = running
                 if added { created.append(animation) }
             }
+        }
+        // Insertions and removals, with their transitions (and a matched view's geometry).
+        let inserted = runtime.views.indices.filter { !runtime.present[$0] && runtime.views[$0].view.isPresent(state) }
+        let removed = runtime.views.indices.filter { runtime.present[$0] && !runtime.views[$0].view.isPresent(state) }
+        for view in removed {
+            let animation = resolveAnimation(runtime, view: view, slot: -1, changed: changed, update: update)
+            let partner = inserted.first { matched(runtime, view, $0) }
+            try remove(view, animation: animation, partner: partner, &runtime, channels, path: path)
+            if let animation { created.append(animation) }
+        }
+        for view in inserted {
+            let animation = resolveAnimation(runtime, view: view, slot: -1, changed: changed, update: update)
+            let partner = removed.first { matched(runtime, view, $0) }
+            try insert(view, animation: animation, partner: partner, &runtime, channels, path: path)
+            if let animation { created.append(animation) }
         }
         // Keyframe animators whose trigger changed play from what they show now; repeating ones
         // start with the first update (the one the scene makes at 0 s). Phase animators the same.
@@ -526,5 +567,153 @@ extension RunnerState {
         schedule(
             deferred: DeferredTurn(actions: [.swiftUI(update)], finished: nil, path: path),
             at: SceneTime.quantize(now + seconds))
+    }
+
+    // MARK: Insertion and removal
+
+    /// Whether two views share a `matchedGeometryEffect` id.
+    func matched(_ runtime: SwiftUIRuntime, _ a: Int, _ b: Int) -> Bool {
+        guard let id = runtime.views[a].view.matchedGeometryID else { return false }
+        return runtime.views[b].view.matchedGeometryID == id
+    }
+
+    /// A view's values with its transition's removed state: faded, scaled, moved.
+    func removedState(_ runtime: SwiftUIRuntime, _ view: Int, _ values: [SwiftUIScene.Channel], inserting: Bool)
+        -> [KeyPath: Value]
+    {
+        func number(_ keyPath: KeyPath) -> Double {
+            if case .number(let n)? = values.first(where: { $0.keyPath == keyPath })?.value { return n }
+            return 0
+        }
+        let size = (number(KeyPath(.bounds, .sizeWidth)), number(KeyPath(.bounds, .sizeHeight)))
+        let effect = runtime.views[view].view.transition.effect(inserting: inserting, size: size)
+        return [
+            KeyPath(.opacity): .number(number(KeyPath(.opacity)) * effect.opacity),
+            KeyPath(.transform, .scaleX): .number(number(KeyPath(.transform, .scaleX)) * effect.scale),
+            KeyPath(.transform, .scaleY): .number(number(KeyPath(.transform, .scaleY)) * effect.scale),
+            KeyPath(.transform, .translationX): .number(number(KeyPath(.transform, .translationX)) + effect.x),
+            KeyPath(.transform, .translationY): .number(number(KeyPath(.transform, .translationY)) + effect.y),
+        ]
+    }
+
+    /// Where a view is and how large, in the space of `other`'s parent (the parents' own
+    /// effects left out): its centre and size.
+    func geometry(_ runtime: SwiftUIRuntime, _ view: Int, _ channels: [[SwiftUIScene.Channel]], in other: Int)
+        -> (x: Double, y: Double, width: Double, height: Double)
+    {
+        func number(_ v: Int, _ keyPath: KeyPath) -> Double {
+            if case .number(let n)? = channels[v].first(where: { $0.keyPath == keyPath })?.value { return n }
+            return 0
+        }
+        // A view's centre in the canvas: its position plus its parents' top-left corners.
+        func absolute(_ v: Int) -> (Double, Double) {
+            var x = number(v, KeyPath(.position, .x))
+            var y = number(v, KeyPath(.position, .y))
+            var parent = runtime.views[v].parent
+            while let p = parent {
+                x += number(p, KeyPath(.position, .x)) - number(p, KeyPath(.bounds, .sizeWidth)) / 2
+                y += number(p, KeyPath(.position, .y)) - number(p, KeyPath(.bounds, .sizeHeight)) / 2
+                parent = runtime.views[p].parent
+            }
+            return (x, y)
+        }
+        let (x, y) = absolute(view)
+        var origin = (0.0, 0.0)
+        if let parent = runtime.views[other].parent {
+            let centre = absolute(parent)
+            origin = (
+                centre.0 - number(parent, KeyPath(.bounds, .sizeWidth)) / 2,
+                centre.1 - number(parent, KeyPath(.bounds, .sizeHeight)) / 2
+            )
+        }
+        return (
+            x - origin.0, y - origin.1, number(view, KeyPath(.bounds, .sizeWidth)),
+            number(view, KeyPath(.bounds, .sizeHeight))
+        )
+    }
+
+    /// The key paths of a view's place and size, with the values of a geometry.
+    static func frameValues(_ g: (x: Double, y: Double, width: Double, height: Double)) -> [KeyPath: Value] {
+        [
+            KeyPath(.position, .x): .number(g.x), KeyPath(.position, .y): .number(g.y),
+            KeyPath(.bounds, .sizeWidth): .number(g.width), KeyPath(.bounds, .sizeHeight): .number(g.height),
+        ]
+    }
+
+    /// Animates a view's values from `from` to what `to` gives (the model set to `to`).
+    func animateValues(
+        _ view: Int, from: [KeyPath: Value], to: [KeyPath: Value], animation: SwiftUIAnimation,
+        _ runtime: inout SwiftUIRuntime, path: String
+    ) throws(RuntimeError) {
+        let layer = runtime.layers[view]
+        for (keyPath, target) in to.sorted(by: { $0.key.description < $1.key.description }) {
+            guard let start = from[keyPath], start != target else { continue }
+            setSwiftUIModel(keyPath, target, on: layer)
+            let key = SwiftUIRuntime.LayerKeyPath(layer: layer, keyPath: keyPath)
+            var running = runtime.running[key] ?? []
+            running.removeAll { timeline.animations[$0.animation].removedAt != .infinity }
+            _ = try animateSwiftUI(
+                keyPath, from: start, to: target, layer: layer, animation: animation, running: &running,
+                name: "\(runtime.views[view].view.id).transition.\(keyPath)", path: path)
+            runtime.running[key] = running
+        }
+    }
+
+    /// An `if` inserts a view: shown, from its transition's removed state (and a matched
+    /// view's place and size) to itself.
+    func insert(
+        _ view: Int, animation: SwiftUIAnimation?, partner: Int?, _ runtime: inout SwiftUIRuntime,
+        _ channels: [[SwiftUIScene.Channel]], path: String
+    ) throws(RuntimeError) {
+        let layer = runtime.layers[view]
+        runtime.present[view] = true
+        runtime.removals[view] += 1
+        setModel(.hidden, .bool(false), on: layer)
+        let normal = Dictionary(channels[view].map { ($0.keyPath, $0.value) }, uniquingKeysWith: { $1 })
+        guard let animation else { return }
+        var from = removedState(runtime, view, channels[view], inserting: true)
+        var to = normal.filter { from[$0.key] != nil }
+        if let partner {
+            from.merge(Self.frameValues(geometry(runtime, partner, channels, in: view))) { $1 }
+            to.merge(normal.filter { Self.frameValues((0, 0, 0, 0))[$0.key] != nil }) { $1 }
+        }
+        try animateValues(view, from: from, to: to, animation: animation, &runtime, path: path)
+    }
+
+    /// An `if` removes a view: it animates to its transition's removed state (and a matched
+    /// view's place and size), and goes when that animation is removed; at once without one.
+    func remove(
+        _ view: Int, animation: SwiftUIAnimation?, partner: Int?, _ runtime: inout SwiftUIRuntime,
+        _ channels: [[SwiftUIScene.Channel]], path: String
+    ) throws(RuntimeError) {
+        runtime.present[view] = false
+        runtime.removals[view] += 1
+        guard let animation, let seconds = animation.completion(.removed) else {
+            finishRemoval(view, &runtime)
+            return
+        }
+        let current = runtime.channels[view]
+        let normal = Dictionary(current.map { ($0.keyPath, $0.value) }, uniquingKeysWith: { $1 })
+        var to = removedState(runtime, view, current, inserting: false)
+        if let partner { to.merge(Self.frameValues(geometry(runtime, partner, channels, in: view))) { $1 } }
+        try animateValues(view, from: normal, to: to, animation: animation, &runtime, path: path)
+        var update = SwiftUIUpdate(changes: [])
+        update.removal = SwiftUIRemoval(view: view, number: runtime.removals[view])
+        schedule(
+            deferred: DeferredTurn(actions: [.swiftUI(update)], finished: nil, path: path),
+            at: SceneTime.quantize(now + seconds))
+    }
+
+    /// A removed view goes: hidden, its animations removed, its values back to its own for
+    /// when it comes back.
+    func finishRemoval(_ view: Int, _ runtime: inout SwiftUIRuntime) {
+        let layer = runtime.layers[view]
+        setModel(.hidden, .bool(true), on: layer)
+        for channel in runtime.channels[view] {
+            let key = SwiftUIRuntime.LayerKeyPath(layer: layer, keyPath: channel.keyPath)
+            for item in runtime.running[key] ?? [] { detach(item.animation, finished: true, checkingSnapBack: false) }
+            runtime.running[key] = nil
+            setSwiftUIModel(channel.keyPath, channel.value, on: layer)
+        }
     }
 }

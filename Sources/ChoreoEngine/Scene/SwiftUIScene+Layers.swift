@@ -67,7 +67,7 @@ extension SwiftUIScene {
                 case .opacity(let value): opacity = (number(value), index)
                 case .fill(let value), .background(let value): color = (value.value(values), index)
                 case .cornerRadius(let value): radius = (number(value), index)
-                case .animation, .keyframeAnimator, .phaseAnimator: break
+                case .animation, .keyframeAnimator, .phaseAnimator, .transition, .matchedGeometryEffect: break
                 }
             }
             sizes.append((size.0, size.1))
@@ -129,6 +129,8 @@ extension SwiftUIScene {
         var nodes = views.enumerated().map { index, entry in
             var node = LayerNode(id: entry.view.id)
             node.values = Self.modelValues(channels[index])
+            // A view an `if` leaves out is there, hidden, until it is inserted.
+            if !entry.view.isPresent(initialState) { node.values[.hidden] = .bool(true) }
             return node
         }
         // Children into their parents, the last first, so each parent is complete when taken.

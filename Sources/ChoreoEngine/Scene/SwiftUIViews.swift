@@ -70,12 +70,38 @@ public struct SwiftUIView: Sendable, Equatable {
     public var shape: Shape
     public var modifiers: [SwiftUIModifier]
     public var children: [SwiftUIView]
+    /// `if flag { view }` (`negated`: `if !flag`): the view is there only while it holds;
+    /// inserted and removed with its transition.
+    public var condition: (state: String, negated: Bool)?
 
     public init(id: String, shape: Shape = .stack, modifiers: [SwiftUIModifier] = [], children: [SwiftUIView] = []) {
         self.id = id
         self.shape = shape
         self.modifiers = modifiers
         self.children = children
+    }
+
+    public static func == (a: SwiftUIView, b: SwiftUIView) -> Bool {
+        a.id == b.id && a.shape == b.shape && a.modifiers == b.modifiers && a.children == b.children
+            && a.condition?.state == b.condition?.state && a.condition?.negated == b.condition?.negated
+    }
+
+    /// Whether the view is there for the state `values`.
+    public func isPresent(_ values: [String: SwiftUIStateValue]) -> Bool {
+        guard let condition else { return true }
+        return (values[condition.state] == .bool(true)) != condition.negated
+    }
+
+    /// `.transition(_:)`: `.opacity` unless given.
+    public var transition: SwiftUITransition {
+        for case .transition(let transition) in modifiers { return transition }
+        return .opacity
+    }
+
+    /// `.matchedGeometryEffect(id:in:)`'s id.
+    public var matchedGeometryID: String? {
+        for case .matchedGeometryEffect(let id) in modifiers { return id }
+        return nil
     }
 }
 
@@ -109,6 +135,11 @@ public enum SwiftUIModifier: Sendable, Equatable {
     /// `.phaseAnimator(_:content:animation:)` (or `trigger:`): the values it drives step
     /// through its phases.
     case phaseAnimator(SwiftUIPhaseAnimator)
+    /// `.transition(_:)`: how the view comes in and goes out when an `if` inserts or removes it.
+    case transition(SwiftUITransition)
+    /// `.matchedGeometryEffect(id:in:)`: inserted as another view with the same id is removed,
+    /// it moves and grows from where that one was, and that one to where it is.
+    case matchedGeometryEffect(id: String)
 
     /// The scene-format name.
     public var name: String {
@@ -125,6 +156,8 @@ public enum SwiftUIModifier: Sendable, Equatable {
         case .animation: "animation"
         case .keyframeAnimator: "keyframeAnimator"
         case .phaseAnimator: "phaseAnimator"
+        case .transition: "transition"
+        case .matchedGeometryEffect: "matchedGeometryEffect"
         }
     }
 }
@@ -145,6 +178,8 @@ public struct SwiftUIUpdate: Sendable, Equatable {
     public var name: String?
     /// A phase animator's next phase (made by the runner as a play goes on, not by a scene).
     public var phase: SwiftUIPhaseStep?
+    /// A removed view's end of transition (made by the runner).
+    public var removal: SwiftUIRemoval?
 
     public init(changes: [(name: String, value: SwiftUIStateValue)], animation: SwiftUIAnimation? = nil) {
         self.changes = changes
@@ -155,6 +190,7 @@ public struct SwiftUIUpdate: Sendable, Equatable {
         a.changes.elementsEqual(b.changes) { $0.name == $1.name && $0.value == $1.value }
             && a.animation == b.animation && a.disablesAnimations == b.disablesAnimations
             && a.completion == b.completion && a.criteria == b.criteria && a.name == b.name && a.phase == b.phase
+            && a.removal == b.removal
     }
 }
 
@@ -260,4 +296,61 @@ public struct SwiftUIPhaseStep: Sendable, Equatable {
     public var phase: Int
     public var remaining: Int?
     public var play: Int
+}
+
+/// SwiftUI's `AnyTransition`: what a view looks like just before it is inserted and just after
+/// it is removed (its "removed" state); it animates between that and itself.
+public indirect enum SwiftUITransition: Sendable, Equatable {
+    public enum Edge: String, Sendable, Equatable, CaseIterable { case top, bottom, leading, trailing }
+
+    case identity
+    /// Faded out.
+    case opacity
+    /// Scaled by the factor about the centre (`.scale` is 0).
+    case scale(Double)
+    /// Moved off by its own size towards the edge.
+    case move(Edge)
+    /// In from the leading edge, out to the trailing.
+    case slide
+    case offset(x: Double, y: Double)
+    case asymmetric(insertion: SwiftUITransition, removal: SwiftUITransition)
+    /// `a.combined(with: b)`.
+    case combined([SwiftUITransition])
+
+    /// The removed state's effects on a view of `size`: an opacity factor, a scale factor, an
+    /// offset; `inserting` picks an asymmetric transition's side.
+    public func effect(inserting: Bool, size: (Double, Double)) -> (
+        opacity: Double, scale: Double, x: Double, y: Double
+    ) {
+        switch self {
+        case .identity: return (1, 1, 0, 0)
+        case .opacity: return (0, 1, 0, 0)
+        case .scale(let factor): return (1, factor, 0, 0)
+        case .move(let edge):
+            switch edge {
+            case .top: return (1, 1, 0, -size.1)
+            case .bottom: return (1, 1, 0, size.1)
+            case .leading: return (1, 1, -size.0, 0)
+            case .trailing: return (1, 1, size.0, 0)
+            }
+        case .slide:
+            return (inserting ? SwiftUITransition.move(.leading) : .move(.trailing)).effect(
+                inserting: inserting, size: size)
+        case .offset(let x, let y): return (1, 1, x, y)
+        case .asymmetric(let insertion, let removal):
+            return (inserting ? insertion : removal).effect(inserting: inserting, size: size)
+        case .combined(let parts):
+            return parts.reduce((1.0, 1.0, 0.0, 0.0)) { total, part in
+                let e = part.effect(inserting: inserting, size: size)
+                return (total.0 * e.opacity, total.1 * e.scale, total.2 + e.x, total.3 + e.y)
+            }
+        }
+    }
+}
+
+/// The end of a removed view's transition: the view goes unless it came back since (its
+/// removal `number` is no longer the latest).
+public struct SwiftUIRemoval: Sendable, Equatable {
+    public var view: Int
+    public var number: Int
 }
