@@ -258,10 +258,22 @@ struct SwiftUIImporter {
             switch statement {
             case .expression(let e):
                 if let view = view(e, path: "\(path)[\(views.count)]") { views.append(view) }
+            case .ifStatement(let conditions, let then, let otherwise, _)
+            where conditions.count == 1 && flagCondition(conditions[0]) != nil:
+                // `if flag { A } else { B }`: A while flag holds, B while it does not.
+                guard let flag = flagCondition(conditions[0]) else { continue }
+                let negated = flag.hasPrefix("!") ? String(flag.dropFirst()) : "!" + flag
+                for (branch, test) in [(then, flag), (otherwise ?? [], negated)] {
+                    for view in viewList(branch, path: path) {
+                        guard case .object(let object) = view else { continue }
+                        views.append(
+                            .object(JSONObject(object.members.filter { $0.key != "if" } + [("if", .string(test))])))
+                    }
+                }
             case .ifStatement(let conditions, let then, let otherwise, let position):
                 warn(
                     position,
-                    "views shown by an if are inserted and removed with transitions, which are not modelled: the branch taken at the start is drawn"
+                    "views an if inserts and removes are read for an if on a Bool @State (or its negation); for this one the branch taken at the start is drawn"
                 )
                 let holds = conditions.allSatisfy { condition in
                     if case .expression(let e) = condition, case .bool(let flag)? = evaluate(e) { return flag }
@@ -462,6 +474,17 @@ struct SwiftUIImporter {
             return arguments.first.flatMap { number($0.value) }.map { ["cornerRadius": $0] }
         case "keyframeAnimator":
             return keyframeAnimator(arguments, position)
+        case "transition":
+            return arguments.first.flatMap { transition($0.value) }.map { ["transition": $0] }
+        case "matchedGeometryEffect":
+            switch arguments.first(where: { $0.label == "id" })?.value {
+            case .literal(.string(let id), _)?: return ["matchedGeometryEffect": ["id": .string(id)]]
+            case .literal(.integer(let id), _)?: return ["matchedGeometryEffect": ["id": .string(String(id))]]
+            case .name(let name, _)?: return ["matchedGeometryEffect": ["id": .string(name)]]
+            default:
+                unsupported("this matchedGeometryEffect id", position)
+                return nil
+            }
         case "phaseAnimator":
             return phaseAnimator(arguments, position)
         case "animation":
@@ -531,6 +554,12 @@ struct SwiftUIImporter {
         if case .number(let n)? = constantNumber(e) { return .number(n) }
         unsupported(
             "an expression choreo cannot carry into the scene (only numbers, a @State, and flag ? a : b)", e.position)
+        return nil
+    }
+
+    /// An `if`'s condition on a Bool state (`flag`, `!flag`).
+    func flagCondition(_ c: Condition) -> String? {
+        if case .expression(let e) = c { return condition(e) }
         return nil
     }
 
@@ -1245,5 +1274,56 @@ extension SwiftUIImporter {
             members.append(("animations", .array(animations)))
         }
         return ["phaseAnimator": .object(JSONObject(members))]
+    }
+}
+
+// MARK: Transitions
+
+extension SwiftUIImporter {
+    /// SwiftUI's `AnyTransition` as the scene format spells it.
+    mutating func transition(_ e: Expression) -> JSONValue? {
+        switch e {
+        case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "AnyTransition"):
+            if ["opacity", "scale", "slide", "identity"].contains(name) { return .string(name) }
+        case .call(.member(let base?, "combined", _), let arguments, _):
+            guard let first = transition(base), let other = arguments.first.flatMap({ transition($0.value) }) else {
+                return nil
+            }
+            var parts = [first]
+            if case .object(let object) = first, case .array(let inner)? = object["combined"] { parts = inner }
+            return ["combined": .array(parts + [other])]
+        case .call(.member(let owner, let name, _), let arguments, _)
+        where owner == nil || Self.isName(owner, "AnyTransition"):
+            func labelled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
+            func number(_ e: Expression?) -> Double? { e.flatMap { constantNumber($0) }.flatMap(Self.double) }
+            switch name {
+            case "scale":
+                if let scale = number(labelled("scale")) {
+                    if labelled("anchor") != nil { unsupported("a scale transition's anchor", e.position) }
+                    return ["scale": .number(scale)]
+                }
+            case "move":
+                if case .member(nil, let edge, _)? = labelled("edge") { return ["move": .string(edge)] }
+            case "offset":
+                if let size = arguments.first, size.label == nil, case .call(_, let parts, _) = size.value {
+                    let x = number(parts.first { $0.label == "width" }?.value) ?? 0
+                    let y = number(parts.first { $0.label == "height" }?.value) ?? 0
+                    return ["offset": ["x": .number(x), "y": .number(y)]]
+                }
+                return ["offset": ["x": .number(number(labelled("x")) ?? 0), "y": .number(number(labelled("y")) ?? 0)]]
+            case "asymmetric":
+                if let insertion = labelled("insertion").flatMap({ transition($0) }),
+                    let removal = labelled("removal").flatMap({ transition($0) })
+                {
+                    return ["asymmetric": ["insertion": insertion, "removal": removal]]
+                }
+            default:
+                break
+            }
+        default:
+            break
+        }
+        unsupported("this transition", e.position)
+        return nil
     }
 }

@@ -27,6 +27,13 @@ import Testing
         result.diagnostics.map { "\($0.position.line):\($0.position.column): \($0.severity.rawValue): \($0.message)" }
     }
 
+    static func hidden(_ timeline: Timeline, _ layer: String, _ time: Double) -> Bool {
+        let index = timeline.layerIndex[layer]!
+        let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
+        return timeline.presentationValue(layer: index, keyPath: KeyPath("hidden")!, at: time, map: maps[index])
+            == .bool(true)
+    }
+
     static func value(_ timeline: Timeline, _ layer: String, _ keyPath: String, _ time: Double) -> Double {
         let index = timeline.layerIndex[layer]!
         let maps = timeline.timeMaps(at: time, shape: timeline.shape(at: time))
@@ -39,7 +46,7 @@ import Testing
 
     @Test(arguments: [
         "SpringToggle.swift", "InterruptedSpring.swift", "PulsingBadge.swift", "LikeHeart.swift",
-        "BreathingLoader.swift",
+        "BreathingLoader.swift", "HeroCard.swift",
     ])
     func everyExampleImportsRendersAndExports(file: String) throws {
         let result = Self.run(try Self.example(file))
@@ -117,6 +124,28 @@ import Testing
         #expect(abs(Self.value(timeline, "circle", "transform.scale.x", 0.4) - track.value(at: 0.4)) < 1e-9)
         #expect(abs(Self.value(timeline, "circle", "opacity", 0.8) - 0.6) < 1e-9)
         #expect(timeline.diagnostics.contains { $0.code == .neverSettles })
+    }
+
+    @Test func theHeroGrowsOutOfTheThumbnailAndBack() throws {
+        let result = Self.run(try Self.example("HeroCard.swift"), taps: [("zstack", 0.5), ("zstack", 2)])
+        #expect(!result.diagnostics.contains { $0.severity != .note }, "\(Self.messages(result))")
+        let timeline = try ImportChainTests.timeline(result)
+        // The detail (inserted) and the thumbnail (removed) share one frame as they move: the
+        // spring's value between the thumbnail's frame and the detail's.
+        var x = SwiftUIValueTrack(100)
+        x.set(196, at: 0.5, animation: .spring(duration: 0.45, bounce: 0.2))
+        for time in [0.55, 0.6, 0.7, 0.8] {
+            for layer in ["roundedRectangle", "roundedRectangle-2"] {
+                #expect(
+                    abs(Self.value(timeline, layer, "position.x", time) - x.value(at: time)) < 1e-9, "\(layer) \(time)")
+            }
+        }
+        // The close button scales and fades in; after the change the thumbnail is gone.
+        #expect(Self.value(timeline, "circle", "opacity", 0.55) < 1)
+        #expect(Self.hidden(timeline, "roundedRectangle-2", 1.9))
+        // Tapped again: back.
+        #expect(Self.hidden(timeline, "roundedRectangle", 3.5))
+        #expect(!Self.hidden(timeline, "roundedRectangle-2", 3.5))
     }
 
     static let counter = """
