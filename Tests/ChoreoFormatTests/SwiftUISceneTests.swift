@@ -229,16 +229,19 @@ struct SwiftUISceneTests {
         #expect(value("pill", "cornerRadius") == .number(20))
     }
 
-    @Test func mistakesAreNamedWithTheirPath() {
-        func errors(_ text: String) -> [String] {
-            do {
-                _ = try SceneDecoder.decode(bytes: Array(text.utf8))
-                return []
-            } catch {
-                guard case .invalid(let failure) = error else { return ["malformed"] }
-                return failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
-            }
+    /// A document's field errors as `path: message (did you mean)`; none when it decodes.
+    static func errors(_ text: String) -> [String] {
+        do {
+            _ = try SceneDecoder.decode(bytes: Array(text.utf8))
+            return []
+        } catch {
+            guard case .invalid(let failure) = error else { return ["malformed"] }
+            return failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
         }
+    }
+
+    @Test func mistakesAreNamedWithTheirPath() {
+        let errors = Self.errors
         let typo = errors(Self.knob(after: #"{"offest": {"x": 1}}"#, script: "[]"))
         #expect(
             typo.contains {
@@ -360,17 +363,11 @@ struct SwiftUIKeyframeSceneTests {
 
     @Test func keyframeMistakesAreNamed() {
         func errors(_ animator: String, modifiers: String = "") -> [String] {
-            let text = """
+            SwiftUISceneTests.errors(
+                """
                 {"swiftui": {"state": {"taps": 0}, "views": [{"id": "v", "shape": "circle", "modifiers": [
                    \(modifiers){"keyframeAnimator": \(animator)}]}]}}
-                """
-            do {
-                _ = try SceneDecoder.decode(bytes: Array(text.utf8))
-                return []
-            } catch {
-                guard case .invalid(let failure) = error else { return ["malformed"] }
-                return failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
-            }
+                """)
         }
         #expect(errors(#"{"tracks": []}"#).contains { $0.contains("needs a trigger") })
         #expect(
@@ -466,15 +463,9 @@ struct SwiftUIPhaseSceneTests {
             {"swiftui": {"state": {}, "views": [{"id": "v", "shape": "circle", "modifiers": [
                {"phaseAnimator": {"phases": [{"scaleEffect": 1}, {"opacity": 0}], "animations": ["smooth"]}}]}]}}
             """
-        do {
-            _ = try SceneDecoder.decode(bytes: Array(text.utf8))
-            Issue.record("decoded")
-        } catch {
-            guard case .invalid(let failure) = error else { return }
-            let paths = failure.errors.map(\.path)
-            #expect(paths.contains("$.swiftui.views[0].modifiers[0].phaseAnimator.phases[1]"))
-            #expect(paths.contains("$.swiftui.views[0].modifiers[0].phaseAnimator.animations"))
-        }
+        let errors = SwiftUISceneTests.errors(text)
+        #expect(errors.contains { $0.hasPrefix("$.swiftui.views[0].modifiers[0].phaseAnimator.phases[1]:") })
+        #expect(errors.contains { $0.hasPrefix("$.swiftui.views[0].modifiers[0].phaseAnimator.animations:") })
     }
 }
 
@@ -540,20 +531,12 @@ struct SwiftUITransitionSceneTests {
             .replacingOccurrences(
                 of: #""id": "detail", "shape": "rectangle", "if": "expanded""#,
                 with: #""id": "detail", "shape": "rectangle", "if": "expandd""#)
-        do {
-            _ = try SceneDecoder.decode(bytes: Array(text.utf8))
-            Issue.record("decoded")
-        } catch {
-            guard case .invalid(let failure) = error else { return }
-            let messages = failure.errors.map { "\($0.path): \($0.message)\($0.suggestion.map { " (\($0))" } ?? "")" }
-            #expect(
-                messages.contains {
-                    $0.contains("transition.combined[2].move: must be top, bottom, leading or trailing")
-                })
-            #expect(
-                messages.contains {
-                    $0.contains("children[1].if: no @State called \"expandd\"") && $0.hasSuffix("(expanded)")
-                })
-        }
+        let messages = SwiftUISceneTests.errors(text)
+        #expect(
+            messages.contains { $0.contains("transition.combined[2].move: must be top, bottom, leading or trailing") })
+        #expect(
+            messages.contains {
+                $0.contains("children[1].if: no @State called \"expandd\"") && $0.hasSuffix("(expanded)")
+            })
     }
 }
