@@ -8,7 +8,7 @@
 #define CCAIRO_FUNCTIONS(X) \
     X(cairo_append_path) X(cairo_arc) X(cairo_clip) X(cairo_close_path) X(cairo_copy_path) \
     X(cairo_create) X(cairo_curve_to) X(cairo_destroy) X(cairo_fill) X(cairo_fill_extents) \
-    X(cairo_fill_preserve) X(cairo_get_matrix) X(cairo_identity_matrix) \
+    X(cairo_fill_preserve) X(cairo_get_group_target) X(cairo_get_matrix) X(cairo_identity_matrix) \
     X(cairo_image_surface_create) X(cairo_image_surface_create_from_png_stream) \
     X(cairo_image_surface_get_data) X(cairo_image_surface_get_height) \
     X(cairo_image_surface_get_stride) X(cairo_image_surface_get_width) X(cairo_line_to) \

@@ -44,6 +44,8 @@ enum Channel: Int, CaseIterable, Sendable {
     /// translation of a map about the corner (CSS where the anchor moves in the box, and any
     /// map with perspective).
     case corner
+    /// SwiftUI's `blur(radius:)`: the layer and its sublayers blurred together.
+    case blur
 
     var width: Int {
         switch self {
@@ -60,7 +62,7 @@ enum Channel: Int, CaseIterable, Sendable {
     var tolerance: Double {
         switch self {
         case .translate, .size, .cornerRadius, .borderWidth, .shadowOffset, .shadowRadius, .lineWidth, .anchor,
-            .corner:
+            .corner, .blur:
             0.01
         case .rotate, .skew, .scale, .matrix, .trim: 1e-4
         default: 1e-3
@@ -508,6 +510,7 @@ extension BakedLayer {
         set(.lineWidth, layer.lineWidth)
         set(.trim, layer.strokeStart, layer.strokeEnd)
         color(.foreground, layer.foregroundColor)
+        set(.blur, layer.blurRadius)
         return (row, perspective)
     }
 

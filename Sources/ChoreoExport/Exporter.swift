@@ -149,6 +149,7 @@ public enum Exporter {
                         layer, ["shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius"],
                         "players ignore Lottie's drop-shadow effect")
                 }
+                if layer.uses(.blur) { drop(layer, ["blurRadius"], "Lottie's Gaussian blur effect is not written") }
                 if layer.projective { approximate(layer, ["transform"], "perspective: the map's affine part") }
                 if translucentGroup {
                     approximate(
@@ -159,6 +160,9 @@ public enum Exporter {
             case .css, .waapi, .html:
                 if layer.uses(.shadowColor) {
                     approximate(layer, ["shadowRadius"], "a box-shadow whose blur is twice the radius")
+                }
+                if layer.uses(.blur) {
+                    approximate(layer, ["blurRadius"], "CSS's Gaussian blur(), of a deviation half the radius")
                 }
                 if layer.type == .text {
                     approximate(layer, ["string", "fontSize"], "set by the browser's font engine")

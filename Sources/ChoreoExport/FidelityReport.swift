@@ -124,6 +124,7 @@ extension Channel {
         case .foreground: ["foregroundColor"]
         case .anchor: ["anchorPoint"]
         case .corner: []
+        case .blur: ["blurRadius"]
         }
     }
 }
@@ -142,6 +143,7 @@ extension BakedLayer {
         case .matrix: return projective
         case .skew: return animated[channel.rawValue] || everNonZero(.skew)
         case .cornerRadius: return everNonZero(.cornerRadius)
+        case .blur: return everNonZero(.blur)
         case .borderWidth, .borderColor: return everNonZero(.borderWidth)
         case .shadowColor, .shadowOffset, .shadowRadius: return everNonZero(.shadowColor, lane: 3)
         case .fill, .stroke, .lineWidth, .trim: return type == .shape

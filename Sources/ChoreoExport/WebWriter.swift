@@ -88,6 +88,10 @@ struct WebWriter {
         case .foreground: return [("color", Self.color(v[...]))]
         case .anchor:
             return [("transform-origin", "\(Self.px(v[0])) \(Self.px(v[1]))")]
+        case .blur:
+            // CSS's blur() takes the Gaussian's deviation; choreo's blur of a radius has about
+            // half of it (as a shadow's radius does).
+            return [("filter", "blur(\(Self.px(v[0] / 2)))")]
         case .borderWidth, .borderColor, .groupOpacity: return []
         }
     }
@@ -106,6 +110,7 @@ struct WebWriter {
         }
         channels += [.size, .opacity, .background]
         if layer.uses(.cornerRadius) { channels.append(.cornerRadius) }
+        if layer.uses(.blur) { channels.append(.blur) }
         return channels
     }
 

@@ -8,7 +8,7 @@ extension SceneDecoder {
     static let viewFields: Set<String> = ["id", "shape", "modifiers", "children", "if"]
     static let modifierNames = [
         "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
-        "foregroundStyle", "background", "cornerRadius", "animation", "keyframeAnimator",
+        "foregroundStyle", "background", "cornerRadius", "blur", "animation", "keyframeAnimator",
         "phaseAnimator", "transition", "matchedGeometryEffect",
     ]
 
@@ -215,6 +215,8 @@ extension SceneDecoder {
             return expression(value, at, .color).map { .background($0) }
         case "cornerRadius":
             return expression(value, at, .number).map { .cornerRadius($0) }
+        case "blur":
+            return expression(value, at, .number).map { .blur($0) }
         default:
             var watched: String?
             if let valueJSON = object["value"], let state = reader.string(valueJSON, "\(path).value") {

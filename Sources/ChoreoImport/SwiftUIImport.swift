@@ -472,6 +472,9 @@ struct SwiftUIImporter {
             return arguments.first.flatMap { colorExpression($0.value) }.map { ["background": $0] }
         case "cornerRadius":
             return arguments.first.flatMap { number($0.value) }.map { ["cornerRadius": $0] }
+        case "blur":
+            if arguments.contains(where: { $0.label == "opaque" }) { unsupported("blur's opaque", position) }
+            return labelled("radius").flatMap { number($0) }.map { ["blur": $0] }
         case "keyframeAnimator":
             return keyframeAnimator(arguments, position)
         case "transition":

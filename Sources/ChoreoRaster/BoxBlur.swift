@@ -1,15 +1,18 @@
 /// Three box-blur passes each way over an 8-bit mask: within a few percent of a Gaussian of
 /// the same radius, the blur `CALayer.shadowRadius` gives a shadow.
 enum BoxBlur {
-    static func blur(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius: Double) {
+    /// `step`: bytes from one pixel's value to the next's in a row (4 for one channel of ARGB).
+    static func blur(
+        _ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, radius: Double, step: Int = 1
+    ) {
         // Three passes of a box of half-width r approximate a Gaussian of σ ≈ radius / 2.
         guard radius.isFinite, radius > 0 else { return }
         let r = Int((min(radius, 4096) / 2).rounded())
         guard r > 0 else { return }
         var line = [Int](repeating: 0, count: max(width, height))
         for _ in 0..<3 {
-            for y in 0..<height { pass(data + y * stride, count: width, step: 1, r: r, line: &line) }
-            for x in 0..<width { pass(data + x, count: height, step: stride, r: r, line: &line) }
+            for y in 0..<height { pass(data + y * stride, count: width, step: step, r: r, line: &line) }
+            for x in 0..<width { pass(data + x * step, count: height, step: stride, r: r, line: &line) }
         }
     }
 

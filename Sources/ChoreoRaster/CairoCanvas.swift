@@ -219,6 +219,27 @@ public final class CairoCanvas {
         if adding { C.cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
+    /// Composites the group blurred by `radius` pixels — three box passes over each channel,
+    /// within a few percent of a Gaussian, as shadows are blurred — then at `alpha`: SwiftUI's
+    /// `blur(radius:)`, which blurs a view and its subviews together.
+    public func endGroup(alpha: Double, blur radius: Double) {
+        let target = C.cairo_get_group_target(cr)
+        if radius > 0, let target {
+            C.cairo_surface_flush(target)
+            let width = Int(C.cairo_image_surface_get_width(target))
+            let height = Int(C.cairo_image_surface_get_height(target))
+            let stride = Int(C.cairo_image_surface_get_stride(target))
+            // Not an image surface: no pixels to blur (the group is drawn sharp).
+            if let data = C.cairo_image_surface_get_data(target), width > 0, height > 0 {
+                for channel in 0..<4 {
+                    BoxBlur.blur(data + channel, width: width, height: height, stride: stride, radius: radius, step: 4)
+                }
+                C.cairo_surface_mark_dirty(target)
+            }
+        }
+        endGroup(alpha: alpha)
+    }
+
     /// A blurred shadow of a shape: the current path, filled into a mask that is blurred by
     /// `radius` pixels (three box passes, close to Core Animation's Gaussian), then painted in
     /// `color` at `offset` pixels. The path is consumed.

@@ -295,15 +295,17 @@ public struct FrameRenderer: Sendable {
         // Opacity composites the layer and its sublayers as one group; a layer that draws only
         // its background needs no group: the background's alpha is multiplied instead (the
         // same pixels, without an intermediate canvas).
-        let alone = children.isEmpty && !hasShadow && !hasBorder && layer.type == .layer
-        let group = layer.opacity < 1 && !alone
+        // A blur (SwiftUI's `blur(radius:)`) blurs the layer and its sublayers as one group too.
+        let blur = layer.blurRadius
+        let alone = children.isEmpty && !hasShadow && !hasBorder && layer.type == .layer && blur == 0
+        let group = (layer.opacity < 1 || blur > 0) && !alone
         let fade = group ? 1 : layer.opacity
         if group {
             canvas.save()
             // A group's canvas covers what the layer can draw, not the whole picture: its
             // bounds with the border and shadow, when no sublayer can reach beyond them.
             if children.isEmpty || layer.masksToBounds {
-                var margin = layer.borderWidth
+                var margin = layer.borderWidth + 3 * blur
                 if hasShadow {
                     margin += layer.shadowRadius * 3 + max(abs(layer.shadowOffset.x), abs(layer.shadowOffset.y))
                 }
@@ -394,7 +396,12 @@ public struct FrameRenderer: Sendable {
             canvas.restore()
         }
         if group {
-            canvas.endGroup(alpha: layer.opacity)
+            if blur > 0 {
+                let pixels = (abs(affine.a * affine.d - affine.b * affine.c)).squareRoot()
+                canvas.endGroup(alpha: layer.opacity, blur: blur * pixels)
+            } else {
+                canvas.endGroup(alpha: layer.opacity)
+            }
             canvas.restore()
         }
     }
@@ -668,6 +675,8 @@ struct PresentedLayer {
     var shadowOpacity: Double { max(0, min(1, number(.shadowOpacity))) }
     var shadowColor: Color { color(.shadowColor) }
     var shadowRadius: Double { max(0, number(.shadowRadius)) }
+    /// Points, at most 1,000 (a blur wider than any picture draws nothing more).
+    var blurRadius: Double { max(0, min(number(.blurRadius), 1000)) }
 
     var shadowOffset: Point { frame.point(index, .shadowOffset) }
 

@@ -35,6 +35,8 @@ package struct LayerSnapshot: Sendable {
     package var shadowOpacity: Double
     package var shadowOffset: Point
     package var shadowRadius: Double
+    /// SwiftUI's `blur(radius:)` (``LayerProperty/blurRadius``), points.
+    package var blurRadius: Double
     /// `CAShapeLayer`: its path and how it is painted.
     package var path: BezierPath?
     package var fillColor: Color
@@ -77,7 +79,7 @@ extension FrameRenderer {
                     cornerRadius: layer.cornerRadius, borderWidth: layer.borderWidth, borderColor: layer.borderColor,
                     masksToBounds: layer.masksToBounds, shadowColor: layer.shadowColor,
                     shadowOpacity: layer.shadowOpacity, shadowOffset: layer.shadowOffset,
-                    shadowRadius: layer.shadowRadius,
+                    shadowRadius: layer.shadowRadius, blurRadius: layer.blurRadius,
                     path: layer.type == .shape ? layer.path : nil,
                     fillColor: layer.type == .shape ? layer.color(.fillColor) : .clear,
                     strokeColor: layer.type == .shape ? layer.color(.strokeColor) : .clear,

@@ -40,7 +40,8 @@ public enum PictureService {
         }
         let renderer = FrameRenderer(frames: plan.frames, scale: picture.scale, canvas: canvas)
         // Drawing's cost, decided before the first frame: layers, path elements, particles,
-        // characters of text, shadow pixels (a blur costs about a step per 16 pixels), and the
+        // characters of text, shadow pixels (a blur costs about a step per 16 pixels), a blurred
+        // layer's group, and the
         // pixels each layer covers (bounds × its and its ancestors' scale, at most the canvas;
         // a step per 16 pixels; a group composited for its opacity once more, the canvas).
         let pixelsPerPoint = picture.scale * picture.scale
@@ -54,6 +55,9 @@ public enum PictureService {
             perFrame += min(plan.timeline.shadowAreaBound(layer: layer), 1e12) * pixelsPerPoint / 16
             perFrame += min(coverage[layer] * pixelsPerPoint, canvasPixels) / 16
             if plan.timeline.isCompositedGroup(layer: layer) { perFrame += canvasPixels / 16 }
+            // A blur: its group (at most the canvas) is read and written 24 times (three box
+            // passes each way over four channels), whatever the radius.
+            if plan.timeline.isBlurred(layer: layer) { perFrame += canvasPixels * 24 / 16 }
         }
         let cost = perFrame * Double(plan.times.count)
         if cost > Double(FormatLimits.maxDrawCost) {

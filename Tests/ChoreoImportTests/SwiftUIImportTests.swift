@@ -148,6 +148,35 @@ import Testing
         #expect(!Self.hidden(timeline, "roundedRectangle-2", 3.5))
     }
 
+    @Test func aBlurAnimatesIsDrawnAndExported() throws {
+        let result = Self.run(
+            """
+            import SwiftUI
+
+            struct Focus: View {
+                @State private var blurred = false
+                var body: some View {
+                    RoundedRectangle(cornerRadius: 20)
+                        .fill(.orange)
+                        .frame(width: 120, height: 80)
+                        .blur(radius: blurred ? 12 : 0)
+                        .animation(.easeInOut(duration: 1), value: blurred)
+                        .onTapGesture { blurred.toggle() }
+                }
+            }
+            """)
+        #expect(!result.diagnostics.contains { $0.severity == .warning || $0.severity == .error })
+        let timeline = try ImportChainTests.timeline(result)
+        var reference = SwiftUIValueTrack(0)
+        reference.set(12, at: 0.5, animation: .easeInOut(duration: 1))
+        #expect(abs(Self.value(timeline, "roundedRectangle", "blurRadius", 1) - reference.value(at: 1)) < 1e-9)
+        let css = try Exporter.export(timeline, options: ExportOptions(format: .css), name: "Focus")
+        #expect(String(decoding: css.bytes, as: UTF8.self).contains("filter: blur("))
+        #expect(css.report.approximated.contains { $0.properties.contains("blurRadius") })
+        let lottie = try Exporter.export(timeline, options: ExportOptions(format: .lottie), name: "Focus")
+        #expect(lottie.report.dropped.contains { $0.properties.contains("blurRadius") })
+    }
+
     static let counter = """
         import SwiftUI
 
@@ -163,7 +192,7 @@ import Testing
                         .frame(width: side, height: side)
                         .opacity(level)
                         .rotationEffect(.degrees(expanded ? 90 : 0))
-                        .blur(radius: 2)
+                        .shadow(radius: 2)
                     Circle()
                         .frame(width: 40, height: 40)
                     Button("Grow") {
@@ -183,8 +212,8 @@ import Testing
     @Test func stateTransactionsAndStacksAreRead() throws {
         let result = Self.run(Self.counter, taps: [("Grow", 1)])
         let messages = Self.messages(result)
-        // .blur is said at its line and left out.
-        #expect(messages.contains { $0.hasPrefix("15:17: warning: .blur is not modelled") })
+        // .shadow is said at its line and left out.
+        #expect(messages.contains { $0.hasPrefix("15:17: warning: .shadow is not modelled") })
         let timeline = try ImportChainTests.timeline(result)
         // The transaction disables the stack's .animation: linear over 1 s.
         #expect(abs(Self.value(timeline, "roundedRectangle", "opacity", 1.5) - 0.5) < 1e-9)

@@ -280,6 +280,28 @@ import Testing
         #expect(Self.rgba(soft, 74, 50)[3] > 0, "the blur reaches past the sharp edge")
     }
 
+    /// `blurRadius` (SwiftUI's `blur(radius:)`) blurs the layer and its sublayers together:
+    /// colour spreads past the edges, the middle keeps its colour, and 0 draws it sharp.
+    @Test func blurredLayersSpreadWithTheirSublayers() throws {
+        func frame(_ radius: Int) throws -> CairoCanvas {
+            try Self.renderer(
+                ##"{\##(Self.canvas), "layers": [{"id": "a", "frame": [30, 30, 40, 40], "backgroundColor": "#0000FF", "blurRadius": \##(radius), "sublayers": [{"id": "c", "frame": [30, 0, 10, 10], "backgroundColor": "#FF0000"}]}]}"##
+            ).draw(at: 0)
+        }
+        let sharp = try frame(0)
+        #expect(Self.rgba(sharp, 26, 50)[3] == 0)
+        #expect(Self.rgba(sharp, 50, 50) == [0, 0, 255, 255])
+        #expect(Self.rgba(sharp, 65, 35) == [255, 0, 0, 255])
+        let soft = try frame(8)
+        let edge = Self.rgba(soft, 30, 50)
+        #expect(edge[3] > 40 && edge[3] < 215, "a soft edge, \(edge)")
+        #expect(Self.rgba(soft, 26, 50)[3] > 0, "past the sharp edge")
+        #expect(Self.rgba(soft, 50, 50) == [0, 0, 255, 255], "the middle")
+        // The sublayer is blurred with it: red bleeds into the blue around it.
+        let bled = Self.rgba(soft, 65, 45)
+        #expect(bled[0] > 0 && bled[2] > 0, "\(bled)")
+    }
+
     /// Particles are discs of their colour at their positions in the emitter layer.
     @Test func particlesAreDiscs() throws {
         let frame = try Self.renderer(

@@ -8,6 +8,10 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
     case path, fillColor, strokeColor, lineWidth, strokeStart, strokeEnd, lineCap, lineJoin
     // CATextLayer
     case string, fontSize, foregroundColor, alignmentMode
+    /// A Gaussian blur of the layer and its sublayers, its radius in points: SwiftUI's
+    /// `blur(radius:)` (Core Animation's `filters` with a `CIGaussianBlur`, which iOS does not
+    /// draw on a layer; a choreo addition).
+    case blurRadius
     // CAEmitterLayer
     case emitterPosition, emitterZPosition, emitterSize, birthRate, lifetime, velocity, scale, spin
 
@@ -47,14 +51,15 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         case .fontSize: 26
         case .foregroundColor: 27
         case .alignmentMode: 28
-        case .emitterPosition: 29
-        case .emitterZPosition: 30
-        case .emitterSize: 31
-        case .birthRate: 32
-        case .lifetime: 33
-        case .velocity: 34
-        case .scale: 35
-        case .spin: 36
+        case .blurRadius: 29
+        case .emitterPosition: 30
+        case .emitterZPosition: 31
+        case .emitterSize: 32
+        case .birthRate: 33
+        case .lifetime: 34
+        case .velocity: 35
+        case .scale: 36
+        case .spin: 37
         }
     }
 

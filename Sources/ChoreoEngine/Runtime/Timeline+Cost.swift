@@ -40,6 +40,15 @@ extension Timeline {
         return area.isFinite ? area : .greatestFiniteMagnitude
     }
 
+    /// Whether the layer is ever blurred (`blurRadius` above 0 at some time): its picture is a
+    /// group blurred as a whole.
+    public func isBlurred(layer: Int) -> Bool {
+        valuesTaken(layer: layer, property: .blurRadius).contains { value in
+            if case .number(let n) = value { return n > 0 }
+            return false
+        }
+    }
+
     /// The most area, in square points of the canvas, each layer can cover at any time: its
     /// largest bounds, scaled by the largest scale of its transform and of every ancestor's in
     /// any of the tree's shapes. Unbounded (infinite) where a transform has no finite bound;

@@ -55,6 +55,7 @@ extension SwiftUIScene {
             var opacity = (1.0, end)
             var color: (Value, Int)?
             var radius: (Double, Int)?
+            var blur: (Double, Int)?
             // The innermost of each kind decides (a view takes one of each; the scene's reader
             // says so otherwise).
             for (index, modifier) in view.modifiers.enumerated() {
@@ -67,6 +68,7 @@ extension SwiftUIScene {
                 case .opacity(let value): opacity = (number(value), index)
                 case .fill(let value), .background(let value): color = (value.value(values), index)
                 case .cornerRadius(let value): radius = (number(value), index)
+                case .blur(let value): blur = (number(value), index)
                 case .animation, .keyframeAnimator, .phaseAnimator, .transition, .matchedGeometryEffect: break
                 }
             }
@@ -98,6 +100,9 @@ extension SwiftUIScene {
             if let color { channels.append(Channel(keyPath: KeyPath(.backgroundColor), value: color.0, slot: color.1)) }
             if let radius {
                 channels.append(Channel(keyPath: KeyPath(.cornerRadius), value: .number(radius.0), slot: radius.1))
+            }
+            if let blur {
+                channels.append(Channel(keyPath: KeyPath(.blurRadius), value: .number(max(0, blur.0)), slot: blur.1))
             }
             // What a keyframe animator drives starts at its track's initial value; what a phase
             // animator drives, at its first phase.

@@ -125,6 +125,8 @@ public enum SwiftUIModifier: Sendable, Equatable {
     case background(SwiftUIExpression)
     /// `.cornerRadius(_:)`, or a `RoundedRectangle`'s `cornerRadius`.
     case cornerRadius(SwiftUIExpression)
+    /// `.blur(radius:)`: the view and its subviews blurred together.
+    case blur(SwiftUIExpression)
     /// `.animation(_:value:)`: the changes of the modifiers before it, and of the view's
     /// children, caused by a change of the state `value` take `animation` (nil: none). Without
     /// `value`, the deprecated `.animation(_:)`: every change does.
@@ -153,6 +155,7 @@ public enum SwiftUIModifier: Sendable, Equatable {
         case .fill: "fill"
         case .background: "background"
         case .cornerRadius: "cornerRadius"
+        case .blur: "blur"
         case .animation: "animation"
         case .keyframeAnimator: "keyframeAnimator"
         case .phaseAnimator: "phaseAnimator"
