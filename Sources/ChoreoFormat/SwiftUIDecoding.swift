@@ -272,7 +272,11 @@ extension SceneDecoder {
             let initial = track["initial"].flatMap { reader.number($0, "\(at).initial") } ?? fallback
             var keyframes: [SwiftUIKeyframeTrack.Keyframe] = []
             if let list = track["keyframes"].flatMap({ reader.array($0, "\(at).keyframes") }) {
-                for (position, element) in list.enumerated() {
+                if list.count > Self.maxKeyframes {
+                    reader.fail(
+                        "\(at).keyframes", "a track has at most \(Self.maxKeyframes) keyframes, not \(list.count)")
+                }
+                for (position, element) in list.enumerated().prefix(Self.maxKeyframes) {
                     if let keyframe = decodeKeyframe(element, "\(at).keyframes[\(position)]") {
                         keyframes.append(keyframe)
                     }
@@ -423,6 +427,8 @@ extension SceneDecoder {
     }
 
     static let keyframeKinds = ["linear", "spring", "cubic", "move"]
+    /// Keyframes a track may have: each is an animation of its own in every play.
+    static let maxKeyframes = 1000
 
     /// A keyframe: `{"linear": 1.2, "duration": 0.2, "timingCurve": "easeOut"}`, `{"spring": 1,
     /// "duration": 0.4, "springDuration": 0.5, "bounce": 0.3, "startVelocity": 0}` (the spring's
