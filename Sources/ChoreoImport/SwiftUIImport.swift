@@ -823,6 +823,8 @@ extension SwiftUIImporter {
         let time: Double
         let statements: [Statement]
         let order: Int
+        /// Where the action is written (a button, an `onAppear`, a delayed block).
+        var position: SourcePosition?
     }
 
     /// The script: `onAppear` at 0, then each tap at its time, each action's later work
@@ -849,7 +851,8 @@ extension SwiftUIImporter {
                                 ? "" : " (there are: \(known.map { "\"\($0)\"" }.joined(separator: ", ")))")))
                 continue
             }
-            queue.append(Work(time: tap.time, statements: target.actions, order: queue.count))
+            queue.append(
+                Work(time: tap.time, statements: target.actions, order: queue.count, position: target.position))
         }
         var entries: [(time: Double, actions: [JSONValue])] = []
         var steps = 0
@@ -859,7 +862,12 @@ extension SwiftUIImporter {
             let work = queue.remove(at: next)
             var context = ActionContext()
             let actions = perform(work.statements, &context, time: work.time, queue: &queue)
-            if !actions.isEmpty { entries.append((work.time, actions)) }
+            if !actions.isEmpty {
+                // The entry's actions map to the code that made them (the player links them).
+                let position = work.position ?? work.statements.first?.position
+                if let position { map.append(SourceMapping(path: "$.script[\(entries.count)]", position: position)) }
+                entries.append((work.time, actions))
+            }
         }
         return entries.map { ["at": .number($0.time), "do": .array($0.actions)] }
     }
@@ -952,7 +960,10 @@ extension SwiftUIImporter {
                     unsupported("this asyncAfter", position)
                     continue
                 }
-                queue.append(Work(time: time + seconds, statements: body.body, order: queue.count + 1000))
+                queue.append(
+                    Work(
+                        time: time + seconds, statements: body.body, order: queue.count + 1000,
+                        position: body.body.first?.position))
             case .ifStatement(let conditions, let then, let otherwise, _):
                 let holds = conditions.allSatisfy { condition in
                     if case .expression(let e) = condition, case .bool(let flag)? = evaluate(e) { return flag }

@@ -61,7 +61,10 @@ import Testing
     }
 
     @Test func theToggleMovesAsSwiftUIWould() throws {
-        let timeline = try ImportChainTests.timeline(Self.run(try Self.example("SpringToggle.swift")))
+        let result = Self.run(try Self.example("SpringToggle.swift"))
+        // The tap's script entry maps to the view it taps (line 9, the ZStack), as the player links it.
+        #expect(result.sourceMap.contains { $0.path == "$.script[0]" && $0.position.line == 9 })
+        let timeline = try ImportChainTests.timeline(result)
         // Tapped once by default, at 0.5 s; the knob's offset under the zstack's spring.
         var reference = SwiftUIValueTrack(-28)
         reference.set(28, at: 0.5, animation: .spring(duration: 0.5, bounce: 0.3))
