@@ -5,10 +5,10 @@ import ChoreoJSON
 /// "SwiftUI"): names as SwiftUI spells them.
 extension SceneDecoder {
     static let swiftUIFields: Set<String> = ["state", "views"]
-    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children", "if"]
+    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children", "if", "text"]
     static let modifierNames = [
         "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
-        "foregroundStyle", "background", "cornerRadius", "blur", "animation", "keyframeAnimator",
+        "foregroundStyle", "background", "cornerRadius", "blur", "font", "animation", "keyframeAnimator",
         "phaseAnimator", "transition", "matchedGeometryEffect",
     ]
 
@@ -77,6 +77,12 @@ extension SceneDecoder {
             }
         }
         var view = SwiftUIView(id: id, shape: shape)
+        if let textJSON = object["text"] {
+            if shape != .text { reader.fail("\(path).text", "is a Text's string; give shape text") }
+            view.text = reader.string(textJSON, "\(path).text")
+        } else if shape == .text {
+            reader.fail("\(path).text", "is required: the Text's string")
+        }
         if let condition = object["if"], let text = reader.string(condition, "\(path).if") {
             let negated = text.hasPrefix("!")
             let name = negated ? String(text.dropFirst()) : text
@@ -89,7 +95,7 @@ extension SceneDecoder {
                 let at = "\(path).modifiers[\(index)]"
                 guard let modifier = decodeModifier(element, at, shape: shape) else { continue }
                 if !["animation", "keyframeAnimator", "phaseAnimator"].contains(modifier.name) {
-                    let kind = modifier.name == "background" ? "fill" : modifier.name
+                    let kind = modifier.name == "background" && shape != .text ? "fill" : modifier.name
                     if let first = seen[kind] {
                         reader.fail(at, "a view takes one \(modifier.name) modifier (modifiers[\(first)] is one)")
                     }
@@ -211,12 +217,26 @@ extension SceneDecoder {
             if shape == .stack { reader.fail(at, "fills a shape; a stack takes background") }
             return expression(value, at, .color).map { .fill($0) }
         case "background":
-            if shape != .stack { reader.fail(at, "is a stack's colour; a shape takes fill") }
+            if shape != .stack && shape != .text {
+                reader.fail(at, "is a stack's or a text's colour; a shape takes fill")
+            }
             return expression(value, at, .color).map { .background($0) }
         case "cornerRadius":
             return expression(value, at, .number).map { .cornerRadius($0) }
         case "blur":
             return expression(value, at, .number).map { .blur($0) }
+        case "font":
+            if shape != .text { reader.fail(at, "sets a Text's size; this view is a \(shape.rawValue)") }
+            if case .string(let style) = value {
+                guard let size = SwiftUIView.textStyles[style] else {
+                    let styles = SwiftUIView.textStyles.keys.sorted()
+                    reader.failUnknown(
+                        at, "must be points or a text style (\(styles.joined(separator: ", ")))", style, among: styles)
+                    return nil
+                }
+                return .font(.constant(.number(size)))
+            }
+            return expression(value, at, .number).map { .font($0) }
         default:
             var watched: String?
             if let valueJSON = object["value"], let state = reader.string(valueJSON, "\(path).value") {

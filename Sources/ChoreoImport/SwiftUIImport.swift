@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoJSON
 
 /// Reads a SwiftUI view (`struct ContentView: View` with its state, a `body`, button actions,
@@ -130,6 +131,7 @@ struct SwiftUIImporter {
         var tapTitle: String?
         var tapActions: [Statement]?
         var stack: (vertical: Bool, spacing: Double, position: SourcePosition)?
+        var text: String?
         var id = "view"
         switch base {
         case .call(.name(let name, let position), let arguments, _):
@@ -172,19 +174,28 @@ struct SwiftUIImporter {
                         label = closure.body
                     }
                 }
-                if title == nil { title = Self.text(in: label) }
-                let labelViews = viewList(label, path: path + ".children")
-                children = labelViews
-                id = "button"
-                tapTitle = title ?? "Button"
+                tapTitle = title ?? Self.text(in: label) ?? "Button"
                 tapActions = action
-                if labelViews.isEmpty {
-                    // A text button: tapped, not drawn.
-                    unsupported("Text", position)
-                    tappables.append((title ?? "Button", action, expression.position))
-                    return nil
+                id = "button"
+                if let title, label.isEmpty {
+                    // `Button("Title")`: its title in the accent colour.
+                    shape = "text"
+                    text = title
+                    modifiers.append(["fill": .string(Self.colorNames["accentColor"]!)])
+                } else {
+                    children = viewList(label, path: path + ".children")
                 }
-            case "Text", "Image", "Label":
+            case "Text":
+                switch arguments.first?.value {
+                case .literal(.string(let string), _)?: text = string
+                default:
+                    // Interpolated or computed text: drawn as its position's placeholder.
+                    unsupported("text that is not a string literal (drawn as …)", position)
+                    text = "…"
+                }
+                shape = "text"
+                id = "text"
+            case "Image", "Label":
                 unsupported(name, position)
                 return nil
             case "Spacer", "Divider", "EmptyView":
@@ -217,7 +228,7 @@ struct SwiftUIImporter {
             case "onAppear":
                 if case .closure(let closure, _)? = arguments.last?.value { appearing.append(closure.body) }
             default:
-                if let modifier = modifier(name, arguments, position, isShape: shape != nil) {
+                if let modifier = modifier(name, arguments, position, shape: shape) {
                     modifiers.append(modifier)
                 }
             }
@@ -244,6 +255,7 @@ struct SwiftUIImporter {
         if let tapTitle, let tapActions { tappables.append((tapTitle, tapActions, expression.position)) }
         members.append(("id", .string(id)))
         if let shape { members.append(("shape", .string(shape))) }
+        if let text { members.append(("text", .string(text))) }
         if !modifiers.isEmpty { members.append(("modifiers", .array(modifiers))) }
         if !children.isEmpty { members.append(("children", .array(children))) }
         map.append(SourceMapping(path: path, position: expression.position))
@@ -339,9 +351,20 @@ struct SwiftUIImporter {
         return false
     }
 
-    /// A view's frame at the start (its state's initial values).
+    /// A view's frame at the start (its state's initial values); a Text's measured size
+    /// (``SwiftUIView/textSize(_:fontSize:)``) when it has none.
     func fixedSize(_ view: JSONObject) -> (Double, Double)? {
-        guard case .array(let modifiers)? = view["modifiers"] else { return nil }
+        var modifiers: [JSONValue] = []
+        if case .array(let given)? = view["modifiers"] { modifiers = given }
+        if view["shape"] == .string("text"), case .string(let string)? = view["text"],
+            !modifiers.contains(where: { Self.names($0, "frame") })
+        {
+            var size = 17.0
+            for case .object(let modifier) in modifiers {
+                if let font = modifier["font"].flatMap(initial) { size = font }
+            }
+            return SwiftUIView.textSize(string, fontSize: size)
+        }
         for case .object(let modifier) in modifiers {
             if case .object(let frame)? = modifier["frame"], let w = frame["width"].flatMap(initial),
                 let h = frame["height"].flatMap(initial)
@@ -409,9 +432,11 @@ struct SwiftUIImporter {
 
     // MARK: Modifiers
 
-    mutating func modifier(_ name: String, _ arguments: [Argument], _ position: SourcePosition, isShape: Bool)
+    mutating func modifier(_ name: String, _ arguments: [Argument], _ position: SourcePosition, shape: String?)
         -> JSONValue?
     {
+        let isShape = shape != nil
+        let takesBackground = shape == nil || shape == "text"
         func labelled(_ label: String) -> Expression? { arguments.first { $0.label == label }?.value }
         func pair(_ first: String, _ second: String) -> JSONValue? {
             var members: [(String, JSONValue)] = []
@@ -465,13 +490,34 @@ struct SwiftUIImporter {
             }
             return arguments.first.flatMap { colorExpression($0.value) }.map { ["fill": $0] }
         case "background":
-            guard !isShape else {
+            guard takesBackground else {
                 unsupported("background behind a shape", position)
                 return nil
             }
             return arguments.first.flatMap { colorExpression($0.value) }.map { ["background": $0] }
         case "cornerRadius":
             return arguments.first.flatMap { number($0.value) }.map { ["cornerRadius": $0] }
+        case "font":
+            // `.font(.title)`, `.font(.title.bold())`, `.font(.system(size: 24))`.
+            var font = arguments.first?.value
+            while case .call(.member(let inner?, _, _), _, _)? = font, case .member = inner { font = inner }
+            switch font {
+            case .member(_, let style, _)?:
+                if let size = SwiftUIView.textStyles[style] { return ["font": .number(size)] }
+            case .call(.member(_, "system", _), let parts, _)?:
+                if let size = parts.first(where: { $0.label == "size" }).flatMap({ number($0.value) }) {
+                    return ["font": size]
+                }
+                if case .member(_, let style, _)? = parts.first?.value, let size = SwiftUIView.textStyles[style] {
+                    return ["font": .number(size)]
+                }
+            default: break
+            }
+            unsupported("this font", position)
+            return nil
+        case "fontWeight", "bold", "italic", "kerning", "tracking", "lineLimit", "multilineTextAlignment":
+            // How glyphs look, not where or how large: left out without a word.
+            return nil
         case "blur":
             if arguments.contains(where: { $0.label == "opaque" }) { unsupported("blur's opaque", position) }
             return labelled("radius").flatMap { number($0) }.map { ["blur": $0] }

@@ -240,6 +240,38 @@ struct SwiftUISceneTests {
         }
     }
 
+    @Test func textViewsAreTextLayersMeasuredByTheirString() throws {
+        let timeline = try ScriptTests.timeline(
+            """
+            {"canvas": {"width": 300, "height": 200}, "swiftui": {"state": {"big": false}, "views": [
+               {"id": "title", "shape": "text", "text": "Hello", "modifiers": [
+                  {"font": "title"}, {"fill": "#FF3B30"}, {"background": "#000000"},
+                  {"opacity": {"if": "big", "then": 0.5, "else": 1}}]}]}}
+            """)
+        #expect(ScriptTests.value(timeline, "title", "string", 0) == .string("Hello"))
+        #expect(ScriptTests.value(timeline, "title", "fontSize", 0) == .number(28))
+        #expect(ScriptTests.value(timeline, "title", "alignmentMode", 0) == .string("center"))
+        #expect(
+            ScriptTests.value(timeline, "title", "foregroundColor", 0)
+                == .color(Color(red: 1, green: 59.0 / 255, blue: 48.0 / 255, alpha: 1)))
+        #expect(
+            ScriptTests.value(timeline, "title", "backgroundColor", 0)
+                == .color(Color(red: 0, green: 0, blue: 0, alpha: 1)))
+        // Five characters at 0.6 em, one line of 1.2 em, centred in the canvas.
+        #expect(ScriptTests.value(timeline, "title", "bounds", 0) == .rect(Rect(x: 0, y: 0, width: 84, height: 33.6)))
+        #expect(ScriptTests.value(timeline, "title", "position", 0) == .point(Point(150, 100)))
+        let errors = Self.errors(
+            #"{"swiftui": {"views": [{"id": "t", "shape": "text", "modifiers": [{"font": "titel"}]}, {"id": "c", "shape": "circle", "modifiers": [{"font": 12}]}]}}"#
+        )
+        #expect(errors.contains { $0.hasPrefix("$.swiftui.views[0].text: is required") })
+        #expect(
+            errors.contains {
+                $0.hasPrefix("$.swiftui.views[0].modifiers[0].font: must be points or a text style")
+                    && $0.hasSuffix("(title)")
+            })
+        #expect(errors.contains { $0.hasPrefix("$.swiftui.views[1].modifiers[0].font: sets a Text's size") })
+    }
+
     @Test func mistakesAreNamedWithTheirPath() {
         let errors = Self.errors
         let typo = errors(Self.knob(after: #"{"offest": {"x": 1}}"#, script: "[]"))

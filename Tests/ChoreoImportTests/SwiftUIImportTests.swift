@@ -180,6 +180,52 @@ import Testing
         #expect(lottie.report.dropped.contains { $0.properties.contains("blurRadius") })
     }
 
+    @Test func textIsDrawnAndStacked() throws {
+        let result = Self.run(
+            """
+            import SwiftUI
+
+            struct Ready: View {
+                @State private var done = false
+                var body: some View {
+                    VStack(spacing: 16) {
+                        Text("Ready?")
+                            .font(.largeTitle.bold())
+                            .foregroundStyle(done ? Color.green : Color.primary)
+                        RoundedRectangle(cornerRadius: 8)
+                            .fill(.blue)
+                            .frame(width: 160, height: 8)
+                        Button("Go") {
+                            withAnimation(.bouncy) { done.toggle() }
+                        }
+                    }
+                }
+            }
+            """)
+        #expect(!result.diagnostics.contains { $0.severity != .note }, "\(Self.messages(result))")
+        let timeline = try ImportChainTests.timeline(result)
+        let text = try #require(timeline.layerIndex["text"])
+        #expect(timeline.layers[text].type == .text)
+        #expect(timeline.layers[text].modelValue(.string, at: 0) == .string("Ready?"))
+        #expect(timeline.layers[text].modelValue(.fontSize, at: 0) == .number(34))
+        // The title, the bar and the button, 16 points apart, each as tall as it is: the text
+        // 1.2 em (40.8), the bar 8, the button's title at body size (20.4).
+        #expect(Self.value(timeline, "text", "position.y", 0) == 20.4)
+        #expect(Self.value(timeline, "roundedRectangle", "position.y", 0) == 40.8 + 16 + 4)
+        let button = try #require(timeline.layerIndex["button"])
+        #expect(timeline.layers[button].modelValue(.string, at: 0) == .string("Go"))
+        // Tapped at 0.5 s, the colour animates by the spring towards green.
+        let index = try #require(timeline.layerIndex["text"])
+        let maps = timeline.timeMaps(at: 0.6, shape: timeline.shape(at: 0.6))
+        let shown = timeline.presentationValue(
+            layer: index, keyPath: KeyPath("foregroundColor")!, at: 0.6, map: maps[index])
+        guard case .color(let mid) = shown else {
+            Issue.record("no colour")
+            return
+        }
+        #expect(mid.green > 0.2 && mid.green < 0.78)
+    }
+
     static let counter = """
         import SwiftUI
 
@@ -237,7 +283,7 @@ import Testing
             """
             struct Hello: View {
                 var body: some View {
-                    Text("Hello")
+                    Image(systemName: "star")
                 }
             }
             """)

@@ -54,8 +54,10 @@ extension SwiftUIScene {
             var rotation = (0.0, end)
             var opacity = (1.0, end)
             var color: (Value, Int)?
+            var backdrop: (Value, Int)?
             var radius: (Double, Int)?
             var blur: (Double, Int)?
+            var font: (Double, Int) = (17, end)
             // The innermost of each kind decides (a view takes one of each; the scene's reader
             // says so otherwise).
             for (index, modifier) in view.modifiers.enumerated() {
@@ -66,11 +68,17 @@ extension SwiftUIScene {
                 case .scaleEffect(let x, let y): scale = (number(x), number(y), index)
                 case .rotationEffect(let angle): rotation = (number(angle), index)
                 case .opacity(let value): opacity = (number(value), index)
-                case .fill(let value), .background(let value): color = (value.value(values), index)
+                case .fill(let value): color = (value.value(values), index)
+                case .background(let value): backdrop = (value.value(values), index)
                 case .cornerRadius(let value): radius = (number(value), index)
                 case .blur(let value): blur = (number(value), index)
+                case .font(let value): font = (max(1, number(value)), index)
                 case .animation, .keyframeAnimator, .phaseAnimator, .transition, .matchedGeometryEffect: break
                 }
+            }
+            if view.shape == .text, !view.modifiers.contains(where: { if case .frame = $0 { true } else { false } }) {
+                let measured = SwiftUIView.textSize(view.text ?? "", fontSize: font.0)
+                size = (measured.0, measured.1, font.1)
             }
             sizes.append((size.0, size.1))
             var width = size.0
@@ -97,7 +105,17 @@ extension SwiftUIScene {
                 Channel(keyPath: KeyPath(.transform, .rotationZ), value: .number(rotation.0), slot: rotation.1),
                 Channel(keyPath: KeyPath(.opacity), value: .number(opacity.0), slot: opacity.1),
             ]
-            if let color { channels.append(Channel(keyPath: KeyPath(.backgroundColor), value: color.0, slot: color.1)) }
+            if let color {
+                // A Text's colour is its glyphs'.
+                let property: LayerProperty = view.shape == .text ? .foregroundColor : .backgroundColor
+                channels.append(Channel(keyPath: KeyPath(property), value: color.0, slot: color.1))
+            }
+            if let backdrop {
+                channels.append(Channel(keyPath: KeyPath(.backgroundColor), value: backdrop.0, slot: backdrop.1))
+            }
+            if view.shape == .text {
+                channels.append(Channel(keyPath: KeyPath(.fontSize), value: .number(font.0), slot: font.1))
+            }
             if let radius {
                 channels.append(Channel(keyPath: KeyPath(.cornerRadius), value: .number(radius.0), slot: radius.1))
             }
@@ -132,8 +150,15 @@ extension SwiftUIScene {
         let views = flattened
         let channels = channels(initialState, canvas: canvas)
         var nodes = views.enumerated().map { index, entry in
-            var node = LayerNode(id: entry.view.id)
+            var node = LayerNode(id: entry.view.id, type: entry.view.shape == .text ? .text : .layer)
             node.values = Self.modelValues(channels[index])
+            if entry.view.shape == .text {
+                node.values[.string] = .string(entry.view.text ?? "")
+                node.values[.alignmentMode] = .string("center")
+                if node.values[.foregroundColor] == nil {
+                    node.values[.foregroundColor] = .color(Color(red: 0, green: 0, blue: 0, alpha: 1))
+                }
+            }
             // A view an `if` leaves out is there, hidden, until it is inserted.
             if !entry.view.isPresent(initialState) { node.values[.hidden] = .bool(true) }
             return node

@@ -64,7 +64,24 @@ public struct SwiftUIView: Sendable, Equatable {
         case rectangle, roundedRectangle, circle, capsule
         /// A `ZStack`: no drawing of its own; its children are centred in it unless positioned.
         case stack
+        /// `Text`: its string in DejaVu Sans (as choreo's pictures draw text), centred.
+        case text
     }
+
+    /// `Text`'s string.
+    public var text: String?
+
+    /// The size a `Text` takes when not framed: its characters at 0.6 em each, one line of
+    /// 1.2 em (choreo's rule: there is no layout engine; DejaVu Sans averages about 0.6 em).
+    public static func textSize(_ string: String, fontSize: Double) -> (Double, Double) {
+        (max(1, Double(string.count)) * fontSize * 0.6, fontSize * 1.2)
+    }
+
+    /// SwiftUI's text styles in points (iOS, the default Dynamic Type size).
+    public static let textStyles: [String: Double] = [
+        "largeTitle": 34, "title": 28, "title2": 22, "title3": 20, "headline": 17, "body": 17, "callout": 16,
+        "subheadline": 15, "footnote": 13, "caption": 12, "caption2": 11,
+    ]
 
     public var id: String
     public var shape: Shape
@@ -83,6 +100,7 @@ public struct SwiftUIView: Sendable, Equatable {
 
     public static func == (a: SwiftUIView, b: SwiftUIView) -> Bool {
         a.id == b.id && a.shape == b.shape && a.modifiers == b.modifiers && a.children == b.children
+            && a.text == b.text
             && a.condition?.state == b.condition?.state && a.condition?.negated == b.condition?.negated
     }
 
@@ -127,6 +145,8 @@ public enum SwiftUIModifier: Sendable, Equatable {
     case cornerRadius(SwiftUIExpression)
     /// `.blur(radius:)`: the view and its subviews blurred together.
     case blur(SwiftUIExpression)
+    /// `.font(.system(size:))` or a text style: a `Text`'s size, points.
+    case font(SwiftUIExpression)
     /// `.animation(_:value:)`: the changes of the modifiers before it, and of the view's
     /// children, caused by a change of the state `value` take `animation` (nil: none). Without
     /// `value`, the deprecated `.animation(_:)`: every change does.
@@ -156,6 +176,7 @@ public enum SwiftUIModifier: Sendable, Equatable {
         case .background: "background"
         case .cornerRadius: "cornerRadius"
         case .blur: "blur"
+        case .font: "font"
         case .animation: "animation"
         case .keyframeAnimator: "keyframeAnimator"
         case .phaseAnimator: "phaseAnimator"
