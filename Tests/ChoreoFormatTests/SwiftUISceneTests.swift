@@ -490,6 +490,23 @@ struct SwiftUIPhaseSceneTests {
         #expect(!ScriptTests.codes(timeline).contains("never-settles"))
     }
 
+    /// Phases a microsecond long step a million times a second: the run stops at its event
+    /// budget with the animator's path, rather than going on (or growing the path each step).
+    @Test func phasesTooShortToDrawAreStopped() throws {
+        let text = """
+            {"swiftui": {"state": {}, "views": [{"id": "d", "shape": "circle", "modifiers": [
+               {"phaseAnimator": {"phases": [{"opacity": 1}, {"opacity": 0}],
+                 "animations": [{"linear": {"duration": 0.000001}}, {"linear": {"duration": 0.000001}}]}}]}]}}
+            """
+        let (scene, _) = try SceneDecoder.decode(bytes: Array(text.utf8))
+        #expect {
+            _ = try SceneRunner.run(scene)
+        } throws: { error in
+            guard let error = error as? RuntimeError else { return false }
+            return error.path == "$.swiftui.d.phaseAnimator[0]" && error.message.contains("events")
+        }
+    }
+
     @Test func phaseMistakesAreNamed() {
         let text = """
             {"swiftui": {"state": {}, "views": [{"id": "v", "shape": "circle", "modifiers": [

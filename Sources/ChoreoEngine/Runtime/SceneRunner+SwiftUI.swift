@@ -564,8 +564,11 @@ extension RunnerState {
         next.remaining = step.remaining.map { $0 - 1 }
         var update = SwiftUIUpdate(changes: [])
         update.phase = next
+        // The steps' path names the animator, not the step before: a cycle's steps do not
+        // lengthen it.
+        let stepPath = "$.swiftui.\(runtime.views[step.view].view.id).phaseAnimator"
         schedule(
-            deferred: DeferredTurn(actions: [.swiftUI(update)], finished: nil, path: path),
+            deferred: DeferredTurn(actions: [.swiftUI(update)], finished: nil, path: stepPath),
             at: SceneTime.quantize(now + seconds))
     }
 
