@@ -463,8 +463,8 @@ extension SceneDecoder {
             return nil
         }
         guard let target = reader.number(object[kind]!, "\(path).\(kind)") else { return nil }
-        func number(_ label: String, min: Double? = nil) -> Double? {
-            object[label].flatMap { reader.number($0, "\(path).\(label)", min: min) }
+        func number(_ label: String, min: Double? = nil, max: Double? = nil) -> Double? {
+            object[label].flatMap { reader.number($0, "\(path).\(label)", min: min, max: max) }
         }
         func duration() -> Double? {
             guard object["duration"] != nil else {
@@ -502,7 +502,7 @@ extension SceneDecoder {
             reader.rejectUnknown(
                 object, path, allowed: ["spring", "duration", "springDuration", "bounce", "startVelocity"])
             let spring = SwiftUISpring(
-                duration: number("springDuration", min: 0) ?? 0.5, bounce: number("bounce", min: -1) ?? 0)
+                duration: number("springDuration", min: 0) ?? 0.5, bounce: number("bounce", min: -1, max: 1) ?? 0)
             return .spring(
                 target, duration: number("duration", min: 0), spring: spring, startVelocity: number("startVelocity"))
         case "cubic":
@@ -714,9 +714,12 @@ extension SceneDecoder {
             reader.fail(path, "must be an animation's name or {name: arguments}")
             return nil
         }
-        func number(_ label: String, _ fallback: Double, min: Double? = nil, positive: Bool = false) -> Double {
+        func number(
+            _ label: String, _ fallback: Double, min: Double? = nil, max: Double? = nil, positive: Bool = false
+        ) -> Double {
             guard let value = arguments[label] else { return fallback }
-            return reader.number(value, "\(at).\(label)", min: positive ? 0 : min, exclusiveMin: positive) ?? fallback
+            return reader.number(value, "\(at).\(label)", min: positive ? 0 : min, max: max, exclusiveMin: positive)
+                ?? fallback
         }
         let curveDuration = SwiftUIAnimation.defaultCurveDuration
         switch name {
@@ -751,7 +754,7 @@ extension SceneDecoder {
                     blendDuration: number("blendDuration", 0, min: 0))
             }
             return .spring(
-                duration: number("duration", 0.5, positive: true), bounce: number("bounce", 0, min: -1),
+                duration: number("duration", 0.5, positive: true), bounce: number("bounce", 0, min: -1, max: 1),
                 blendDuration: number("blendDuration", 0, min: 0))
         case "interactiveSpring":
             reader.rejectUnknown(arguments, at, allowed: ["response", "dampingFraction", "blendDuration"])
@@ -770,7 +773,10 @@ extension SceneDecoder {
         case "smooth", "snappy", "bouncy":
             reader.rejectUnknown(arguments, at, allowed: ["duration", "extraBounce"])
             let duration = number("duration", 0.5, positive: true)
-            let extra = number("extraBounce", 0)
+            // The preset's bounce plus the extra stays within a spring's −1…1 (1: undamped).
+            let bases: [String: Double] = ["smooth": 0, "snappy": 0.15, "bouncy": 0.3]
+            let base = bases[name] ?? 0
+            let extra = number("extraBounce", 0, min: -1 - base, max: 1 - base)
             switch name {
             case "smooth": return .smooth(duration: duration, extraBounce: extra)
             case "snappy": return .snappy(duration: duration, extraBounce: extra)

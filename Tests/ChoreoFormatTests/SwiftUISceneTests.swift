@@ -47,6 +47,30 @@ struct SwiftUISceneTests {
         #expect(timeline.diagnostics.isEmpty)
     }
 
+    /// Bounce 1 is SwiftUI's undamped spring: it oscillates for as long as the scene lasts (and
+    /// never completes); beyond 1 a spring would grow without end, and is refused.
+    @Test func anUndampedSpringOscillatesAndMoreBounceIsRefused() throws {
+        let timeline = try ScriptTests.timeline(
+            Self.knob(
+                script:
+                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": 1}}, "state": {"isOn": true}}]}]"#
+            ))
+        var reference = SwiftUIValueTrack(-100)
+        reference.set(100, at: 0.5, animation: .spring(duration: 0.5, bounce: 1))
+        for time in [0.6, 1.1, 3.05, 30.2] {
+            #expect(abs(Self.x(timeline, time) - reference.value(at: time)) < 1e-6, "\(time)")
+        }
+        // A period later, the same place: it never settles.
+        #expect(abs(Self.x(timeline, 30.2) - Self.x(timeline, 0.7)) < 1e-6)
+        #expect(ScriptTests.codes(timeline).contains("never-settles"))
+        let errors = Self.errors(
+            Self.knob(
+                script:
+                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": 1.5}}, "state": {"isOn": true}}]}]"#
+            ))
+        #expect(errors.contains { $0.hasPrefix("$.script[0].do[0].withAnimation.spring.bounce: must be at most 1") })
+    }
+
     @Test func anInterruptedSpringKeepsItsVelocity() throws {
         let timeline = try ScriptTests.timeline(
             Self.knob(

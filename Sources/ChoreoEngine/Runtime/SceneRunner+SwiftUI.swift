@@ -313,6 +313,8 @@ extension RunnerState {
         default:
             return nil
         }
+        // An undamped spring (bounce 1, damping 0) never settles: it runs as long as a scene can.
+        if duration == .infinity { duration = Limits.maxSceneTime }
         guard duration.isFinite, duration > 0 else { return nil }
         var leaf = Animation(
             content: .basic(
