@@ -32,14 +32,21 @@ struct SwiftUISceneTests {
 
     static let times = (0..<400).map { SceneTime.quantize(0.5 + Double($0) * 0.005) }
 
-    @Test func aSpringToggleIsTheSpringItsParametersDescribe() throws {
+    /// The knob toggled at 0.5 s by `withAnimation(.spring(duration: 0.5, bounce:))`, and the
+    /// engine's model of that change.
+    static func springToggle(bounce: Double) throws -> (Timeline, SwiftUIValueTrack) {
         let timeline = try ScriptTests.timeline(
             Self.knob(
                 script:
-                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": 0.3}}, "state": {"isOn": true}}]}]"#
+                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": \#(bounce)}}, "state": {"isOn": true}}]}]"#
             ))
         var reference = SwiftUIValueTrack(-100)
-        reference.set(100, at: 0.5, animation: .spring(duration: 0.5, bounce: 0.3))
+        reference.set(100, at: 0.5, animation: .spring(duration: 0.5, bounce: bounce))
+        return (timeline, reference)
+    }
+
+    @Test func aSpringToggleIsTheSpringItsParametersDescribe() throws {
+        let (timeline, reference) = try Self.springToggle(bounce: 0.3)
         #expect(Self.largestDifference(timeline, reference, Self.times) < 1e-9)
         #expect(Self.x(timeline, 0.4) == -100)
         // Bounce 0.3 overshoots.
@@ -50,13 +57,7 @@ struct SwiftUISceneTests {
     /// Bounce 1 is SwiftUI's undamped spring: it oscillates for as long as the scene lasts (and
     /// never completes); beyond 1 a spring would grow without end, and is refused.
     @Test func anUndampedSpringOscillatesAndMoreBounceIsRefused() throws {
-        let timeline = try ScriptTests.timeline(
-            Self.knob(
-                script:
-                    #"[{"at": 0.5, "do": [{"withAnimation": {"spring": {"duration": 0.5, "bounce": 1}}, "state": {"isOn": true}}]}]"#
-            ))
-        var reference = SwiftUIValueTrack(-100)
-        reference.set(100, at: 0.5, animation: .spring(duration: 0.5, bounce: 1))
+        let (timeline, reference) = try Self.springToggle(bounce: 1)
         for time in [0.6, 1.1, 3.05, 30.2] {
             #expect(abs(Self.x(timeline, time) - reference.value(at: time)) < 1e-6, "\(time)")
         }
