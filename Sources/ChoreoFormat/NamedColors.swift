@@ -15,4 +15,16 @@ package enum NamedColors {
         "orange": "#FF8000FF", "purple": "#800080FF", "brown": "#996633FF", "gray": "#808080FF",
         "darkGray": "#555555FF", "lightGray": "#AAAAAAFF",
     ]
+
+    /// A `#RRGGBBAA` colour's components, 0…1, red to alpha; nil for another spelling.
+    package static func components(_ hex: String) -> [Double]? {
+        let digits = Array(hex.dropFirst())
+        guard hex.first == "#", digits.count == 8 else { return nil }
+        var result: [Double] = []
+        for i in stride(from: 0, to: 8, by: 2) {
+            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
+            result.append(Double(byte) / 255)
+        }
+        return result
+    }
 }

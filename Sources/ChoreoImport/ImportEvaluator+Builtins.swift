@@ -657,7 +657,7 @@ extension ImportEvaluator {
             if case .array(let parts) = c, parts.count == 4 {
                 return .color(.array(Array(parts.prefix(3)) + [.number(alpha)]))
             }
-            if case .string(let name) = c, let hex = NamedColors.table[name], let rgba = components(hex) {
+            if case .string(let name) = c, let hex = NamedColors.table[name], let rgba = NamedColors.components(hex) {
                 return .color(.array(rgba.prefix(3).map { .number($0) } + [.number(alpha)]))
             }
         case (.array(let elements), "map"), (.array(let elements), "forEach"), (.array(let elements), "compactMap"):
@@ -732,18 +732,6 @@ extension ImportEvaluator {
                     result += describe(value)
                 }
             }
-        }
-        return result
-    }
-
-    /// `#RRGGBBAA` as four fractions.
-    func components(_ hex: String) -> [Double]? {
-        let digits = Array(hex.dropFirst())
-        guard digits.count == 8 else { return nil }
-        var result: [Double] = []
-        for i in stride(from: 0, to: 8, by: 2) {
-            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
-            result.append(Double(byte) / 255)
         }
         return result
     }

@@ -1,4 +1,5 @@
 import ChoreoEngine
+import ChoreoFormat
 import ChoreoJSON
 
 /// Reads a SwiftUI view (`struct ContentView: View` with its state, a `body`, button actions,
@@ -181,7 +182,7 @@ struct SwiftUIImporter {
                     // `Button("Title")`: its title in the accent colour.
                     shape = "text"
                     text = title
-                    modifiers.append(["fill": .string(Self.colorNames["accentColor"]!)])
+                    modifiers.append(["fill": .string(Self.hex("accentColor")!)])
                 } else {
                     children = viewList(label, path: path + ".children")
                 }
@@ -209,7 +210,7 @@ struct SwiftUIImporter {
                 return nil
             }
         case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Color"):
-            guard let hex = Self.colorNames[name] else { return nil }
+            guard let hex = Self.hex(name) else { return nil }
             shape = "rectangle"
             modifiers.append(["fill": .string(hex)])
             id = name
@@ -635,14 +636,15 @@ struct SwiftUIImporter {
     func color(_ e: Expression) -> JSONValue? {
         switch e {
         case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Color"):
-            return Self.colorNames[name].map { .string($0) }
+            return Self.hex(name).map { .string($0) }
         case .call(.name("Color", _), let arguments, _):
             var parts: [Double] = []
             for label in ["red", "green", "blue"] {
                 guard let e = arguments.first(where: { $0.label == label })?.value,
                     case .number(let n)? = constantNumber(e)
                 else {
-                    if case .member(nil, let name, _)? = arguments.first?.value, let hex = Self.systemColors[name] {
+                    if case .member(nil, let name, _)? = arguments.first?.value, let hex = Self.hex(name, system: true)
+                    {
                         return .string(hex)
                     }
                     return nil
@@ -653,31 +655,43 @@ struct SwiftUIImporter {
                 arguments.first { $0.label == "opacity" }.flatMap { constantNumber($0.value) }.flatMap(Self.double) ?? 1
             return .array((parts + [alpha]).map { .number($0) })
         case .call(.member(let base?, "opacity", _), let arguments, _):
-            guard case .string(let hex)? = color(base),
-                let alpha = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double)
-            else { return nil }
-            let value = Int(hex.dropFirst(), radix: 16) ?? 0
-            return .array([
-                .number(Double((value >> 16) & 255) / 255), .number(Double((value >> 8) & 255) / 255),
-                .number(Double(value & 255) / 255), .number(alpha),
-            ])
+            guard let alpha = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double) else {
+                return nil
+            }
+            var rgba: [Double]
+            switch color(base) {
+            case .string(let hex)?:
+                guard let parts = NamedColors.components(hex.count == 7 ? hex + "FF" : hex) else { return nil }
+                rgba = parts
+            case .array(let parts)?:
+                rgba = parts.compactMap { if case .number(let n) = $0 { n } else { nil } }
+            default:
+                return nil
+            }
+            // `.opacity` multiplies the colour's own alpha.
+            rgba[3] *= alpha
+            return .array(rgba.map { .number($0) })
         default:
             return nil
         }
     }
 
-    /// SwiftUI's standard colours (iOS, light appearance).
+    /// SwiftUI's standard colours: UIKit's system colours of the same names (iOS, light
+    /// appearance), from the one table of named colours (``NamedColors``).
     static let colorNames: [String: String] = [
-        "red": "#FF3B30", "orange": "#FF9500", "yellow": "#FFCC00", "green": "#34C759", "mint": "#00C7BE",
-        "teal": "#30B0C7", "cyan": "#32ADE6", "blue": "#007AFF", "indigo": "#5856D6", "purple": "#AF52DE",
-        "pink": "#FF2D55", "brown": "#A2845E", "gray": "#8E8E93", "black": "#000000", "white": "#FFFFFF",
-        "clear": "#00000000", "primary": "#000000", "secondary": "#3C3C4399", "accentColor": "#007AFF",
+        "red": "systemRed", "orange": "systemOrange", "yellow": "systemYellow", "green": "systemGreen",
+        "mint": "systemMint", "teal": "systemTeal", "cyan": "systemCyan", "blue": "systemBlue",
+        "indigo": "systemIndigo", "purple": "systemPurple", "pink": "systemPink", "brown": "systemBrown",
+        "gray": "systemGray", "black": "black", "white": "white", "clear": "clear", "primary": "label",
+        "secondary": "secondaryLabel", "accentColor": "systemBlue",
     ]
-    static let systemColors: [String: String] = [
-        "systemRed": "#FF3B30", "systemOrange": "#FF9500", "systemYellow": "#FFCC00", "systemGreen": "#34C759",
-        "systemBlue": "#007AFF", "systemIndigo": "#5856D6", "systemPurple": "#AF52DE", "systemPink": "#FF2D55",
-        "systemGray": "#8E8E93", "systemTeal": "#30B0C7", "systemBackground": "#FFFFFF", "label": "#000000",
-    ]
+
+    /// A SwiftUI colour's name (or, with `system`, a UIKit one: `Color(.systemGray)`) as
+    /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
+    static func hex(_ name: String, system: Bool = false) -> String? {
+        guard let hex = NamedColors.table[system ? name : colorNames[name] ?? ""] else { return nil }
+        return hex.hasSuffix("FF") ? String(hex.dropLast(2)) : hex
+    }
 
     // MARK: Animations
 
