@@ -774,8 +774,7 @@ extension SceneDecoder {
             reader.rejectUnknown(arguments, at, allowed: ["duration", "extraBounce"])
             let duration = number("duration", 0.5, positive: true)
             // The preset's bounce plus the extra stays within a spring's −1…1 (1: undamped).
-            let bases: [String: Double] = ["smooth": 0, "snappy": 0.15, "bouncy": 0.3]
-            let base = bases[name] ?? 0
+            let base = SwiftUISpring.presetBounces[name] ?? 0
             let extra = number("extraBounce", 0, min: -1 - base, max: 1 - base)
             switch name {
             case "smooth": return .smooth(duration: duration, extraBounce: extra)

@@ -1255,8 +1255,7 @@ extension SwiftUIImporter {
                 switch spring {
                 case .member(_, let name, _):
                     // The presets' springs: smooth, snappy and bouncy at 0.5 s.
-                    let bounces = ["smooth": 0.0, "snappy": 0.15, "bouncy": 0.3]
-                    if let bounce = bounces[name] { members.append(("bounce", .number(bounce))) }
+                    if let bounce = SwiftUISpring.presetBounces[name] { members.append(("bounce", .number(bounce))) }
                 case .call(_, let parts, _):
                     for part in parts {
                         guard let label = part.label, let n = constantNumber(part.value).flatMap(Self.double) else {

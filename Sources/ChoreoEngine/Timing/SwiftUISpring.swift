@@ -42,19 +42,23 @@ public struct SwiftUISpring: Sendable, Equatable, Hashable {
         bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
     }
 
+    /// The presets' own bounces, by name: `smooth` 0, `snappy` 0.15, `bouncy` 0.3 (Apple's
+    /// documentation of each); `extraBounce` adds to them.
+    public static let presetBounces: [String: Double] = ["smooth": 0, "snappy": 0.15, "bouncy": 0.3]
+
     /// `Spring.smooth(duration:extraBounce:)`: bounce 0 plus the extra.
     public static func smooth(duration: Double = 0.5, extraBounce: Double = 0) -> SwiftUISpring {
-        SwiftUISpring(duration: duration, bounce: extraBounce)
+        SwiftUISpring(duration: duration, bounce: presetBounces["smooth"]! + extraBounce)
     }
 
     /// `Spring.snappy(duration:extraBounce:)`: bounce 0.15 plus the extra.
     public static func snappy(duration: Double = 0.5, extraBounce: Double = 0) -> SwiftUISpring {
-        SwiftUISpring(duration: duration, bounce: 0.15 + extraBounce)
+        SwiftUISpring(duration: duration, bounce: presetBounces["snappy"]! + extraBounce)
     }
 
     /// `Spring.bouncy(duration:extraBounce:)`: bounce 0.3 plus the extra.
     public static func bouncy(duration: Double = 0.5, extraBounce: Double = 0) -> SwiftUISpring {
-        SwiftUISpring(duration: duration, bounce: 0.3 + extraBounce)
+        SwiftUISpring(duration: duration, bounce: presetBounces["bouncy"]! + extraBounce)
     }
 
     /// ω₀ = √(stiffness / mass).
