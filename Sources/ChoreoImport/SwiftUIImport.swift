@@ -819,29 +819,15 @@ struct SwiftUIImporter {
 
     /// A number the expression folds to without any state.
     func constantNumber(_ e: Expression) -> Literal? {
-        switch e {
-        case .binary(let op, let a, let b, _):
-            guard let x = constantNumber(a).flatMap(Self.double), let y = constantNumber(b).flatMap(Self.double) else {
-                return nil
-            }
-            switch op {
-            case "+": return .number(x + y)
-            case "-": return .number(x - y)
-            case "*": return .number(x * y)
-            case "/": return y == 0 ? nil : .number(x / y)
-            default: return nil
-            }
-        default:
-            return Self.constant(e).flatMap { Self.double($0) }.map { .number($0) }
-        }
+        evaluate(e, readingState: false).flatMap(Self.double).map { .number($0) }
     }
 
     /// An expression's value with the state as the actions have left it (and `locals`, a
-    /// closure's parameters, first).
-    func evaluate(_ e: Expression, locals: [String: Literal] = [:]) -> Literal? {
-        func evaluate(_ e: Expression) -> Literal? { self.evaluate(e, locals: locals) }
+    /// closure's parameters, first); without `readingState`, of constants alone.
+    func evaluate(_ e: Expression, locals: [String: Literal] = [:], readingState: Bool = true) -> Literal? {
+        func evaluate(_ e: Expression) -> Literal? { self.evaluate(e, locals: locals, readingState: readingState) }
         switch e {
-        case .name(let name, _): return locals[name] ?? state[name]
+        case .name(let name, _): return locals[name] ?? (readingState ? state[name] : nil)
         case .prefix("!", let inner, _):
             if case .bool(let b)? = evaluate(inner) { return .bool(!b) }
             return nil
