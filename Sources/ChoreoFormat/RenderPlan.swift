@@ -126,7 +126,7 @@ public struct RenderPlan: Sendable {
             } else {
                 var properties = track.animatedProperties
                 properties.formUnion([.position, .bounds, .opacity, .transform])
-                layerColumns = properties.sorted().map { Column(name: $0.rawValue, keyPath: KeyPath($0)) }
+                layerColumns = properties.map { Column(name: $0.rawValue, keyPath: KeyPath($0)) }
                 if !track.transitionsEmpty { layerColumns.append(Column(name: "transition", keyPath: nil)) }
                 if track.type == .emitter { layerColumns.append(Column(name: "particles", keyPath: nil)) }
             }

@@ -42,4 +42,40 @@ import Testing
         #expect(history?.value(at: 499.5) == .number(499))
         #expect(slots[LayerProperty.position.ordinal] == nil)
     }
+
+    @Test func aHistoryKeepsItsInitialValueInlineAndStepsAtEachChange() {
+        var history = History(initial: 1.0)
+        #expect(history.isConstant && history.last == 1 && history.values == [1])
+        #expect(history.value(at: -5) == 1 && history.value(at: 100) == 1)
+        history.set(2, at: 1)
+        history.set(3, at: 2)
+        // A change at the instant of the last one replaces it; the initial value stays.
+        history.set(4, at: 2)
+        #expect(!history.isConstant)
+        #expect(history.values == [1, 2, 4] && history.times == [1, 2] && history.last == 4)
+        #expect(history.value(at: 0.999) == 1)
+        #expect(history.value(at: 1) == 2)
+        #expect(history.value(at: 1.5) == 2)
+        #expect(history.value(at: 2) == 4)
+        #expect(history.value(at: 9) == 4)
+        #expect(history.initial == 1)
+    }
+
+    @Test func aPropertySetIsOneBitPerPropertyListedInDeclarationOrder() {
+        var set = LayerPropertySet()
+        #expect(set.isEmpty && Array(set).isEmpty)
+        set.insert(.spin)
+        set.insert(.opacity)
+        set.insert(.position)
+        set.insert(.opacity)
+        #expect(!set.isEmpty)
+        #expect(set.contains(.opacity) && set.contains(.spin) && !set.contains(.bounds))
+        #expect(Array(set) == [.position, .opacity, .spin])
+        set.formUnion([.bounds, .blurRadius])
+        #expect(Array(set) == [.position, .bounds, .opacity, .blurRadius, .spin])
+        // Every property has a bit of its own, in the order responses list them.
+        let all = LayerPropertySet(LayerProperty.allCases.reversed())
+        #expect(Array(all) == LayerProperty.allCases.sorted())
+        #expect(Array(all) == LayerProperty.allCases)
+    }
 }

@@ -30,7 +30,7 @@ public struct Timeline: Sendable {
         /// Whether a path keyframe animation with `rotationMode` was ever added (it turns `transform`).
         var hasPathRotation = false
         /// Properties that some animation targets, for the default response.
-        public internal(set) var animatedProperties: Set<LayerProperty> = []
+        public internal(set) var animatedProperties = LayerPropertySet()
 
         /// The model value of a property at a scene time.
         @inline(__always)
