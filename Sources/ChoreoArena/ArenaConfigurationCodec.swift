@@ -208,10 +208,9 @@ public enum ArenaConfigurationCodec {
         case nil, .null?:
             if start == nil { fail("start", "is required: an RFC 3339 time, as 2026-12-01T10:00:00Z") }
         case .string(let text)?:
-            if let ms = CivilTime.milliseconds(rfc3339: text) {
-                start = ms
-            } else {
-                fail("start", "must be an RFC 3339 time, as 2026-12-01T10:00:00Z")
+            switch CivilTime.parse(rfc3339: text) {
+            case .success(let ms): start = ms
+            case .failure(let refusal): fail("start", refusal.message)
             }
         default: fail("start", "must be an RFC 3339 time, as 2026-12-01T10:00:00Z")
         }

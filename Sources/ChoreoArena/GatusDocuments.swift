@@ -147,14 +147,6 @@ public enum GatusDocuments {
         return Array(text.utf8)
     }
 
-    /// Unix milliseconds as RFC 3339 in UTC with milliseconds.
-    public static func timestamp(_ milliseconds: Int64) -> String {
-        let seconds = Int64((Double(milliseconds) / 1000).rounded(.down))
-        let millis = Int(milliseconds - seconds * 1000)
-        let time = CivilTime(seconds: seconds)
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let milli = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        return
-            "\(time.year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(milli)Z"
-    }
+    /// Unix milliseconds as RFC 3339 in UTC with milliseconds (``CivilTime/rfc3339(milliseconds:)``).
+    public static func timestamp(_ milliseconds: Int64) -> String { CivilTime.rfc3339(milliseconds: milliseconds) }
 }

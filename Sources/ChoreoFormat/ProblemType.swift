@@ -16,6 +16,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case invalidScene = "invalid-scene"
     case invalidStandings = "invalid-standings"
     case invalidArenaConfiguration = "invalid-arena-configuration"
+    case invalidRequest = "invalid-request"
+    case invalidMaintenanceWindow = "invalid-maintenance-window"
     case importFailed = "import-failed"
     case internalError = "internal"
     case unavailable
@@ -34,7 +36,9 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .bodyTooLarge: 413
         case .unsupportedMediaType: 415
         case .misdirected: 421
-        case .invalidScene, .invalidStandings, .invalidArenaConfiguration, .importFailed: 422
+        case .invalidScene, .invalidStandings, .invalidArenaConfiguration, .invalidRequest, .invalidMaintenanceWindow,
+            .importFailed:
+            422
         case .internalError: 500
         case .unavailable: 503
         }
@@ -56,6 +60,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .invalidScene: "Invalid scene"
         case .invalidStandings: "Invalid standings"
         case .invalidArenaConfiguration: "Invalid arena configuration"
+        case .invalidRequest: "Invalid request"
+        case .invalidMaintenanceWindow: "Invalid maintenance window"
         case .importFailed: "Nothing could be imported"
         case .internalError: "Internal error"
         case .unavailable: "Service unavailable"
@@ -91,6 +97,10 @@ public enum ProblemType: String, CaseIterable, Sendable {
             "The body is JSON but not a list of arena standings; each entry of errors names the field at fault."
         case .invalidArenaConfiguration:
             "The body is JSON but not a valid arena configuration (docs/arena.md); each entry of errors names the field at fault."
+        case .invalidRequest:
+            "The query (or body) of an arena or monitor route is not a valid request: an unknown parameter, a value out of range, a time that is not RFC 3339 or not in 1970-01-01T00:00:00Z…9999-12-31T23:59:59Z, a date the calendar does not have (2026-02-30). Each entry of errors names the parameter (query.NAME) and says why."
+        case .invalidMaintenanceWindow:
+            "The body of POST /v1/arena/maintenance is JSON but not a valid maintenance window (docs/arena.md); each entry of errors names the field at fault."
         case .importFailed:
             "The source code (POST /v1/import) made no scene: a syntax error, a limit gone over, no entry point, or a parse that crashed or ran out of time. The problem's diagnostics list each one with its line and column (docs/import.md)."
         case .internalError:

@@ -217,9 +217,10 @@ public final class Application: Sendable {
 
     func rejectQuery(_ request: HTTPRequest) throws(Problem) {
         guard !request.query.isEmpty else { return }
-        throw Problem.invalidScene(
-            ValidationFailure(
-                request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") }))
+        throw Problem(
+            ServiceError.invalidRequest(
+                ValidationFailure(
+                    request.query.map { FieldError(path: "query.\($0.0)", message: "unknown query parameter") })))
     }
 
     /// Renders the scene `prepare` reads and reserves memory for (an arena round's, already

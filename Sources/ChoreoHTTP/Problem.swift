@@ -37,6 +37,8 @@ public struct Problem: Error, Sendable {
         case .invalid(.scene), .tooLarge: kind = .invalidScene
         case .invalid(.standings): kind = .invalidStandings
         case .invalid(.configuration): kind = .invalidArenaConfiguration
+        case .invalid(.request): kind = .invalidRequest
+        case .invalid(.maintenanceWindow): kind = .invalidMaintenanceWindow
         case .notFound: kind = .notFound
         case .conflict: kind = .conflict
         case .preconditionFailed: kind = .preconditionFailed

@@ -46,7 +46,7 @@ extension ArenaRuntime {
         var format = StatusFormat.json
         for (name, value) in parameters {
             guard name == "format", value == "json" || value == "text" else {
-                throw ServiceError.invalidField("query.\(name)", "only format=json or format=text")
+                throw ServiceError.invalidQuery("query.\(name)", "only format=json or format=text")
             }
             format = value == "text" ? .text : .json
         }

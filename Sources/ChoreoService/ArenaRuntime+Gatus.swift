@@ -13,7 +13,7 @@ extension ArenaRuntime {
     /// One of Gatus's durations, or invalid at `path.duration` (400 in Gatus).
     public static func checkGatusDuration(_ duration: String) throws(ServiceError) {
         guard gatusDurations.contains(duration) else {
-            throw ServiceError.invalidScene(
+            throw ServiceError.invalidRequest(
                 ValidationFailure([
                     FieldError(path: "path.duration", message: "durations supported: 1h, 24h, 7d, 30d, not \(duration)")
                 ]))
@@ -112,7 +112,7 @@ extension ArenaRuntime {
                         path: "query.\(name)", message: "must be one of \(values.sorted().joined(separator: ", "))"))
             }
         }
-        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        if !errors.isEmpty { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
     }
 
     /// shields' `style` and `label` parameters; others are ignored, as shields and Gatus do.

@@ -163,7 +163,7 @@ extension ArenaRuntime {
                         "at most \(Self.maxBucketsAnswered) buckets at once: a shorter window or a coarser resolution"
                 ))
         }
-        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        if !errors.isEmpty { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
         let start = UptimeBucket.start(of: fromMs, resolution: resolution)
         let buckets = try uptimeBuckets(of: node, fromMs: start, toMs: toMs).filter { $0.resolution == resolution }
         return ResponseTimes(node: node, resolution: name, fromMs: fromMs, toMs: toMs, buckets: buckets)

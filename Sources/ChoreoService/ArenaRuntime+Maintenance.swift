@@ -49,8 +49,11 @@ extension ArenaRuntime {
         }
         var configuration = self.configuration
         guard configuration.maintenance.count < MaintenanceWindow.maxWindows else {
-            throw ServiceError.invalidField(
-                "$", "an arena has at most \(MaintenanceWindow.maxWindows) maintenance windows")
+            throw ServiceError.invalidMaintenanceWindow(
+                ValidationFailure([
+                    FieldError(
+                        path: "$", message: "an arena has at most \(MaintenanceWindow.maxWindows) maintenance windows")
+                ]))
         }
         var errors: [FieldError] = []
         let id = "mnt_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -59,7 +62,7 @@ extension ArenaRuntime {
             let window = ArenaConfigurationCodec.decodeWindow(
                 document, path: "$", id: id, names: Set(configuration.nodes.map(\.name)), now: ms,
                 knownTimeZone: Self.knownTimeZone, errors: &errors)
-        else { throw ServiceError.invalidConfiguration(ValidationFailure(errors)) }
+        else { throw ServiceError.invalidMaintenanceWindow(ValidationFailure(errors)) }
         if configuration.maintenance.contains(where: { $0.id == window.id }) {
             throw ServiceError.conflict("A maintenance window has the id \(window.id) already.")
         }

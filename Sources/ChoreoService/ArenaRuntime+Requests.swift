@@ -18,13 +18,7 @@ extension ArenaRuntime {
         var errors: [FieldError] = []
         for (key, value) in parameters {
             switch key {
-            case "since":
-                if let time = Self.rfc3339(value) {
-                    since = time
-                } else {
-                    errors.append(
-                        FieldError(path: "query.since", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
-                }
+            case "since": since = Self.timeParameter(key, value, into: &errors)
             case "limit":
                 if let count = Int(value), (1...100_000).contains(count) {
                     limit = count
@@ -35,7 +29,7 @@ extension ArenaRuntime {
                 errors.append(FieldError(path: "query.\(key)", message: "unknown query parameter (since, limit)"))
             }
         }
-        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        if !errors.isEmpty { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
         var rows = try history(of: node)
         if let since {
             rows.removeAll { Double($0.timeMs) / 1000 < since }
@@ -46,20 +40,15 @@ extension ArenaRuntime {
         return rows
     }
 
-    /// An RFC 3339 time as Unix seconds (fractional seconds and any offset allowed).
-    /// A `from` or `to` query parameter: the time, or an error naming it.
+    /// A time query parameter (`since`, `from`, `to`) as Unix seconds: RFC 3339, read by
+    /// ``CivilTime/parse(rfc3339:)`` as every time the arena takes; or an error naming it.
     static func timeParameter(_ key: String, _ value: String, into errors: inout [FieldError]) -> Double? {
-        if let time = rfc3339(value) { return time }
-        errors.append(FieldError(path: "query.\(key)", message: "must be an RFC 3339 time, as 2026-12-01T10:00:00Z"))
-        return nil
-    }
-
-    static func rfc3339(_ text: String) -> Double? {
-        let whole = ISO8601DateFormatter()
-        whole.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return (fractional.date(from: text) ?? whole.date(from: text))?.timeIntervalSince1970
+        switch CivilTime.parse(rfc3339: value) {
+        case .success(let ms): return Double(ms) / 1000
+        case .failure(let refusal):
+            errors.append(FieldError(path: "query.\(key)", message: refusal.message))
+            return nil
+        }
     }
 
     /// `POST /v1/arena/rounds`: a round from the standings now. Its body is empty or `{}`.
@@ -67,7 +56,8 @@ extension ArenaRuntime {
     public func startRound(body: [UInt8]) throws(ServiceError) -> Round {
         let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.isEmpty || text == "{}" else {
-            throw ServiceError.invalidScene(ValidationFailure([FieldError(path: "$", message: "must be empty or {}")]))
+            throw ServiceError.invalidRequest(
+                ValidationFailure([FieldError(path: "$", message: "must be empty or {}")]))
         }
         switch startRound() {
         case .success(let round): return round
@@ -85,7 +75,7 @@ extension ArenaRuntime {
         var limit: Int?
         for (name, value) in parameters where name == "max" {
             guard let count = Int(value), (1...1_000_000).contains(count) else {
-                throw ServiceError.invalidField("query.max", "must be a whole number from 1 to 1000000")
+                throw ServiceError.invalidQuery("query.max", "must be a whole number from 1 to 1000000")
             }
             limit = count
         }

@@ -58,7 +58,7 @@ extension ArenaRuntime {
         if let from, let to, to <= from {
             errors.append(FieldError(path: "query.to", message: "must be after from"))
         }
-        if !errors.isEmpty { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        if !errors.isEmpty { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
         let nowMs = Int64((now * 1000).rounded())
         let toMs = to.map { Int64(($0 * 1000).rounded()) } ?? nowMs
         let fromMs =
@@ -104,10 +104,9 @@ extension ArenaRuntime {
             switch key {
             case "maintenance": including = Self.includesMaintenance(value, into: &errors)
             case "month":
-                if let range = CivilTime.month(value) {
-                    month = (value, range)
-                } else {
-                    errors.append(FieldError(path: "query.month", message: "must be a month, as 2026-11"))
+                switch CivilTime.parse(month: value) {
+                case .success(let range): month = (value, range)
+                case .failure(let refusal): errors.append(FieldError(path: "query.month", message: refusal.message))
                 }
             case "format":
                 if value != "json" && value != "csv" {
@@ -121,7 +120,7 @@ extension ArenaRuntime {
         if month == nil && !errors.contains(where: { $0.path == "query.month" }) {
             errors.append(FieldError(path: "query.month", message: "is required: a month, as 2026-11"))
         }
-        guard let month, errors.isEmpty else { throw ServiceError.invalidScene(ValidationFailure(errors)) }
+        guard let month, errors.isEmpty else { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
         let probes = try uptimeProbes(of: node)
         let buckets = try uptimeBuckets(of: node, fromMs: month.range.fromMs, toMs: month.range.toMs)
         let days = (0..<month.range.days).map { day in

@@ -36,6 +36,11 @@ public struct ServiceError: Error, Sendable, Equatable {
         case scene
         case standings
         case configuration
+        /// A monitor route's query or body (`uptime`, `sla`, `history`, the alerts' state, the
+        /// event stream, Gatus's durations): not a scene, so not titled as one.
+        case request
+        /// The body of `POST /v1/arena/maintenance`.
+        case maintenanceWindow
     }
 
     public let kind: Kind
@@ -70,6 +75,21 @@ public struct ServiceError: Error, Sendable, Equatable {
 
     public static func invalidConfiguration(_ failure: ValidationFailure) -> ServiceError {
         invalid(failure, .configuration, what: "a valid arena configuration")
+    }
+
+    /// A monitor route's query or body that is not a valid request (``Subject/request``).
+    public static func invalidRequest(_ failure: ValidationFailure) -> ServiceError {
+        invalid(failure, .request, what: "a valid request")
+    }
+
+    /// One field at fault in a monitor route's query or body.
+    public static func invalidQuery(_ path: String, _ message: String) -> ServiceError {
+        invalidRequest(ValidationFailure([FieldError(path: path, message: message)]))
+    }
+
+    /// A maintenance window (`POST /v1/arena/maintenance`) with the fields at fault.
+    public static func invalidMaintenanceWindow(_ failure: ValidationFailure) -> ServiceError {
+        invalid(failure, .maintenanceWindow, what: "a valid maintenance window")
     }
 
     /// One field at fault in a scene or request.

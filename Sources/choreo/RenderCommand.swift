@@ -89,6 +89,8 @@ enum RenderCommand {
         case .invalid(.scene), .tooLarge: "Invalid scene"
         case .invalid(.standings): "Invalid standings"
         case .invalid(.configuration): "Invalid arena configuration"
+        case .invalid(.request): "Invalid request"
+        case .invalid(.maintenanceWindow): "Invalid maintenance window"
         case .notFound: "Not found"
         case .conflict: "Conflict"
         case .preconditionFailed: "Precondition failed"

@@ -285,7 +285,9 @@ extension JSONValue {
         let failure = ValidationFailure([FieldError(path: "$", message: "x")])
         let services: [ServiceError] = [
             .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidStandings(failure),
-            .invalidConfiguration(failure), .conflict("x"), .preconditionFailed("x"), .internalFailure("x"),
+            .invalidConfiguration(failure), .invalidRequest(failure), .invalidMaintenanceWindow(failure),
+            .conflict("x"),
+            .preconditionFailed("x"), .internalFailure("x"),
         ]
         let problems: [Problem] =
             services.map { Problem($0) } + [
