@@ -32,6 +32,12 @@ static inline CURLcode ccurl_set_pointer(const ccurl_functions *curl, CURL *hand
 static inline CURLcode ccurl_set_write_function(const ccurl_functions *curl, CURL *handle, ccurl_write_callback callback) {
     return curl->curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
+/* CURLOPT_OPENSOCKETFUNCTION's callback: it sees every address libcurl is about to connect to
+   (after name resolution) and may refuse it with CURL_SOCKET_BAD. */
+typedef curl_socket_t (*ccurl_opensocket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+static inline CURLcode ccurl_set_opensocket_function(const ccurl_functions *curl, CURL *handle, ccurl_opensocket_callback callback) {
+    return curl->curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
 static inline CURLcode ccurl_get_long(const ccurl_functions *curl, CURL *handle, CURLINFO info, long *value) {
     return curl->curl_easy_getinfo(handle, info, value);
 }

@@ -46,10 +46,13 @@ public struct AlertChannel: Sendable, Equatable {
     public var timeout: Double
     /// Tries before a delivery is recorded as failed (the first one included).
     public var maxAttempts: Int
+    /// Whether the webhook may be at a private address (10.0.0.0/8, 172.16.0.0/12,
+    /// 192.168.0.0/16, 100.64.0.0/10, fc00::/7): off by default (``WebhookTarget``).
+    public var allowPrivateTargets: Bool
 
     public init(
         name: String, url: String, secret: String? = nil, format: Format = .generic, template: String? = nil,
-        topic: String? = nil, timeout: Double = 5, maxAttempts: Int = 6
+        topic: String? = nil, timeout: Double = 5, maxAttempts: Int = 6, allowPrivateTargets: Bool = false
     ) {
         self.name = name
         self.url = url
@@ -59,6 +62,7 @@ public struct AlertChannel: Sendable, Equatable {
         self.topic = topic
         self.timeout = timeout
         self.maxAttempts = maxAttempts
+        self.allowPrivateTargets = allowPrivateTargets
     }
 }
 

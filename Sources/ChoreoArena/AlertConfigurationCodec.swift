@@ -85,7 +85,10 @@ public enum AlertConfigurationCodec {
             fail("", "must be an object with name, type and url")
             return nil
         }
-        let allowed = ["name", "type", "url", "secret", "format", "template", "topic", "timeout", "maxAttempts"]
+        let allowed = [
+            "name", "type", "url", "secret", "format", "template", "topic", "timeout", "maxAttempts",
+            "allowPrivateTargets",
+        ]
         for key in object.keys where !allowed.contains(key) {
             fail(key, "unknown field", suggestion: Vocabulary.suggestion(for: key, among: allowed))
         }
@@ -101,9 +104,15 @@ public enum AlertConfigurationCodec {
             fail("type", "\"\(text)\" is not a channel type (webhook)", suggestion: "webhook")
         default: fail("type", "must be \"webhook\"")
         }
+        var allowPrivate = false
+        switch object["allowPrivateTargets"] {
+        case nil, .null?: break
+        case .bool(let flag)?: allowPrivate = flag
+        default: fail("allowPrivateTargets", "must be true or false")
+        }
         var url = ""
         if case .string(let text)? = object["url"] {
-            if let problem = ArenaConfigurationCodec.urlProblem(text) {
+            if let problem = WebhookTarget.urlProblem(text, allowPrivate: allowPrivate) {
                 fail("url", problem)
             } else {
                 url = text
@@ -159,7 +168,7 @@ public enum AlertConfigurationCodec {
         guard errors.count == before else { return nil }
         return AlertChannel(
             name: name, url: url, secret: secret, format: format, template: template, topic: topic, timeout: timeout,
-            maxAttempts: maxAttempts)
+            maxAttempts: maxAttempts, allowPrivateTargets: allowPrivate)
     }
 
     static func decodeRule(
@@ -299,6 +308,7 @@ public enum AlertConfigurationCodec {
             if let topic = channel.topic { object["topic"] = .string(topic) }
             object["timeout"] = .number(channel.timeout)
             object["maxAttempts"] = .number(Double(channel.maxAttempts))
+            object["allowPrivateTargets"] = .bool(channel.allowPrivateTargets)
             return .object(object)
         }
         let rules: [JSONValue] = alerts.rules.map { rule in

@@ -5,7 +5,9 @@ import Foundation
 /// Alert deliveries over HTTP with libcurl's easy interface: one `POST` per call, on the
 /// caller's thread (the arena's delivery thread, never a shared pool), cut at its timeout.
 /// Redirects are not followed (a webhook that moved is a failure to fix, not to guess), and at
-/// most 64 KiB of the answer is read.
+/// most 64 KiB of the answer is read. Every address libcurl is about to connect to, once the
+/// host name is resolved, goes through the request's ``Request/refuse`` first: a webhook whose
+/// name resolves to a refused address (link-local, say) gets no connection.
 package enum CurlWebhookClient {
     /// A webhook call.
     package struct Request: Sendable {
@@ -14,14 +16,30 @@ package enum CurlWebhookClient {
         package let body: [UInt8]
         package let headers: [(String, String)]
         package let timeout: Double
+        /// Why an address (4 bytes of IPv4 or 16 of IPv6) may not be connected to, or nil
+        /// when it may (``WebhookTarget``'s policy for the channel).
+        package let refuse: @Sendable ([UInt8]) -> String?
 
-        package init(url: String, contentType: String, body: [UInt8], headers: [(String, String)], timeout: Double) {
+        package init(
+            url: String, contentType: String, body: [UInt8], headers: [(String, String)], timeout: Double,
+            refuse: @escaping @Sendable ([UInt8]) -> String?
+        ) {
             self.url = url
             self.contentType = contentType
             self.body = body
             self.headers = headers
             self.timeout = timeout
+            self.refuse = refuse
         }
+    }
+
+    /// What the socket callback reads and writes during one transfer.
+    final class SocketCheck {
+        let refuse: @Sendable ([UInt8]) -> String?
+        /// Why the last address was refused; nil when none was.
+        var refusal: String?
+
+        init(refuse: @escaping @Sendable ([UInt8]) -> String?) { self.refuse = refuse }
     }
 
     /// What came back: an HTTP status, or why none did.
@@ -71,13 +89,17 @@ package enum CurlWebhookClient {
         _ = ccurl_set_long(&table, handle, CURLOPT_POSTFIELDSIZE, request.body.count)
         _ = ccurl_set_pointer(&table, handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
         _ = ccurl_set_write_function(&table, handle, discard)
+        let check = SocketCheck(refuse: request.refuse)
+        _ = ccurl_set_opensocket_function(&table, handle, openSocket)
+        _ = ccurl_set_pointer(&table, handle, CURLOPT_OPENSOCKETDATA, Unmanaged.passUnretained(check).toOpaque())
         // COPYPOSTFIELDS copies the bytes (POSTFIELDSIZE of them, set first): nothing outlives this.
         let payload = request.body.isEmpty ? [0] : request.body
         payload.withUnsafeBytes { body in
             _ = ccurl_set_pointer(
                 &table, handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
         }
-        let code = curl.curl_easy_perform(handle)
+        let code = withExtendedLifetime(check) { curl.curl_easy_perform(handle) }
+        if code != CURLE_OK, let refusal = check.refusal { return .failed("refused: the webhook \(refusal)") }
         guard code == CURLE_OK else {
             return .failed(
                 code == CURLE_OPERATION_TIMEDOUT
@@ -87,6 +109,32 @@ package enum CurlWebhookClient {
         var status = 0
         _ = ccurl_get_long(&table, handle, CURLINFO_RESPONSE_CODE, &status)
         return .answered(status: status)
+    }
+
+    /// libcurl's socket opener: the address it is about to connect to, refused (no socket, so
+    /// libcurl tries the next address or fails) or given a socket.
+    static let openSocket: ccurl_opensocket_callback = { context, _, address in
+        guard let context, let address else { return CURL_SOCKET_BAD }
+        let check = Unmanaged<SocketCheck>.fromOpaque(context).takeUnretainedValue()
+        let family = address.pointee.family
+        let length = Int(address.pointee.addrlen)
+        let raw = UnsafeRawPointer(address) + MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr)!
+        let bytes: [UInt8]
+        if family == AF_INET, length >= MemoryLayout<sockaddr_in>.size {
+            bytes = withUnsafeBytes(of: raw.loadUnaligned(as: sockaddr_in.self).sin_addr) { Array($0) }
+        } else if family == AF_INET6, length >= MemoryLayout<sockaddr_in6>.size {
+            bytes = withUnsafeBytes(of: raw.loadUnaligned(as: sockaddr_in6.self).sin6_addr) { Array($0) }
+        } else {
+            check.refusal = "targets an address of family \(family), neither IPv4 nor IPv6"
+            return CURL_SOCKET_BAD
+        }
+        if let reason = check.refuse(bytes) {
+            check.refusal = reason
+            return CURL_SOCKET_BAD
+        }
+        return socket(
+            family, address.pointee.socktype | Int32(bitPattern: UInt32(SOCK_CLOEXEC.rawValue)),
+            address.pointee.protocol)
     }
 
     /// Reads the answer's body and forgets it, 64 KiB at most.

@@ -211,7 +211,14 @@ extension ArenaRuntime {
     }
 
     /// One try: the stored body to the stored URL, signed now when the channel has a secret.
+    /// The URL and every address its host resolves to are checked against the channel's
+    /// policy first (``WebhookTarget``): a delivery stored before the policy refused it, or a
+    /// name that resolves to a link-local address, is refused here.
     private func send(_ delivery: StoredDelivery, channel: AlertChannel) -> CurlWebhookClient.Outcome {
+        let allowPrivate = channel.allowPrivateTargets
+        if let problem = WebhookTarget.urlProblem(delivery.url, allowPrivate: allowPrivate) {
+            return .failed("refused: the webhook URL \(problem)")
+        }
         let timestamp = Int64(Date().timeIntervalSince1970)
         var headers: [(String, String)] = [
             ("X-Choreo-Timestamp", "\(timestamp)"), ("X-Choreo-Idempotency-Key", delivery.key),
@@ -225,7 +232,8 @@ extension ArenaRuntime {
         return CurlWebhookClient.post(
             CurlWebhookClient.Request(
                 url: delivery.url, contentType: delivery.contentType, body: delivery.body, headers: headers,
-                timeout: channel.timeout))
+                timeout: channel.timeout,
+                refuse: { WebhookTarget.refusal(WebhookTarget.classify($0), address: $0, allowPrivate: allowPrivate) }))
     }
 
     /// A follower's part: the newest recorded transition of each rule and node that it has not
@@ -305,7 +313,7 @@ extension ArenaRuntime {
         var limit = 100
         for (name, value) in query {
             guard name == "limit", let number = Int(value), (1...1000).contains(number) else {
-                throw ServiceError.invalidField(
+                throw ServiceError.invalidQuery(
                     "query.\(name)", name == "limit" ? "must be a whole number, 1…1000" : "unknown parameter (limit)")
             }
             limit = number
