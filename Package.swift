@@ -105,6 +105,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        // The kernel's namespaces, capabilities and seccomp, for the import helper's walls.
+        .systemLibrary(name: "CSandbox"),
         // Linked by the export tests only: the Lottie player exports are checked against.
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .systemLibrary(name: "CWebPDemux"),
@@ -141,7 +143,7 @@ let package = Package(
         // toolchain's Swift runtime (SwiftSyntax needs it), unlike the statically linked server.
         .executableTarget(
             name: "choreo-import",
-            dependencies: ["ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoImport", "ChoreoJSON"],
+            dependencies: ["CSandbox", "ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoImport", "ChoreoJSON"],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
             linkerSettings: swiftSyntaxLinking),
         .target(

@@ -7,8 +7,10 @@ import Glibc
 /// `choreo-import`: the helper process an import runs in. It reads source code on standard
 /// input and writes the import's result (`{"scene", "diagnostics", "sourceMap"}`) as JSON on
 /// standard output. `choreo import` and `POST /v1/import` start it under limits (address
-/// space, CPU time, no files, no core dumps; the parent adds a wall-clock deadline), so that
-/// a parser meeting hostile input can crash or run away without taking the server with it.
+/// budget, CPU time, no files, no core dumps; the parent adds a wall-clock deadline) and behind
+/// walls (``Sandbox``: an empty root, no capabilities, a seccomp filter), so that a parser
+/// meeting hostile input can crash or run away without taking the server with it, and reaches
+/// no file of the machine.
 ///
 ///     choreo-import --language swift|objc [--entry NAME] [--name NAME] [--reduce-motion]
 ///                   [--memory BYTES] [--cpu SECONDS] [--file NAME BYTES]…
@@ -30,7 +32,8 @@ func limit(_ resource: Int32, _ value: UInt64) {
 var language: SourceLanguage?
 var options = ImportOptions()
 var name: String?
-var memory: UInt64 = 2 << 30
+/// The import's memory budget (``MemoryWatch``): resident bytes no file backs.
+var memory: UInt64 = 256 << 20
 var cpu: UInt64 = 10
 /// `--timing`: the phases' times on standard error (choreo-bench --import reads them).
 var timing = false
@@ -67,7 +70,9 @@ guard let language else {
     complain("--language swift|objc is required")
     exit(2)
 }
-limit(Int32(RLIMIT_AS.rawValue), memory)
+// The address space has room for the libraries' mappings beside the budget: the watch stops
+// the import at its budget, the limit what outruns the watch.
+limit(Int32(RLIMIT_AS.rawValue), memory + (2 << 30))
 limit(Int32(RLIMIT_CPU.rawValue), cpu)
 limit(Int32(RLIMIT_CORE.rawValue), 0)
 // No file may be written. Only when the answer goes to pipes, as `choreo import` and the server
@@ -77,6 +82,21 @@ func isPipe(_ fd: Int32) -> Bool {
     return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO
 }
 if isPipe(1) && isPipe(2) { limit(Int32(RLIMIT_FSIZE.rawValue), 0) }
+
+// The walls go up before the first byte of the source is read, once what they would keep out
+// is loaded: libclang for Objective-C (dlopen reads it from disk). A helper that cannot put up
+// its required wall reads nothing.
+if language == .objc { ObjCFrontEnd.loadLibrary() }
+let watched = MemoryWatch.open()
+switch Sandbox.enter() {
+case .success(let walls):
+    let line = Array("walls: \(walls.root); no capabilities; seccomp filter\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+case .failure(let error):
+    complain("the import cannot be walled off here: \(error)")
+    exit(6)
+}
+if watched { MemoryWatch.start(budget: Int(clamping: memory)) }
 
 // The source, bounded.
 var source: [UInt8] = []
@@ -100,6 +120,7 @@ func milliseconds() -> Double {
 /// Where the import is, on standard error: a helper that crashes or is killed is reported with
 /// the stage it had reached.
 func stage(_ name: String) {
+    MemoryWatch.enter(name)
     let line = Array("stage: \(name)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
