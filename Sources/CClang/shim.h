@@ -19,7 +19,7 @@
     X(clang_getCursorSemanticParent) X(clang_getFile) X(clang_getFileName) X(clang_getDiagnosticCategoryText) \
     X(clang_getFileLocation) X(clang_Cursor_Evaluate) X(clang_EvalResult_getKind) \
     X(clang_EvalResult_getAsDouble) X(clang_EvalResult_getAsLongLong) X(clang_EvalResult_getAsStr) \
-    X(clang_EvalResult_dispose)
+    X(clang_EvalResult_dispose) X(clang_getInclusions)
 
 CHOREO_LIBRARY(cclang, CCLANG_FUNCTIONS)
 
@@ -49,4 +49,38 @@ static inline cclang_children cclang_children_of(const cclang_functions *_Nonnul
     cclang_children children = {0, 0, 0};
     clang->clang_visitChildren(cursor, cclang_collect, &children);
     return children;
+}
+
+/* A file the translation unit read, and where it was included (a null location for the main
+   file). */
+typedef struct cclang_inclusion {
+    CXFile _Nullable file;
+    CXSourceLocation location;
+    unsigned depth;
+} cclang_inclusion;
+
+typedef struct cclang_inclusions {
+    cclang_inclusion *_Nullable items;
+    unsigned count;
+    unsigned capacity;
+} cclang_inclusions;
+
+static void cclang_collect_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+    cclang_inclusions *list = (cclang_inclusions *)data;
+    if (list->count == list->capacity) {
+        unsigned capacity = list->capacity ? list->capacity * 2 : 16;
+        cclang_inclusion *grown = (cclang_inclusion *)realloc(list->items, capacity * sizeof(cclang_inclusion));
+        if (!grown) return;
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    cclang_inclusion item = {file, depth > 0 ? stack[0] : (CXSourceLocation){{0, 0}, 0}, depth};
+    list->items[list->count++] = item;
+}
+
+/* Every file the translation unit read (clang_getInclusions); free `items` with free(). */
+static inline cclang_inclusions cclang_inclusions_of(const cclang_functions *_Nonnull clang, CXTranslationUnit tu) {
+    cclang_inclusions list = {0, 0, 0};
+    clang->clang_getInclusions(tu, cclang_collect_inclusion, &list);
+    return list;
 }

@@ -14,6 +14,10 @@ import Synchronization
 package enum ObjCFrontEnd {
     static let library = SharedLibrary.load("libclang-14.so.1", package: "libclang1-14", bind: cclang_bind)
 
+    /// Loads libclang now (it is otherwise loaded at the first parse): the import helper does
+    /// so before it walls itself off from the file system, where no library can be opened.
+    package static func loadLibrary() { _ = library }
+
     /// The virtual directory the declarations live in.
     static let sdkDirectory = "/choreo-sdk"
     /// Parses made in this process: each parse's file has a path of its own, so that parses
@@ -33,6 +37,19 @@ package enum ObjCFrontEnd {
             unit.diagnostics.append(
                 ImportDiagnostic(
                     .error, SourcePosition(line: 1, column: 1), "Objective-C cannot be read here: \(unavailable)"))
+            return unit
+        }
+        // A file's existence is no business of an import: `__has_include` is refused outright.
+        var probes = existenceProbes(source, file: file)
+        for header in headers {
+            probes += existenceProbes(header.text, file: file).map { probe in
+                var probe = probe
+                probe.message = "in \(header.name), line \(probe.position.line): " + probe.message
+                return probe
+            }
+        }
+        guard probes.isEmpty else {
+            unit.diagnostics += probes
             return unit
         }
         let available = Set(headers.map { baseName($0.name) })
@@ -114,6 +131,74 @@ package enum ObjCFrontEnd {
         }
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The preprocessor's questions about the file system (`__has_include`, `__has_include_next`,
+    /// `__has_embed`) in `source`, however spelled: a line splice (`\\` and a newline) inside the
+    /// name is undone first, as translation phase 2 does (C17 5.1.1.2). Each is an error at its
+    /// line and column.
+    static func existenceProbes(_ source: String, file: Int) -> [ImportDiagnostic] {
+        // The spliced text's bytes, each with the line and column it came from.
+        var bytes: [UInt8] = []
+        var origins: [(line: Int, column: Int)] = []
+        let raw = Array(source.utf8)
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < raw.count {
+            if raw[index] == UInt8(ascii: "\\") {
+                var next = index + 1
+                if next < raw.count && raw[next] == UInt8(ascii: "\r") { next += 1 }
+                if next < raw.count && raw[next] == UInt8(ascii: "\n") {
+                    index = next + 1
+                    line += 1
+                    column = 1
+                    continue
+                }
+            }
+            bytes.append(raw[index])
+            origins.append((line, column))
+            if raw[index] == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        var found: [ImportDiagnostic] = []
+        let names = ["__has_include_next", "__has_include", "__has_embed"].map { Array($0.utf8) }
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "_") || (byte >= 48 && byte <= 57) || ((byte | 0x20) >= 97 && (byte | 0x20) <= 122)
+                || byte >= 0x80
+        }
+        var at = 0
+        while at < bytes.count {
+            guard bytes[at] == UInt8(ascii: "_"), at == 0 || !isIdentifier(bytes[at - 1]),
+                let name = names.first(where: { name in
+                    at + name.count <= bytes.count && Array(bytes[at..<(at + name.count)]) == name
+                        && (at + name.count == bytes.count || !isIdentifier(bytes[at + name.count]))
+                })
+            else {
+                at += 1
+                continue
+            }
+            let spelled = String(decoding: name, as: UTF8.self)
+            found.append(
+                ImportDiagnostic(
+                    .error, SourcePosition(line: origins[at].line, column: origins[at].column, file: file),
+                    "\(spelled) asks whether a file exists; an import reads only the files sent with it and answers no such question (remove the check, or #define what it guards)"
+                ))
+            at += name.count
+        }
+        return found
+    }
+
+    /// What an inclusion of a file that is not one of the import's is told, whatever clang said
+    /// of it (not found, not readable): the same words either way, so that the answer says
+    /// nothing of what exists on the server.
+    static func refusedInclusion(_ name: String) -> String {
+        "#include \"\(name)\" names a file that is not one of the import's; an import reads only the files sent with it (send the file with the request, or remove the line)"
     }
 
     /// The last component of a path.
@@ -217,19 +302,58 @@ struct ClangParser {
         let status = clang.clang_parseTranslationUnit2(
             index, mainFile, &argv, Int32(argv.count), &unsaved, UInt32(unsaved.count), options, &tu)
         guard status == CXError_Success, let tu else {
-            unit.diagnostics.append(
-                ImportDiagnostic(
-                    .error, SourcePosition(line: 1, column: 1, file: file),
-                    "libclang could not parse the file (\(status.rawValue))"
-                ))
+            // libclang runs a parse under its crash recovery: a crash (deep nesting overflows
+            // its stack) comes back as CXError_Crashed, contained.
+            let reason =
+                status == CXError_Crashed
+                ? "libclang crashed while parsing the file (its crash was contained; code that nests very deep, as thousands of brackets, overflows its stack)"
+                : "libclang could not parse the file (error \(status.rawValue))"
+            unit.diagnostics.append(ImportDiagnostic(.error, SourcePosition(line: 1, column: 1, file: file), reason))
             return
         }
         translationUnit = tu
         defer { clang.clang_disposeTranslationUnit(tu) }
+        // The second wall, behind the helper's empty root: a file read that is not one of the
+        // import's stops the import, whatever spelling of `#include` reached it.
+        let foreign = foreignInclusions(tu, allowed: Set(files.map(\.0)))
+        guard foreign.isEmpty else {
+            unit.diagnostics += foreign
+            return
+        }
         unit.diagnostics += diagnostics(tu)
         fileTokens = tokenize(clang.clang_getTranslationUnitCursor(tu))
         var lowering = ObjCLowering(parser: self)
         lowering.lowerTranslationUnit(clang.clang_getTranslationUnitCursor(tu), into: &unit)
+    }
+
+    /// The files the translation unit read that are none of `allowed` (the file, its headers,
+    /// the declarations), each an error at the inclusion that read it.
+    func foreignInclusions(_ tu: CXTranslationUnit, allowed: Set<String>) -> [ImportDiagnostic] {
+        var list = withUnsafePointer(to: clang.table) { cclang_inclusions_of($0, tu) }
+        defer { free(list.items) }
+        guard let items = list.items else { return [] }
+        list.items = nil
+        defer { free(items) }
+        var refused: [ImportDiagnostic] = []
+        for item in UnsafeBufferPointer(start: items, count: Int(list.count)) {
+            guard let included = item.file else { continue }
+            let name = string(clang.clang_getFileName(included))
+            guard !allowed.contains(name) else { continue }
+            let at = item.depth > 0 ? position(item.location) : SourcePosition(line: 1, column: 1, file: file)
+            refused.append(ImportDiagnostic(.error, at, ObjCFrontEnd.refusedInclusion(name)))
+        }
+        return refused
+    }
+
+    /// The file name in clang's "'NAME' file not found" and "cannot open file 'NAME': …".
+    static func unreadInclusion(_ message: String) -> String? {
+        if message.hasSuffix("' file not found"), message.hasPrefix("'") {
+            return String(message.dropFirst().dropLast("' file not found".count))
+        }
+        if message.hasPrefix("cannot open file '") {
+            return String(message.dropFirst("cannot open file '".count).prefix { $0 != "'" })
+        }
+        return nil
     }
 
     /// clang's diagnostics in the file: parse issues are errors (no scene), semantic ones
@@ -242,8 +366,21 @@ struct ClangParser {
             let severity = clang.clang_getDiagnosticSeverity(diagnostic)
             guard severity.rawValue >= CXDiagnostic_Warning.rawValue else { continue }
             let location = clang.clang_getDiagnosticLocation(diagnostic)
-            guard clang.clang_Location_isFromMainFile(location) != 0 else { continue }
             let message = string(clang.clang_getDiagnosticSpelling(diagnostic))
+            if let name = Self.unreadInclusion(message) {
+                // Wherever it is (a file name from a macro is spelled in clang's scratch space,
+                // not the main file), one error an inclusion, in the same words whether the
+                // file is missing or walled off; at the line that includes it.
+                var included: CXFile?
+                clang.clang_getFileLocation(location, &included, nil, nil, nil)
+                let inMain = included.map { string(clang.clang_getFileName($0)) == "\(directory)/input.m" } ?? false
+                let position = inMain ? self.position(location) : SourcePosition(line: 1, column: 1, file: file)
+                if !result.contains(where: { $0.position == position && $0.severity == .error }) {
+                    result.append(ImportDiagnostic(.error, position, ObjCFrontEnd.refusedInclusion(name)))
+                }
+                continue
+            }
+            guard clang.clang_Location_isFromMainFile(location) != 0 else { continue }
             let category = string(clang.clang_getDiagnosticCategoryText(diagnostic))
             let position = self.position(location)
             if severity.rawValue >= CXDiagnostic_Error.rawValue
