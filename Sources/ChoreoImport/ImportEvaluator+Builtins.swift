@@ -404,8 +404,16 @@ extension ImportEvaluator {
         case "UIViewPropertyAnimator":
             return try makeAnimator(arguments, start: false, position)
         default:
-            if name.hasPrefix("__interpolate") { return .string(values.map(describe).joined()) }
-            if name == "__format" { return .string(formatted(values)) }
+            if name.hasPrefix("__interpolate") {
+                let parts = values.map(describe)
+                try checkSize(parts.reduce(0) { $0 + $1.utf8.count }, of: .string(""), position)
+                return .string(parts.joined())
+            }
+            if name == "__format" {
+                let text = formatted(values)
+                try checkSize(text.utf8.count, of: .string(""), position)
+                return .string(text)
+            }
             if let fix = Vocabulary.suggestion(for: name, among: Array(knownTypes) + ["print", "min", "max", "abs"]),
                 fix != name
             {

@@ -334,6 +334,7 @@ extension ImportEvaluator {
                 return .null
             }
             if case .string(let text) = target, let changed = mutatedString(text, name, evaluated) {
+                try checkSize(changed.utf8.count, of: target, position)
                 try assign(base, .string(changed), scope, selfValue: selfValue)
                 return .null
             }
@@ -364,6 +365,13 @@ extension ImportEvaluator {
         var updated = elements
         let values = arguments.items.map(\.value)
         var removed: Value = .null
+        let added = values.first.map { value in
+            if case .array(let more) = value, name == "addObjectsFromArray" || arguments.labels.first == "contentsOf" {
+                return more.count
+            }
+            return 1
+        }
+        try checkSize(elements.count + (added ?? 0), of: .array([]), position)
         switch name {
         case "append", "add", "addObject":
             if case .array(let more)? = values.first, arguments.labels.first == "contentsOf" {
@@ -664,8 +672,10 @@ extension ImportEvaluator {
             default: break
             }
         case (.string(let a), .string(let b)) where op == "+":
+            try checkSize(a.utf8.count + b.utf8.count, of: left, position)
             return .string(a + b)
         case (.array(let a), .array(let b)) where op == "+":
+            try checkSize(a.count + b.count, of: left, position)
             return .array(a + b)
         case (.transform(let a), .transform(let b)) where op == "*":
             return .transform(a.concatenating(b))

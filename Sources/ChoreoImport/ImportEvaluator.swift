@@ -173,6 +173,33 @@ final class ImportEvaluator {
         if steps > limits.steps {
             throw stop(position, "the import evaluated more than \(limits.steps) steps here; is there an endless loop?")
         }
+        if heap.count > limits.objects {
+            throw stop(position, "the code makes more than \(limits.objects) objects here")
+        }
+    }
+
+    /// Stops the import here when a value of `size` (a string's UTF-8 bytes, an array's or a
+    /// dictionary's elements) would pass ``ImportLimits/valueSize``: checked before the value is
+    /// made.
+    func checkSize(_ size: Int, of value: Value, _ position: SourcePosition) throws(ImportStop) {
+        guard size > limits.valueSize else { return }
+        let what =
+            switch value {
+            case .string: "a string of more than \(limits.valueSize) bytes"
+            case .dictionary: "a dictionary of more than \(limits.valueSize) entries"
+            default: "an array of more than \(limits.valueSize) elements"
+            }
+        throw stop(position, "the code makes \(what) here")
+    }
+
+    /// The size ``checkSize(_:of:_:)`` counts, for a value that has one.
+    static func size(of value: Value) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count
+        case .array(let elements): elements.count
+        case .dictionary(let pairs): pairs.count
+        default: 0
+        }
     }
 
     // MARK: Running

@@ -11,6 +11,12 @@ package struct ImportLimits: Sendable {
     package var callDepth = 64
     /// Views and layers made.
     package var layers = 10_000
+    /// Objects in the evaluator's heap (views, layers, animations, instances of the file's
+    /// classes), in all.
+    package var objects = 100_000
+    /// The size of one value: a string's UTF-8 bytes, an array's or a dictionary's elements.
+    /// Values double in a few lines of code (`s = s + s`); this stops them where they pass it.
+    package var valueSize = 1 << 20
     /// Actions in the scene.
     package var actions = 100_000
     /// How far the virtual clock runs, in seconds: blocks scheduled later are not imported.
