@@ -41,6 +41,19 @@ static inline int cmhd_connection_fd(const cmhd_functions *mhd, struct MHD_Conne
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/* The client's address as text (inet_ntop) into `buffer`; 0 when there is none. */
+#include <arpa/inet.h>
+static inline int cmhd_client_address(const cmhd_functions *mhd, struct MHD_Connection *connection, char *buffer, socklen_t size)
+{
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    const void *bytes = address->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)address)->sin6_addr
+        : (const void *)&((const struct sockaddr_in *)address)->sin_addr;
+    if (address->sa_family != AF_INET && address->sa_family != AF_INET6) return 0;
+    return inet_ntop(address->sa_family, bytes, buffer, size) != NULL;
+}
+
 /* Whether the client has closed its end: a read that would not block returns 0. A suspended
  * connection is not polled, so an idle stream checks this before it suspends. */
 static inline int cmhd_peer_closed(const cmhd_functions *mhd, struct MHD_Connection *connection)

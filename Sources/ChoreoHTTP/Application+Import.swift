@@ -7,7 +7,8 @@ extension Application {
     /// `POST /v1/import`: Swift or Objective-C source (`text/x-swift`, `text/x-objective-c`, or
     /// `?language=`), or several files as JSON (`{"files": [{"name", "source"}]}`) →
     /// `{"scene", "diagnostics", "sourceMap"}`; 422 with the diagnostics when no scene could be
-    /// made (docs/import.md). Runs on a worker: it waits for the helper process.
+    /// made (docs/import.md). Runs on a worker: it waits for the helper process, which is
+    /// stopped if the client hangs up; each client address has a share of the helpers.
     func importSource(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let type = request.headers["content-type"]
         let limit = ImportRequest.bodyLimit(mediaType: type)
@@ -15,7 +16,8 @@ extension Application {
         let result = try service { () throws(ServiceError) -> ImportResult? in
             let decoded = try ImportRequest.decode(body: request.body, query: request.query, mediaType: type)
             return try decoded.map { (decoded) throws(ServiceError) in
-                try ImportService.run(decoded, helpers: importHelpers)
+                try ImportService.run(
+                    decoded, helpers: importHelpers, client: request.client, cancellation: request.cancellation)
             }
         }
         guard let result else { throw Problem.unsupportedSource(type) }

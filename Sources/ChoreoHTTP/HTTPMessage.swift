@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     private var bodyStorage: BodyStorage
     /// Set by the server when the client disconnects while the request runs.
     public var cancellation: Cancellation?
+    /// The client's address (`127.0.0.1`, `::1`), set by the server: who asks, where a
+    /// resource is shared among clients (the import helpers).
+    public var client: String?
 
     public init(
         method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:],

@@ -234,8 +234,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             server, connection, state,
             server.application.handle(HTTPRequest(method: state.method, path: state.path), match))
     }
-    let request = state.request(
+    var request = state.request(
         lane: lane, query: { values(connection, .GET_ARGUMENT_KIND) }, headers: { values(connection, .HEADER_KIND) })
+    request.client = clientAddress(connection)
     // Everything else leaves libmicrohttpd's threads: suspend, compute, resume.
     MHD.MHD_suspend_connection(connection)
     let key = MicroHTTPDServer.key(connection)
@@ -247,6 +248,16 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         MHD.MHD_resume_connection(connection)
     }
     return .YES
+}
+
+/// The connection's peer address as text (`127.0.0.1`, `::1`).
+private func clientAddress(_ connection: OpaquePointer?) -> String? {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let found = withUnsafePointer(to: MHD.table) {
+        cmhd_client_address($0, connection, &buffer, socklen_t(buffer.count))
+    }
+    guard found != 0 else { return nil }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// libmicrohttpd's percent-decoding of the path and of query names and values

@@ -76,15 +76,16 @@ extension MicroHTTPDServer {
         return instancePrefix + String(number, radix: 16)
     }
 
-    /// Runs a request on its lane's threads (``Admission``); a render is watched for its client
-    /// hanging up. The handler's response goes to `state`, then `resume` hands it to the
-    /// connection. Not admitted: the answer to send at once.
+    /// Runs a request on its lane's threads (``Admission``), watched for its client hanging up
+    /// (a render stops between frames, an import kills its helper). The handler's response goes
+    /// to `state`, then `resume` hands it to the connection. Not admitted: the answer to send
+    /// at once.
     func dispatch(
         _ request: HTTPRequest, _ match: RouteMatch, _ state: RequestState, key: UInt,
         resume: @escaping @Sendable () -> Void
     ) -> HTTPResponse? {
         var request = request
-        if match.lane == .render {
+        if match.lane != .health {
             let cancellation = Cancellation()
             request.cancellation = cancellation
             watch.watch(key, running: cancellation)

@@ -16,6 +16,8 @@ package struct HelperProcess {
         case outputTooLarge
         /// It could not be started: errno.
         case notStarted(Int32)
+        /// The caller's ``Cancellation`` was set (its client hung up); killed.
+        case cancelled
     }
 
     package struct Outcome: Sendable {
@@ -24,9 +26,11 @@ package struct HelperProcess {
         package var errorOutput: [UInt8]
     }
 
-    /// Runs `path` with `arguments`, `input` on its standard input, for at most `deadline` seconds.
+    /// Runs `path` with `arguments`, `input` on its standard input, for at most `deadline` seconds,
+    /// and no longer than `cancellation` stays unset (it is looked at every 100 ms at most).
     package static func run(
-        _ path: String, _ arguments: [String], input: [UInt8], deadline: Double, outputLimit: Int
+        _ path: String, _ arguments: [String], input: [UInt8], deadline: Double, outputLimit: Int,
+        cancellation: Cancellation? = nil
     ) -> Outcome {
         // A child that exits before reading all its input makes the write fail with EPIPE; the
         // SIGPIPE that comes with it is this thread's and is blocked here, then taken off
@@ -114,6 +118,10 @@ package struct HelperProcess {
             let elapsed = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
             if elapsed >= deadline {
                 ending = .timedOut
+                break
+            }
+            if cancellation?.isCancelled == true {
+                ending = .cancelled
                 break
             }
             var fds: [pollfd] = []
