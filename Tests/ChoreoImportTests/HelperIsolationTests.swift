@@ -72,7 +72,10 @@ import Testing
         let result = try ImportService.run(
             ImportRequest(source: Array("let x = 1".utf8), language: .swift), helpers: ImportHelpers(path: path))
         #expect(result.scene == nil)
-        #expect(result.diagnostics.first?.message == "the import crashed (signal 11) while evaluating")
+        #expect(
+            result.diagnostics.first?.message
+                == "the import crashed (signal 11, SIGSEGV) while evaluating; the crash was contained in its helper process"
+        )
     }
 
     /// The real helper under a small CPU budget: a source that loops for ever is stopped.

@@ -9,3 +9,17 @@ public func processStatusKiB(_ pid: Int32, _ field: String) -> Int? {
     }
     return nil
 }
+
+/// The processes whose parent is `pid` (from `/proc/*/stat`), running or not yet reaped.
+public func childProcesses(of pid: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> Int32? in
+        guard let child = Int32(entry),
+            let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let close = stat.range(of: ")", options: .backwards)
+        else { return nil }
+        // After the command's closing parenthesis: the state, then the parent's id.
+        let fields = stat[close.upperBound...].split(separator: " ")
+        return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
+    }
+}

@@ -14,14 +14,18 @@ public struct LiveError: Error, CustomStringConvertible {
 /// `waitpid`: Foundation's `Process.waitUntilExit` sometimes never returned for a child that
 /// had exited while other tests started processes. The wait is bounded (`timeout` seconds, then
 /// SIGKILL). A child killed by a signal reports 128 + the signal's number.
-public func runProgram(_ path: String, _ arguments: [String], timeout: Double = 300) throws -> (Int32, String, String) {
+/// With `input`, the child reads it on standard input (else /dev/null).
+public func runProgram(_ path: String, _ arguments: [String], input: String? = nil, timeout: Double = 300) throws -> (
+    Int32, String, String
+) {
     let scratch = Scratch("choreo-run")
     let outPath = scratch.file("stdout")
     let errPath = scratch.file("stderr")
+    let inPath = try input.map { try scratch.write("stdin", $0) } ?? "/dev/null"
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
