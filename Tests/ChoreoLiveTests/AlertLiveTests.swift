@@ -21,16 +21,6 @@ import Testing
         """
     }
 
-    /// Polls (bounded) until `condition` holds; whether it did.
-    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     static func keys(_ receiver: WebhookReceiver) -> [String] {
         receiver.deliveries.compactMap { $0.headers["x-choreo-idempotency-key"] }
     }
@@ -59,16 +49,20 @@ import Testing
         let events = try http.connect(timeout: 30)
         defer { close(events) }
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        // Subscribed (its snapshot read) before the node goes down.
+        let subscribed = RawHTTP.awaitEvent(events, "data: {\"nodes\":")
+        #expect(subscribed.awaited.happened, "\(subscribed.awaited)")
 
         // Down, with a receiver that fails twice: retried with the same key and body, then sent.
         receiver.answer(500)
         #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
-        #expect(Self.eventually(15) { receiver.deliveries.count >= 2 })
+        let failedTwice = waitUntil("two failed tries") { receiver.deliveries.count >= 2 }
+        #expect(failedTwice.happened, "\(failedTwice)")
         receiver.answer(200)
-        #expect(
-            try Self.eventually(15) {
-                try http.request("GET", "/v1/arena/alerts/state").text.contains(#""outcome":"sent""#)
-            })
+        let sent = try waitUntil("the delivery recorded as sent") {
+            try http.request("GET", "/v1/arena/alerts/state").text.contains(#""outcome":"sent""#)
+        }
+        #expect(sent.happened, "\(sent)")
         let triggered = receiver.deliveries
         #expect(triggered.count == 3, "\(triggered.count) tries")
         #expect(Set(triggered.map(\.text)).count == 1 && Set(Self.keys(receiver)) == ["down/alpha/1/triggered"])
@@ -87,14 +81,19 @@ import Testing
             throw LiveError("nothing fires: \(firing)")
         }
         #expect(firingNow.count == 1 && alert["node"] == "alpha" && alert["sequence"] == .number(1))
-        #expect(RawHTTP.read(events, until: "event: alert", seconds: 5).contains("down/alpha/1/triggered"))
+        let alerted = RawHTTP.awaitEvent(events, "down/alpha/1/triggered")
+        #expect(alerted.awaited.happened && alerted.stream.contains("event: alert"), "\(alerted.awaited)")
         let metrics = try http.request("GET", "/metrics").text
         #expect(metrics.contains(#"choreo_alerts_firing{rule="down"} 1"#))
         #expect(metrics.contains(#"choreo_alert_delivery_attempts_total{outcome="failure"} 2"#))
 
         // Up again: one resolution.
         #expect(try control.request("POST", "/control", body: #"{"status":200}"#).status == 200)
-        #expect(Self.eventually(10) { Self.keys(receiver).contains("down/alpha/2/resolved") })
+        let resolved = waitUntil("down/alpha/2/resolved delivered") {
+            Self.keys(receiver).contains("down/alpha/2/resolved")
+        }
+        #expect(resolved.happened, "\(resolved)")
+        // Nothing more comes in the next second: no duplicate, no other transition.
         Thread.sleep(forTimeInterval: 1)
         #expect(Set(Self.keys(receiver)) == ["down/alpha/1/triggered", "down/alpha/2/resolved"])
         #expect(Self.keys(receiver).filter { $0 == "down/alpha/2/resolved" }.count == 1)
@@ -151,11 +150,11 @@ import Testing
         #expect(dead.status == 200, "\(dead.text)")
         #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
         var state = ""
-        #expect(
-            try Self.eventually(15) {
-                state = try http.request("GET", "/v1/arena/alerts/state").text
-                return state.contains(#""channel":"dead","outcome":"failed","attempts":2"#)
-            }, "\(state)")
+        let deadLetter = try waitUntil("the dead channel's delivery failed after 2 tries") {
+            state = try http.request("GET", "/v1/arena/alerts/state").text
+            return state.contains(#""channel":"dead","outcome":"failed","attempts":2"#)
+        }
+        #expect(deadLetter.happened, "\(deadLetter): \(state)")
         #expect(state.contains(#""idempotencyKey":"gone/alpha/1/triggered""#) && state.contains(#""lastError":"#))
         let failedMetric = try http.request("GET", "/metrics").text
         #expect(failedMetric.contains(#"choreo_alert_deliveries{outcome="failed"} 1"#))
@@ -175,19 +174,21 @@ import Testing
         _ = try ArenaLiveTests.waitFor(RawHTTP(port: first.port), ["alpha": "up"])
         receiver.answer(200, after: 4)
         #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
-        #expect(Self.eventually(10) { receiver.deliveries.count == 1 })
+        let held = waitUntil("the delivery at the receiver") { receiver.deliveries.count >= 1 }
+        #expect(held.happened && receiver.deliveries.count == 1, "\(held)")
         first.signal(SIGKILL)
         _ = first.waitForExit(timeout: 10)
         receiver.answer(200)
         let second = try ServerProcess(data: data, arguments: [])
-        #expect(Self.eventually(15) { receiver.deliveries.count >= 2 })
+        let again = waitUntil("the delivery sent again") { receiver.deliveries.count >= 2 }
+        #expect(again.happened, "\(again)")
         #expect(Set(Self.keys(receiver)) == ["down/alpha/1/triggered"])
         #expect(Set(receiver.deliveries.map(\.text)).count == 1)
         let http = RawHTTP(port: second.port)
-        #expect(
-            try Self.eventually(10) {
-                try http.request("GET", "/v1/arena/alerts/state").text.contains(#""outcome":"sent""#)
-            })
+        let recorded = try waitUntil("the delivery recorded as sent") {
+            try http.request("GET", "/v1/arena/alerts/state").text.contains(#""outcome":"sent""#)
+        }
+        #expect(recorded.happened, "\(recorded)")
         // Still down: no new transition was recorded by the restarted process.
         Thread.sleep(forTimeInterval: 1)
         #expect(Set(Self.keys(receiver)) == ["down/alpha/1/triggered"])
@@ -209,6 +210,11 @@ final class AlertReplicaLiveTests {
         return status["leader"] == .bool(true)
     }
 
+    /// Whether the replica answers and reports `alpha` up.
+    func alphaUp(_ server: ServerProcess) -> Bool {
+        (try? RawHTTP(port: server.port).request("GET", "/v1/arena"))?.text.contains(#""status":"up""#) == true
+    }
+
     @Test func exactlyOneTriggeredAndOneResolvedWithTheLeaderKilled() throws {
         let database = try TestDatabase()
         let receiver = try WebhookReceiver()
@@ -221,20 +227,43 @@ final class AlertReplicaLiveTests {
             try ServerProcess(data: scratch.file("a"), arguments: ["--database", database.url, "--arena", file]),
             try ServerProcess(data: scratch.file("b"), arguments: ["--database", database.url]),
         ]
-        #expect(AlertLiveTests.eventually(10) { replicas.contains { self.leads($0) } })
-        _ = try ArenaLiveTests.waitFor(RawHTTP(port: replicas[0].port), ["alpha": "up"])
-        // The follower's event stream shows the alerts the leader records.
-        let follower = try #require(replicas.first { !leads($0) })
-        let events = try RawHTTP(port: follower.port).connect(timeout: 60)
-        defer { close(events) }
-        RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        let led = waitUntil("a leader") { replicas.contains { self.leads($0) } }
+        #expect(led.happened, "\(led)")
+        let up = waitUntil("alpha up on both replicas") { replicas.allSatisfy(alphaUp) }
+        #expect(up.happened, "\(up)")
+        // Both first replicas' event streams, each subscribed (its snapshot read) before the
+        // first outage. Whichever of them the first kill spares shows the alerts whoever
+        // records them: its own as the leader, the others' (by NOTIFY) as a follower. Which
+        // one leads when the kill comes is not known in advance: leadership may have moved
+        // since the start (a leader's session lost on a loaded machine).
+        let first = replicas
+        var streams: [Int32] = []
+        defer { streams.forEach { close($0) } }
+        for replica in first {
+            let events = try RawHTTP(port: replica.port).connect(timeout: 60)
+            streams.append(events)
+            RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let subscribed = RawHTTP.awaitEvent(events, "data: {\"nodes\":")
+            #expect(subscribed.awaited.happened, "\(subscribed.awaited): \(subscribed.stream.suffix(500))")
+        }
         var random = SplitMix64(seed: 0xC40_2E0)
         for outage in 0..<10 {
             let killAt = random.next(0, 10)
             let started = Date()
             #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
+            // The kill comes at a random moment of the outage, which lasts 10 s: both are the
+            // point of the test, not waits for something.
             Thread.sleep(forTimeInterval: killAt)
-            if let leader = replicas.firstIndex(where: leads) {
+            // The leader then (one is elected again within a campaign or two of a kill).
+            var leader: Int?
+            let found = waitUntil("a leader to kill in outage \(outage)", limit: 30) {
+                leader = replicas.firstIndex(where: leads)
+                return leader != nil
+            }
+            #expect(found.happened, "\(found)")
+            var killed: ServerProcess?
+            if let leader {
+                killed = replicas[leader]
                 replicas[leader].signal(SIGKILL)
                 _ = replicas[leader].waitForExit(timeout: 10)
                 replicas[leader] = try ServerProcess(
@@ -244,24 +273,30 @@ final class AlertReplicaLiveTests {
             #expect(try control.request("POST", "/control", body: #"{"status":200}"#).status == 200)
             let triggered = "down/alpha/\(2 * outage + 1)/triggered"
             let resolved = "down/alpha/\(2 * outage + 2)/resolved"
+            let delivered = waitUntil("\(resolved) delivered") { AlertLiveTests.keys(receiver).contains(resolved) }
             #expect(
-                AlertLiveTests.eventually(20) { AlertLiveTests.keys(receiver).contains(resolved) },
-                "outage \(outage), leader killed \(killAt) s in: \(Set(AlertLiveTests.keys(receiver)).sorted())")
+                delivered.happened,
+                "outage \(outage), leader killed \(killAt) s in: \(delivered); \(Set(AlertLiveTests.keys(receiver)).sorted())"
+            )
             let keys = Set(AlertLiveTests.keys(receiver))
             let expected = Set(
                 (0...outage).flatMap { ["down/alpha/\(2 * $0 + 1)/triggered", "down/alpha/\(2 * $0 + 2)/resolved"] })
             #expect(keys == expected, "outage \(outage), killed \(killAt) s in: \(keys.sorted())")
             #expect(keys.contains(triggered))
             if outage == 0 {
-                // The first outage's kill struck the leader, not this follower.
-                let stream = RawHTTP.read(events, until: "down/alpha/2/resolved", seconds: 10)
-                #expect(
-                    stream.contains("event: alert") && stream.contains("down/alpha/1/triggered"),
-                    "\(stream.suffix(500))")
-                #expect(stream.contains("down/alpha/2/resolved"))
+                for (index, replica) in first.enumerated() where replica !== killed {
+                    let (stream, awaited) = RawHTTP.awaitEvent(streams[index], "down/alpha/2/resolved")
+                    #expect(awaited.happened, "replica \(index): \(awaited): \(stream.suffix(500))")
+                    #expect(
+                        stream.contains("event: alert") && stream.contains("down/alpha/1/triggered"),
+                        "replica \(index): \(stream.suffix(500))")
+                }
             }
-            // The node is up, and both replicas agree, before the next outage.
-            Thread.sleep(forTimeInterval: 1)
+            // The node is up on every replica, and one of them leads, before the next outage.
+            let agreed = waitUntil("alpha up on every replica after outage \(outage)") {
+                replicas.allSatisfy(alphaUp)
+            }
+            #expect(agreed.happened, "\(agreed)")
         }
         let bodies = Dictionary(grouping: receiver.deliveries, by: { $0.headers["x-choreo-idempotency-key"] ?? "" })
         print("alerts across replicas: \(receiver.deliveries.count) deliveries of \(bodies.count) keys in 10 outages")

@@ -108,16 +108,21 @@ import Testing
         #expect(text.text.contains("beta") && text.text.contains("status 503") && text.text.contains("no round yet"))
 
         // Subscribe before the round starts, then start it: 201, then 409 while it runs.
-        let events = try http.connect(timeout: 5)
+        let events = try http.connect(timeout: 60)
         defer { close(events) }
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        // Subscribed (its snapshot read) before the round starts.
+        let subscribed = RawHTTP.awaitEvent(events, "data: {\"nodes\":")
+        #expect(subscribed.awaited.happened, "\(subscribed.awaited)")
         let started = try http.request("POST", "/v1/arena/rounds", body: "{}")
         #expect(started.status == 201)
         let round = try Self.object(started)
         #expect(round["order"] == .array([.string("beta"), .string("alpha")]))
         #expect(round["champion"] == .string("alpha"))
         #expect(try http.request("POST", "/v1/arena/rounds", body: "{}").status == 409)
-        let received = RawHTTP.read(events, until: "battleAnimation", seconds: 5)
+        let (rest, awaited) = RawHTTP.awaitEvent(events, "battleAnimation")
+        #expect(awaited.happened, "\(awaited)")
+        let received = subscribed.stream + rest
         #expect(received.contains("text/event-stream"))
         #expect(received.contains("event: round"))
         #expect(received.contains("\"battleAnimation\""))

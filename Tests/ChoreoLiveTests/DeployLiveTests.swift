@@ -77,11 +77,11 @@ import Testing
         let http = RawHTTP(port: server.port)
         _ = try ArenaLiveTests.waitFor(http, ["alpha": "up"])
         var metrics = ""
-        #expect(
-            try AlertLiveTests.eventually(10) {
-                metrics = try http.request("GET", "/metrics").text
-                return metrics.contains("choreo_arena_node_uptime_ratio{node=\"alpha\",window=\"24h\"} 1")
-            })
+        let served = try waitUntil("alpha's 24 h uptime ratio in /metrics") {
+            metrics = try http.request("GET", "/metrics").text
+            return metrics.contains("choreo_arena_node_uptime_ratio{node=\"alpha\",window=\"24h\"} 1")
+        }
+        #expect(served.happened, "\(served)")
         for name in queried.sorted() {
             #expect(metrics.contains("\(name){") || metrics.contains("\(name) "), "\(name) is not in /metrics")
         }

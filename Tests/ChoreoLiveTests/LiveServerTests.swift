@@ -266,25 +266,26 @@ import Testing
         #expect(stored.status == 201)
         #expect(!server.drainLog().contains("live-token"))
         // A client that waits for 100 Continue is refused from the head: 401 first, no body read.
-        let waiting = try http.connect(timeout: 10)
+        let waiting = try http.connect(timeout: 60)
         defer { close(waiting) }
         RawHTTP.send(
             waiting,
             Array(
                 "POST /v1/scenes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n"
                     .utf8))
-        let answer = RawHTTP.read(waiting, until: "\r\n\r\n", seconds: 5)
-        #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer)")
+        let (answer, answered) = RawHTTP.awaitEvent(waiting, "\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answered): \(answer)")
         // Two different Content-Length headers: 400, whichever a proxy would have believed.
-        let smuggled = try http.connect(timeout: 10)
+        let smuggled = try http.connect(timeout: 60)
         defer { close(smuggled) }
         RawHTTP.send(
             smuggled,
             Array(
                 "POST /v1/render HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}"
                     .utf8))
-        let refused = RawHTTP.read(smuggled, until: "bad-request-head", seconds: 5)
-        #expect(refused.hasPrefix("HTTP/1.1 400") && refused.contains("bad-request-head"), "\(refused)")
+        let (refused, answeredRefused) = RawHTTP.awaitEvent(smuggled, "bad-request-head")
+        #expect(
+            refused.hasPrefix("HTTP/1.1 400") && refused.contains("bad-request-head"), "\(answeredRefused): \(refused)")
     }
 
     /// A scene acknowledged with 201 survives kill -9 and a restart.

@@ -1,5 +1,6 @@
 import ChoreoTestSupport
 import Foundation
+import Testing
 
 /// A minimal HTTP/1.1 client over a POSIX socket, so tests control every byte (and can stall).
 struct RawHTTP {
@@ -52,6 +53,15 @@ struct RawHTTP {
             stream += buffer[0..<n]
         }
         return String(decoding: stream, as: UTF8.self)
+    }
+
+    /// ``read(_:until:seconds:)`` for an event that is expected: waits up to a generous
+    /// `limit` for `marker` and says how long it took, or that it did not come, for an
+    /// expectation's message.
+    static func awaitEvent(_ fd: Int32, _ marker: String, limit: Double = 60) -> (stream: String, awaited: Awaited) {
+        let started = Date()
+        let stream = read(fd, until: marker, seconds: limit)
+        return (stream, Awaited(what: marker, happened: stream.contains(marker), since: started, limit: limit))
     }
 
     /// A scene whose render at fps 10 runs for tens of seconds or more (an emitter over an hour
@@ -117,4 +127,49 @@ struct RawHTTP {
         }
         return result
     }
+}
+
+/// How a wait for an expected event ended: when it came, or that it had not come by the limit.
+struct Awaited: CustomStringConvertible {
+    let what: String
+    let happened: Bool
+    let seconds: Double
+    let limit: Double
+
+    init(what: String, happened: Bool, since started: Date, limit: Double) {
+        self.what = what
+        self.happened = happened
+        seconds = Date().timeIntervalSince(started)
+        self.limit = limit
+    }
+
+    var description: String {
+        let elapsed = (seconds * 10).rounded() / 10
+        return happened ? "\(what) after \(elapsed) s" : "\(what): not within \(limit) s (waited \(elapsed) s)"
+    }
+}
+
+/// Polls until `condition` holds, for at most a generous `limit` (the debug build, on a
+/// machine other suites load at the same time): waits on the event, not on a window.
+func waitUntil(_ what: String, limit: Double = 60, _ condition: () throws -> Bool) rethrows -> Awaited {
+    let started = Date()
+    let deadline = started.addingTimeInterval(limit)
+    var happened = try condition()
+    while !happened && Date() < deadline {
+        usleep(50_000)
+        happened = try condition()
+    }
+    return Awaited(what: what, happened: happened, since: started, limit: limit)
+}
+
+/// ``waitUntil(_:limit:_:)`` as an expectation: one that fails says what did not come, and
+/// after how long.
+@discardableResult
+func expectEventually(
+    _ what: String, limit: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () throws -> Bool
+) rethrows -> Awaited {
+    let awaited = try waitUntil(what, limit: limit, condition)
+    #expect(awaited.happened, "\(awaited)", sourceLocation: sourceLocation)
+    return awaited
 }

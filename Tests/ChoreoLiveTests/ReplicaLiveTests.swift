@@ -37,16 +37,6 @@ final class ReplicaLiveTests {
         return status["leader"] == .bool(true)
     }
 
-    /// Polls until `condition` holds, at most `seconds`; returns whether it did.
-    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
-
     @Test func scenesAndSessionsOnAnyReplicaBehindHAProxy() throws {
         let database = try TestDatabase()
         let a = try replica(database)
@@ -138,30 +128,33 @@ final class ReplicaLiveTests {
         let b = try replica(database)
         let replicas = [a, b]
         // Exactly one leader, and both replicas know the node's health.
-        #expect(eventually(10) { replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true] })
+        expectEventually("one leader and one follower") {
+            replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true]
+        }
         let leader = leads(a) == true ? a : b
         let follower = leader === a ? b : a
         for server in replicas {
-            #expect(
-                eventually(10) {
-                    (try? RawHTTP(port: server.port).request("GET", "/v1/arena"))?.text.contains(#""status":"up""#)
-                        == true
-                })
+            expectEventually("alpha up on \(server === leader ? "the leader" : "the follower")") {
+                (try? RawHTTP(port: server.port).request("GET", "/v1/arena"))?.text.contains(#""status":"up""#)
+                    == true
+            }
         }
 
         // The follower's event stream and metrics see a health change the leader probed.
-        let events = try RawHTTP(port: follower.port).connect(timeout: 10)
+        let events = try RawHTTP(port: follower.port).connect(timeout: 60)
         defer { close(events) }
         RawHTTP.send(events, Array("GET /v1/arena/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        // Subscribed (its snapshot read) before the node goes down.
+        let subscribed = RawHTTP.awaitEvent(events, "data: {\"nodes\":")
+        #expect(subscribed.awaited.happened, "\(subscribed.awaited)")
         let control = RawHTTP(port: target.port)
         #expect(try control.request("POST", "/control", body: #"{"status":503}"#).status == 200)
-        let stream = RawHTTP.read(events, until: #""to":"down""#, seconds: 10)
-        #expect(stream.contains(#""to":"down""#))
-        #expect(
-            eventually(5) {
-                (try? RawHTTP(port: follower.port).request("GET", "/metrics"))?.text.contains(
-                    #"choreo_arena_node_up{node="alpha"} 0"#) == true
-            })
+        let down = RawHTTP.awaitEvent(events, #""to":"down""#)
+        #expect(down.awaited.happened, "\(down.awaited): \(down.stream.suffix(500))")
+        expectEventually("alpha down in the follower's metrics") {
+            (try? RawHTTP(port: follower.port).request("GET", "/metrics"))?.text.contains(
+                #"choreo_arena_node_up{node="alpha"} 0"#) == true
+        }
         #expect(try control.request("POST", "/control", body: #"{"status":200}"#).status == 200)
 
         // A round started through the follower is numbered by the database, runs on both, and a
@@ -170,13 +163,12 @@ final class ReplicaLiveTests {
         #expect(round.status == 201, "\(round.text)")
         let roundID = try object(round)["id"]
         #expect(try RawHTTP(port: leader.port).request("POST", "/v1/arena/rounds", body: "{}").status == 409)
-        #expect(
-            eventually(5) {
-                guard let status = try? self.object(try RawHTTP(port: leader.port).request("GET", "/v1/arena")),
-                    case .object(let current)? = status["round"]
-                else { return false }
-                return current["id"] == roundID
-            })
+        expectEventually("the follower's round on the leader") {
+            guard let status = try? self.object(try RawHTTP(port: leader.port).request("GET", "/v1/arena")),
+                case .object(let current)? = status["round"]
+            else { return false }
+            return current["id"] == roundID
+        }
         let sceneOnLeader = try RawHTTP(port: leader.port).request("GET", "/v1/arena/rounds/current/scene")
         let sceneOnFollower = try RawHTTP(port: follower.port).request("GET", "/v1/arena/rounds/current/scene")
         #expect(sceneOnLeader.status == 200 && sceneOnLeader.body == sceneOnFollower.body)
@@ -186,11 +178,10 @@ final class ReplicaLiveTests {
         let configuration =
             #"{"nodes":[{"name":"alpha","url":"http://127.0.0.1:\#(target.port)/health","ip":"127.0.0.1"},{"name":"beta","url":"http://127.0.0.1:\#(second.port)/health","ip":"127.0.0.1"}],"probe":{"interval":0.3,"timeout":0.25,"failureThreshold":2,"successThreshold":1}}"#
         #expect(try RawHTTP(port: follower.port).request("PUT", "/v1/arena/config", body: configuration).status == 200)
-        #expect(
-            eventually(10) {
-                (try? RawHTTP(port: leader.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
-                    && (try? RawHTTP(port: follower.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
-            })
+        expectEventually("beta probed and up on both replicas") {
+            (try? RawHTTP(port: leader.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
+                && (try? RawHTTP(port: follower.port).request("GET", "/v1/arena/nodes/beta"))?.status == 200
+        }
 
         // One prober: the target is asked about once per interval, not once per replica.
         let window = 3.0
@@ -203,7 +194,8 @@ final class ReplicaLiveTests {
         leader.signal(SIGKILL)
         _ = leader.waitForExit(timeout: 10)
         let killed = Date()
-        #expect(eventually(5) { self.leads(follower) == true })
+        // Awaited generously, so that a slow takeover is measured and reported, not cut off.
+        expectEventually("the follower leading") { self.leads(follower) == true }
         let tookOver = Date().timeIntervalSince(killed)
         #expect(tookOver < 3, "took over after \(tookOver) s")
         let afterTakeover = try served(control)
@@ -221,23 +213,25 @@ final class ReplicaLiveTests {
         let a = try ServerProcess(data: scratch.file("lease-a"), arguments: ["--database", database.url] + lease)
         let b = try ServerProcess(data: scratch.file("lease-b"), arguments: ["--database", database.url] + lease)
         let replicas = [a, b]
-        #expect(eventually(10) { replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true] })
+        expectEventually("one leader and one follower") {
+            replicas.compactMap(self.leads).sorted { !$0 && $1 } == [false, true]
+        }
         let leader = leads(a) == true ? a : b
         let follower = leader === a ? b : a
         leader.signal(SIGKILL)
         _ = leader.waitForExit(timeout: 10)
         let killed = Date()
-        #expect(eventually(10) { self.leads(follower) == true })
+        expectEventually("the follower leading") { self.leads(follower) == true }
         let tookOver = Date().timeIntervalSince(killed)
         #expect(tookOver > 3 && tookOver < 7.5, "took over after \(tookOver) s")
         // A leader stopped cleanly (SIGTERM) gives the lease up at once: a third replica leads
         // within a campaign or two, long before the 5 s lease would have run out.
         let third = try ServerProcess(data: scratch.file("lease-c"), arguments: ["--database", database.url] + lease)
-        #expect(eventually(5) { self.leads(third) == false })
+        expectEventually("the third replica following") { self.leads(third) == false }
         follower.signal(SIGTERM)
         #expect(follower.waitForExit() == 0)
         let stopped = Date()
-        #expect(eventually(10) { self.leads(third) == true })
+        expectEventually("the third replica leading") { self.leads(third) == true }
         #expect(
             Date().timeIntervalSince(stopped) < 3, "took over \(Date().timeIntervalSince(stopped)) s after a clean stop"
         )
@@ -267,7 +261,7 @@ final class ReplicaLiveTests {
         let server = try ServerProcess(
             data: scratch.file("outage"), arguments: ["--database", url, "--arena", arena])
         let http = RawHTTP(port: server.port)
-        #expect(eventually(10) { self.leads(server) == true })
+        expectEventually("the replica leading") { self.leads(server) == true }
         let stored = try http.request("POST", "/v1/scenes", body: Self.scene)
         guard case .string(let id)? = try object(stored)["id"] else { throw LiveError(stored.text) }
 
@@ -278,12 +272,12 @@ final class ReplicaLiveTests {
         #expect(health.status == 503 && read.status == 503, "\(health.text) \(read.text)")
         #expect(read.text.contains("Storage failed"))
         #expect(Date().timeIntervalSince(before) < 6)
-        #expect(eventually(5) { self.leads(server) == false })
+        expectEventually("the replica no longer leading in the outage") { self.leads(server) == false }
 
         #expect(try runProgram(script, ["resume", state]).0 == 0)
-        #expect(eventually(10) { (try? http.request("GET", "/healthz"))?.status == 200 })
+        expectEventually("healthy again") { (try? http.request("GET", "/healthz"))?.status == 200 }
         #expect(try http.request("GET", "/v1/scenes/\(id)").text == Self.scene)
-        #expect(eventually(5) { self.leads(server) == true })
+        expectEventually("the replica leading again") { self.leads(server) == true }
     }
 
     private func served(_ control: RawHTTP) throws -> Int {

@@ -32,10 +32,12 @@ struct PostgresStoreTests {
     /// A frozen server (its backend stopped, as a paused VM or a black-holed network looks:
     /// TCP stays acknowledged, `statement_timeout` cannot fire) fails a pooled statement as
     /// unavailable at the client's deadline instead of holding the request; once the server
-    /// is back, the next request works on a fresh connection.
+    /// is back, the next request works on a fresh connection. On a cluster of its own: while
+    /// the backend is stopped, no `DROP DATABASE` on its cluster can finish.
     @Test func aFrozenServerFailsAtTheStatementDeadline() throws {
-        let database = try TestDatabase()
-        let store = try PostgresStore(url: database.url, statementDeadline: 1)
+        let cluster = try TestCluster()
+        defer { withExtendedLifetime(cluster) {} }
+        let store = try PostgresStore(url: cluster.url, statementDeadline: 1)
         defer { store.close() }
         let id = try store.insert(name: "kept", document: [7]).id
         let pid = try store.withConnection { connection throws(StorageError) in
@@ -66,14 +68,15 @@ struct PostgresStoreTests {
     /// fresh connections, and health recovers.
     @Test func survivesDroppedConnections() throws {
         let database = try TestDatabase()
-        let store = try PostgresStore(url: database.url)
+        let name = TestDatabase.uniqueApplicationName("dropped")
+        let store = try PostgresStore(url: database.url(applicationName: name))
         defer { store.close() }
         let id = try store.insert(name: "kept", document: [4]).id
         #expect(store.healthProblem() == nil)
-        // With a timeout, pg_terminate_backend waits until the sessions have ended.
-        try database.psql(
-            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        // The store's sessions, and no other test's: with a timeout, pg_terminate_backend
+        // waits until each has ended.
+        let ended = try database.terminate(applicationName: name)
+        #expect(!ended.isEmpty && ended.allSatisfy { $0 == "t" }, "\(ended)")
         #expect(try store.get(id)?.document == [4])
         #expect(store.healthProblem() == nil)
         #expect(try store.list(limit: 5, after: nil).items.map(\.id) == [id])
@@ -83,8 +86,9 @@ struct PostgresStoreTests {
     /// campaign.
     @Test func leadershipPassesWhenTheLeaderGoes() throws {
         let database = try TestDatabase()
-        let a = try PostgresStore(url: database.url)
-        let b = try PostgresStore(url: database.url)
+        let leaderName = TestDatabase.uniqueApplicationName("leader")
+        let a = try PostgresStore(url: database.url(applicationName: leaderName))
+        let b = try PostgresStore(url: database.url(applicationName: TestDatabase.uniqueApplicationName("other")))
         defer { b.close() }
         let first = try #require(a.coordination)
         let second = try #require(b.coordination)
@@ -93,14 +97,19 @@ struct PostgresStoreTests {
         #expect(first.campaign() && first.isLeader)
         #expect(!second.campaign())
         // The leader's session is killed, as when its process dies: it notices, the other leads.
-        // Without a timeout pg_terminate_backend only signals the session, which may still hold
-        // the lock at the next campaign; with one it waits until the session has ended.
-        let ended = try database.psql(
-            "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(PostgresStore.LockKey.leader.rawValue & 0xFFFF_FFFF)"
-        )
-        // Every session holding the key ended (other suites' stores on the same cluster may
-        // hold it too while they run: a row each).
-        #expect(!ended.isEmpty && ended.split(separator: "\n").allSatisfy { $0 == "t" }, "\(ended)")
+        // Only the session of `a` that holds the key on this test's database is ended (advisory
+        // locks are per database; other tests' replicas hold the same key on theirs). Without a
+        // timeout pg_terminate_backend only signals the session, which may still hold the lock
+        // at the next campaign; with one it waits until the session has ended.
+        let ended = try database.terminate(
+            """
+            SELECT l.pid FROM pg_locks l JOIN pg_stat_activity s ON s.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND ((l.classid::bigint << 32) | l.objid::bigint) = \(PostgresStore.LockKey.leader.rawValue)
+                AND s.application_name = '\(leaderName)'
+            """)
+        #expect(ended == ["t"], "\(ended)")
         #expect(second.campaign())
         #expect(!first.campaign())
         // A clean shutdown resigns at once.
