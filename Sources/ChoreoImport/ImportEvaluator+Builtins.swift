@@ -20,15 +20,7 @@ extension ImportEvaluator {
     }
 
     /// Functions and initializers that make a value from their arguments alone.
-    static let valueFunctions: Set<String> = [
-        "min", "fmin", "fminf", "MIN", "max", "fmax", "fmaxf", "MAX", "abs", "fabs", "fabsf", "sqrt", "sqrtf", "sin",
-        "sinf",
-        "cos", "cosf", "tan", "tanf", "atan2", "atan2f", "pow", "powf", "floor", "floorf", "ceil", "ceilf", "round",
-        "roundf", "CGFloat", "Double", "Float", "TimeInterval", "Int", "CGPoint", "CGPointMake", "CGSize", "CGSizeMake",
-        "CGRect", "CGRectMake", "CGVector", "UIEdgeInsets", "UIEdgeInsetsMake", "CGAffineTransform",
-        "CGAffineTransformMakeScale", "CGAffineTransformMakeTranslation", "CGAffineTransformMakeRotation",
-        "CATransform3DMakeScale", "CATransform3DMakeTranslation", "CATransform3DMakeRotation", "UIColor",
-    ]
+    static let valueFunctions: Set<String> = ["UIColor"]
 
     /// Global constants: `M_PI`, `CGFLOAT_MAX`, Core Animation's `kCA…` names, `CATransform3DIdentity`.
     func constant(_ name: String) -> Value? {
@@ -174,14 +166,12 @@ extension ImportEvaluator {
             // `.init(…)` where the type is implied: told apart by its labels.
             let labels = Set(arguments.labels.compactMap { $0 })
             if labels.contains("red") || labels.contains("white") { return try makeColor(arguments, position) }
-            if labels.contains("width") && labels.contains("x") {
-                return try callFunction("CGRect", arguments, position)
+            for type in Frameworks.implicitInitializers
+            where Frameworks.functions[type, default: []].contains(where: {
+                ArgumentBinding.bind(arguments, to: $0.parameters) != nil
+            }) {
+                return try callFunction(type, arguments, position)
             }
-            if labels.contains("width") { return try callFunction("CGSize", arguments, position) }
-            if labels.contains("scaleX") || labels.contains("translationX") || labels.contains("rotationAngle") {
-                return try callFunction("CGAffineTransform", arguments, position)
-            }
-            if labels.contains("top") { return try callFunction("UIEdgeInsets", arguments, position) }
             return try callFunction("CGPoint", arguments, position)
         case "systemFont", "boldSystemFont", "italicSystemFont", "monospacedDigitSystemFont", "monospacedSystemFont":
             // `.systemFont(ofSize: 17)`: a font is its size here.
@@ -207,166 +197,9 @@ extension ImportEvaluator {
             guard index < values.count else { throw stop(position, "\(name) needs more arguments") }
             return try double(values[index], position)
         }
+        if let overloads = Frameworks.functions[name] { return try callDeclared(name, overloads, arguments, position) }
         if let value = foundationFunction(name, arguments, position) { return value }
         switch name {
-        // HUGE_VALF, INFINITY and HUGE_VAL as C's headers define them.
-        case "__builtin_huge_valf", "__builtin_huge_val", "__builtin_inff", "__builtin_inf", "__builtin_huge_vall":
-            return .number(.infinity)
-        case "print", "NSLog", "debugPrint", "os_log":
-            let text = name == "NSLog" ? formatted(values) : values.map(describe).joined(separator: " ")
-            try emit([("mark", .value(.string(text)))], position)
-            return .null
-        case "min", "fmin", "fminf", "MIN":
-            guard !values.isEmpty else { return .null }
-            var best = values[0]
-            for value in values.dropFirst() where try double(value, position) < double(best, position) { best = value }
-            return best
-        case "max", "fmax", "fmaxf", "MAX":
-            guard !values.isEmpty else { return .null }
-            var best = values[0]
-            for value in values.dropFirst() where try double(value, position) > double(best, position) { best = value }
-            return best
-        case "abs", "fabs", "fabsf":
-            if case .integer(let i) = values.first { return .integer(abs(i)) }
-            return .number(abs(try number(0)))
-        case "sqrt", "sqrtf": return .number(try number(0).squareRoot())
-        case "sin", "sinf": return .number(sine(try number(0)))
-        case "cos", "cosf": return .number(cosine(try number(0)))
-        case "tan", "tanf": return .number(tangent(try number(0)))
-        case "atan2", "atan2f": return .number(arcTangent(try number(0), try number(1)))
-        case "pow", "powf": return .number(power(try number(0), try number(1)))
-        case "floor", "floorf": return .number((try number(0)).rounded(.down))
-        case "ceil", "ceilf": return .number((try number(0)).rounded(.up))
-        case "round", "roundf": return .number((try number(0)).rounded())
-        case "CGFloat", "Double", "Float", "TimeInterval", "NSTimeInterval", "Float64":
-            return .number(try number(0))
-        case "Int", "NSInteger", "NSUInteger":
-            return .integer(Int((try number(0)).rounded(.towardZero)))
-        case "String":
-            return .string(values.first.map(describe) ?? "")
-        case "dispatch_time":
-            return .number(try number(1) / 1e9)
-        case "dispatch_get_main_queue":
-            return .typeName("DispatchQueue.main")
-        case "dispatch_once":
-            // Once per import: the evaluator runs the code once.
-            if let closure = arguments.closures.first?.closure { _ = try invoke(closure, [], at: position) }
-            return .null
-        case "dispatch_after", "dispatch_async":
-            return try dispatch(name == "dispatch_async" ? .number(0) : values.first ?? .null, arguments, position)
-        case "UIAccessibilityIsReduceMotionEnabled":
-            return .bool(options.reduceMotion)
-        case "CACurrentMediaTime":
-            warn(position, "CACurrentMediaTime() reads the wall clock; the import counts scene time from 0")
-            return .number(now)
-        case "CGPoint", "CGPointMake", "CGVector":
-            return .point(try number(0), try number(1))
-        case "CGSize", "CGSizeMake":
-            return .size(try number(0), try number(1))
-        case "CGRect", "CGRectMake":
-            if let origin = arguments["origin"], let size = arguments["size"] {
-                // `CGRect(origin: .zero, size: s)`: `.zero` is the point or size its label says.
-                let (x, y) = Self.isZero(origin) ? (0, 0) : try pair(origin, "origin", position)
-                let (w, h) = Self.isZero(size) ? (0, 0) : try pair(size, "size", position)
-                return .rect(x, y, w, h)
-            }
-            return .rect(try number(0), try number(1), try number(2), try number(3))
-        case "UIEdgeInsets", "UIEdgeInsetsMake":
-            return .insets(try number(0), try number(1), try number(2), try number(3))
-        case "CGAffineTransform":
-            if arguments["scaleX"] != nil { return .transform(.scale(try number(0), try number(1))) }
-            if arguments["translationX"] != nil { return .transform(.translation(try number(0), try number(1))) }
-            if arguments["rotationAngle"] != nil { return .transform(.rotation(try number(0))) }
-            if values.count == 6 {
-                let n = try (0..<6).map { (i: Int) throws(ImportStop) in try number(i) }
-                return .transform(.affine(n[0], n[1], n[2], n[3], n[4], n[5]))
-            }
-            return .transform(.identity)
-        case "CGAffineTransformMakeScale": return .transform(.scale(try number(0), try number(1)))
-        case "CGAffineTransformMakeTranslation": return .transform(.translation(try number(0), try number(1)))
-        case "CGAffineTransformMakeRotation": return .transform(.rotation(try number(0)))
-        case "CATransform3DMakeScale": return .transform(.scale(try number(0), try number(1), try number(2)))
-        case "CATransform3DMakeTranslation":
-            return .transform(.translation(try number(0), try number(1), try number(2)))
-        case "CATransform3DMakeRotation":
-            return .transform(.rotation(try number(0), try number(1), try number(2), try number(3)))
-        case "CGAffineTransformScale", "CATransform3DScale", "CGAffineTransformTranslate", "CATransform3DTranslate",
-            "CGAffineTransformRotate", "CATransform3DRotate", "CGAffineTransformConcat", "CATransform3DConcat":
-            guard case .transform(let base)? = values.first else { throw stop(position, "\(name) needs a transform") }
-            let rest = Arguments(items: Array(arguments.items.dropFirst()))
-            let method: String =
-                switch name {
-                case "CGAffineTransformScale", "CATransform3DScale": "scaledBy"
-                case "CGAffineTransformTranslate", "CATransform3DTranslate": "translatedBy"
-                case "CGAffineTransformRotate", "CATransform3DRotate": "rotated"
-                default: "concatenating"
-                }
-            return try valueMethod(.transform(base), method, rest, position)
-        case "CATransform3DMakeAffineTransform", "CATransform3DGetAffineTransform":
-            return values.first ?? .transform(.identity)
-        case "CGAffineTransformIsIdentity", "CATransform3DIsIdentity":
-            if case .transform(let t)? = values.first { return .bool(t.isIdentity) }
-            return .bool(false)
-        case "CGRectGetWidth": return try member(values.first ?? .null, "width", position)
-        case "CGRectGetHeight": return try member(values.first ?? .null, "height", position)
-        case "CGRectGetMidX": return try member(values.first ?? .null, "midX", position)
-        case "CGRectGetMidY": return try member(values.first ?? .null, "midY", position)
-        case "CGRectGetMinX": return try member(values.first ?? .null, "minX", position)
-        case "CGRectGetMinY": return try member(values.first ?? .null, "minY", position)
-        case "CGRectGetMaxX": return try member(values.first ?? .null, "maxX", position)
-        case "CGRectGetMaxY": return try member(values.first ?? .null, "maxY", position)
-        case "CGRectOffset":
-            return try valueMethod(
-                values.first ?? .null, "offsetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
-        // Core Graphics' mutable paths, as UIBezierPath's methods (a transform argument is not
-        // applied: code passes NULL). CGPathAddArc's `clockwise` is Core Graphics', which UIKit's
-        // flipped coordinates draw the other way round: UIBezierPath's `!clockwise`.
-        case "CGPathCreateMutable", "CGPathCreateMutableCopy":
-            if let copied = values.first.flatMap({ path($0) }) {
-                return allocate(.path(PathObject(commands: copied.commands)))
-            }
-            return try makePath(Arguments(items: []), position)
-        case "CGPathRelease", "CGPathRetain", "CFRelease":
-            return values.first ?? .null
-        case "CGPathMoveToPoint", "CGPathAddLineToPoint":
-            guard values.count >= 4 else { throw stop(position, "\(name) needs a path, a transform and x, y") }
-            return try pathMethod(
-                values[0], name == "CGPathMoveToPoint" ? "move" : "addLine",
-                Arguments(items: [("to", .point(try number(2), try number(3)))]), position)
-        case "CGPathAddQuadCurveToPoint":
-            guard values.count >= 6 else { throw stop(position, "\(name) needs a path, a transform and 4 numbers") }
-            return try pathMethod(
-                values[0], "addQuadCurve",
-                Arguments(items: [
-                    ("to", .point(try number(4), try number(5))),
-                    ("controlPoint", .point(try number(2), try number(3))),
-                ]), position)
-        case "CGPathAddCurveToPoint":
-            guard values.count >= 8 else { throw stop(position, "\(name) needs a path, a transform and 6 numbers") }
-            return try pathMethod(
-                values[0], "addCurve",
-                Arguments(items: [
-                    ("to", .point(try number(6), try number(7))),
-                    ("controlPoint1", .point(try number(2), try number(3))),
-                    ("controlPoint2", .point(try number(4), try number(5))),
-                ]), position)
-        case "CGPathAddArc":
-            guard values.count >= 8 else { throw stop(position, "\(name) needs a path, a transform and 6 values") }
-            return try pathMethod(
-                values[0], "addArc",
-                Arguments(items: [
-                    ("withCenter", .point(try number(2), try number(3))), ("radius", .number(try number(4))),
-                    ("startAngle", .number(try number(5))), ("endAngle", .number(try number(6))),
-                    ("clockwise", .bool(!(try truth(values[7], position)))),
-                ]), position)
-        case "CGPathCloseSubpath":
-            return try pathMethod(values.first ?? .null, "close", Arguments(items: []), position)
-        case "CGRectApplyAffineTransform":
-            return try valueMethod(
-                values.first ?? .null, "applying", Arguments(items: Array(arguments.items.dropFirst())), position)
-        case "CGRectInset":
-            return try valueMethod(
-                values.first ?? .null, "insetBy", Arguments(items: Array(arguments.items.dropFirst())), position)
         case "UIColor", "CGColor":
             return try makeColor(arguments, position)
         case "UIFont":
@@ -414,7 +247,7 @@ extension ImportEvaluator {
                 try checkSize(text.utf8.count, of: .string(""), position)
                 return .string(text)
             }
-            if let fix = Vocabulary.suggestion(for: name, among: Array(knownTypes) + ["print", "min", "max", "abs"]),
+            if let fix = Vocabulary.suggestion(for: name, among: Array(knownTypes) + Array(Frameworks.functions.keys)),
                 fix != name
             {
                 warn(
@@ -424,6 +257,36 @@ extension ImportEvaluator {
             }
             return try unknownAPI(name, position)
         }
+    }
+
+    /// A call of a declared framework function: the first overload whose parameters the
+    /// arguments bind to (``ArgumentBinding``) runs; none is an error that lists the
+    /// declarations.
+    func callDeclared(
+        _ name: String, _ overloads: [FrameworkFunction], _ arguments: Arguments, _ position: SourcePosition
+    ) throws(ImportStop) -> Value {
+        for function in overloads {
+            guard let values = ArgumentBinding.bind(arguments, to: function.parameters) else { continue }
+            // A value made from one known only at run time is known only at run time too.
+            if function.pure, let runtime = arguments.items.first(where: { $0.value.isRuntime })?.value {
+                return runtime
+            }
+            return try function.body(self, FrameworkCall(values: values, arguments: arguments, position: position))
+        }
+        let written = ArgumentBinding.signature(name, arguments.labels)
+        let declared = overloads.map(\.signature)
+        // The nearest: a declaration of as many parameters, with the most labels in common.
+        let labels = arguments.labels
+        let near = overloads.filter { $0.parameters.count == labels.count }
+            .max { a, b in
+                zip(a.parameters, labels).filter { $0.label == $1 }.count
+                    < zip(b.parameters, labels).filter { $0.label == $1 }.count
+            }?.signature
+        throw ImportStop(
+            diagnostic: ImportDiagnostic(
+                .error, position,
+                "\(written) matches no declaration of \(name): it is declared as \(declared.joined(separator: ", "))",
+                fix: near.map { "write \($0)" }))
     }
 
     /// `UIColor(red:green:blue:alpha:)`, `UIColor(white:alpha:)`, `UIColor(hue:…)` is not read.

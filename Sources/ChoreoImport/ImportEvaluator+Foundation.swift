@@ -4,7 +4,6 @@
 extension ImportEvaluator {
     /// A Foundation initializer or function, or nil when `name` is none of them.
     func foundationFunction(_ name: String, _ arguments: Arguments, _ position: SourcePosition) -> Value? {
-        let values = arguments.items.map(\.value)
         switch name {
         case "NSMutableArray", "NSArray":
             if case .array(let elements)? = arguments.first("array", "arrayLiteral") { return .array(elements) }
@@ -12,13 +11,6 @@ extension ImportEvaluator {
         case "NSMutableString", "NSString":
             if case .string(let text)? = arguments.first("string") { return .string(text) }
             return .string("")
-        case "NSRange", "NSMakeRange":
-            let location = arguments["location"] ?? values.first ?? .integer(0)
-            let length = arguments["length"] ?? (values.count > 1 ? values[1] : .integer(0))
-            return .dictionary([(.string("location"), location), (.string("length"), length)])
-        case "CGPointFromString", "CGSizeFromString":
-            guard case .string(let text)? = values.first else { return nil }
-            return pointOrSize(text, size: name == "CGSizeFromString", position)
         default:
             return nil
         }
