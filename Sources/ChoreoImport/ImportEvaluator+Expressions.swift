@@ -272,6 +272,18 @@ extension ImportEvaluator {
         return nil
     }
 
+    /// The method of one of the file's types (or of one it inherits from, in the file) that a
+    /// call means (``resolve(_:_:)``): the nearest type that declares the name decides.
+    func method(_ typeName: String, _ name: String, for arguments: Arguments) -> FunctionDeclaration? {
+        var seen: Set<String> = []
+        var current: String? = typeName
+        while let type = current, seen.insert(type).inserted, let syntax = types[type] {
+            if let found = resolve(syntax.methods.filter { $0.name == name }, arguments) { return found }
+            current = syntax.inherits.first
+        }
+        return nil
+    }
+
     func evaluateCall(
         _ callee: Expression, _ arguments: [Argument], _ position: SourcePosition, _ scope: Scope, selfValue: Value?
     ) throws(ImportStop) -> Value {
@@ -293,13 +305,12 @@ extension ImportEvaluator {
                 if case .typeName(let type) = value { return try construct(type, evaluated, position) }
             }
             if let selfValue, let object = instance(selfValue),
-                let function = method(object.typeName, name, labels: evaluated.labels)
+                let function = method(object.typeName, name, for: evaluated)
             {
-                return try call(function, on: selfValue, arguments: evaluated.items.map(\.value), at: position)
+                return try call(function, on: selfValue, with: evaluated, at: position)
             }
-            if let function = functions[name]?.first(where: { $0.labels == evaluated.labels }) ?? functions[name]?.first
-            {
-                return try call(function, on: .null, arguments: evaluated.items.map(\.value), at: position)
+            if let function = resolve(functions[name] ?? [], evaluated) {
+                return try call(function, on: .null, with: evaluated, at: position)
             }
             if types[name] != nil { return try constructInstance(name, evaluated, position) }
             // `present(sheet, animated: false)`, `update(progress)`, `addSubview(v)`: UIKit's
@@ -446,8 +457,8 @@ extension ImportEvaluator {
                 return value
             }
             if let object = instance(target) {
-                if let function = method(object.typeName, name, labels: arguments.labels) {
-                    return try call(function, on: target, arguments: arguments.items.map(\.value), at: position)
+                if let function = method(object.typeName, name, for: arguments) {
+                    return try call(function, on: target, with: arguments, at: position)
                 }
                 if case .closure(let closure)? = object.fields[name] {
                     return try invoke(closure, arguments.items.map(\.value), at: position)
@@ -476,10 +487,10 @@ extension ImportEvaluator {
                 .min { $0.position < $1.position }!.name
             return try callMethod(.enumValue(type, caseName), name, arguments, position)
         case .enumValue(let type, _):
-            guard let function = method(type, name, labels: arguments.labels) else {
+            guard let function = method(type, name, for: arguments) else {
                 return try unknownAPI("\(type).\(name)", position)
             }
-            return try call(function, on: target, arguments: arguments.items.map(\.value), at: position)
+            return try call(function, on: target, with: arguments, at: position)
         case .closure(let closure) where name == "callAsFunction":
             return try invoke(closure, arguments.items.map(\.value), at: position)
         case .runtime:
@@ -587,10 +598,23 @@ extension ImportEvaluator {
             "initWith" + $0.prefix(1).uppercased() + $0.dropFirst()
         }
         let initializer =
-            method(name, "init", labels: arguments.labels) ?? objectiveC.flatMap { method(name, $0) }
+            method(name, "init", for: arguments) ?? objectiveC.flatMap { method(name, $0) }
             ?? (arguments.count == 0 ? method(name, "init", labels: []) : nil)
         if let initializer {
-            _ = try call(initializer, on: value, arguments: arguments.items.map(\.value), at: position)
+            // The type whose initializer runs: the nearest in the chain that declares it.
+            if let object = instance(value) {
+                var declaring = name
+                var seen: Set<String> = []
+                while seen.insert(declaring).inserted, let type = types[declaring],
+                    !type.methods.contains(where: { $0.position == initializer.position }),
+                    let next = type.inherits.first
+                {
+                    declaring = next
+                }
+                initializing.append((ObjectIdentifier(object), declaring))
+            }
+            defer { if instance(value) != nil { initializing.removeLast() } }
+            _ = try call(initializer, on: value, with: arguments, at: position)
         } else if layer(value) == nil, let object = instance(value) {
             // A struct's memberwise initializer.
             for item in arguments.items { if let label = item.label { object.fields[label] = item.value } }

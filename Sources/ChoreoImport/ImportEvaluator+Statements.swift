@@ -312,10 +312,20 @@ extension ImportEvaluator {
         return function
     }
 
-    /// A stored property's `willSet` and `didSet`.
+    /// A stored property's `willSet` and `didSet` — not while the initializer of the type that
+    /// declares the property runs on the object: "The willSet and didSet observers of
+    /// superclass properties are called when a property is set in a subclass initializer, after
+    /// the superclass initializer has been called. They aren't called while a class is setting
+    /// its own properties" (The Swift Programming Language, "Properties", "Property Observers").
     func observers(_ object: InstanceObject, _ name: String) -> (will: FunctionDeclaration?, did: FunctionDeclaration?)?
     {
         guard !name.hasPrefix("_") else { return nil }
+        let identity = ObjectIdentifier(object)
+        if initializing.contains(where: { running in
+            running.object == identity && types[running.type]?.properties.contains { $0.name == name } == true
+        }) {
+            return nil
+        }
         let will = method(object.typeName, name + ".willSet").flatMap { $0.isAccessor ? $0 : nil }
         let did = method(object.typeName, name + ".didSet").flatMap { $0.isAccessor ? $0 : nil }
         return will == nil && did == nil ? nil : (will, did)

@@ -92,6 +92,9 @@ final class ImportEvaluator {
     /// The properties whose observers are running (`willSet` / `didSet` setting their own
     /// property store it without running them again, as Swift does).
     var observing: Set<String> = []
+    /// The objects whose initializer runs, each with the type that declares that initializer:
+    /// a type's own stored properties set there run no observers (Swift).
+    var initializing: [(object: ObjectIdentifier, type: String)] = []
     /// Auto Layout constraints made, in order; those the layout pass left out; where the first
     /// was made (``noteConstraints()``).
     var constraints: [Value] = []

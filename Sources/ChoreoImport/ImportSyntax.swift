@@ -164,6 +164,11 @@ package struct FunctionDeclaration: Sendable {
     /// (named `name`, `name.set`, `name.willSet`, `name.didSet`): run when the property is read
     /// or written, not called by name.
     package var isAccessor = false
+    /// Each parameter's default value as written (`duration: CGFloat = 0.5`), nil where it has
+    /// none: evaluated when a call leaves the parameter out.
+    package var defaults: [Expression?] = []
+    /// Which parameters are variadic (`colors: UIColor...`).
+    package var variadic: [Bool] = []
 
     package init(
         name: String, labels: [String?], parameters: [String], body: [Statement], isStatic: Bool = false,

@@ -234,11 +234,12 @@ struct SwiftLowering {
                 methods.append(lowerFunction(function))
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
                 let (labels, parameters) = lowerParameters(initializer.signature.parameterClause)
-                methods.append(
-                    FunctionDeclaration(
-                        name: "init", labels: labels, parameters: parameters,
-                        body: initializer.body.map { lowerBlock($0.statements) } ?? [],
-                        position: self.position(initializer)))
+                var made = FunctionDeclaration(
+                    name: "init", labels: labels, parameters: parameters,
+                    body: initializer.body.map { lowerBlock($0.statements) } ?? [],
+                    position: self.position(initializer))
+                (made.defaults, made.variadic) = lowerParameterShapes(initializer.signature.parameterClause)
+                methods.append(made)
             }
         }
         let inherits = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
@@ -308,11 +309,24 @@ struct SwiftLowering {
         let isStatic = function.modifiers.contains {
             $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
         }
-        return FunctionDeclaration(
+        var lowered = FunctionDeclaration(
             name: function.name.text, labels: labels, parameters: parameters,
             body: function.body.map { lowerBlock($0.statements) } ?? [], isStatic: isStatic,
             position: position(function),
             parameterTypes: function.signature.parameterClause.parameters.map { $0.type.trimmedDescription })
+        (lowered.defaults, lowered.variadic) = lowerParameterShapes(function.signature.parameterClause)
+        return lowered
+    }
+
+    /// Each parameter's default value (`= 0.5`) and whether it is variadic (`UIColor...`).
+    mutating func lowerParameterShapes(_ clause: FunctionParameterClauseSyntax) -> ([Expression?], [Bool]) {
+        var defaults: [Expression?] = []
+        var variadic: [Bool] = []
+        for parameter in clause.parameters {
+            defaults.append(parameter.defaultValue.map { lowerExpression($0.value) })
+            variadic.append(parameter.ellipsis != nil)
+        }
+        return (defaults, variadic)
     }
 
     func lowerParameters(_ clause: FunctionParameterClauseSyntax) -> ([String?], [String]) {

@@ -48,35 +48,57 @@ struct ParameterDeclaration: Sendable {
 /// A declaration's overloads are told apart this way (`CGAffineTransform(scaleX:y:)` and
 /// `CGAffineTransform(rotationAngle:)`): the first that binds is the one called.
 enum ArgumentBinding {
-    /// The parameters' values in order (a variadic one as `.array`), or nil when the call does
-    /// not fit the declaration.
-    static func bind(_ arguments: Arguments, to parameters: [ParameterDeclaration]) -> [Value]? {
-        var values: [Value] = []
+    /// What a parameter is given by a call.
+    enum Match: Equatable {
+        /// The argument at this index.
+        case argument(Int)
+        /// Nothing: its default value.
+        case defaulted
+        /// A variadic parameter: the arguments at these indices.
+        case variadic([Int])
+    }
+
+    /// For each parameter, what the call's arguments (their labels, in order) give it; nil when
+    /// the call does not fit the declaration.
+    static func match(_ labels: [String?], to parameters: [ParameterDeclaration]) -> [Match]? {
+        var matches: [Match] = []
         var next = 0
-        let items = arguments.items
         for parameter in parameters {
             if parameter.variadic {
-                var taken: [Value] = []
-                if next < items.count, items[next].label == parameter.label {
-                    taken.append(items[next].value)
+                var taken: [Int] = []
+                if next < labels.count, labels[next] == parameter.label {
+                    taken.append(next)
                     next += 1
                     // The rest are unlabelled (Swift labels the parameter after a variadic one).
-                    while next < items.count, items[next].label == nil {
-                        taken.append(items[next].value)
+                    while next < labels.count, labels[next] == nil {
+                        taken.append(next)
                         next += 1
                     }
                 }
-                values.append(.array(taken))
-            } else if next < items.count, items[next].label == parameter.label {
-                values.append(items[next].value)
+                matches.append(.variadic(taken))
+            } else if next < labels.count, labels[next] == parameter.label {
+                matches.append(.argument(next))
                 next += 1
-            } else if let fallback = parameter.defaultValue {
-                values.append(fallback.value)
+            } else if parameter.defaultValue != nil {
+                matches.append(.defaulted)
             } else {
                 return nil
             }
         }
-        return next == items.count ? values : nil
+        return next == labels.count ? matches : nil
+    }
+
+    /// The parameters' values in order (a variadic one as `.array`, a left-out one its default),
+    /// or nil when the call does not fit the declaration.
+    static func bind(_ arguments: Arguments, to parameters: [ParameterDeclaration]) -> [Value]? {
+        guard let matches = match(arguments.labels, to: parameters) else { return nil }
+        return zip(matches, parameters).map { match, parameter in
+            switch match {
+            case .argument(let index): arguments.items[index].value
+            case .defaulted: parameter.defaultValue?.value ?? .null
+            case .variadic(let indices): .array(indices.map { arguments.items[$0].value })
+            }
+        }
     }
 
     /// `name(label:label:)`, as Swift names a function by its labels (`_` for none).
