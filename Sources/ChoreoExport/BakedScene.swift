@@ -152,12 +152,18 @@ struct BakedScene: Sendable {
     /// The renderer the samples came from, for the fidelity measurement.
     let renderer: FrameRenderer
 
+    /// A scene that repeats for ever: the span it is exported over (``LoopSpan``).
+    let loop: LoopSpan?
+
     var duration: Double { Double(frameCount - 1) / fps }
 
-    /// Samples `renderer`'s frames at `fps` from 0 through `end`.
+    /// Samples `renderer`'s frames at `fps` from 0 through `end` (a repeating scene's through
+    /// a whole number of its common period, ``LoopSpan``, where `end` is its horizon).
     init(
         renderer: FrameRenderer, end: Double, fps: Double, scale: Double, shouldStop: () -> Bool = { false }
     ) throws(ExportError) {
+        loop = LoopSpan.find(renderer, end: end, fps: fps)
+        let end = loop?.end ?? end
         self.fps = fps
         self.scale = scale
         self.renderer = renderer

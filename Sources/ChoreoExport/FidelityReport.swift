@@ -28,7 +28,28 @@ public struct FidelityReport: Sendable, Equatable {
         public var worstTime: Double?
     }
 
+    /// A scene that repeats for ever: the span exported, and the common period that makes it
+    /// seamless (nil where none was found and the run's horizon cuts it).
+    public struct Loop: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var period: Double?
+
+        /// What a looping player shows at the seam.
+        public var note: String {
+            guard let period else {
+                return
+                    "repeats for ever with no common period within the run's horizon: cut at \(FidelityReport.number(end)) s, a looping player jumps at the seam"
+            }
+            let span = "\(FidelityReport.number(period)) s, a whole number of the repeating animations' common period"
+            if start == 0 { return "exported over \(span): seamless where a player loops it" }
+            return
+                "repeats from \(FidelityReport.number(start)) s on; exported through one more \(span): a player looping the whole file jumps from its end to the start, one looping from \(FidelityReport.number(start)) s (the Lottie marker \"loop\") does not"
+        }
+    }
+
     public let format: ExportFormat
+    public var loop: Loop?
     public let fps: Double
     public let frames: Int
     public let duration: Double
@@ -65,13 +86,23 @@ public struct FidelityReport: Sendable, Equatable {
             measuredObject["worst"] = .object(
                 JSONObject([("layer", .string(layer)), ("time", .number(Self.rounded(time)))]))
         }
-        return .object(
-            JSONObject([
-                ("format", .string(format.rawValue)), ("fps", .number(fps)), ("frames", .number(Double(frames))),
-                ("duration", .number(Self.rounded(duration))), ("exact", entries(exact)), ("baked", entries(baked)),
-                ("approximated", entries(approximated)), ("dropped", entries(dropped)),
-                ("measured", .object(measuredObject)),
-            ]))
+        var object = JSONObject([
+            ("format", .string(format.rawValue)), ("fps", .number(fps)), ("frames", .number(Double(frames))),
+            ("duration", .number(Self.rounded(duration))),
+        ])
+        if let loop {
+            object["loop"] = .object(
+                JSONObject([
+                    ("start", .number(Self.rounded(loop.start))), ("end", .number(Self.rounded(loop.end))),
+                    ("period", loop.period.map { .number(Self.rounded($0)) } ?? .null), ("note", .string(loop.note)),
+                ]))
+        }
+        object["exact"] = entries(exact)
+        object["baked"] = entries(baked)
+        object["approximated"] = entries(approximated)
+        object["dropped"] = entries(dropped)
+        object["measured"] = .object(measuredObject)
+        return .object(object)
     }
 
     /// The report as the lines of a comment block (CSS and HTML).
@@ -81,6 +112,7 @@ public struct FidelityReport: Sendable, Equatable {
             "measured over \(measured.samples) samples (every frame, and a quarter and three quarters of the way between):",
             "  largest difference: position \(Self.number(measured.position)) pt, opacity \(Self.number(measured.opacity)), colour \(Self.number(measured.color)) of 255",
         ]
+        if let loop { lines.append("loop: \(loop.note)") }
         for (title, list) in [("exact", exact), ("baked", baked), ("approximated", approximated), ("dropped", dropped)]
         where !list.isEmpty {
             lines.append("\(title):")
@@ -162,6 +194,7 @@ extension ExportModel {
     ) throws(ExportError) -> FidelityReport {
         var report = FidelityReport(
             format: format, fps: scene.fps, frames: scene.frameCount, duration: scene.duration)
+        report.loop = scene.loop.map { FidelityReport.Loop(start: $0.start, end: $0.end, period: $0.period) }
         for (position, layer) in scene.layers.enumerated() {
             var exact: [String] = []
             var curved: [String] = []
