@@ -22,13 +22,28 @@ struct LottieWriter {
         return .number(r == 0 ? 0 : r)
     }
 
+    /// A colour channel (0…1) to six decimals, rounded up: a player that takes the 8-bit value
+    /// as `c × 255` truncated (rlottie, lottie-web) gets `n` back from `n / 255`, and one that
+    /// rounds it (ThorVG, lottie-ios) too; four decimals lose a level (#F2F2F7 as 241, 241, 246).
+    static func colorComponent(_ value: Double) -> JSONValue {
+        let up = min(1, (value * 1_000_000 - 1e-7).rounded(.up) / 1_000_000)
+        return .number(up > 0 ? up : 0)
+    }
+
+    /// A colour property (Lottie's `c`: red, green, blue, and 1 for the alpha a fill's `o`
+    /// carries).
+    func color(_ position: Int, _ channel: Channel) -> JSONValue {
+        property(position, channel, { [$0[0], $0[1], $0[2], 1] }, number: Self.colorComponent)
+    }
+
     /// A static or keyframed property: `transform` maps a channel's lanes to the property's.
-    func property(_ position: Int, _ channel: Channel, _ transform: ([Double]) -> [Double], scalar: Bool = false)
-        -> JSONValue
-    {
+    func property(
+        _ position: Int, _ channel: Channel, _ transform: ([Double]) -> [Double], scalar: Bool = false,
+        number: (Double) -> JSONValue = { n($0) }
+    ) -> JSONValue {
         func value(_ lanes: [Double]) -> JSONValue {
             let mapped = transform(lanes)
-            return scalar ? Self.n(mapped[0]) : .array(mapped.map { Self.n($0) })
+            return scalar ? number(mapped[0]) : .array(mapped.map(number))
         }
         guard let keys = model.keyframes[position][channel.rawValue] else {
             return .object(
@@ -42,11 +57,18 @@ struct LottieWriter {
     /// Keyframes, the last without handles: each with its timing curve's control points as its
     /// `o` and `i` handles (an overshooting `y` included), linear (`o` at 0, 0 and `i` at 1, 1)
     /// where it has none. With `hold`, hold keyframes (each value until the next), only where
-    /// the value changes.
+    /// the value changes. A keyframe's value is always an array (`"s": [100]`), as Bodymovin
+    /// writes a scalar's and the Lottie schema requires: lottie-web reads a bare number's
+    /// first element as undefined.
     func keyframed(
-        _ frames: [(Double, [Double])], _ value: ([Double]) -> JSONValue, hold: Bool = false,
+        _ frames: [(Double, [Double])], _ scalarOrVector: ([Double]) -> JSONValue, hold: Bool = false,
         curve: (Int) -> UnitBezier? = { _ in nil }, holds: [Bool] = []
     ) -> JSONValue {
+        func value(_ lanes: [Double]) -> JSONValue {
+            let written = scalarOrVector(lanes)
+            if case .number = written { return [written] }
+            return written
+        }
         if hold {
             var kept: [JSONValue] = []
             var last: [Double]?
@@ -136,7 +158,7 @@ struct LottieWriter {
     func fill(_ position: Int, _ channel: Channel) -> JSONValue {
         .object(
             JSONObject([
-                ("ty", "fl"), ("c", property(position, channel, { [$0[0], $0[1], $0[2], 1] })),
+                ("ty", "fl"), ("c", color(position, channel)),
                 ("o", property(position, channel, { [$0[3] * 100] }, scalar: true)), ("r", 1),
             ]))
     }
@@ -256,7 +278,7 @@ struct LottieWriter {
             let lineJoin: Double = ["round": 2, "bevel": 3][layer.lineJoin] ?? 1
             let stroke: JSONValue = .object(
                 JSONObject([
-                    ("ty", "st"), ("c", property(position, .stroke, { [$0[0], $0[1], $0[2], 1] })),
+                    ("ty", "st"), ("c", color(position, .stroke)),
                     ("o", property(position, .stroke, { [$0[3] * 100] }, scalar: true)),
                     ("w", property(position, .lineWidth, { $0 }, scalar: true)), ("lc", .number(lineCap)),
                     ("lj", .number(lineJoin)), ("ml", 10),
@@ -293,7 +315,7 @@ struct LottieWriter {
                 }
                 let fill: JSONValue = .object(
                     JSONObject([
-                        ("ty", "fl"), ("c", property(position, .foreground, { [$0[0], $0[1], $0[2], 1] })),
+                        ("ty", "fl"), ("c", color(position, .foreground)),
                         ("o", opacity), ("r", 1),
                     ]))
                 items.append(Self.group("text \(index)", Self.shapes(outline, origin: layer.boundsOrigin) + [fill]))
@@ -343,12 +365,48 @@ struct LottieWriter {
             ]))
         let stroke: JSONValue = .object(
             JSONObject([
-                ("ty", "st"), ("c", property(position, .borderColor, { [$0[0], $0[1], $0[2], 1] })),
+                ("ty", "st"), ("c", color(position, .borderColor)),
                 ("o", property(position, .borderColor, { [$0[3] * 100] }, scalar: true)),
                 ("w", everyFrame(position, changing: changing, { [inset($0).width] }, scalar: true)), ("lc", 1),
                 ("lj", 1), ("ml", 10),
             ]))
         return [Self.group("border", [rectangle, stroke])]
+    }
+
+    // MARK: Shadows
+
+    /// A layer's shadow as Lottie's drop-shadow layer effect (`ty` 25, After Effects' "Drop
+    /// Shadow", lottie-ios's and lottie-android's `DropShadowEffect`): its colour, its opacity
+    /// (0…255: `shadowOpacity` times the colour's alpha), its direction (degrees clockwise
+    /// from up) and distance (`shadowOffset`), and its softness (four times `shadowRadius`, as
+    /// a player takes a Gaussian's deviation as a quarter of it). It shadows the layer's own
+    /// shapes, where Core Animation's shadows the layer with its sublayers.
+    func dropShadow(_ position: Int) -> JSONValue {
+        func value(_ type: Double, _ name: String, _ index: Double, _ v: JSONValue) -> JSONValue {
+            .object(
+                JSONObject([
+                    ("ty", .number(type)), ("nm", .string(name)), ("mn", .string("ADBE Drop Shadow-000\(Int(index))")),
+                    ("ix", .number(index)), ("v", v),
+                ]))
+        }
+        let direction = property(
+            position, .shadowOffset, { [atan2($0[0], -$0[1]) * 180 / Double.pi] }, scalar: true)
+        let distance = property(
+            position, .shadowOffset, { [($0[0] * $0[0] + $0[1] * $0[1]).squareRoot()] }, scalar: true)
+        return .object(
+            JSONObject([
+                ("ty", 25), ("nm", "Drop Shadow"), ("mn", "ADBE Drop Shadow"), ("ix", 1), ("en", 1), ("np", 8),
+                (
+                    "ef",
+                    .array([
+                        value(2, "Shadow Color", 1, color(position, .shadowColor)),
+                        value(0, "Opacity", 2, property(position, .shadowColor, { [$0[3] * 255] }, scalar: true)),
+                        value(0, "Direction", 3, direction), value(0, "Distance", 4, distance),
+                        value(0, "Softness", 5, property(position, .shadowRadius, { [$0[0] * 4] }, scalar: true)),
+                        value(7, "Shadow Only", 6, Self.staticValue(0)),
+                    ])
+                ),
+            ]))
     }
 
     // MARK: masksToBounds
@@ -455,7 +513,10 @@ struct LottieWriter {
     }
 
     func document(report: FidelityReport) -> JSONValue {
-        let frames = Double(scene.frameCount)
+        // The frames 0 … op − 1 are shown; a repeating scene's last frame is its first again, so
+        // a player looping from op back to 0 is seamless (its keyframe at op − 1 … op is kept).
+        let loop = scene.loop?.period != nil ? scene.loop : nil
+        let frames = Double(scene.frameCount - (loop != nil ? 1 : 0))
         // Lottie's layers are listed top first; choreo's drawing order is bottom first, a
         // layer's border after its sublayers.
         var drawing: [(position: Int, border: Bool)] = []
@@ -499,6 +560,7 @@ struct LottieWriter {
                 object["parent"] = .number(parent)
                 object["ks"] = transform(position)
                 object["shapes"] = .array(content(position))
+                if layer.uses(.shadowColor) { object["ef"] = .array([dropShadow(position)]) }
             }
             // Clipped by superlayers' `masksToBounds`: their boxes as masks (a border is in
             // its layer's space).
@@ -543,7 +605,10 @@ struct LottieWriter {
                     ("ty", "fl"),
                     (
                         "c",
-                        Self.staticValue([Self.n(background.red), Self.n(background.green), Self.n(background.blue), 1])
+                        Self.staticValue([
+                            Self.colorComponent(background.red), Self.colorComponent(background.green),
+                            Self.colorComponent(background.blue), 1,
+                        ])
                     ),
                     ("o", Self.staticValue(Self.n(background.alpha * 100))), ("r", 1),
                 ]))
@@ -564,12 +629,23 @@ struct LottieWriter {
                         ("shapes", .array([Self.group("canvas", [rectangle, fill])])),
                     ])))
         }
+        var markers: [JSONValue] = []
+        if let loop, loop.start > 0 {
+            // Where the repeating part starts: a player that plays a marker's segment loops it.
+            markers.append(
+                .object(
+                    JSONObject([
+                        ("cm", "loop"), ("tm", Self.n(loop.start * scene.fps)),
+                        ("dr", Self.n((loop.end - loop.start) * scene.fps)),
+                    ])))
+        }
         return .object(
             JSONObject([
                 ("v", "5.7.0"), ("fr", .number(scene.fps)), ("ip", 0), ("op", .number(frames)),
                 ("w", .number((scene.size.x * scene.scale).rounded(.up))),
                 ("h", .number((scene.size.y * scene.scale).rounded(.up))), ("nm", .string(sceneName ?? "choreo")),
-                ("ddd", 0), ("assets", []), ("layers", .array(layers)), ("choreo", report.json),
+                ("ddd", 0), ("assets", []), ("layers", .array(layers)), ("markers", .array(markers)),
+                ("choreo", report.json),
             ]))
     }
 }

@@ -138,7 +138,8 @@ import Testing
                 as? [String: Any])
         let opacity = try #require((blink["o"] as? [String: Any])?["k"] as? [[String: Any]])
         let held = opacity.filter { $0["h"] as? Int == 1 }
-        #expect(held.map { $0["s"] as? Double } == [100, 30, 80])
+        // A scalar keyframe's value is a one-element array, as Bodymovin writes it.
+        #expect(held.map { ($0["s"] as? [Double])?.first } == [100, 30, 80])
         let jumps = opacity.indices.dropFirst().filter { opacity[$0 - 1]["h"] as? Int == 1 }
             .map { opacity[$0]["t"] as? Double ?? 0 }
         #expect(jumps.count == 3)
