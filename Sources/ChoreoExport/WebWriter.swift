@@ -43,6 +43,45 @@ struct WebWriter {
             "rgba(\(channel(values[0])), \(channel(values[1])), \(channel(values[2])), \(number(max(0, min(1, values[3])))))"
     }
 
+    /// The colour channels, each written as four registered custom properties (`@property`,
+    /// `<number>`, not inherited: `--choreo-background-r`, `-g`, `-b`, `-a`, 0…1) that the
+    /// colour property reads as `color(srgb …)`: a browser keeps and interpolates numbers
+    /// exactly, component by component and unpremultiplied as Core Animation does, where it
+    /// rounds a legacy `rgba()` keyframe to 8 bits (and a spring's `linear()` run, whose
+    /// progress leaves 0…1, then amplifies the rounding), and interpolates `color(srgb …)`
+    /// keyframes in Oklab.
+    static let colorProperties: [(channel: Channel, name: String, property: String)] = [
+        (.background, "--choreo-background", "background-color"), (.borderColor, "--choreo-border", "border-color"),
+        (.fill, "--choreo-fill", "fill"), (.stroke, "--choreo-stroke", "stroke"),
+        (.foreground, "--choreo-color", "color"),
+    ]
+
+    /// A colour channel's value as its four custom properties (``colorProperties``).
+    static func colorLanes(_ channel: Channel, _ lanes: ArraySlice<Double>) -> [(String, String)] {
+        guard let name = colorProperties.first(where: { $0.channel == channel })?.name else { return [] }
+        let values = Array(lanes)
+        return zip(["r", "g", "b", "a"], values).map { ("\(name)-\($0)", number(max(0, min(1, $1)), decimals: 1e6)) }
+    }
+
+    /// The colour property that reads a channel's custom properties, as a declaration.
+    static func colorReference(_ channel: Channel) -> (String, String) {
+        let entry = colorProperties.first { $0.channel == channel }!
+        let n = entry.name
+        return (entry.property, "color(srgb var(\(n)-r) var(\(n)-g) var(\(n)-b) / var(\(n)-a))")
+    }
+
+    /// The `@property` rules that register the colours' custom properties.
+    static var colorRegistrations: [(name: String, rule: String)] {
+        colorProperties.flatMap { entry in
+            ["r", "g", "b", "a"].map { lane in
+                (
+                    "\(entry.name)-\(lane)",
+                    "@property \(entry.name)-\(lane) { syntax: \"<number>\"; inherits: false; initial-value: 0 }"
+                )
+            }
+        }
+    }
+
     /// The CSS declarations of one channel's value.
     func declarations(_ channel: Channel, _ v: ArraySlice<Double>, layer: BakedLayer) -> [(String, String)] {
         let v = Array(v)
@@ -71,13 +110,13 @@ struct WebWriter {
             return [("transform", "matrix3d(\(parts.map { Self.number($0, decimals: 1e7) }.joined(separator: ", ")))")]
         case .size: return [("width", Self.px(v[0])), ("height", Self.px(v[1]))]
         case .opacity: return [("opacity", Self.number(v[0]))]
-        case .background: return [("background-color", Self.color(v[...]))]
+        case .background: return Self.colorLanes(.background, v[...])
         case .cornerRadius: return [("border-radius", Self.px(v[0]))]
         case .shadowColor, .shadowOffset, .shadowRadius:
             // One box-shadow carries the three (``shadow(_:frame:)``).
             return []
-        case .fill: return [("fill", Self.color(v[...]))]
-        case .stroke: return [("stroke", Self.color(v[...]))]
+        case .fill: return Self.colorLanes(.fill, v[...])
+        case .stroke: return Self.colorLanes(.stroke, v[...])
         case .lineWidth: return [("stroke-width", Self.number(v[0]))]
         case .trim:
             let length = max(0, v[1] - v[0])
@@ -85,7 +124,7 @@ struct WebWriter {
                 ("stroke-dasharray", "\(Self.number(length, decimals: 1e6)) 2"),
                 ("stroke-dashoffset", Self.number(-v[0], decimals: 1e6)),
             ]
-        case .foreground: return [("color", Self.color(v[...]))]
+        case .foreground: return Self.colorLanes(.foreground, v[...])
         case .anchor:
             return [("transform-origin", "\(Self.px(v[0])) \(Self.px(v[1]))")]
         case .blur:
@@ -405,13 +444,13 @@ struct WebWriter {
                     let frames = keys.frames.indices.map {
                         index -> (offset: Double, declarations: [(String, String)]) in
                         let v = Array(keys.values(index))
-                        let declaration: (String, String) =
+                        let declarations: [(String, String)] =
                             switch channel {
-                            case .borderWidth: ("border-width", Self.px(v[0]))
-                            case .borderColor: ("border-color", Self.color(v[...]))
-                            default: ("border-radius", Self.px(v[0]))
+                            case .borderWidth: [("border-width", Self.px(v[0]))]
+                            case .borderColor: Self.colorLanes(.borderColor, v[...])
+                            default: [("border-radius", Self.px(v[0]))]
                             }
-                        return (Double(keys.frames[index]) / last, [declaration])
+                        return (Double(keys.frames[index]) / last, declarations)
                     }
                     all.append(
                         Animation(
@@ -445,10 +484,14 @@ struct WebWriter {
         return all
     }
 
+    /// How far before a jump the value before it is held from, as a fraction of the animation
+    /// (CSS merges keyframes at one offset; its percentages are written to 10⁻⁶ %).
+    static let jumpOffset = 1e-8
+
     /// Layer `position`'s additive animations, each an animation of its own at its own times,
-    /// added to the value beneath: keyframes at its keys (a jump held with `steps(1, end)` to
-    /// a keyframe a millionth of the animation later, as CSS merges keyframes at one offset),
-    /// each eased by its curve.
+    /// added to the value beneath: keyframes at its keys (a jump held with `steps(1, end)`
+    /// from a keyframe ``jumpOffset`` before it, as CSS merges keyframes at one offset), each
+    /// eased by its curve.
     func addedAnimations(_ position: Int) -> [Animation] {
         let layer = scene.layers[position]
         let id = Self.elementID(position)
@@ -462,9 +505,13 @@ struct WebWriter {
             var keyframes: [(offset: Double, declarations: [(String, String)])] = []
             var easings: [String?] = []
             for (index, time) in animation.times.enumerated() {
-                var offset = (time - first) / length
+                let offset = (time - first) / length
                 if let previous = keyframes.last?.offset, offset <= previous + 1e-7 {
-                    offset = min(1, previous + 1e-6)
+                    // A jump at its own time: the value before it reaches its keyframe a
+                    // hundred-millionth of the animation earlier (the finest offset the CSS
+                    // percentages write) and holds there.
+                    let before = keyframes.count > 1 ? keyframes[keyframes.count - 2].offset : -1
+                    keyframes[keyframes.count - 1].offset = max(offset - Self.jumpOffset, (before + offset) / 2)
                     easings[easings.count - 1] = "steps(1, end)"
                 }
                 keyframes.append((offset, addedDeclarations(channel, animation.values[index], layer: layer)))
@@ -506,6 +553,7 @@ struct WebWriter {
             // Turned and scaled about the anchor point (``Channel/anchor``) or the corner.
             if !channels.contains(.anchor) { own.append(("transform-origin", "0 0")) }
             for channel in channels {
+                if channel == .background { own.append(Self.colorReference(.background)) }
                 own += declarations(channel, layer.value(channel, frame: 0), layer: layer)
             }
             if let offset = layer.offsetPath {
@@ -531,13 +579,13 @@ struct WebWriter {
                         "\(id)b",
                         [
                             ("border-width", Self.px(layer.value(.borderWidth, frame: 0).first ?? 0)),
-                            ("border-color", Self.color(color)),
+                            Self.colorReference(.borderColor),
                             ("border-radius", Self.px(layer.value(.cornerRadius, frame: 0).first ?? 0)),
-                        ]
+                        ] + Self.colorLanes(.borderColor, color)
                     ))
             }
             if layer.type == .shape {
-                var path: [(String, String)] = []
+                var path: [(String, String)] = [Self.colorReference(.fill), Self.colorReference(.stroke)]
                 for channel in [Channel.fill, .stroke, .lineWidth, .trim] {
                     path += declarations(channel, layer.value(channel, frame: 0), layer: layer)
                 }
@@ -548,7 +596,9 @@ struct WebWriter {
                 rules.append(("\(id)p", path))
             }
             if layer.type == .text {
-                var text: [(String, String)] = [("font-size", Self.px(layer.fontSize))]
+                var text: [(String, String)] = [
+                    ("font-size", Self.px(layer.fontSize)), Self.colorReference(.foreground),
+                ]
                 text += declarations(.foreground, layer.value(.foreground, frame: 0), layer: layer)
                 let alignment =
                     switch layer.alignment {
@@ -591,6 +641,7 @@ struct WebWriter {
                 "; background: \(Self.color([background.red, background.green, background.blue, background.alpha][...]))"
         }
         out += " }\n"
+        for registration in Self.colorRegistrations { out += registration.rule + "\n" }
         out +=
             "#stage > .choreo-scale { position: absolute; left: 0; top: 0; transform-origin: 0 0; scale: \(Self.number(scene.scale)) }\n"
         out +=
@@ -743,8 +794,8 @@ struct WebWriter {
                                 "keyframes",
                                 .array(
                                     animation.keyframes.enumerated().map { index, frame in
-                                        var key = JSONObject([("offset", .number((frame.offset * 1e9).rounded() / 1e9))]
-                                        )
+                                        let offset = (frame.offset * 1e12).rounded() / 1e12
+                                        var key = JSONObject([("offset", .number(offset))])
                                         for (property, value) in frame.declarations {
                                             key[Self.camelCase(property)] = .string(value)
                                         }
@@ -771,8 +822,20 @@ struct WebWriter {
                             ("scale", .number(scene.scale)),
                         ]))
                 ),
-                ("duration", .number((duration * 1000 * 1e6).rounded() / 1e6)), ("elements", .array(elements)),
-                ("report", report.json),
+                ("duration", .number((duration * 1000 * 1e6).rounded() / 1e6)),
+                // For `CSS.registerProperty` before `element.animate`: the colours' numbers.
+                (
+                    "properties",
+                    .array(
+                        Self.colorRegistrations.map { registration in
+                            .object(
+                                JSONObject([
+                                    ("name", .string(registration.name)), ("syntax", "<number>"), ("inherits", false),
+                                    ("initialValue", "0"),
+                                ]))
+                        })
+                ),
+                ("elements", .array(elements)), ("report", report.json),
             ]))
     }
 
@@ -790,8 +853,10 @@ struct WebWriter {
         return .object(timing)
     }
 
-    /// `stroke-dashoffset` → `strokeDashoffset`, as Web Animations names CSS properties.
+    /// `stroke-dashoffset` → `strokeDashoffset`, as Web Animations names CSS properties (a
+    /// custom property keeps its name).
     static func camelCase(_ property: String) -> String {
+        if property.hasPrefix("--") { return property }
         var out = ""
         var upper = false
         for c in property {
