@@ -20,6 +20,10 @@ struct LiveAnimations {
     /// Leaves removed at the current instant (they still show just before it), by layer and ordinal.
     var removedThisInstant: [Int: [Int]] = [:]
     var removedThisInstantTime = -Double.infinity
+    /// Removals of the current instant whose jump is judged once the instant's work is done
+    /// (``RunnerState/settleSnapBacks()``): a loop that adds its animation again in the same
+    /// instant shows no jump.
+    var pendingSnapBacks: [RunnerState.PendingSnapBack] = []
     /// The animation last added under each key of each layer, and the path of the action that
     /// added it, for `addAgain`.
     var lastAdded: [LayerKey: AddedAnimation] = [:]

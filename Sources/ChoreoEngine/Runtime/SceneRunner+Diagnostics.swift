@@ -6,10 +6,16 @@ extension RunnerState {
     /// Records a diagnostic; equal texts share one string. A scene of 10,000 layers can raise
     /// one warning 10,000 times, and each message and fix held apart cost about 300 bytes.
     func diagnose(_ diagnostic: Diagnostic) {
+        diagnose(diagnostic, at: timeline.diagnostics.count)
+    }
+
+    /// Records a diagnostic at `position` among those so far (one judged after the others of
+    /// its instant, in the place it had when its cause happened).
+    func diagnose(_ diagnostic: Diagnostic, at position: Int) {
         var diagnostic = diagnostic
         diagnostic.message = sharedText(diagnostic.message)
         diagnostic.fix = sharedText(diagnostic.fix)
-        timeline.diagnostics.append(diagnostic)
+        timeline.diagnostics.insert(diagnostic, at: min(position, timeline.diagnostics.count))
     }
 
     private func sharedText(_ text: String) -> String {
@@ -48,13 +54,61 @@ extension RunnerState {
         }
     }
 
-    /// `snap-back`: after the removal, the presentation shows a visibly different value.
+    /// A removal whose jump is judged at the end of its instant: what was shown just before it,
+    /// and where its diagnostic goes among the instant's others.
+    struct PendingSnapBack {
+        let layer: Int
+        let animation: Int
+        let keyPath: KeyPath
+        let before: Value
+        /// The number of diagnostics when the animation was removed.
+        let position: Int
+        /// Whether the layer was on screen then (in the tree, not hidden).
+        let shown: Bool
+    }
+
+    /// Whether a layer is on screen now: in the tree and not hidden.
+    func shown(_ layer: Int) -> Bool {
+        tree.present[layer] && presentation(layer, KeyPath(.hidden), at: now) != .bool(true)
+    }
+
+    /// `snap-back`, judged later: the removal's values just before it, kept until the instant's
+    /// work is done (``settleSnapBacks()``).
     func reportSnapBacks(_ shownBefore: [(KeyPath, Value)], layer: Int, animation: Int) {
-        for (keyPath, before) in shownBefore where Self.differs(before, presentation(layer, keyPath, at: now)) {
+        guard !shownBefore.isEmpty else { return }
+        let position = timeline.diagnostics.count
+        let onScreen = shown(layer)
+        for (keyPath, before) in shownBefore {
+            live.pendingSnapBacks.append(
+                PendingSnapBack(
+                    layer: layer, animation: animation, keyPath: keyPath, before: before, position: position,
+                    shown: onScreen))
+        }
+    }
+
+    /// `snap-back`: once every callback, completion and entry of the instant has run, the
+    /// presentation shows a visibly different value from the one just before the removal. So a
+    /// loop that adds its animation again at its end (`addAgain` from `animationDidStop`, a
+    /// completion that starts it again) is judged with the new animation in effect, and jumps
+    /// only when the new one starts elsewhere; a layer on screen at the removal that the instant
+    /// takes off screen (removed from the tree, hidden, as a SwiftUI view that leaves) shows no
+    /// jump either. Called before the run moves to a later instant and when it ends; each
+    /// diagnostic takes the place it had among the instant's others.
+    func settleSnapBacks() {
+        guard !live.pendingSnapBacks.isEmpty else { return }
+        let pending = live.pendingSnapBacks
+        live.pendingSnapBacks = []
+        var inserted = 0
+        for removal in pending
+        where !(removal.shown && !shown(removal.layer))
+            && Self.differs(removal.before, presentation(removal.layer, removal.keyPath, at: now))
+        {
             diagnose(
                 .snapBack(
-                    time: now, layer: timeline.layers[layer].id, keyPath: keyPath.description,
-                    springCut: springCut(animation, keyPath: keyPath)))
+                    time: now, layer: timeline.layers[removal.layer].id, keyPath: removal.keyPath.description,
+                    springCut: springCut(removal.animation, keyPath: removal.keyPath)),
+                at: removal.position + inserted)
+            inserted += 1
         }
     }
 

@@ -248,6 +248,7 @@ final class RunnerState {
         while true {
             let (next, scriptTime, eventTime) = nextWork()
             if next > limit || next > Limits.maxSceneTime { break }
+            if next > now { settleSnapBacks() }
             now = next
             try step(scriptTime: scriptTime, eventTime: eventTime)
         }
@@ -272,6 +273,7 @@ final class RunnerState {
                 loop.stillRunning = loopingStop() ?? cut
                 break
             }
+            if next > now { settleSnapBacks() }
             now = next
             try step(scriptTime: scriptTime, eventTime: eventTime)
         }
@@ -371,6 +373,7 @@ final class RunnerState {
     }
 
     func finish() {
+        settleSnapBacks()
         timeline.horizon = horizon
         defer {
             checkEmitters()
