@@ -57,6 +57,18 @@ public struct SceneDecoder {
     public static func decodeInput(
         bytes: [UInt8], knownLayers: [String], knownAnimators: [String], knownTransitions: [String]
     ) throws(SceneDocumentError) -> (entry: ScriptEntry, warnings: [Diagnostic]) {
+        try decodeInput(bytes: bytes) { _ in
+            KnownIDs(layers: knownLayers, animators: knownAnimators, transitions: knownTransitions)
+        }
+    }
+
+    /// A live session's input, its references checked against the ids `known` gives for the
+    /// input's time (`nil` when the input has no valid `at`): a session passes what exists once
+    /// it has run up to that time, so an input may name an animator its scene's own script makes
+    /// at that time or before.
+    public static func decodeInput(
+        bytes: [UInt8], known: (_ at: Double?) -> KnownIDs
+    ) throws(SceneDocumentError) -> (entry: ScriptEntry, warnings: [Diagnostic]) {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -65,8 +77,9 @@ public struct SceneDecoder {
         }
         var decoder = SceneDecoder()
         let entry = decoder.decodeEntry(document, "$")
+        let ids = known(entry?.at)
         decoder.checkReferences(
-            knownLayers: knownLayers, knownAnimators: knownAnimators, knownTransitions: knownTransitions)
+            knownLayers: ids.layers, knownAnimators: ids.animators, knownTransitions: ids.transitions)
         guard decoder.reader.errors.isEmpty, let entry else {
             throw .invalid(
                 ValidationFailure(

@@ -208,15 +208,24 @@ public final class SessionRegistry: Sendable {
                     "The session's inputs hold \(state.inputBytes) bytes; with this one they would pass the \(limits.bytesPerSession) one session may hold."
                 )
             }
+            // The input runs on a copy, first run up to the input's time: the ids it may name are
+            // those that exist then (an animator the scene's own script makes at 0 s is there for
+            // a first input at 0 s).
+            let copy = state.session.copy()
+            let eventsBefore = copy.events.count
+            let offset = copy.nextOffset
             let entry: ScriptEntry
             var warnings: [Diagnostic]
+            var advanceFailure: RuntimeError?
             do throws(SceneDocumentError) {
-                (entry, warnings) = try SceneDecoder.decodeInput(
-                    bytes: body, knownLayers: state.session.knownLayers, knownAnimators: state.session.knownAnimators,
-                    knownTransitions: state.session.knownTransitions)
+                (entry, warnings) = try SceneDecoder.decodeInput(bytes: body) { at in
+                    advanceFailure = Self.advance(copy, to: at)
+                    return Self.ids(of: copy)
+                }
             } catch {
                 throw ServiceError(error)
             }
+            if let advanceFailure { throw ServiceError.invalidField(advanceFailure.path, advanceFailure.message) }
             if entry.at < state.session.time {
                 throw ServiceError.conflict(
                     "The input's time \(entry.at) is earlier than the session's time \(state.session.time): inputs arrive in time order."
@@ -237,9 +246,6 @@ public final class SessionRegistry: Sendable {
                         fix: "at is in seconds, as CACurrentMediaTime(): write \(entry.at / 1000) for \(entry.at) ms"),
                     at: 0)
             }
-            let copy = state.session.copy()
-            let eventsBefore = copy.events.count
-            let offset = copy.nextOffset
             do throws(RuntimeError) {
                 try copy.append(entry)
             } catch {
@@ -472,17 +478,39 @@ public final class SessionRegistry: Sendable {
         return session
     }
 
-    /// Runs a stored input on a session: one that no longer decodes or runs is a fault of the
-    /// server's (it was accepted once).
+    /// Runs a stored input on a session, as it ran when it was accepted (the session first run
+    /// up to its time): one that no longer decodes or runs is a fault of the server's.
     private static func apply(_ input: StoredInput, to session: SceneSession) throws(ServiceError) {
+        var advanceFailure: RuntimeError?
         do {
-            let entry = try SceneDecoder.decodeEntry(
-                bytes: input.document, knownLayers: session.knownLayers, knownAnimators: session.knownAnimators,
-                knownTransitions: session.knownTransitions)
+            let (entry, _) = try SceneDecoder.decodeInput(bytes: input.document) { at in
+                advanceFailure = advance(session, to: at)
+                return ids(of: session)
+            }
+            if let advanceFailure { throw advanceFailure }
             try session.append(entry)
         } catch {
             throw ServiceError.internalFailure("A stored input no longer replays: \(error)")
         }
+    }
+
+    /// Runs `session` up to an input's time `at`, when the input can run then (not earlier than
+    /// the session's time, nor further ahead than an input may move it); the failure of the
+    /// scene's own script on the way, if any.
+    private static func advance(_ session: SceneSession, to at: Double?) -> RuntimeError? {
+        guard let at, at >= session.time, at - session.time <= ChoreoEngine.Limits.maxInputJump else { return nil }
+        do throws(RuntimeError) {
+            try session.advance(to: at)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The ids an input may name in `session` as it is now.
+    private static func ids(of session: SceneSession) -> KnownIDs {
+        KnownIDs(
+            layers: session.knownLayers, animators: session.knownAnimators, transitions: session.knownTransitions)
     }
 
     private func storage<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {

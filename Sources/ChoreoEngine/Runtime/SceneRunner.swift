@@ -65,6 +65,17 @@ public final class SceneSession {
         try state.advance(through: SceneTime.quantize(entry.at))
     }
 
+    /// Runs what is due up to and including `at` — the scene's own script entries and the
+    /// callbacks of that time — as an entry appended at `at` finds it, without appending one:
+    /// the ids it may name are then those that exist when it runs (an animator the script makes
+    /// at that very time too). ``time`` stays where it is. Everything at one instant runs before
+    /// an entry appended at that instant (callbacks first, then entries in script order, the
+    /// appended one last), so running it first changes nothing the entry sees or does.
+    public func advance(to at: Double) throws(RuntimeError) {
+        precondition(at >= time, "entries arrive in time order")
+        try state.advance(through: SceneTime.quantize(at))
+    }
+
     /// The events so far, in the order they fired.
     public var events: [Event] { state.timeline.events }
 
