@@ -259,9 +259,20 @@ final class ImportEvaluator {
     /// `viewDidLoad` then `viewDidAppear(_:)`.
     func entryPoint() throws(ImportStop) -> (work: EntryWork, position: SourcePosition) {
         if let entry = options.entry {
-            let parts = entry.split(separator: ".").map(String.init)
-            let methodName = parts.last ?? entry
-            let baseName = methodName.split(separator: "(").first.map(String.init) ?? methodName
+            // `Type.method`, `method(_:)`, or an Objective-C selector as written: `btnClick:`,
+            // `move:to:`, `-[Type btnClick:]`; a method is looked up by its name, the selector's
+            // first piece.
+            var written = entry
+            if let open = written.firstIndex(of: "["), written.hasSuffix("]"),
+                written[..<open].allSatisfy({ $0 == "-" || $0 == "+" })
+            {
+                let inside = written[written.index(after: open)..<written.index(before: written.endIndex)]
+                written = inside.split(separator: " ", maxSplits: 1).joined(separator: ".")
+            }
+            let parts = written.split(separator: ".").map(String.init)
+            let methodName = parts.last ?? written
+            let baseName =
+                methodName.split(whereSeparator: { $0 == "(" || $0 == ":" }).first.map(String.init) ?? methodName
             let candidates = unit.types.filter { parts.count < 2 || $0.name == parts[0] }
             for type in candidates {
                 if let method = (types[type.name]?.methods ?? []).first(where: { $0.name == baseName }) {
@@ -310,13 +321,21 @@ final class ImportEvaluator {
             if parts.count < 2, let function = functions[baseName]?.first {
                 return (.methods(.null, [function]), function.position)
             }
+            // The nearest method: by its name alone when the entry names no type.
+            let methods = unit.types.flatMap { type in
+                (types[type.name]?.methods ?? []).map { (name: $0.name, qualified: "\(type.name).\($0.name)") }
+            }
             let known =
-                unit.types.flatMap { type in (types[type.name]?.methods ?? []).map { "\(type.name).\($0.name)" } }
-                + unit.functions.map(\.name)
+                methods.map { (name: parts.count < 2 ? $0.name : $0.qualified, qualified: $0.qualified) }
+                + unit.functions.map { (name: $0.name, qualified: $0.name) }
+            let asked = parts.count < 2 ? baseName : "\(parts[0]).\(baseName)"
+            let nearest = Vocabulary.suggestion(for: asked, among: known.map(\.name)).flatMap { best in
+                known.first { $0.name == best }?.qualified
+            }
             throw ImportStop(
                 diagnostic: ImportDiagnostic(
                     .error, SourcePosition(line: 1, column: 1), "no method \(entry) in this file",
-                    fix: Vocabulary.suggestion(for: entry, among: known).map { "did you mean \($0)?" }))
+                    fix: nearest.map { "did you mean \($0)?" }))
         }
         if !unit.topLevel.isEmpty { return (.topLevel, unit.topLevel[0].position) }
         // The root view controller: one that no code of the file makes (a pushed or presented
