@@ -7,7 +7,9 @@ Checks what a user does and sees:
     card red from /v1/arena/events without the page reloading; a round, once started, is drawn
     (the animated PNG decodes in the browser);
   * the player (/?scene=...): a stored scene's events are listed and marked, its frame drawn;
-    Play advances the clock, scrubbing shows the frame at that time.
+    Play advances the clock, scrubbing shows the frame at that time; pasted Objective-C is
+    imported as Objective-C; an inner block's events link to its line; on a 390 x 844 phone the
+    page is one column no wider than the screen.
 
 Every wait is bounded; the whole run stops after a wall-clock limit.
 """
@@ -368,6 +370,81 @@ def main():
         browser.wait(
             "document.querySelector('#source-diagnostics li.error a.line')?.dataset.line === '1'", "the syntax error")
         print("browser: the Swift tab imports code, plays it, and links events and diagnostics to their lines")
+
+        # Objective-C pasted while Swift is chosen: the page says so and imports it as Objective-C.
+        with open(os.path.join(ROOT, "examples", "code", "watering-button.m")) as file:
+            objc = file.read()
+        browser.evaluate(
+            "(() => { document.getElementById('language').value = 'swift'; const c = document.getElementById('code'); "
+            f"c.value = {json.dumps(objc)}; c.dispatchEvent(new Event('paste')); }})()")
+        browser.wait("document.getElementById('language').value === 'objc'", "the language switched to Objective-C")
+        notice = browser.wait(
+            "(() => { const n = document.getElementById('language-notice'); return !n.hidden && n.textContent; })()",
+            "the language notice")
+        assert "Objective-C" in notice and "#import" in notice, notice
+        browser.evaluate("document.getElementById('import').click()")
+        browser.wait("document.getElementById('status').textContent.includes('25 events')",
+                     "the Objective-C scene played", 20)
+        assert not browser.evaluate("document.querySelector('#source-diagnostics li.error')"), "an error diagnostic"
+        print(f"browser: pasted Objective-C is imported as Objective-C ({notice!r})")
+
+        # An event of a block inside another block's completion links to the inner block's line.
+        nested = "\n".join([
+            "let box = UIView(frame: CGRect(x: 20, y: 20, width: 100, height: 100))",
+            "view.addSubview(box)",
+            "UIView.animate(withDuration: 0.5, animations: {",
+            "    box.alpha = 0",
+            "}, completion: { _ in",
+            "    UIView.animate(withDuration: 0.5, animations: {",
+            "        box.alpha = 1",
+            "    }, completion: { _ in",
+            "        print(\"done\")",
+            "    })",
+            "})",
+        ])
+        browser.evaluate(
+            "(() => { document.getElementById('language').value = 'swift'; const c = document.getElementById('code'); "
+            f"c.value = {json.dumps(nested)}; c.dispatchEvent(new Event('paste')); "
+            "document.getElementById('import').click(); })()")
+        browser.wait("document.getElementById('status').textContent.includes('7 events')", "the nested blocks played", 20)
+        links = browser.evaluate(
+            "[...document.querySelectorAll('#events li')].map((li) => [li.textContent.split(' line ')[0], "
+            "li.querySelector('a.line')?.dataset.line])")
+        expected = [("animationDidStart box opacity", "3"), ("animationDidStop box opacity", "3"), ("animateCompleted", "3"),
+                    ("animationDidStart box opacity", "6"), ("animationDidStop box opacity", "6"), ("animateCompleted", "6"),
+                    ("marker done", "9")]
+        got = [(text.split(" s ", 1)[1].split(" finished=")[0], line) for text, line in links]
+        assert got == expected, f"events link to {got}"
+        print("browser: an inner completion block's events link to the inner block's line")
+
+        # The player on a phone, 390 x 844: one column no wider than the screen, the picture the
+        # width of the screen less its margins, the frame drawn in it.
+        browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=2, mobile=True)
+        browser.evaluate("window.previousPage = true")
+        browser.open(f"{base}/?scene={scene_id}")
+        browser.wait("!window.previousPage && document.querySelectorAll('#events li').length === 8",
+                     "the player on a phone")
+        browser.wait("document.getElementById('frame').naturalWidth > 0", "the frame on a phone")
+        phone = browser.evaluate("""(() => {
+            const box = (id) => document.getElementById(id).getBoundingClientRect();
+            return {inner: innerWidth, scroll: document.documentElement.scrollWidth,
+                    picture: box('picture').width, stage: box('stage').width, input: box('input').width,
+                    frame: box('frame').width, stageTop: box('stage').top, inputBottom: box('input').bottom,
+                    listsTop: box('lists').top, stageBottom: box('stage').bottom};
+        })()""")
+        assert phone["inner"] == 390, phone
+        assert phone["scroll"] <= phone["inner"], f"the page is {phone['scroll']} px wide on a 390 px phone"
+        assert phone["picture"] >= 300 and phone["stage"] <= 390, f"the picture column is {phone['picture']} px"
+        assert phone["frame"] > 0, phone
+        assert phone["stageTop"] >= phone["inputBottom"] and phone["listsTop"] >= phone["stageBottom"], \
+            f"the columns are not stacked: {phone}"
+        shot = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
+        path = os.path.join(os.environ.get("CHOREO_SCREENSHOTS") or scratch, "player-390x844.png")
+        with open(path, "wb") as file:
+            file.write(shot)
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        print(f"browser: player on a 390x844 phone: page {phone['scroll']} px wide, picture {phone['picture']:.0f} px, "
+              f"screenshot {path}")
         return 0
     except AssertionError as failure:
         print(f"browser: FAILED: {failure}", file=sys.stderr)
