@@ -34,10 +34,23 @@ extension BakedScene {
             cuts.insert(span.end)
         }
         let sortedCuts = cuts.sorted()
+        // The first cut at which `past` holds (the cuts ascending): a span's inside cuts found
+        // in log time, not by a pass over every cut (a layer may hold a million spans).
+        func first(where past: (Double) -> Bool) -> Int {
+            var low = 0
+            var high = sortedCuts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if past(sortedCuts[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
         var result = spans
         for span in spans {
-            let inside = sortedCuts.filter { $0 > span.start + 1e-9 && $0 < span.end - 1e-9 }
-            guard !inside.isEmpty, inside.count <= 64 else { continue }
+            let lower = first { $0 > span.start + 1e-9 }
+            let upper = max(lower, first { $0 >= span.end - 1e-9 })
+            guard upper > lower, upper - lower <= 64 else { continue }
+            let inside = sortedCuts[lower..<upper]
             let ends = [span.start] + inside + [span.end]
             let width = span.end - span.start
             for index in 0..<(ends.count - 1) {

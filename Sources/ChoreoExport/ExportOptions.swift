@@ -56,6 +56,12 @@ public enum ExportLimits {
     /// Layers × sampled frames of one export: the samples held while keyframes are chosen
     /// (about 400 bytes each).
     public static let maxLayerFrames = 400_000
+    /// Keyframes the animations play in one export's span, repeats included (``ExportCost``):
+    /// what its eased stretches and added animations are made from.
+    public static let maxKeyframes = 1_000_000
+    /// Animations × the times each is sampled while attached, in one export (``ExportCost``):
+    /// what its snapshots of the presentation tree evaluate.
+    public static let maxSamples = 4_000_000
     public static let maxFPS = 240.0
     public static let maxScale = 4.0
 }

@@ -39,6 +39,9 @@ public enum Exporter {
                 throw .invalid(field, "must be a number of points from 1 to 8192")
             }
         }
+        let last = SceneTime.quantize(end ?? timeline.naturalEnd)
+        // Its cost, before any frame is sampled.
+        try ExportCost(timeline, end: last, fps: options.fps).check()
         var canvas: Canvas?
         if options.width != nil || options.height != nil {
             let natural = FrameRenderer(timeline: timeline)
@@ -47,7 +50,6 @@ public enum Exporter {
                 background: timeline.canvas?.background)
         }
         let renderer = FrameRenderer(timeline: timeline, canvas: canvas)
-        let last = SceneTime.quantize(end ?? timeline.naturalEnd)
         let stop = shouldStop ?? { false }
         let model: ExportModel
         if options.format == .lottie {

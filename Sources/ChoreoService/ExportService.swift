@@ -120,13 +120,24 @@ public enum ExportService {
     /// which this and ``bytesPerLayerFrame`` cover.
     public static let bytesPerLayer = 64 << 10
 
-    /// Exports a scene already run. With `memory`, the samples' working memory is reserved
-    /// first (503 while the renders in flight hold it); a `cancellation` set while it is made
-    /// stops it.
+    /// Exports a scene already run. Its cost (``ExportCost``: the keyframes its animations play
+    /// and the times they are sampled) is checked first, a 422 naming the figure and the limit;
+    /// then, with `memory`, the samples' working memory is reserved (503 while the renders in
+    /// flight hold it); a `cancellation` set while it is made stops it (the export asks at
+    /// every frame it samples, step it searches and sample it measures).
     public static func export(
         _ timeline: Timeline, name: String?, _ query: Query, cancellation: Cancellation? = nil,
         memory: RenderMemory? = nil
     ) throws(ServiceError) -> ExportArtifact {
+        let fps = query.options.fps
+        if fps.isFinite && fps >= 1 && fps <= ExportLimits.maxFPS {
+            // Its keyframes and samples, before its memory is taken (docs/limits.md).
+            do throws(ExportError) {
+                try ExportCost(timeline, end: SceneTime.quantize(timeline.naturalEnd), fps: fps).check()
+            } catch {
+                if case .tooLarge(let path, let message) = error { throw ServiceError.invalidField(path, message) }
+            }
+        }
         var reservation: RenderMemory.Reservation?
         if let memory {
             let end = SceneTime.quantize(timeline.naturalEnd)
