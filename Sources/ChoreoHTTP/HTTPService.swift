@@ -36,6 +36,10 @@ public enum RequestLane: Sendable {
     /// On the server's bounded render executor, behind admission control: requests that run a
     /// scene (render, validate, store, frames, preview). Over its queue, 503 with Retry-After.
     case render
+    /// On the server's export executor, apart from renders: exports (Lottie, CSS, Web
+    /// Animations, HTML), which sample a scene many times over, so that however many run, the
+    /// render threads stay free for renders. Over its queue, 503 with Retry-After.
+    case export
     /// On a worker: everything else (storage reads and writes, the arena, sessions' inputs).
     case worker
 }

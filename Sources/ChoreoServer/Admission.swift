@@ -6,18 +6,22 @@ import Dispatch
 /// refused for want of a thread: the server's admission.
 ///
 /// Renders run on the render executor (`Options.renderWorkers`, at most `renderQueue` waiting),
+/// exports on an executor of their own (`exportWorkers`, at most `exportQueue` waiting), so
+/// that exports, which sample a scene many times over, never hold the render threads;
 /// storage, sessions and the arena on the worker executor (`ioWorkers`, at most `ioQueue`
 /// waiting): they wait on the database, so on threads of their own, not on Dispatch's pool,
 /// whose few threads (one a core) they would hold. Health checks run one at a time on a queue
 /// of their own. A request beyond a queue is answered 503 with `Retry-After` at once.
 final class Admission: Sendable {
     let renders: RenderExecutor
+    let exports: RenderExecutor
     let workers: RenderExecutor
     let health = DispatchQueue(label: "choreo.health")
     let metrics: Metrics
 
-    init(renders: RenderExecutor, workers: RenderExecutor, metrics: Metrics) {
+    init(renders: RenderExecutor, exports: RenderExecutor, workers: RenderExecutor, metrics: Metrics) {
         self.renders = renders
+        self.exports = exports
         self.workers = workers
         self.metrics = metrics
     }
@@ -41,6 +45,11 @@ final class Admission: Sendable {
             metrics.renderRefused()
             return Self.busy(
                 "The server is busy: \(renders.queueLimit) requests that run a scene are waiting. Try again shortly.")
+        case .export:
+            if exports.submit(admit: true, work) { return nil }
+            return Self.busy(
+                "The server is busy: \(exports.queueLimit) exports are waiting for the export thread. Try again shortly."
+            )
         case .worker, .inline:
             if workers.submit(admit: true, work) { return nil }
             return Self.busy(
@@ -49,11 +58,12 @@ final class Admission: Sendable {
     }
 
     /// Where a response stream of a lane produces its pieces: a render's on the render
-    /// executor (always admitted: its request was), another's on Dispatch at a lower priority.
+    /// executor, an export's on the export executor (always admitted: its request was),
+    /// another's on Dispatch at a lower priority.
     func streamRunner(for lane: RequestLane) -> @Sendable (@escaping @Sendable () -> Void) -> Void {
-        if lane == .render {
-            let renders = renders
-            return { work in _ = renders.submit(admit: false, work) }
+        if lane == .render || lane == .export {
+            let executor = lane == .render ? renders : exports
+            return { work in _ = executor.submit(admit: false, work) }
         }
         return { work in
             DispatchQueue.global().async {

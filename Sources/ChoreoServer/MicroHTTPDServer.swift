@@ -50,6 +50,7 @@ public final class MicroHTTPDServer: Sendable {
         watch = ConnectionWatch(headTimeout: options.headTimeout)
         admission = Admission(
             renders: RenderExecutor(threads: options.renderWorkers, queueLimit: options.renderQueue, name: "render"),
+            exports: RenderExecutor(threads: options.exportWorkers, queueLimit: options.exportQueue, name: "export"),
             workers: RenderExecutor(threads: options.ioWorkers, queueLimit: options.ioQueue, name: "worker"),
             metrics: application.metrics)
         var generator = SystemRandomNumberGenerator()

@@ -26,6 +26,11 @@ extension MicroHTTPDServer {
         public var renderWorkers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// Requests that run a scene that may wait for a render thread; beyond, 503.
         public var renderQueue = 64
+        /// Threads of the export executor: exports at once, apart from the render threads (an
+        /// export samples its scene many times over, and would hold a render thread for it).
+        public var exportWorkers = 1
+        /// Exports that may wait for an export thread; beyond, 503.
+        public var exportQueue = 8
         /// Threads for the other requests (storage, sessions, the arena): they mostly wait for
         /// the database, so more of them than cores.
         public var ioWorkers = 16

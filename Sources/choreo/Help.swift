@@ -32,7 +32,8 @@ enum Help {
                             [--token-file FILE] [--connection-timeout 15] [--max-body-bytes 8388608]
                             [--arena arena.json] [--shutdown-timeout 30] [--head-timeout 10]
                             [--min-body-rate 1024] [--max-connections-per-client 256]
-                            [--render-workers N] [--render-queue 64] [--io-workers 16] [--io-queue 1024] [--max-body-memory 268435456]
+                            [--render-workers N] [--render-queue 64] [--export-workers 1] [--export-queue 8]
+                            [--io-workers 16] [--io-queue 1024] [--max-body-memory 268435456]
                             [--max-render-memory 1073741824] [--cors-origin ORIGIN ...]
                             [--database postgres://user@host:5432/db] [--leader-lease SECONDS]
 
@@ -63,7 +64,10 @@ enum Help {
         connections. Slower clients are disconnected (docs/limits.md). Requests that run a
         scene (render, validate, store, frames, preview) run on --render-workers threads
         (default: the cores, at least 2) with at most --render-queue waiting; beyond, 503 with
-        Retry-After. The other requests (storage, sessions, the arena) run on --io-workers
+        Retry-After. Exports (Lottie, CSS, Web Animations, HTML) run apart from them, on
+        --export-workers threads (default 1) with at most --export-queue (8) waiting; beyond,
+        503 with Retry-After: however many exports run, renders keep their threads. The other
+        requests (storage, sessions, the arena) run on --io-workers
         threads of their own, as they mostly wait for the database, with at most --io-queue
         waiting; beyond, 503 with Retry-After. Request bodies in flight hold at most --max-body-memory bytes together
         (announced lengths count at once); beyond, 503 with Retry-After. Renders in flight hold

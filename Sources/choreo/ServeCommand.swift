@@ -15,7 +15,8 @@ enum ServeCommand {
             valued: [
                 "host", "port", "data", "threads", "token-file", "connection-timeout", "max-body-bytes", "arena",
                 "shutdown-timeout", "head-timeout", "min-body-rate", "max-connections-per-client",
-                "render-workers", "render-queue", "io-workers", "io-queue", "max-body-memory", "max-render-memory",
+                "render-workers", "render-queue", "export-workers", "export-queue", "io-workers", "io-queue",
+                "max-body-memory", "max-render-memory",
                 "cors-origin", "database", "leader-lease",
             ],
             flags: ["help"])
@@ -69,6 +70,12 @@ enum ServeCommand {
         }
         if let n = try parsed.integer("render-queue", in: 0...100_000, "a number of requests") {
             options.renderQueue = n
+        }
+        if let n = try parsed.integer("export-workers", in: 1...256, "a number of threads") {
+            options.exportWorkers = n
+        }
+        if let n = try parsed.integer("export-queue", in: 0...100_000, "a number of requests") {
+            options.exportQueue = n
         }
         if let n = try parsed.integer("io-workers", in: 1...1024, "a number of threads") {
             options.ioWorkers = n

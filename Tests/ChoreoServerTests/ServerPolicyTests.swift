@@ -107,7 +107,8 @@ import Testing
         let metrics = Metrics(routes: [])
         let gate = DispatchSemaphore(value: 0)
         let admission = Admission(
-            renders: RenderExecutor(threads: 1, queueLimit: 1), workers: RenderExecutor(threads: 1, queueLimit: 0),
+            renders: RenderExecutor(threads: 1, queueLimit: 1), exports: RenderExecutor(threads: 1, queueLimit: 0),
+            workers: RenderExecutor(threads: 1, queueLimit: 0),
             metrics: metrics)
         let ran = Atomic<Int>(0)
         // One render runs (held at the gate), one waits; the third is refused.
