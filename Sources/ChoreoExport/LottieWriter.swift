@@ -296,7 +296,7 @@ struct LottieWriter {
             // Text as the outlines of the glyphs choreo sets (a player has no fonts of its own),
             // one group per string the layer shows, each opaque while it is the one shown.
             for (index, string) in layer.strings.enumerated().reversed() {
-                guard let outline = Self.textOutline(layer, string) else { continue }
+                guard let outline = textOutline(position, string) else { continue }
                 let shown = (0..<scene.frameCount).map { frame in
                     layer.stringAt[frame].first { $0.index == index }?.alpha ?? 0
                 }
@@ -331,11 +331,29 @@ struct LottieWriter {
         return items
     }
 
-    /// The outlines of a text layer's glyphs (nil where Pango cannot be loaded).
-    static func textOutline(_ layer: BakedLayer, _ string: String) -> BezierPath? {
+    /// The outlines of a text layer's glyphs (nil where Pango cannot be loaded), laid out under
+    /// the layer's map to the stage's pixels at frame 0 as choreo's pictures lay them out: Pango
+    /// rounds the advances to the pixels it draws in, so outlines set at 1 point a pixel and
+    /// scaled by 2 were wider than the picture's text by up to a pixel a glyph (a mean 4 levels
+    /// off over a scaled label in rlottie and ThorVG alike). A map that changes keeps frame
+    /// 0's layout.
+    func textOutline(_ position: Int, _ string: String) -> BezierPath? {
         guard case .success = CairoCanvas.library else { return nil }
+        let layer = scene.layers[position]
         let width = layer.value(.size, frame: 0).first ?? 0
-        return CairoCanvas.textOutline(string, fontSize: layer.fontSize, width: width, alignment: layer.alignment)
+        var map: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        var current = position
+        var depth = 0
+        while current >= 0, depth <= scene.layers.count {
+            map = Planar.then(map, model.localMap(current, at: 0))
+            let parent = scene.layers[current].parent
+            current = parent >= 0 ? scene.slot[parent] : -1
+            depth += 1
+        }
+        let k = scene.scale
+        return CairoCanvas.textOutline(
+            string, fontSize: layer.fontSize, width: width, alignment: layer.alignment,
+            linear: (map[0] * k, map[1] * k, map[3] * k, map[4] * k))
     }
 
     /// A border's rectangle, inset by half its width, stroked.

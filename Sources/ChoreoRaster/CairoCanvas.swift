@@ -332,10 +332,21 @@ public final class CairoCanvas {
     /// The outlines of the glyphs ``text(_:fontSize:width:alignment:color:)`` draws, in the
     /// layer's coordinates: what an exporter draws where its player has no fonts (colour emoji,
     /// which are pictures, have none).
-    package static func textOutline(_ string: String, fontSize: Double, width: Double, alignment: String) -> BezierPath
-    {
+    ///
+    /// `linear` is the 2 × 2 part of the layer's map to the picture's pixels (xx, yx, xy, yy):
+    /// Pango lays text out under it as the picture does (its advances rounded to the pixels it
+    /// draws in, not to points), and the outline comes back in the layer's coordinates.
+    package static func textOutline(
+        _ string: String, fontSize: Double, width: Double, alignment: String,
+        linear: (Double, Double, Double, Double) = (1, 0, 0, 1)
+    ) -> BezierPath {
         let canvas = CairoCanvas(width: 1, height: 1)
         let cr = canvas.cr
+        let determinant = linear.0 * linear.3 - linear.1 * linear.2
+        if determinant.isFinite && abs(determinant) > 1e-12 {
+            var matrix = cairo_matrix_t(xx: linear.0, yx: linear.1, xy: linear.2, yy: linear.3, x0: 0, y0: 0)
+            C.cairo_set_matrix(cr, &matrix)
+        }
         guard let layout = canvas.layout(string, fontSize: fontSize, width: width, alignment: alignment) else {
             return BezierPath()
         }
