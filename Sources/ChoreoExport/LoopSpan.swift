@@ -7,7 +7,7 @@ import ChoreoRaster
 /// run's 10 s horizon.
 ///
 /// The common period is the least common multiple of the periods of the animations that repeat
-/// for ever (``Timeline/foreverPeriods``, to the microsecond) and of a loop the script makes (an
+/// for ever (``Timeline/foreverPeriods``, to the microsecond, a `Float`'s rounding forgiven) and of a loop the script makes (an
 /// animation added again at the same interval), times the fewest passes that make it a whole
 /// number of frames. It is trusted only where the engine's presentation tree at the
 /// span's end is the one at its start (to 10⁻⁴), at five times through it; the span starts at 0
@@ -66,7 +66,12 @@ struct LoopSpan: Sendable, Equatable {
         var common: Int64 = 1
         for period in periods {
             let micro = (period * 1_000_000).rounded()
-            guard abs(period * 1_000_000 - micro) < 1e-3, micro >= 1, micro <= limit * 1_000_000 else { return nil }
+            // A period written as a `Float` (`1.2f`: 1.2000000477 s) is its decimal to the
+            // microsecond too: within 2 × 10⁻⁷ of it.
+            let tolerance = max(1e-3, micro * 2e-7)
+            guard abs(period * 1_000_000 - micro) < tolerance, micro >= 1, micro <= limit * 1_000_000 else {
+                return nil
+            }
             let m = Int64(micro)
             common = common / gcd(common, m) * m
             guard Double(common) <= limit * 1_000_000 else { return nil }
