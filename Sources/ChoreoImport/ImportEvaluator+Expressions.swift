@@ -189,7 +189,9 @@ extension ImportEvaluator {
     {
         if let value = scope.lookup(name) { return value }
         if name == "self" || name == "strongSelf" {
-            if selfValue == nil, topLevelEntry { return snippetController(position) }
+            // A block or callback of a snippet runs later, when its `self` is still the view
+            // controller the snippet was written in.
+            if selfValue == nil, topLevelEntry || isSnippet { return snippetController(position) }
             return selfValue ?? .null
         }
         // UIKit's own implementations: `super.viewDidLoad()` and friends do nothing here.

@@ -84,6 +84,9 @@ final class ImportEvaluator {
     /// Top-level code runs as the entry point: a snippet as articles print it, whose `view` is
     /// the view controller's view it was written in (``snippetView(_:)``).
     var topLevelEntry = false
+    /// The entry point is top-level code (a snippet): `self` is the view controller it was
+    /// written in, in its blocks and callbacks too.
+    var isSnippet = false
     /// Where the entry point is: diagnostics about the whole scene are placed there.
     var entryPosition = SourcePosition(line: 1, column: 1)
     var actionCount = 0
@@ -221,6 +224,8 @@ final class ImportEvaluator {
         case .topLevel:
             // Top-level variables are globals: the file's functions see them.
             topLevelEntry = true
+            isSnippet = true
+            try makeSnippetOutlets(unit)
             _ = try execute(unit.topLevel, globals, selfValue: nil)
             topLevelEntry = false
             try solveConstraints(entry.position)

@@ -1,0 +1,78 @@
+import ChoreoJSON
+import ChoreoSwiftImport
+import Testing
+
+@testable import ChoreoImport
+
+/// Swift statements as an article prints them, from a view controller whose outlets were
+/// declared elsewhere: the views they use are made by their use, and what a completion block
+/// does through `self.` is carried over.
+@Suite struct SwiftSnippetOutletTests {
+    static func run(_ source: String) -> ImportResult {
+        Importer.run(SwiftFrontEnd.lower(source), options: ImportOptions())
+    }
+
+    static func text(_ value: JSONValue?) -> String {
+        guard let value else { return "" }
+        var writer = JSONWriter()
+        writer.value(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test func outletsAreMadeByTheirUseAndCompletionsKeepTheirAssignments() throws {
+        let result = Self.run(
+            """
+            UIView.animate(withDuration: 0.2, animations: {
+                self.pressButton.transform = CGAffineTransform(scaleX: 0.85, y: 0.85)
+            }) { _ in
+                UIView.animate(withDuration: 0.35) {
+                    self.pressButton.transform = .identity
+                    self.hintLabel.alpha = 1
+                    self.hintLabel.textColor = .systemGreen
+                }
+            }
+            """)
+        let scene = Self.text(result.scene)
+        #expect(
+            scene.contains(#"{"id":"pressButton","frame":[20,100,100,44],"backgroundColor":"systemBlue"}"#), "\(scene)")
+        #expect(
+            scene.contains(#""id":"hintLabel","type":"text","frame":[140,100,200,40],"string":"hintLabel""#), "\(scene)"
+        )
+        // UILabel's defaults: 17 points, the label colour.
+        #expect(scene.contains(#""fontSize":17,"foregroundColor":"label""#), "\(scene)")
+        // The completion's three assignments through `self.` are all there.
+        #expect(scene.contains(#""pressButton":{"transform":"identity"}"#), "\(scene)")
+        #expect(scene.contains(#""hintLabel":{"opacity":1,"foregroundColor":"systemGreen"}"#), "\(scene)")
+        let note = try #require(result.diagnostics.first { $0.message.hasPrefix("pressButton is not declared") })
+        #expect(note.severity == .note && note.position.line == 2)
+        #expect(note.message.contains("as UIButton"))
+    }
+
+    /// Bare names are outlets too; what the snippet declares, what it uses only as a value
+    /// (`drag.y`), and closure parameters are not.
+    @Test func onlyUndeclaredViewsAreOutlets() throws {
+        let result = Self.run(
+            """
+            let card = UIView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+            view.addSubview(card)
+            if drag.y > 10 { card.alpha = 0.5 }
+            UIView.animate(withDuration: 1) {
+                logo.center = CGPoint(x: 200, y: 300)
+                card.alpha = 0
+            }
+            """)
+        let scene = Self.text(result.scene)
+        #expect(scene.contains(#""id":"logo""#), "\(scene)")
+        #expect(!scene.contains(#""id":"drag""#), "\(scene)")
+        #expect(result.diagnostics.filter { $0.message.contains("is not declared: taken as") }.count == 1)
+    }
+
+    @Test func aNameAndItsUseSayTheClass() {
+        #expect(SnippetOutlets.className("statusLabel", uses: ["alpha"]) == "UILabel")
+        #expect(SnippetOutlets.className("waterButton", uses: ["transform"]) == "UIButton")
+        #expect(SnippetOutlets.className("ring", uses: ["strokeEnd"]) == "CAShapeLayer")
+        #expect(SnippetOutlets.className("cellIcon", uses: ["transform"]) == "UIImageView")
+        #expect(SnippetOutlets.className("badge", uses: ["text"]) == "UILabel")
+        #expect(SnippetOutlets.className("card", uses: ["alpha"]) == "UIView")
+    }
+}
