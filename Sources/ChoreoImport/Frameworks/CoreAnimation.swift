@@ -1,16 +1,9 @@
 /// Core Animation's C functions (`CATransform3D.h`, `CABase.h`): 3-D transforms, and the media
 /// clock, which an import reads as scene time.
 enum CoreAnimationFramework {
-    private static func rest(_ call: FrameworkCall) -> Arguments {
-        Arguments(items: call.values.dropFirst().map { (nil, $0) })
-    }
-
     /// A C function whose first argument is the transform it returns changed.
     private static func changing(_ name: String, _ count: Int, _ method: String) -> FrameworkFunction {
-        FrameworkFunction(c: name, count, pure: false) { e, c throws(ImportStop) in
-            guard case .transform(let base) = c.values[0] else { throw e.stop(c.position, "\(name) needs a transform") }
-            return try e.valueMethod(.transform(base), method, rest(c), c.position)
-        }
+        CoreGraphicsFramework.transformFunction(name, count, method)
     }
 
     static let functions: [FrameworkFunction] = [
