@@ -123,10 +123,14 @@ struct LottieWriter {
     /// about the top-left corner.
     func transform(_ position: Int) -> JSONValue {
         let layer = scene.layers[position]
+        // A root carries the stage's points-to-pixels scale (a uniform scale, which commutes
+        // with the turn and leaves the skew's ratio): no null layer, which Qt's player does not
+        // read, holds it.
+        let k = layer.parent < 0 ? scene.scale : 1
         var ks = JSONObject([
             ("a", layer.projective ? Self.staticValue([0, 0]) : property(position, .anchor, { $0 })),
-            ("p", property(position, layer.projective ? .corner : .translate, { $0 })),
-            ("s", property(position, .scale, { [$0[0] * 100, $0[1] * 100] })),
+            ("p", property(position, layer.projective ? .corner : .translate, { $0.map { $0 * k } })),
+            ("s", property(position, .scale, { [$0[0] * 100 * k, $0[1] * 100 * k] })),
             ("r", property(position, .rotate, { [$0[0] * 180 / Double.pi] }, scalar: true)),
             ("o", property(position, .groupOpacity, { [$0[0] * 100] }, scalar: true)),
         ])
@@ -152,6 +156,16 @@ struct LottieWriter {
                 ("ty", "tr"), ("p", staticValue([0, 0])), ("a", staticValue([0, 0])), ("s", staticValue([100, 100])),
                 ("r", staticValue(0)), ("o", staticValue(100)), ("sk", staticValue(0)), ("sa", staticValue(0)),
             ]))
+    }
+
+    /// Whether a colour channel is ever seen (its alpha above 0 at a frame or between frames):
+    /// a paint that never is is not written, which every player reads alike and Qt's, which
+    /// draws a fill of opacity 0 opaque, needs.
+    func everSeen(_ position: Int, _ channel: Channel) -> Bool {
+        let layer = scene.layers[position]
+        let samples = layer.samples[channel.rawValue]
+        return stride(from: 3, to: samples.count, by: 4).contains { samples[$0] > 0 }
+            || layer.steps[channel.rawValue].contains { ($0.values.last ?? 0) > 0 }
     }
 
     /// A fill of a colour channel: its RGB and its alpha as the fill's opacity.
@@ -289,8 +303,8 @@ struct LottieWriter {
                     ("e", property(position, .trim, { [$0[1] * 100] }, scalar: true)), ("o", Self.staticValue(0)),
                     ("m", 2),
                 ]))
-            items.append(Self.group("stroke", subpaths + [trim, stroke]))
-            items.append(Self.group("fill", subpaths + [fill(position, .fill)]))
+            if everSeen(position, .stroke) { items.append(Self.group("stroke", subpaths + [trim, stroke])) }
+            if everSeen(position, .fill) { items.append(Self.group("fill", subpaths + [fill(position, .fill)])) }
         }
         if layer.type == .text {
             // Text as the outlines of the glyphs choreo sets (a player has no fonts of its own),
@@ -327,7 +341,9 @@ struct LottieWriter {
                 ("p", property(position, .size, { [$0[0] / 2, $0[1] / 2] })),
                 ("r", property(position, .cornerRadius, { $0 }, scalar: true)),
             ]))
-        items.append(Self.group("background", [rectangle, fill(position, .background)]))
+        if everSeen(position, .background) {
+            items.append(Self.group("background", [rectangle, fill(position, .background)]))
+        }
         return items
     }
 
@@ -548,14 +564,12 @@ struct LottieWriter {
             if scene.layers[position].uses(.borderWidth) { drawing.append((position, true)) }
         }
         for root in children[-1] ?? [] { visit(root) }
-        // Indices: 1 is the stage (a null layer that scales the points to pixels), then each
-        // layer at 2 + its position, and borders after.
-        let stageIndex = 1.0
+        // Indices: each layer at 2 + its position, and borders after.
         var borderIndex = Double(scene.layers.count + 2)
         var layers: [JSONValue] = []
         for (position, isBorder) in drawing.reversed() {
             let layer = scene.layers[position]
-            let parent = layer.parent >= 0 ? Double(scene.slot[layer.parent] + 2) : stageIndex
+            let parent: Double? = layer.parent >= 0 ? Double(scene.slot[layer.parent] + 2) : nil
             var object = JSONObject([
                 ("ddd", 0), ("ty", 4), ("sr", 1), ("ao", 0), ("ip", 0), ("op", .number(frames)), ("st", 0), ("bm", 0),
             ])
@@ -575,7 +589,7 @@ struct LottieWriter {
             } else {
                 object["ind"] = .number(Double(position + 2))
                 object["nm"] = .string(layer.id)
-                object["parent"] = .number(parent)
+                if let parent { object["parent"] = .number(parent) }
                 object["ks"] = transform(position)
                 object["shapes"] = .array(content(position))
                 if layer.uses(.shadowColor) { object["ef"] = .array([dropShadow(position)]) }
@@ -589,21 +603,6 @@ struct LottieWriter {
             }
             layers.append(.object(object))
         }
-        layers.append(
-            .object(
-                JSONObject([
-                    ("ddd", 0), ("ind", .number(stageIndex)), ("ty", 3), ("nm", "stage"), ("sr", 1),
-                    (
-                        "ks",
-                        .object(
-                            JSONObject([
-                                ("a", Self.staticValue([0, 0])), ("p", Self.staticValue([0, 0])),
-                                ("s", Self.staticValue([Self.n(scene.scale * 100), Self.n(scene.scale * 100)])),
-                                ("r", Self.staticValue(0)), ("o", Self.staticValue(100)),
-                            ]))
-                    ),
-                    ("ao", 0), ("ip", 0), ("op", .number(frames)), ("st", 0), ("bm", 0),
-                ])))
         if let background = scene.background, background.alpha > 0 {
             // The canvas's background: a rectangle under everything, in pixels.
             let rectangle: JSONValue = .object(
