@@ -170,9 +170,9 @@ extension ImportEvaluator {
                     position,
                     "the view controller's view has the screen's size, not known here: the import takes 375 × 667 points"
                 )
-                canvasSize = (375, 667)
+                canvasSize = (Self.screen.width, Self.screen.height)
             }
-            let (w, h) = canvasSize ?? (375, 667)
+            let (w, h) = canvasSize ?? (Self.screen.width, Self.screen.height)
             return (0, 0, w, h)
         }
         guard case .rect(let x, let y, let w, let h) = try layerMember(.object(index), "frame", position) else {

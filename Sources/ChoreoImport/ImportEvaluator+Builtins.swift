@@ -375,7 +375,7 @@ extension ImportEvaluator {
             return .number(3)
         case (.typeName("UIScreen.main"), "bounds"):
             warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
-            return .rect(0, 0, 375, 667)
+            return .rect(0, 0, Self.screen.width, Self.screen.height)
         case (.path, "cgPath"), (.path, "CGPath"): return value
         case (.object, "cgPath"), (.object, "CGPath"):
             if let path = path(value) { return .path(path.commands) }

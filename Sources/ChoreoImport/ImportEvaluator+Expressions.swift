@@ -238,6 +238,7 @@ extension ImportEvaluator {
         canvas.isCanvas = true
         canvas.id = "view"
         canvas.everAttached = true
+        if canvasSize == nil { canvasSize = (Self.screen.width, Self.screen.height) }
         let value = allocate(.layer(canvas))
         if case .object(let index) = value { canvasObject = index }
         globals.variables["view"] = value

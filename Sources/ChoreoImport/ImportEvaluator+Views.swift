@@ -338,7 +338,7 @@ extension ImportEvaluator {
                 "the view controller's view has the screen's size, not known here: the import takes 375 × 667 points")
             switch name {
             case "center": return .point(187.5, 333.5)
-            default: return .rect(0, 0, 375, 667)
+            default: return .rect(0, 0, Self.screen.width, Self.screen.height)
             }
         }
         switch name {

@@ -124,6 +124,9 @@ final class ImportEvaluator {
     var canvasBackground: JSONValue?
     /// The canvas's size in points, when the code gives it (a playground's live view).
     var canvasSize: (Double, Double)?
+    /// The screen a view controller's view fills, in points (an iPhone 8's and SE's, 375 × 667):
+    /// the canvas of code written in a view controller, and what `UIScreen.main.bounds` reads.
+    static let screen = (width: 375.0, height: 667.0)
     var usedIDs: Set<String> = []
     /// The declared root layers, in order.
     var declaredRoots: [Int] = []
@@ -605,6 +608,8 @@ final class ImportEvaluator {
             let canvas = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
             canvas.isCanvas = true
             canvas.id = "view"
+            // Its view fills the screen, and the scene's canvas is the screen.
+            if canvasSize == nil { canvasSize = (Self.screen.width, Self.screen.height) }
             let canvasValue = allocate(.layer(canvas))
             if case .object(let index) = canvasValue { canvasObject = index }
             object.fields["view"] = canvasValue

@@ -43,6 +43,8 @@ import Testing
         // The completion's three assignments through `self.` are all there.
         #expect(scene.contains(#""pressButton":{"transform":"identity"}"#), "\(scene)")
         #expect(scene.contains(#""hintLabel":{"opacity":1,"foregroundColor":"systemGreen"}"#), "\(scene)")
+        // Code written in a view controller runs on its screen: the canvas is the screen.
+        #expect(scene.hasPrefix(#"{"canvas":{"width":375,"height":667},"layers""#), "\(scene.prefix(80))")
         let note = try #require(result.diagnostics.first { $0.message.hasPrefix("pressButton is not declared") })
         #expect(note.severity == .note && note.position.line == 2)
         #expect(note.message.contains("as UIButton"))
