@@ -8,6 +8,11 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case waapi
     /// A self-contained page: the layers as positioned elements, the CSS above.
     case html
+    /// The dotLottie container (`.lottie`): a ZIP of `manifest.json` and the Lottie file above.
+    case dotlottie
+
+    /// Whether the artefact is a Lottie composition (bare, or in its dotLottie container).
+    public var isLottie: Bool { self == .lottie || self == .dotlottie }
 
     /// The media type of the artefact.
     public var contentType: String {
@@ -15,6 +20,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .lottie, .waapi: "application/json"
         case .css: "text/css; charset=utf-8"
         case .html: "text/html; charset=utf-8"
+        case .dotlottie: "application/zip"
         }
     }
 
@@ -25,6 +31,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .css: "css"
         case .waapi: "waapi.json"
         case .html: "html"
+        case .dotlottie: "lottie"
         }
     }
 }

@@ -52,7 +52,7 @@ public enum Exporter {
         let renderer = FrameRenderer(timeline: timeline, canvas: canvas)
         let stop = shouldStop ?? { false }
         let model: ExportModel
-        if options.format == .lottie {
+        if options.format.isLottie {
             model = ExportModel(
                 try BakedScene(renderer: renderer, end: last, fps: options.fps, scale: options.scale, shouldStop: stop))
         } else {
@@ -76,11 +76,16 @@ public enum Exporter {
         let report = try model.report(
             options.format, approximated: approximated, dropped: dropped, shouldStop: stop)
         switch options.format {
-        case .lottie:
+        case .lottie, .dotlottie:
             let document = LottieWriter(model: model, sceneName: name).document(report: report)
             var writer = JSONWriter()
             writer.value(document)
-            return ExportArtifact(bytes: writer.bytes, contentType: options.format.contentType, report: report)
+            guard options.format == .dotlottie else {
+                return ExportArtifact(bytes: writer.bytes, contentType: options.format.contentType, report: report)
+            }
+            let archive = DotLottie.archive(
+                animation: writer.bytes, id: DotLottie.id(name), loop: report.loop?.seamless ?? false)
+            return ExportArtifact(bytes: archive, contentType: options.format.contentType, report: report)
         case .waapi:
             var writer = JSONWriter()
             writer.value(WebWriter(model: model, sceneName: name).waapi(report: report))
@@ -133,7 +138,7 @@ public enum Exporter {
                     return o > 0 && o < 1
                 }
             switch format {
-            case .lottie:
+            case .lottie, .dotlottie:
                 // Sublayers are clipped by masks of their clipping superlayers' boxes; a layer's
                 // own content by nothing (a path or glyphs beyond its bounds show).
                 if layer.masksToBounds && layer.type != .layer {
@@ -147,9 +152,10 @@ public enum Exporter {
                     }
                 }
                 if layer.uses(.shadowColor) {
-                    drop(
+                    approximate(
                         layer, ["shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius"],
-                        "players ignore Lottie's drop-shadow effect")
+                        "as Lottie's drop-shadow effect (ty 25), of the layer's own shapes: lottie-ios, lottie-android and ThorVG draw it, rlottie and Qt ignore it"
+                    )
                 }
                 if layer.uses(.blur) { drop(layer, ["blurRadius"], "Lottie's Gaussian blur effect is not written") }
                 if layer.projective { approximate(layer, ["transform"], "perspective: the map's affine part") }

@@ -35,6 +35,9 @@ public struct FidelityReport: Sendable, Equatable {
         public var end: Double
         public var period: Double?
 
+        /// Whether a player that loops the whole file is seamless.
+        public var seamless: Bool { period != nil && start == 0 }
+
         /// What a looping player shows at the seam.
         public var note: String {
             guard let period else {
@@ -294,11 +297,11 @@ extension ExportModel {
                 let parent = layer.parent >= 0 ? scene.slot[layer.parent] : -1
                 // A root's map is to the stage already.
                 let local = localMap(
-                    position, at: frame, aboutCorner: format != .lottie && webAboutCorner(position))
+                    position, at: frame, aboutCorner: !format.isLottie && webAboutCorner(position))
                 modelMaps.append(parent >= 0 ? Planar.then(local, modelMaps[parent]) : local)
                 let own = value(position, .opacity, at: frame)[0]
                 let group =
-                    format == .lottie
+                    format.isLottie
                     ? value(position, .groupOpacity, at: frame)[0] : own * (parent >= 0 ? modelGroup[parent] : 1)
                 modelGroup.append(group)
             }

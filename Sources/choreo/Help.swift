@@ -137,12 +137,13 @@ enum Help {
         """
 
     static let export = """
-        Usage: choreo export SCENE.json|FILE.swift|FILE.m|- --format lottie|css|waapi|html
+        Usage: choreo export SCENE.json|FILE.swift|FILE.m|- --format lottie|dotlottie|css|waapi|html
                              [--fps 60] [--width W] [--height H] [--scale 1] [--out FILE]
                              [--report FILE]
 
         Writes what POST /v1/export returns (docs/export.md): the scene's run sampled by the
-        engine at --fps into keyframes, as a Lottie file (frame n is scene time n / fps), a CSS
+        engine at --fps into keyframes, as a Lottie file (frame n is scene time n / fps) or its
+        dotLottie container (.lottie: a ZIP of manifest.json and the animation), a CSS
         stylesheet, Web Animations JSON, or a self-contained HTML page whose #stage is the
         canvas. Each carries its fidelity report (a "choreo" or "report" member, or a comment
         block); --report FILE writes it as JSON too.

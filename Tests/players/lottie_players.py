@@ -13,6 +13,8 @@ For every example, every SwiftUI example and a sample of the import corpus:
     (`op`) at the report's `loop.end`, choreo's frames there and at `loop.start` (0, or where the
     repeating part begins) are the same picture, and each player's frame at `loop.start` is
     choreo's frame at the end (what comes after the seam);
+  * its dotLottie container (`--format dotlottie`) is a ZIP whose manifest names the animation,
+    which is the Lottie file;
   * the HTML page, paused with `?t=` in the same Chromium, is compared at the same times (4
     levels where its report says text or a shadow is approximated: the browser sets the text).
 
@@ -30,6 +32,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zipfile
 
 import jsonschema
 import numpy
@@ -340,6 +343,18 @@ def main():
                 first = jsonschema.exceptions.best_match(errors)
                 failures.append(f"{name}: {len(errors)} schema errors, first at "
                                 f"{'/'.join(map(str, first.absolute_path))}: {first.message[:200]}")
+            # The dotLottie container: a ZIP whose manifest names the one animation inside, which is
+            # the Lottie file (its report's format aside), looped where the scene is seamless.
+            dot_path = os.path.join(scratch, name + ".lottie")
+            run([CHOREO, "export", scene, "--format", "dotlottie", "--fps", str(FPS), "--out", dot_path])
+            with zipfile.ZipFile(dot_path) as archive:
+                manifest = json.loads(archive.read("manifest.json"))
+                entry = manifest["animations"][0]
+                inner = json.loads(archive.read(f"animations/{entry['id']}.json"))
+                inner["choreo"]["format"] = "lottie"
+                seamless = bool(report.get("loop") and report["loop"]["period"] is not None and report["loop"]["start"] == 0)
+                if archive.testzip() is not None or inner != document or entry["loop"] != seamless:
+                    failures.append(f"{name}: the dotLottie container is not the Lottie file (manifest {manifest})")
             width, height, op = int(document["w"]), int(document["h"]), int(document["op"])
             loop = report.get("loop")
             if loop and loop["period"] is None:
