@@ -238,14 +238,12 @@ extension ImportEvaluator {
             return try makeAnimator(arguments, start: false, position)
         default:
             if name.hasPrefix("__interpolate") {
-                let parts = values.map(describe)
-                try checkSize(parts.reduce(0) { $0 + $1.utf8.count }, of: .string(""), position)
-                return .string(parts.joined())
+                try checkSize(values.reduce(0) { $0 + describe($1).utf8.count }, of: .string(""), position)
+                return text(values) { $0.map(describe).joined() }
             }
             if name == "__format" {
-                let text = formatted(values)
-                try checkSize(text.utf8.count, of: .string(""), position)
-                return .string(text)
+                try checkSize(formatted(values).utf8.count, of: .string(""), position)
+                return text(values, formatted)
             }
             if let fix = Vocabulary.suggestion(for: name, among: Array(knownTypes) + Array(Frameworks.functions.keys)),
                 fix != name
@@ -599,6 +597,9 @@ extension ImportEvaluator {
                 {
                     let scale = power(10, Double(digits))
                     result += describe(.number((number * scale).rounded() / scale))
+                } else if case .bool(let flag) = value {
+                    // A BOOL is a number to printf (`%d`) and to NSNumber (`%@`): 1 or 0.
+                    result += flag ? "1" : "0"
                 } else {
                     result += describe(value)
                 }

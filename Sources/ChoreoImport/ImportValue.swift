@@ -103,6 +103,9 @@ package enum RuntimeValue: Sendable, Equatable {
     case transitionContext
     /// Anything else: what it is, in words.
     case unknown(String)
+    /// A string made from a value the scene can test (`"card in: \(finished)"`): what it reads
+    /// when the value holds, and when it does not.
+    indirect case text(RuntimeValue, whenTrue: String, whenFalse: String)
 
     package var description: String {
         switch self {
@@ -112,6 +115,7 @@ package enum RuntimeValue: Sendable, Equatable {
         case .positionIs(let p, let negated): "position \(negated ? "!=" : "==") .\(p)"
         case .transitionContext: "the transition context"
         case .unknown(let what): what
+        case .text(let value, _, _): "a string that depends on \(value.description)"
         }
     }
 

@@ -1,4 +1,5 @@
 import ChoreoJSON
+import ChoreoObjCImport
 import ChoreoSwiftImport
 import Testing
 
@@ -76,5 +77,43 @@ import Testing
         #expect(SnippetOutlets.className("cellIcon", uses: ["transform"]) == "UIImageView")
         #expect(SnippetOutlets.className("badge", uses: ["text"]) == "UILabel")
         #expect(SnippetOutlets.className("card", uses: ["alpha"]) == "UIView")
+    }
+}
+
+/// Markers read what the code would print: a completion's `finished` interpolated or formatted
+/// is written for each outcome under the scene's `if`.
+@Suite struct PrintedMarkerTests {
+    @Test func aPrintedFinishedReadsAsEachOutcome() throws {
+        let swift = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let card = UIView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+                view.addSubview(card)
+                UIView.animate(withDuration: 0.5, animations: { card.alpha = 0 }) { finished in
+                    print("card in: \\(finished)")
+                }
+                """), options: ImportOptions())
+        let text = SwiftSnippetOutletTests.text(swift.scene)
+        #expect(
+            text.contains(
+                #"[{"if":"finished","do":[{"mark":"card in: true"}]},{"if":"!finished","do":[{"mark":"card in: false"}]}]"#
+            ),
+            "\(text)")
+        let objc = Importer.run(
+            ObjCFrontEnd.lower(
+                """
+                @implementation V : UIViewController
+                - (void)viewDidLoad {
+                    UIView *card = [[UIView alloc] initWithFrame:CGRectMake(0, 0, 50, 50)];
+                    [self.view addSubview:card];
+                    [UIView animateWithDuration:0.5 animations:^{ card.alpha = 0; } completion:^(BOOL finished) {
+                        NSLog(@"done %d", finished);
+                    }];
+                }
+                @end
+                """), options: ImportOptions())
+        let logged = SwiftSnippetOutletTests.text(objc.scene)
+        #expect(logged.contains(#"{"if":"finished","do":[{"mark":"done 1"}]}"#), "\(logged)")
+        #expect(logged.contains(#"{"if":"!finished","do":[{"mark":"done 0"}]}"#), "\(logged)")
     }
 }

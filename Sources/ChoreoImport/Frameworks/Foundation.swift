@@ -11,11 +11,11 @@ enum FoundationFramework {
 
     static let functions: [FrameworkFunction] = [
         FrameworkFunction("NSLog", [.rest], pure: false) { e, c throws(ImportStop) in
-            try e.emit([("mark", .value(.string(e.formatted(c.rest(0)))))], c.position)
+            try e.mark(c.rest(0), c.position, e.formatted)
             return .null
         },
         FrameworkFunction("os_log", [.rest], pure: false) { e, c throws(ImportStop) in
-            try e.emit([("mark", .value(.string(c.rest(0).map(e.describe).joined(separator: " "))))], c.position)
+            try e.mark(c.rest(0), c.position) { $0.map(e.describe).joined(separator: " ") }
             return .null
         },
         FrameworkFunction(c: "NSMakeRange", 2, pure: false) { _, c in range(c.values[0], c.values[1]) },

@@ -45,7 +45,7 @@ enum SwiftStandardLibrary {
         ) {
             e, c throws(ImportStop) in
             let separator = if case .string(let text) = c.values[1] { text } else { " " }
-            try e.emit([("mark", .value(.string(c.rest(0).map(e.describe).joined(separator: separator))))], c.position)
+            try e.mark(c.rest(0), c.position) { $0.map(e.describe).joined(separator: separator) }
             return .null
         }
     }
