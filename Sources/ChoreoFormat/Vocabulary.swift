@@ -129,7 +129,7 @@ package enum Vocabulary {
     }
 
     /// Every key path the format animates: each property, and each sub-path its kind has.
-    static let keyPaths: [String] = LayerProperty.allCases.flatMap { property in
+    package static let keyPaths: [String] = LayerProperty.allCases.flatMap { property in
         [property.rawValue]
             + KeyPath.Component.allCases.filter { KeyPath(property, $0).isValid }.map {
                 "\(property.rawValue).\($0.rawValue)"

@@ -580,17 +580,27 @@ extension ImportEvaluator {
     /// `layer.add(animation, forKey:)`: an `add` action, its delegate's callbacks queued.
     func addAnimation(to target: Value, _ value: Value, key: Value, _ position: SourcePosition) throws(ImportStop) {
         guard let layer = layer(target), let animation = animation(value) else {
-            warn(
+            dropped(
                 position, "add(_:forKey:) needs a layer and an animation; skipped",
                 fix: "add an animation the code makes to a layer: layer.add(animation, forKey: \"key\")")
             return
         }
         // An animation of a property choreo does not have (a gradient's `locations`, `contents`)
-        // is left out, as the scene could not carry it; the rest of the code imports.
+        // is left out, as the scene could not carry it; the rest of the code imports. A key path
+        // that is none of Core Animation's but near one is a typo, said as such.
         if case .string(let keyPath)? = animation["keyPath"], animation.type != "transition",
             !SceneDecoder.animatesKeyPath(keyPath)
         {
-            warn(
+            if !Self.unmodelledProperties.contains(keyPath.split(separator: ".").first.map(String.init) ?? keyPath),
+                let near = Vocabulary.suggestion(for: keyPath, among: Vocabulary.keyPaths)
+            {
+                dropped(
+                    position,
+                    "the animation of \(layer.id ?? layer.className) is skipped: \"\(keyPath)\" is not a key path of CALayer",
+                    fix: "did you mean \"\(near)\"?")
+                return
+            }
+            dropped(
                 position,
                 "the animation of \(keyPath) on \(layer.id ?? layer.className) is skipped: choreo does not animate \(keyPath)",
                 fix: "the key paths a scene animates are in docs/scene-format.md")

@@ -236,7 +236,9 @@ extension ImportEvaluator {
             case .typeName("PlaygroundPage.current") where name == "liveView":
                 try adoptCanvas(value, position)
             case .runtime:
-                warn(position, "\(name) of \(baseValue.kindName) is known only at run time; the assignment is skipped")
+                let message = "\(name) of \(baseValue.kindName) is known only at run time; the assignment is skipped"
+                // In an animation block, it is an animation not carried over.
+                if changeCollectors.isEmpty { warn(position, message) } else { dropped(position, message) }
             default:
                 let updated = try withMember(baseValue, name, value, position)
                 try assign(base, updated, scope, selfValue: selfValue)

@@ -95,6 +95,8 @@ final class ImportEvaluator {
     /// The properties whose observers are running (`willSet` / `didSet` setting their own
     /// property store it without running them again, as Swift does).
     var observing: Set<String> = []
+    /// The first animation the code asked for that was not carried over (``dropped(_:_:fix:)``).
+    var firstDropped: ImportDiagnostic?
     /// The objects whose initializer runs, each with the type that declares that initializer:
     /// a type's own stored properties set there run no observers (Swift).
     var initializing: [(object: ObjectIdentifier, type: String)] = []
@@ -165,6 +167,13 @@ final class ImportEvaluator {
         let key = "\(position.file):\(position.line):\(position.column):\(message)"
         guard warned.insert(key).inserted else { return }
         diagnostics.append(ImportDiagnostic(.warning, position, message, fix: fix))
+    }
+
+    /// A warning that an animation the code asks for is not carried over; the first is kept:
+    /// a scene left still by it is an error that names it (``SceneCheck``).
+    func dropped(_ position: SourcePosition, _ message: String, fix: String? = nil) {
+        warn(position, message, fix: fix)
+        if firstDropped == nil { firstDropped = ImportDiagnostic(.warning, position, message, fix: fix) }
     }
 
     func note(_ position: SourcePosition, _ message: String) {

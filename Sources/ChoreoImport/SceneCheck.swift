@@ -7,7 +7,11 @@ import ChoreoJSON
 /// source map), and a scene with no layer is an error, so that an import never answers with a
 /// scene that cannot render or shows nothing.
 enum SceneCheck {
-    static func problems(_ scene: JSONValue, map: [SourceMapping], entry: SourcePosition) -> [ImportDiagnostic] {
+    /// `dropped` is the first animation the code asked for that was not carried over: a still
+    /// scene with one is an error that names it, not a scene that shows nothing of the code.
+    static func problems(
+        _ scene: JSONValue, map: [SourceMapping], entry: SourcePosition, dropped: ImportDiagnostic? = nil
+    ) -> [ImportDiagnostic] {
         guard case .object(let document) = scene else { return [] }
         var problems: [ImportDiagnostic] = []
         if case .array(let layers)? = document["layers"], layers.isEmpty {
@@ -53,7 +57,14 @@ enum SceneCheck {
                     "this makes a scene that cannot render: \(error.path) \(error.message)"))
             return problems
         }
-        if case .array(let script)? = document["script"], script.isEmpty, !animates {
+        if case .array(let script)? = document["script"], script.isEmpty, !animates, let dropped {
+            problems.append(
+                ImportDiagnostic(
+                    .error, dropped.position,
+                    "nothing in this code animates: the first animation it asks for is not carried over — "
+                        + dropped.message,
+                    fix: dropped.fix))
+        } else if case .array(let script)? = document["script"], script.isEmpty, !animates {
             problems.append(
                 ImportDiagnostic(
                     .warning, entry, "nothing in this code animates: the scene is still",

@@ -117,3 +117,45 @@ import Testing
         #expect(logged.contains(#"{"if":"!finished","do":[{"mark":"done 0"}]}"#), "\(logged)")
     }
 }
+
+/// A key path with a typo gets the key path meant, as a JSON scene's field does; a scene left
+/// still because the code's animations were not carried over is an error naming the first.
+@Suite struct DroppedAnimationTests {
+    @Test func aKeyPathTypoIsNamedAndAStillSceneIsAnError() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let card = UIView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+                view.addSubview(card)
+                let fade = CABasicAnimation(keyPath: "opactiy")
+                fade.toValue = 0
+                card.layer.add(fade, forKey: "fade")
+                let pulse = CABasicAnimation(keyPath: "transform.scal")
+                card.layer.add(pulse, forKey: "pulse")
+                """), options: ImportOptions())
+        #expect(result.scene == nil)
+        let error = try #require(result.diagnostics.first { $0.severity == .error })
+        #expect(error.position.line == 5)
+        #expect(
+            error.message.hasPrefix(
+                "nothing in this code animates: the first animation it asks for is not carried over"))
+        #expect(error.fix == #"did you mean "opacity"?"#, "\(error.fix ?? "")")
+        let second = try #require(result.diagnostics.first { $0.message.contains("\"transform.scal\"") })
+        #expect(second.fix == #"did you mean "transform.scale"?"#)
+    }
+
+    /// A property Core Animation has and choreo does not draw is said as such, not as a typo.
+    @Test func anUnmodelledPropertyIsNotATypo() throws {
+        let result = Importer.run(
+            SwiftFrontEnd.lower(
+                """
+                let card = UIView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+                view.addSubview(card)
+                let move = CABasicAnimation(keyPath: "contents")
+                card.layer.add(move, forKey: "c")
+                UIView.animate(withDuration: 1) { card.alpha = 0 }
+                """), options: ImportOptions())
+        #expect(result.scene != nil)
+        #expect(result.diagnostics.contains { $0.message.contains("choreo does not animate contents") })
+    }
+}
