@@ -112,6 +112,7 @@ package enum ObjCFrontEnd {
             let message = diagnostic.message
             if let name = quoted(message, after: "property '"),
                 message.contains("not found on object of type '\(ObjCSnippet.className) *'")
+                    || message.contains("not found on object of type '\(ObjCSnippet.viewClassName) *'")
             {
                 names.append(name)
             } else if var name = quoted(message, after: "use of undeclared identifier '") {
@@ -345,6 +346,18 @@ struct ClangParser {
         return refused
     }
 
+    /// The name in clang's "use of undeclared identifier 'NAME'" when it is spelled as C's
+    /// macros are (capitals, digits and underscores, two or more, not a `k…` constant).
+    static func undefinedMacro(_ message: String) -> String? {
+        let prefix = "use of undeclared identifier '"
+        guard message.hasPrefix(prefix), message.hasSuffix("'") else { return nil }
+        let name = message.dropFirst(prefix.count).dropLast()
+        guard name.count >= 2, name.first?.isUppercase == true,
+            name.allSatisfy({ ($0.isUppercase && $0.isASCII) || $0.isNumber || $0 == "_" })
+        else { return nil }
+        return String(name)
+    }
+
     /// The file name in clang's "'NAME' file not found" and "cannot open file 'NAME': …".
     static func unreadInclusion(_ message: String) -> String? {
         if message.hasSuffix("' file not found"), message.hasPrefix("'") {
@@ -383,6 +396,18 @@ struct ClangParser {
             guard clang.clang_Location_isFromMainFile(location) != 0 else { continue }
             let category = string(clang.clang_getDiagnosticCategoryText(diagnostic))
             let position = self.position(location)
+            if let macro = Self.undefinedMacro(message) {
+                // A macro an article defines elsewhere (`HEIGHT`, `BALL_RADIUS`): named as such,
+                // once, at its first use.
+                if !result.contains(where: { $0.message.hasPrefix("\(macro) is not defined") }) {
+                    result.append(
+                        ImportDiagnostic(
+                            .error, position,
+                            "\(macro) is not defined: the code uses it as a macro that it does not define",
+                            fix: "add #define \(macro) … (its value) above the code"))
+                }
+                continue
+            }
             if severity.rawValue >= CXDiagnostic_Error.rawValue
                 && (category.contains("Parse") || category.contains("Lexical"))
             {
@@ -468,13 +493,15 @@ struct ClangParser {
         clang.clang_tokenize(translationUnit, clang.clang_getCursorExtent(cursor), &tokens, &count)
         guard let tokens else { return [] }
         defer { clang.clang_disposeTokens(translationUnit, tokens, count) }
+        // Clang reads Unicode white space (the no-break space web pages put in copied code) as
+        // white space, but its tokenizer hands each back as a token of its own: not one here.
         return (0..<Int(count)).map { i in
             (
                 string(clang.clang_getTokenSpelling(translationUnit, tokens[i])),
                 offset(clang.clang_getRangeStart(clang.clang_getTokenExtent(translationUnit, tokens[i]))),
                 clang.clang_getTokenKind(tokens[i])
             )
-        }
+        }.filter { !$0.0.isEmpty && !$0.0.allSatisfy(\.isWhitespace) }
     }
 
     /// The value of a literal, as clang evaluates it.

@@ -19,8 +19,27 @@ struct ObjCSnippet {
     /// It has methods outside an `@implementation`, which no Objective-C file may have.
     var hasMethods = false
 
-    /// The class the statements are a method of.
+    /// The class the statements are a method of, when they are a view controller's.
     static let className = "SnippetViewController"
+    /// The class they are a method of when they are a view's (they send `addSubview:` to self).
+    static let viewClassName = "SnippetView"
+    /// The method of ``viewClassName`` the statements are.
+    static let viewSetUp = "choreoSnippetSetUp"
+
+    /// What `self` is in the statements, from what they send to it: a view when they add
+    /// subviews to it or read its geometry or layer (`[self addSubview:ball]`, `self.bounds`),
+    /// else a view controller.
+    enum Host: Equatable {
+        case controller, view
+
+        init(body: String) {
+            let viewUses = [
+                "[self addSubview:", "[self insertSubview:", "[self bringSubviewToFront:", "self.bounds", "self.frame",
+                "self.layer", "[self.layer", "self.center", "[self setNeedsLayout]", "[self layoutIfNeeded]",
+            ]
+            self = viewUses.contains { body.contains($0) } && !body.contains("self.view") ? .view : .controller
+        }
+    }
     /// Marks an undeclared name used bare (`redView`, not `self.redView`): its property's
     /// instance variable is named so.
     static let bareMarker = "="
@@ -56,7 +75,11 @@ struct ObjCSnippet {
         for (index, kind) in kinds.enumerated() where kind == .outside || kind == .neutral {
             add(sourceLines[index], index + 1)
         }
-        let body = kinds.indices.filter { kinds[$0] == .statement }.map { sourceLines[$0] }.joined(separator: "\n")
+        // What the statements do, read with the no-break spaces of code copied from a web page
+        // as the spaces clang reads them as.
+        let body = String(
+            kinds.indices.filter { kinds[$0] == .statement }.map { sourceLines[$0] }.joined(separator: "\n")
+                .map { $0 == "\u{00A0}" ? " " : $0 })
         let methods = kinds.indices.filter { kinds[$0] == .method }.map { sourceLines[$0] }.joined(separator: "\n")
         var notes: [ImportDiagnostic] = []
         // The names used and not declared: views, or layers when their name says so.
@@ -69,12 +92,18 @@ struct ObjCSnippet {
                 [" = ", "= "].contains { body.contains("self.\(name)" + $0) || body.contains("_\(name)" + $0) }
                 || (bare && body.contains("\(name) = "))
             let use = firstUse(of: name, in: sourceLines) ?? statementLine
-            declared.append((name, layerType(name, in: body) ?? "UIView", !assigned, use, bare))
+            let type = name.hasSuffix("Color") ? "UIColor" : layerType(name, in: body) ?? "UIView"
+            declared.append((name, type, !assigned, use, bare))
         }
-        add("@interface \(className) : UIViewController", statementLine)
+        let host = Host(body: body)
+        let hostClass = host == .view ? viewClassName : className
+        // Where the views made go: the view controller's view, or the view itself.
+        let container = host == .view ? "self" : "self.view"
+        let containerName = host == .view ? "the view" : "the view controller's view"
+        add("@interface \(hostClass) : \(host == .view ? "UIView" : "UIViewController")", statementLine)
         for item in declared { add("@property (nonatomic, strong) \(item.type) *\(item.name);", item.line) }
         add("@end", statementLine)
-        add("@implementation \(className)", statementLine)
+        add("@implementation \(hostClass)", statementLine)
         // A name used bare is the property's instance variable.
         for item in declared where item.bare { add("@synthesize \(item.name) = \(item.name);", item.line) }
         for (index, kind) in kinds.enumerated() where kind == .method { add(sourceLines[index], index + 1) }
@@ -82,10 +111,20 @@ struct ObjCSnippet {
         // its own viewDidLoad, once the view is on screen.
         let hasSetup = methods.contains("viewDidLoad")
         if hasStatements || declared.contains(where: \.made) {
-            add(hasSetup ? "- (void)viewDidAppear:(BOOL)animated {" : "- (void)viewDidLoad {", statementLine)
+            add(
+                host == .view
+                    ? "- (void)\(viewSetUp) {"
+                    : hasSetup ? "- (void)viewDidAppear:(BOOL)animated {" : "- (void)viewDidLoad {", statementLine)
         }
         var made = 0
-        for item in declared where item.made {
+        for item in declared where item.made && item.type == "UIColor" {
+            add("self.\(item.name) = [UIColor systemBlueColor];", item.line)
+            notes.append(
+                ImportDiagnostic(
+                    .note, SourcePosition(line: item.line, column: 1, file: file),
+                    "\(item.name) is not declared: taken as a colour, systemBlue"))
+        }
+        for item in declared where item.made && item.type != "UIColor" {
             let x = 20 + 120 * (made % 3)
             let y = 100 + 120 * (made / 3)
             made += 1
@@ -94,11 +133,11 @@ struct ObjCSnippet {
                 add(
                     "self.\(item.name) = [[UIView alloc] initWithFrame:\(frame)]; "
                         + "self.\(item.name).backgroundColor = [UIColor systemBlueColor]; "
-                        + "[self.view addSubview:self.\(item.name)];", item.line)
+                        + "[\(container) addSubview:self.\(item.name)];", item.line)
                 notes.append(
                     ImportDiagnostic(
                         .note, SourcePosition(line: item.line, column: 1, file: file),
-                        "\(item.name) is not declared: taken as a 100 × 100 view at (\(x), \(y)) in the view controller's view"
+                        "\(item.name) is not declared: taken as a 100 × 100 view at (\(x), \(y)) in \(containerName)"
                     ))
             } else {
                 let fill =
@@ -107,11 +146,11 @@ struct ObjCSnippet {
                     : "self.\(item.name).backgroundColor = [UIColor systemBlueColor].CGColor; "
                 add(
                     "self.\(item.name) = [\(item.type) layer]; self.\(item.name).frame = \(frame); " + fill
-                        + "[self.view.layer addSublayer:self.\(item.name)];", item.line)
+                        + "[\(container).layer addSublayer:self.\(item.name)];", item.line)
                 notes.append(
                     ImportDiagnostic(
                         .note, SourcePosition(line: item.line, column: 1, file: file),
-                        "\(item.name) is not declared: taken as a 100 × 100 \(item.type) at (\(x), \(y)) in the view controller's view"
+                        "\(item.name) is not declared: taken as a 100 × 100 \(item.type) at (\(x), \(y)) in \(containerName)"
                     ))
             }
         }
@@ -119,13 +158,31 @@ struct ObjCSnippet {
             notes.append(
                 ImportDiagnostic(
                     .note, SourcePosition(line: item.line, column: 1, file: file),
-                    "\(item.name) is not declared: taken as a property of the view controller (\(item.type))"))
+                    "\(item.name) is not declared: taken as a property of \(host == .view ? "the view" : "the view controller") (\(item.type))"
+                ))
         }
         for (index, kind) in kinds.enumerated() where kind == .statement { add(sourceLines[index], index + 1) }
         if hasStatements || declared.contains(where: \.made) { add("}", statementLine) }
         add("@end", statementLine)
+        if host == .view {
+            // The view, on screen: a view controller shows it filling its view, then sets it up.
+            add("@interface \(className) : UIViewController", statementLine)
+            add("@end", statementLine)
+            add("@implementation \(className)", statementLine)
+            add(
+                "- (void)viewDidLoad { \(viewClassName) *host = [[\(viewClassName) alloc] initWithFrame:CGRectMake(0, 0, 375, 667)]; "
+                    + "[self.view addSubview:host]; [host \(viewSetUp)]; }", statementLine)
+            add("@end", statementLine)
+        }
         let note: String
-        if hasStatements {
+        if host == .view {
+            let lastStatement = (kinds.lastIndex(of: .statement) ?? firstStatement) + 1
+            note =
+                "the statements at the top level (lines \(statementLine)–\(lastStatement)) are read as a view's, a "
+                + "UIView subclass's (they send addSubview: or the view's geometry to self): self is that view, "
+                + "on screen filling a view controller's view"
+                + (kinds.contains(.method) ? "; the methods are that view's" : "")
+        } else if hasStatements {
             let lastStatement = (kinds.lastIndex(of: .statement) ?? firstStatement) + 1
             note =
                 "the statements at the top level (lines \(statementLine)–\(lastStatement)) are read as a view "
