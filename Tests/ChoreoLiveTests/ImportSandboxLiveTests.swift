@@ -141,6 +141,20 @@ import Testing
         #expect(try http.request("GET", "/healthz").status == 200)
     }
 
+    /// A parser that crashes on hostile input (200,000 nested unary minuses overflow libclang's
+    /// stack) is contained in its helper, and the answer says that it crashed and where.
+    @Test func aCrashInTheParserIsContainedAndSaidSo() throws {
+        let server = try ServerProcess()
+        let http = RawHTTP(port: server.port)
+        let deep = Self.controller("", width: String(repeating: "-", count: 200_000) + "1")
+        let response = try Self.importObjC(http, deep)
+        #expect(response.status == 422, "\(response.text.prefix(400))")
+        #expect(
+            response.text.contains("crashed (signal 11, SIGSEGV) while parsing the Objective-C source")
+                && response.text.contains("contained"), "\(response.text.prefix(400))")
+        #expect(try http.request("GET", "/healthz").status == 200)
+    }
+
     /// A helper holds its memory budget from the server's render memory: a server whose
     /// render memory cannot hold one refuses imports instead of running them uncounted.
     @Test func helpersAreCountedInTheServersMemory() throws {
