@@ -61,7 +61,8 @@ public final class Application: Sendable {
         sessions = SessionRegistry(store: store, limits: configuration.sessionLimits, memory: renderMemory)
         scenes = SceneCatalog(store: store)
         importHelpers = ImportHelpers(
-            path: configuration.importHelper ?? ImportHelpers.besideExecutable(), capacity: configuration.importCapacity,
+            path: configuration.importHelper ?? ImportHelpers.besideExecutable(),
+            capacity: configuration.importCapacity,
             memory: renderMemory)
         metrics = Metrics(routes: Application.routes.map(\.pattern) + ["preflight"])
     }
