@@ -14,9 +14,7 @@ import Testing
     }
 
     static func text(_ value: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.value(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        sceneText(value)
     }
 
     /// The ids of every layer, depth first.

@@ -43,9 +43,7 @@ import Testing
 
     /// A scene's JSON text.
     static func text(_ scene: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.value(scene)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        sceneText(scene)
     }
 
     static func run(_ source: String) -> ImportResult {

@@ -20,10 +20,7 @@ import Testing
             of: "CGFloat\u{00A0}", with: "CGFloat ")
 
     static func text(_ value: JSONValue?) -> String {
-        guard let value else { return "" }
-        var writer = JSONWriter()
-        writer.value(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        sceneText(value)
     }
 
     @Test func aViewsStatementsRunInAViewOnScreen() throws {

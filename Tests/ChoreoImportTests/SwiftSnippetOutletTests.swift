@@ -14,10 +14,7 @@ import Testing
     }
 
     static func text(_ value: JSONValue?) -> String {
-        guard let value else { return "" }
-        var writer = JSONWriter()
-        writer.value(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        sceneText(value)
     }
 
     @Test func outletsAreMadeByTheirUseAndCompletionsKeepTheirAssignments() throws {

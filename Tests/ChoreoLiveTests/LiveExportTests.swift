@@ -10,22 +10,7 @@ import Testing
     /// 0.1 ms: few layers, a group of one animation a keyframe per track, played again and
     /// again over the 10 s the scene is sampled for.
     static func keyframeBomb(keyframes: Int) -> String {
-        let properties = ["offset.x", "offset.y", "scaleEffect", "rotationEffect", "opacity"]
-        let views = (0..<15).map { view in
-            let tracks = properties.map { property in
-                let base = property == "scaleEffect" || property == "opacity" ? 1.0 : 0.0
-                let keys = (0..<keyframes).map { #"{"linear": \#(base + Double($0 % 2) * 0.5), "duration": 0.0001}"# }
-                return
-                    #"{"property": "\#(property)", "initial": \#(base), "keyframes": [\#(keys.joined(separator: ","))]}"#
-            }
-            return #"""
-                {"id": "v\#(view)", "shape": "rectangle", "modifiers": [{"frame": {"width": 20, "height": 20}},
-                 {"position": {"x": \#(10 + view * 20), "y": 50}},
-                 {"keyframeAnimator": {"repeating": true, "tracks": [\#(tracks.joined(separator: ","))]}}]}
-                """#
-        }
-        return
-            #"{"canvas": {"width": 320, "height": 200}, "swiftui": {"state": {}, "views": [\#(views.joined(separator: ","))]}}"#
+        HostileScenes.keyframeAnimators(views: 15, keyframes: keyframes, duration: 0.0001)
     }
 
     /// 1,000 layers, each moved by one animation for 6.5 s: 391 frames at 60 fps, just inside
