@@ -112,6 +112,9 @@ let package = Package(
         .systemLibrary(name: "CWebPDemux"),
         .target(name: "ChoreoLibraries", dependencies: ["CMalloc"], swiftSettings: strictSettings),
         .target(name: "ChoreoJSON", swiftSettings: strictSettings),
+        // What the socket server and the services share, below both: a body in pieces, a
+        // request's cancellation, the render memory, the server's counters and log lines.
+        .target(name: "ChoreoTransport", dependencies: ["ChoreoJSON"], swiftSettings: strictSettings),
         .target(name: "ChoreoEngine", swiftSettings: strictSettings),
         .target(name: "ChoreoFormat", dependencies: ["ChoreoJSON", "ChoreoEngine"], swiftSettings: strictSettings),
         .target(
@@ -146,26 +149,35 @@ let package = Package(
             dependencies: ["CSandbox", "ChoreoSwiftImport", "ChoreoObjCImport", "ChoreoImport", "ChoreoJSON"],
             swiftSettings: strictSettings + [.unsafeFlags(["-I", swiftSyntaxDirectory])],
             linkerSettings: swiftSyntaxLinking),
-        .target(
-            name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
-            swiftSettings: strictSettings),
-        .target(
-            name: "ChoreoProbe", dependencies: ["CCurl", "CCrypto", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
-            swiftSettings: strictSettings),
-        // The services: rendering, pictures, sessions and the arena, with typed results and one
-        // error type; no HTTP.
+        // The services: rendering, pictures, sessions, imports and exports, with typed results
+        // and one error type; no HTTP, no monitor.
         .target(
             name: "ChoreoService",
             dependencies: [
-                "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
-                "ChoreoRaster", "ChoreoLibraries", "ChoreoImport", "ChoreoExport",
+                "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoRaster", "ChoreoLibraries",
+                "ChoreoImport", "ChoreoExport", "ChoreoTransport",
             ],
             swiftSettings: strictSettings),
+        // The monitor's wing (Sources/Monitor): its pure domain, its outbound HTTP, its runtime.
+        .target(
+            name: "ChoreoArena", dependencies: ["ChoreoJSON", "ChoreoFormat", "ChoreoEngine"],
+            path: "Sources/Monitor/ChoreoArena", swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoProbe", dependencies: ["CCurl", "CCrypto", "ChoreoLibraries", "ChoreoJSON", "ChoreoArena"],
+            path: "Sources/Monitor/ChoreoProbe", swiftSettings: strictSettings),
+        .target(
+            name: "ChoreoMonitor",
+            dependencies: [
+                "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena", "ChoreoProbe",
+                "ChoreoService", "ChoreoTransport",
+            ],
+            path: "Sources/Monitor/ChoreoMonitor", swiftSettings: strictSettings),
         .target(
             name: "ChoreoHTTP",
             dependencies: [
-                "ChoreoService", "ChoreoJSON", "ChoreoEngine", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries", "ChoreoImport", "ChoreoExport",
+                "ChoreoService", "ChoreoMonitor", "ChoreoTransport", "ChoreoJSON", "ChoreoEngine", "ChoreoFormat",
+                "ChoreoStorage", "ChoreoArena", "ChoreoProbe", "ChoreoRaster", "ChoreoLibraries", "ChoreoImport",
+                "ChoreoExport",
             ],
             resources: [
                 .embedInCode("Pages/player.html"), .embedInCode("Pages/player.js"), .embedInCode("Pages/player.css"),
@@ -175,20 +187,22 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "ChoreoServer",
-            dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoHTTP", "ChoreoService", "ChoreoFormat"],
+            dependencies: ["CMicroHTTPD", "ChoreoLibraries", "ChoreoTransport", "ChoreoHTTP"],
             swiftSettings: strictSettings),
         .executableTarget(
             name: "choreo",
             dependencies: [
-                "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoFormat", "ChoreoStorage", "ChoreoArena",
-                "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster", "ChoreoImport", "ChoreoExport",
+                "ChoreoServer", "ChoreoHTTP", "ChoreoService", "ChoreoMonitor", "ChoreoTransport", "ChoreoFormat",
+                "ChoreoStorage", "ChoreoArena", "ChoreoLibraries", "ChoreoJSON", "ChoreoRaster", "ChoreoImport",
+                "ChoreoExport",
             ],
             exclude: ["choreo.order"], swiftSettings: strictSettings, linkerSettings: compactLinking + orderedLinking),
         .executableTarget(
             name: "choreo-bench",
             dependencies: [
                 "ChoreoEngine", "ChoreoFormat", "ChoreoJSON", "ChoreoArena", "ChoreoProbe", "ChoreoHTTP",
-                "ChoreoService", "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster", "ChoreoTestSupport", "ChoreoLibraries",
+                "ChoreoService", "ChoreoMonitor", "ChoreoTransport", "ChoreoStorage", "ChoreoFuzz", "ChoreoRaster",
+                "ChoreoTestSupport", "ChoreoLibraries",
             ],
             path: "Benchmarks/ChoreoBench", swiftSettings: strictSettings, linkerSettings: compactLinking),
         .target(name: "ChoreoTestSupport", path: "Tests/Support", swiftSettings: strictSettings),
@@ -204,7 +218,7 @@ let package = Package(
             name: "ChoreoEngineTests", dependencies: ["ChoreoEngine", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoService", "ChoreoHTTP"],
+            name: "ChoreoServerTests", dependencies: ["ChoreoServer", "ChoreoTransport", "ChoreoHTTP"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "ChoreoFormatTests",
@@ -220,7 +234,8 @@ let package = Package(
         .testTarget(
             name: "ChoreoHTTPTests",
             dependencies: [
-                "ChoreoHTTP", "ChoreoService", "ChoreoJSON", "ChoreoFormat", "ChoreoStorage", "ChoreoTestSupport",
+                "ChoreoHTTP", "ChoreoService", "ChoreoMonitor", "ChoreoTransport", "ChoreoJSON", "ChoreoFormat",
+                "ChoreoStorage", "ChoreoTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -1,6 +1,7 @@
 import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoMonitor
 import ChoreoService
 import ChoreoStorage
 import Foundation

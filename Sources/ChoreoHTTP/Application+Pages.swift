@@ -1,4 +1,5 @@
 import ChoreoFormat
+import ChoreoMonitor
 import ChoreoService
 
 /// Health, metrics, the problem pages and the player and wallboard pages.
@@ -16,7 +17,7 @@ extension Application {
 
     /// `GET /metrics`: Prometheus' text format.
     func metricsPage(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
-        let text = metrics.exposition(renderMemoryInUse: renderMemory.inUse, arena: arena)
+        let text = metrics.exposition(renderMemoryInUse: renderMemory.inUse, appending: arena?.metricsText() ?? "")
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
             body: .bytes(Array(text.utf8)))

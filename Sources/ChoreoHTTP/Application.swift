@@ -1,7 +1,9 @@
 import ChoreoEngine
 import ChoreoFormat
+import ChoreoMonitor
 import ChoreoService
 import ChoreoStorage
+import ChoreoTransport
 import Foundation
 
 /// The choreo HTTP API, with no sockets: a request in, a response out.

@@ -1,5 +1,6 @@
 import ChoreoJSON
 import ChoreoService
+import ChoreoTransport
 import Synchronization
 
 /// An HTTP request as the application sees it, independent of the server library.

@@ -1,4 +1,5 @@
 import ChoreoService
+import ChoreoTransport
 
 /// What the HTTP server hosts: choreo's API (``Application``) or a health target. The server
 /// matches a request to its route once, when its head arrives (the route's name for logs and

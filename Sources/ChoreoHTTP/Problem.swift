@@ -80,6 +80,13 @@ public struct Problem: Error, Sendable {
     }
 
     /// A 400: two `Content-Length` headers that disagree.
+    /// A request target with more query parameters than the server parses.
+    public static func overlongQuery(maxParameters: Int) -> Problem {
+        Problem(
+            .badRequestTarget, detail: "The request target has more than \(maxParameters) query parameters.",
+            errors: [FieldError(path: "query", message: "at most \(maxParameters) parameters")])
+    }
+
     public static func conflictingLengths() -> Problem {
         Problem(
             .badRequestHead, detail: "The request has two different Content-Length headers.",

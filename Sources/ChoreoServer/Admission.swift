@@ -1,5 +1,5 @@
 import ChoreoHTTP
-import ChoreoService
+import ChoreoTransport
 import Dispatch
 
 /// Where a request runs once it has been read, by its route's lane, and which requests are

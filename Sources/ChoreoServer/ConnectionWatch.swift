@@ -1,4 +1,4 @@
-import ChoreoService
+import ChoreoTransport
 import Dispatch
 import Foundation
 import Synchronization

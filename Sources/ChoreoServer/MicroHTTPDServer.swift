@@ -1,7 +1,6 @@
 import CMicroHTTPD
 import ChoreoHTTP
 import ChoreoLibraries
-import ChoreoService
 import Dispatch
 import Foundation
 import Synchronization

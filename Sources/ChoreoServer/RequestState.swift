@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import ChoreoHTTP
 import ChoreoLibraries
-import ChoreoService
+import ChoreoTransport
 import Dispatch
 import Foundation
 

@@ -1,4 +1,3 @@
-import ChoreoFormat
 import ChoreoHTTP
 import Foundation
 
@@ -73,10 +72,7 @@ let overlongQueryMark = UInt(1)
 
 /// The answer to a request whose query was cut off.
 func overlongQueryAnswer() -> HTTPResponse {
-    Problem(
-        .badRequestTarget, detail: "The request target has more than \(maxQueryParameters) query parameters.",
-        errors: [FieldError(path: "query", message: "at most \(maxQueryParameters) parameters")]
-    ).response
+    Problem.overlongQuery(maxParameters: maxQueryParameters).response
 }
 
 /// The request target before libmicrohttpd parses its query: one with too many parameters is

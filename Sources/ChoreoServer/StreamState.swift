@@ -1,4 +1,4 @@
-import ChoreoService
+import ChoreoTransport
 import Synchronization
 
 /// A streamed body's buffer between the worker that produces it and the connection that drains

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoExport
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoTransport
 
 /// A scene out as Lottie, CSS, Web Animations or an HTML page (docs/export.md): the one path
 /// shared by `POST /v1/export`, the stored scenes', sessions' and the arena round's exports and

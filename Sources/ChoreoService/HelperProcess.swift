@@ -1,3 +1,4 @@
+import ChoreoTransport
 import Glibc
 
 /// A child process run to completion under a wall-clock deadline: its standard input written

@@ -1,5 +1,6 @@
 import ChoreoImport
 import ChoreoJSON
+import ChoreoTransport
 import Glibc
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoRaster
+import ChoreoTransport
 
 /// Render plans drawn as pictures (docs/pictures.md): one PNG frame, an animated PNG streamed
 /// frame by frame, or a filmstrip. The same bytes for `POST /v1/render`, the stored scenes'

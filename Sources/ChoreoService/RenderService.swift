@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoLibraries
+import ChoreoTransport
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import ChoreoFormat
 import ChoreoStorage
+import ChoreoTransport
 
 /// Stored scenes (`/v1/scenes…`): a scene is stored only once it has run, read back as sent,
 /// listed newest first a page at a time, deleted. Storage errors become ``ServiceError``s.

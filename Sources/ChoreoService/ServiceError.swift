@@ -158,7 +158,7 @@ public struct ServiceError: Error, Sendable, Equatable {
     }
 
     /// Runs a storage call, its failure as a service error.
-    static func storing<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {
+    package static func storing<T>(_ body: () throws(StorageError) -> T) throws(ServiceError) -> T {
         do {
             return try body()
         } catch {

@@ -2,6 +2,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
+import ChoreoTransport
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import ChoreoJSON
+import ChoreoMonitor
 import ChoreoService
 import Foundation
 

@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoService
+import ChoreoTransport
 
 enum Help {
     static let version = "choreo \(ProcessMetrics.version)"

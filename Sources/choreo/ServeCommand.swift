@@ -2,9 +2,11 @@ import ChoreoArena
 import ChoreoFormat
 import ChoreoHTTP
 import ChoreoJSON
+import ChoreoMonitor
 import ChoreoServer
 import ChoreoService
 import ChoreoStorage
+import ChoreoTransport
 import Foundation
 
 /// `choreo serve`: the HTTP API until SIGINT or SIGTERM.

@@ -1,6 +1,7 @@
 import ChoreoHTTP
 import ChoreoServer
 import ChoreoService
+import ChoreoTransport
 import Foundation
 
 /// `choreo target`: a tiny health endpoint to probe, adjustable at run time (`POST /control`).

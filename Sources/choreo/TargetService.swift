@@ -1,6 +1,7 @@
 import ChoreoHTTP
 import ChoreoJSON
 import ChoreoService
+import ChoreoTransport
 import Foundation
 import Synchronization
 

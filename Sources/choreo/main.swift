@@ -1,6 +1,7 @@
 import ChoreoHTTP
 import ChoreoLibraries
 import ChoreoService
+import ChoreoTransport
 import Foundation
 
 /// `choreo`: dispatches to a command; errors become one stderr message and a non-zero exit.

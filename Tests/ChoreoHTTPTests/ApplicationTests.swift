@@ -2,10 +2,12 @@ import ChoreoFormat
 import ChoreoJSON
 import ChoreoStorage
 import ChoreoTestSupport
+import ChoreoTransport
 import Foundation
 import Testing
 
 @testable import ChoreoHTTP
+@testable import ChoreoMonitor
 @testable import ChoreoService
 
 /// The API through the router, with no socket: every status the API documents.

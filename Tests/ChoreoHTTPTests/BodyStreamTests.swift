@@ -1,3 +1,4 @@
+import ChoreoTransport
 import Testing
 
 @testable import ChoreoHTTP

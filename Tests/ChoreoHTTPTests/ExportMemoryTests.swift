@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoExport
 import ChoreoFormat
+import ChoreoTransport
 import Synchronization
 import Testing
 

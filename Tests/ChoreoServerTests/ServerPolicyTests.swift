@@ -1,5 +1,6 @@
 import ChoreoHTTP
 import ChoreoService
+import ChoreoTransport
 import Foundation
 import Synchronization
 import Testing

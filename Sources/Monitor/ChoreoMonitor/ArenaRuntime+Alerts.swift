@@ -2,6 +2,7 @@ import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoProbe
+import ChoreoService
 import ChoreoStorage
 import Foundation
 import Synchronization

@@ -118,14 +118,14 @@ public final class Metrics: Sendable {
 
 extension Metrics {
     /// `GET /metrics`'s text: the server's counters, the bytes the JSON renders in flight hold,
-    /// the process's figures and the arena's.
-    public func exposition(renderMemoryInUse: Int, arena: ArenaRuntime?) -> String {
+    /// the process's figures and then `appending` (the monitor's lines).
+    public func exposition(renderMemoryInUse: Int, appending: String = "") -> String {
         let memory = """
             # HELP choreo_render_memory_bytes Bytes the JSON render responses in flight hold (limit: --max-render-memory).
             # TYPE choreo_render_memory_bytes gauge
             choreo_render_memory_bytes \(renderMemoryInUse)
 
             """
-        return render() + memory + ProcessMetrics.render() + (arena?.metricsText() ?? "")
+        return render() + memory + ProcessMetrics.render() + appending
     }
 }

@@ -1,5 +1,6 @@
 import ChoreoArena
 import ChoreoJSON
+import ChoreoService
 import Foundation
 
 /// A node's own routes as documents: its state (`GET /v1/arena/nodes/{name}`), its badge and

@@ -2,6 +2,7 @@ import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoProbe
+import ChoreoService
 import Foundation
 
 /// Maintenance windows (docs/arena.md): kept in the arena's configuration, so that they are

@@ -1,5 +1,6 @@
 import ChoreoArena
 import ChoreoFormat
+import ChoreoService
 import ChoreoStorage
 import Foundation
 

@@ -3,6 +3,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoProbe
+import ChoreoService
 import ChoreoStorage
 import Dispatch
 import Foundation

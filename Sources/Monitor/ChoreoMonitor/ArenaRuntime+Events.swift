@@ -3,6 +3,7 @@ import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 import ChoreoProbe
+import ChoreoTransport
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
 
 /// The arena's request handling shared by the server and the CLI.
 public enum ArenaService {

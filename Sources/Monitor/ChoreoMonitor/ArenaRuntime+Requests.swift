@@ -1,6 +1,8 @@
 import ChoreoArena
 import ChoreoFormat
+import ChoreoService
 import ChoreoStorage
+import ChoreoTransport
 import Foundation
 
 /// The arena's requests as the API takes them: their parameters checked here, their errors one

@@ -1,6 +1,7 @@
 import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
 import Foundation
 
 /// Gatus's read API over the arena's nodes (docs/arena.md), as documents: dashboards and README

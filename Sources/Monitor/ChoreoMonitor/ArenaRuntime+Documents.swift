@@ -1,6 +1,7 @@
 import ChoreoArena
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoService
 
 /// The monitor's answers as the documents the API sends (``MonitorDocuments``): the edge
 /// hands them to a response as they are.
