@@ -240,10 +240,14 @@ extension ImportEvaluator {
             values[key] = value
         }
         let current = try frame(index, position)
-        func axis(_ start: String, _ end: String, _ center: String, _ size: String, _ x: Double, _ w: Double)
-            -> (Double, Double)
-        {
-            var length = values[size] ?? w
+        // A label's or a titled button's own size where no constraint gives one (its content
+        // hugs it: UIKit's intrinsicContentSize, below the required constraints).
+        let natural = intrinsicSize(index)
+        func axis(
+            _ start: String, _ end: String, _ center: String, _ size: String, _ x: Double, _ w: Double,
+            _ content: Double?
+        ) -> (Double, Double) {
+            var length = values[size] ?? content ?? w
             if values[size] == nil, let a = values[start], let b = values[end] { length = b - a }
             if values[size] == nil, values[start] == nil, let c = values[center], let b = values[end] {
                 length = 2 * (b - c)
@@ -251,8 +255,8 @@ extension ImportEvaluator {
             let origin = values[start] ?? values[end].map { $0 - length } ?? values[center].map { $0 - length / 2 } ?? x
             return (origin, length)
         }
-        let (x, w) = axis("leading", "trailing", "centerX", "width", current.0, current.2)
-        let (y, h) = axis("top", "bottom", "centerY", "height", current.1, current.3)
+        let (x, w) = axis("leading", "trailing", "centerX", "width", current.0, current.2, natural?.width)
+        let (y, h) = axis("top", "bottom", "centerY", "height", current.1, current.3, natural?.height)
         guard
             abs(x - current.0) > 1e-9 || abs(y - current.1) > 1e-9 || abs(w - current.2) > 1e-9
                 || abs(h - current.3) > 1e-9

@@ -1,3 +1,4 @@
+import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
 
@@ -36,7 +37,85 @@ extension ImportEvaluator {
         if let frame = arguments.first("frame", "initWithFrame") {
             try setMember(value, "frame", frame, position)
         }
+        try applyUIKitDefaults(value, layer, arguments, position)
         return value
+    }
+
+    /// UIKit's own defaults for a view it makes, as Apple documents them, where they are not
+    /// Core Animation's: a `UILabel` (and a `UITextField`) draws its text in the 17-point system
+    /// font in the `label` colour (a `CATextLayer`'s are 36 points and white), one line, at its
+    /// natural alignment, on a clear background; a button has its type (`UIButton(type: .system)`
+    /// draws its title in the tint colour, `UIButton()` and `.custom` in white).
+    func applyUIKitDefaults(_ value: Value, _ layer: LayerObject, _ arguments: Arguments, _ position: SourcePosition)
+        throws(ImportStop)
+    {
+        switch layer.className {
+        case "UILabel", "UITextField":
+            try setMember(value, "font", .number(Self.labelFontSize), position)
+            try setMember(value, "textColor", .color(.string("label")), position)
+        case "UIButton":
+            switch arguments.first("type", "buttonWithType") {
+            case nil, .enumCase("custom")?, .integer(0)?: layer.buttonType = "custom"
+            default: layer.buttonType = "system"
+            }
+        default: break
+        }
+    }
+
+    /// UILabel's font size and UIButton's title label's, in points (`UIFont.systemFont(ofSize:)`).
+    static let labelFontSize = 17.0
+    static let buttonFontSize = 15.0
+
+    /// The title label of a button (`button.titleLabel`, `setTitle(_:for:)`): a text layer in the
+    /// button, across its width and centred in its height, made the first time the code gives
+    /// the button a title, a title colour or a title font.
+    func titleLabel(of button: Value, _ position: SourcePosition) throws(ImportStop) -> Value? {
+        guard let layer = layer(button), layer.buttonType != nil, case .object(let index) = button else { return nil }
+        if let title = layer.titleLabel { return .object(title) }
+        let title = LayerObject(kind: .text, className: "UIButtonLabel", isView: true, created: position)
+        title.model["position"] = .point(0, 0)
+        title.model["bounds"] = .rect(0, 0, 0, 0)
+        title.model["anchorPoint"] = .point(0.5, 0.5)
+        title.model["opacity"] = .number(1)
+        title.model["transform"] = .transform(.identity)
+        layerCount += 1
+        let value = allocate(.layer(title))
+        layer.titleLabel = objectIndex(value)
+        // Named after its button (`go` → `goTitleLabel`), as `go.titleLabel` reads.
+        name(value, (layer.id ?? "button") + "TitleLabel")
+        try setMember(value, "font", .number(Self.buttonFontSize), position)
+        try setMember(
+            value, "textColor", .color(.string(layer.buttonType == "system" ? "systemBlue" : "white")), position)
+        try setMember(value, "textAlignment", .enumCase("center"), position)
+        try placeTitle(of: layer, position)
+        try attach(value, to: index, at: nil, position)
+        return value
+    }
+
+    /// Lays a button's title label out in its bounds, as the button's layoutSubviews does.
+    func placeTitle(of button: LayerObject, _ position: SourcePosition) throws(ImportStop) {
+        guard let index = button.titleLabel, case .layer(let title) = heap[index] else { return }
+        let size = rectOf(button.model["bounds"]) ?? (0, 0, 0, 0)
+        let height = (title.model["fontSize"]?.number ?? Self.buttonFontSize) * 1.2
+        try setMember(.object(index), "frame", .rect(0, (size.3 - height) / 2, size.2, height), position)
+    }
+
+    /// The size a label or a titled button has by its content (`intrinsicContentSize`), where
+    /// neither a frame nor constraints give one: its text in its font, one line (a button's
+    /// title with 6 points above and below it); nil for views whose size is only given.
+    func intrinsicSize(_ index: Int) -> (width: Double, height: Double)? {
+        guard case .layer(let layer) = heap[index] else { return nil }
+        func text(_ layer: LayerObject) -> (Double, Double) {
+            guard case .string(let string)? = layer.model["string"], !string.isEmpty else { return (0, 0) }
+            let measured = SwiftUIView.textSize(string, fontSize: layer.model["fontSize"]?.number ?? 17)
+            return (measured.0, measured.1)
+        }
+        if layer.className == "UILabel" { return text(layer) }
+        if layer.buttonType != nil, let title = layer.titleLabel, case .layer(let label) = heap[title] {
+            let size = text(label)
+            return (size.0, size.1 + 12)
+        }
+        return nil
     }
 
     /// The scene property a UIKit or Core Animation property name sets, for this kind of layer.
@@ -221,6 +300,8 @@ extension ImportEvaluator {
                 [("set", .value(.object(JSONObject([(id(of: layer), .object(JSONObject([(property, json)])))]))))],
                 position)
         }
+        // A button lays its title out again in its new bounds.
+        if layer.titleLabel != nil, property == "frame" || property == "bounds" { try placeTitle(of: layer, position) }
     }
 
     /// Whether a change to `layer` shapes its declaration instead of being an action: while the
@@ -358,6 +439,11 @@ extension ImportEvaluator {
             return .array(layer.children.map { .object($0) })
         case "window":
             return layer.everAttached ? .bool(true) : .null
+        case "titleLabel" where layer.buttonType != nil:
+            return try titleLabel(of: target, position) ?? .null
+        case "intrinsicContentSize":
+            guard case .object(let index) = target, let size = intrinsicSize(index) else { return .size(-1, -1) }
+            return .size(size.width, size.height)
         default:
             if let property = sceneProperty(name, layer) {
                 if let value = layer.model[property] { return value }
@@ -432,7 +518,7 @@ extension ImportEvaluator {
             // The layout pass runs the file's layoutSubviews of the view and the views in it
             // (at once: the import has no display cycle to wait for).
             try layOut(index, position)
-        case "layoutSubviews", "setNeedsDisplay", "sizeToFit":
+        case "layoutSubviews", "setNeedsDisplay":
             return .null
         case "addConstraint", "addConstraints":
             activate(values.first ?? .null, true)
@@ -440,7 +526,26 @@ extension ImportEvaluator {
             activate(values.first ?? .null, false)
         case "addGestureRecognizer":
             try addGestureRecognizer(values.first ?? .null, to: target, position)
-        case "setTitle", "setTitleColor", "setImage", "addTarget":
+        case "setTitle", "setTitleColor":
+            // The title of the normal state is the one shown while nothing touches the button.
+            switch arguments.first("for", "forState") {
+            case nil, .enumCase("normal")?, .integer(0)?, .options([])?: break
+            default: return .null
+            }
+            guard let title = try titleLabel(of: target, position) else {
+                note(position, "\(name) is not part of the scene; skipped")
+                return .null
+            }
+            try setMember(title, name == "setTitle" ? "text" : "textColor", values.first ?? .null, position)
+            if name == "setTitle" { try placeTitle(of: layer, position) }
+        case "sizeToFit":
+            // The frame keeps its origin and takes the content's size.
+            if let size = intrinsicSize(index),
+                case .rect(let x, let y, _, _) = try layerMember(target, "frame", position)
+            {
+                try setMember(target, "frame", .rect(x, y, size.width, size.height), position)
+            }
+        case "setImage", "addTarget":
             note(position, "\(name) is not part of the scene; skipped")
         case "setValue":
             if case .string(let key)? = arguments.first("forKeyPath", "forKey") {

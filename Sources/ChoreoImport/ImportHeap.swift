@@ -37,6 +37,9 @@ final class LayerObject {
     var provisional = false
     /// A view or layer subclass the file declares: its type, stored properties and methods.
     var instance: InstanceObject?
+    /// A button's type (`system`, `custom`) and its title label, made by its first title.
+    var buttonType: String?
+    var titleLabel: Int?
 
     init(kind: LayerKind, className: String, isView: Bool, created: SourcePosition) {
         self.kind = kind

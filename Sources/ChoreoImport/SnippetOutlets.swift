@@ -122,10 +122,8 @@ extension ImportEvaluator {
             var drawn: String
             switch type {
             case "UILabel":
-                // UILabel's own defaults: the system font at 17 points, the label colour.
+                // In UILabel's own font and colour (``applyUIKitDefaults``), reading its name.
                 try setMember(value, "text", .string(outlet.name), position)
-                try setMember(value, "font", .number(17), position)
-                try setMember(value, "textColor", .color(.string("label")), position)
                 drawn = "a label reading \"\(outlet.name)\""
             case "CAShapeLayer":
                 try setMember(value, "fillColor", .color(.string("systemBlue")), position)

@@ -33,11 +33,11 @@ import Testing
         let scene = Self.text(result.scene)
         #expect(
             scene.contains(#"{"id":"pressButton","frame":[20,100,100,44],"backgroundColor":"systemBlue"}"#), "\(scene)")
-        #expect(
-            scene.contains(#""id":"hintLabel","type":"text","frame":[140,100,200,40],"string":"hintLabel""#), "\(scene)"
-        )
         // UILabel's defaults: 17 points, the label colour.
-        #expect(scene.contains(#""fontSize":17,"foregroundColor":"label""#), "\(scene)")
+        #expect(
+            scene.contains(
+                #""id":"hintLabel","type":"text","frame":[140,100,200,40],"fontSize":17,"foregroundColor":"label","string":"hintLabel""#
+            ), "\(scene)")
         // The completion's three assignments through `self.` are all there.
         #expect(scene.contains(#""pressButton":{"transform":"identity"}"#), "\(scene)")
         #expect(scene.contains(#""hintLabel":{"opacity":1,"foregroundColor":"systemGreen"}"#), "\(scene)")
