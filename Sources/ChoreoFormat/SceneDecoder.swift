@@ -247,8 +247,8 @@ public struct SceneDecoder {
                 type = parsed
             } else {
                 reader.failUnknown(
-                    "\(path).type", "must be layer, shape, text or emitter", name,
-                    among: ["layer", "shape", "text", "emitter"])
+                    "\(path).type", "must be layer, shape, text, emitter or replicator", name,
+                    among: ["layer", "shape", "text", "emitter", "replicator"])
             }
         }
         var node = LayerNode(id: id, type: type)

@@ -1,5 +1,6 @@
 /// The stored properties of a layer that a scene can set, animate or read: the animatable
-/// properties of `CALayer`, `CAShapeLayer`, `CATextLayer` and `CAEmitterLayer`.
+/// properties of `CALayer`, `CAShapeLayer`, `CATextLayer`, `CAEmitterLayer` and
+/// `CAReplicatorLayer`.
 public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
     case position, bounds, anchorPoint, zPosition, opacity, hidden, transform, sublayerTransform
     case backgroundColor, borderColor, borderWidth, cornerRadius, masksToBounds
@@ -14,6 +15,9 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
     case blurRadius
     // CAEmitterLayer
     case emitterPosition, emitterZPosition, emitterSize, birthRate, lifetime, velocity, scale, spin
+    // CAReplicatorLayer
+    case instanceCount, instanceDelay, instanceTransform, instanceColor
+    case instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset, preservesDepth
 
     /// The order properties are listed in responses: the order of this declaration.
     public static func < (a: LayerProperty, b: LayerProperty) -> Bool { a.ordinal < b.ordinal }
@@ -60,6 +64,15 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         case .velocity: 35
         case .scale: 36
         case .spin: 37
+        case .instanceCount: 38
+        case .instanceDelay: 39
+        case .instanceTransform: 40
+        case .instanceColor: 41
+        case .instanceRedOffset: 42
+        case .instanceGreenOffset: 43
+        case .instanceBlueOffset: 44
+        case .instanceAlphaOffset: 45
+        case .preservesDepth: 46
         }
     }
 
@@ -69,9 +82,10 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         case .position, .anchorPoint, .emitterPosition: .point
         case .bounds: .rect
         case .shadowOffset, .emitterSize: .size
-        case .transform, .sublayerTransform: .transform
-        case .hidden, .masksToBounds: .bool
-        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor: .color
+        case .transform, .sublayerTransform, .instanceTransform: .transform
+        case .hidden, .masksToBounds, .preservesDepth: .bool
+        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor, .instanceColor:
+            .color
         case .path: .path
         case .lineCap, .lineJoin, .string, .alignmentMode: .string
         default: .number
@@ -84,9 +98,11 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         case .position, .emitterPosition: .point(.zero)
         case .anchorPoint: .point(Point(0.5, 0.5))
         case .bounds: .rect(.zero)
-        case .opacity, .lineWidth, .strokeEnd, .birthRate, .lifetime, .velocity, .scale, .spin: .number(1)
-        case .hidden, .masksToBounds: .bool(false)
-        case .transform, .sublayerTransform: .transform(.identity)
+        case .opacity, .lineWidth, .strokeEnd, .birthRate, .lifetime, .velocity, .scale, .spin, .instanceCount:
+            .number(1)
+        case .hidden, .masksToBounds, .preservesDepth: .bool(false)
+        case .transform, .sublayerTransform, .instanceTransform: .transform(.identity)
+        case .instanceColor: .color(Color(red: 1, green: 1, blue: 1, alpha: 1))
         case .backgroundColor, .strokeColor: .color(.clear)
         case .borderColor, .shadowColor, .fillColor: .color(.black)
         case .foregroundColor: .color(Color(red: 1, green: 1, blue: 1, alpha: 1))
@@ -111,18 +127,23 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
         case .string, .fontSize, .foregroundColor, .alignmentMode: type == .text
         case .emitterPosition, .emitterZPosition, .emitterSize, .birthRate, .lifetime, .velocity, .scale, .spin:
             type == .emitter
+        case .instanceCount, .instanceDelay, .instanceTransform, .instanceColor, .instanceRedOffset,
+            .instanceGreenOffset, .instanceBlueOffset, .instanceAlphaOffset, .preservesDepth:
+            type == .replicator
         default: true
         }
     }
 
     /// Whether the render server reads the property to draw a layer: geometry, content and
-    /// the shape and text properties; an emitter's own properties only shape its particles.
+    /// the shape and text properties; an emitter's own properties only shape its particles,
+    /// and a replicator's only its copies (which are layers of their own in the timeline).
     public var isDrawn: Bool { ordinal < LayerProperty.emitterPosition.ordinal }
 
     /// Whether Core Animation can animate the property.
     public var isAnimatable: Bool {
         switch self {
-        case .lineCap, .lineJoin, .alignmentMode, .string: false
+        // `instanceCount` and `preservesDepth` are not marked animatable in CAReplicatorLayer.h.
+        case .lineCap, .lineJoin, .alignmentMode, .string, .instanceCount, .preservesDepth: false
         default: true
         }
     }
@@ -130,7 +151,8 @@ public enum LayerProperty: String, Sendable, Equatable, Hashable, CaseIterable, 
 
 /// `CALayer`'s subclasses a scene can use.
 public enum LayerType: String, Sendable, Equatable, Hashable {
-    case layer, shape, text, emitter
+    /// `replicator`: a `CAReplicatorLayer`, whose sublayers are drawn `instanceCount` times.
+    case layer, shape, text, emitter, replicator
 
     /// The properties the render server reads to draw a layer of this type, in declaration
     /// order: a `CALayer`'s geometry and content, and a `CAShapeLayer`'s path and stroke or a

@@ -289,6 +289,7 @@ final class RunnerState {
             try step(scriptTime: scriptTime, eventTime: eventTime)
         }
         finish()
+        timeline.expandReplicators()
         return timeline
     }
 

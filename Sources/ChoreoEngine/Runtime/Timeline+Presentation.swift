@@ -51,6 +51,31 @@ extension Timeline {
     /// runner passes the ones still attached.
     func presentationValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap, leaves indices: [Int]) -> Value
     {
+        let track = layers[layer]
+        guard track.replica != nil || track.underReplicator else {
+            return ownValue(layer: layer, keyPath: keyPath, at: time, map: map, leaves: indices)
+        }
+        // A replicator's copy, or a layer below one (Timeline+Replicators).
+        let property = keyPath.property
+        var value =
+            if let replica = track.replica {
+                replicaValue(layer, replica, property, at: time, map: map)
+            } else {
+                ownValue(layer: layer, keyPath: KeyPath(property), at: time, map: map, leaves: indices)
+            }
+        if property.kind == .color, case .color(let color) = value,
+            let modulation = instanceColor(of: layer, at: time)
+        {
+            value = .color(
+                Color(
+                    red: color.red * modulation.red, green: color.green * modulation.green,
+                    blue: color.blue * modulation.blue, alpha: color.alpha * modulation.alpha))
+        }
+        return keyPath.extract(from: value)
+    }
+
+    /// A layer's own presentation value: its model value and its animations.
+    func ownValue(layer: Int, keyPath: KeyPath, at time: Double, map: TimeMap, leaves indices: [Int]) -> Value {
         precondition(!leavesReleased, "a value read through a timeline whose leaves were released")
         let property = keyPath.property
         let ordinal = property.ordinal

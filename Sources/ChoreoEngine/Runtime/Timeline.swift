@@ -31,6 +31,13 @@ public struct Timeline: Sendable {
         var hasPathRotation = false
         /// Properties that some animation targets, for the default response.
         public internal(set) var animatedProperties = LayerPropertySet()
+        /// A copy a `CAReplicatorLayer` draws of one of its sublayers (or of a layer below
+        /// one), made after the run (``expandReplicators()``): its values are the source's,
+        /// derived at each time. Nil for the layers of the scene.
+        public internal(set) var replica: Replica?
+        /// Whether the layer is ever below a replicator: its colours are then multiplied by
+        /// its instance's colour (`instanceColor` and the offsets).
+        public internal(set) var underReplicator = false
 
         /// The model value of a property at a scene time.
         @inline(__always)

@@ -112,7 +112,10 @@ extension SamplingProgram {
             let layerTrack = timeline.layers[layer]
             let leafIndices = layerTrack.leavesByProperty[property.ordinal] ?? []
             // A path animation with rotationMode turns the transform from outside its own leaves.
-            if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation) {
+            // A replicator's copy, and a colour below a replicator, are derived at each time.
+            if kind.laneCount == 0 || (property == .transform && layerTrack.hasPathRotation)
+                || layerTrack.replica != nil || (layerTrack.underReplicator && kind == .color)
+            {
                 tracks.append(Track(firstPiece: pieces.count, pieceCount: 0, layer: layer, kind: kind, generic: true))
                 return
             }
