@@ -16,16 +16,15 @@ extension ImportEvaluator {
             case "UILabel", "CATextLayer", "UITextField": .text
             case "CAShapeLayer": .shape
             case "CAEmitterLayer": .emitter
+            case "CAReplicatorLayer": .replicator
             default: .layer
             }
         let isView = className.hasPrefix("UI")
-        if !["UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer"].contains(
-            className)
-        {
-            note(
-                position,
-                "\(className) is imported as a plain \(kind == .text ? "text " : "")layer"
-                    + (className == "CAReplicatorLayer" ? ": its sublayers are drawn once, not copied" : ""))
+        if ![
+            "UIView", "UILabel", "UIButton", "UIImageView", "CALayer", "CAShapeLayer", "CATextLayer",
+            "CAReplicatorLayer",
+        ].contains(className) {
+            note(position, "\(className) is imported as a plain \(kind == .text ? "text " : "")layer")
         }
         let layer = LayerObject(kind: kind, className: className, isView: isView, created: position)
         layer.model["position"] = .point(0, 0)
@@ -125,7 +124,7 @@ extension ImportEvaluator {
         "mask", "anchorPointZ", "colors", "locations", "startPoint", "endPoint", "contents", "contentsGravity",
         "contentsRect",
         "filters", "backgroundFilters", "compositingFilter", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
-        "fillRule", "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "image", "tintColor",
+        "fillRule", "image", "tintColor",
         "font", "textAlignment", "numberOfLines", "attributedText", "effect",
     ]
 
@@ -155,6 +154,9 @@ extension ImportEvaluator {
             "lifetime",
             "velocity", "scale", "spin", "seed", "emitterCells":
             return layer.kind == .emitter ? name : nil
+        case "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
+            "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset", "preservesDepth":
+            return layer.kind == .replicator ? name : nil
         case "text", "string": return layer.kind == .text ? "string" : nil
         case "textColor", "foregroundColor": return layer.kind == .text ? "foregroundColor" : nil
         case "font", "fontSize": return layer.kind == .text ? "fontSize" : nil

@@ -2,7 +2,7 @@ import ChoreoJSON
 
 /// The kinds of layer a view or layer class becomes in the scene.
 enum LayerKind: String {
-    case layer, shape, text, emitter
+    case layer, shape, text, emitter, replicator
 }
 
 /// A view or a layer: in the scene a view and its backing layer are one layer (`view.layer` is

@@ -469,7 +469,11 @@ enum Declarations {
         @property CFTimeInterval instanceDelay;
         @property CATransform3D instanceTransform;
         @property CGColorRef instanceColor;
+        @property float instanceRedOffset;
+        @property float instanceGreenOffset;
+        @property float instanceBlueOffset;
         @property float instanceAlphaOffset;
+        @property BOOL preservesDepth;
         @end
         @interface CAGradientLayer : CALayer
         @property (copy) NSArray *colors;
