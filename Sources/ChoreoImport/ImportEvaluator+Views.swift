@@ -246,6 +246,16 @@ extension ImportEvaluator {
             warn(position, "\(name) is not drawn by choreo; skipped")
             return
         }
+        if name == "mask", let mask = self.layer(value) {
+            // Core Animation clips the layer to its mask's alpha; choreo does not draw masks. The
+            // mask is kept out of the tree (never drawn, not a root layer over the canvas).
+            mask.maskOf = id(of: layer)
+            warn(
+                position,
+                "\(layer.className).mask is not modelled by choreo: \(id(of: layer)) is drawn unmasked, and its mask \(id(of: mask)) is not drawn",
+                fix: "what the mask shows can be drawn as a layer of its own: a CAShapeLayer with the mask's path")
+            return
+        }
         guard let property = sceneProperty(name, layer) else {
             if Self.ignoredProperties.contains(name) { return }
             // A real property choreo does not model is said so; a name close to one it has is

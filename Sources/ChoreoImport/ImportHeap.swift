@@ -37,6 +37,8 @@ final class LayerObject {
     var provisional = false
     /// A view or layer subclass the file declares: its type, stored properties and methods.
     var instance: InstanceObject?
+    /// The layer whose `mask` this layer is: kept out of the tree, never drawn.
+    var maskOf: String?
     /// A button's type (`system`, `custom`) and its title label, made by its first title.
     var buttonType: String?
     var titleLabel: Int?

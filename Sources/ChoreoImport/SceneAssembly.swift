@@ -91,7 +91,13 @@ extension ImportEvaluator {
         }
         for index in heap.indices where !placed.contains(index) {
             guard case .layer(let layer) = heap[index], !layer.isCanvas, layer.declaredParent == nil else { continue }
-            if layer.everAttached {
+            if layer.maskOf != nil && !layer.everAttached {
+                // A mask (not drawn): declared, so that what the code does to it still runs,
+                // but never in the tree.
+                if needed(index) {
+                    layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
+                }
+            } else if layer.everAttached {
                 // Added by an action later: declared detached until then.
                 layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
             } else if needed(index) {

@@ -226,7 +226,7 @@ import Testing
         let colors = try #require(result.diagnostics.first { $0.position.line == 4 })
         #expect(colors.message.contains("not modelled by choreo") && colors.fix == nil)
         let mask = try #require(result.diagnostics.first { $0.position.line == 5 })
-        #expect(mask.fix == nil)  // not "did you mean masksToBounds?"
+        #expect(mask.message.contains("bar is drawn unmasked") && mask.fix?.contains("did you mean") != true)
         let sweep = try #require(result.diagnostics.first { $0.position.line == 8 })
         #expect(sweep.message.contains("the animation of locations on bar is skipped"))
         // The opacity animation imports, and the scene renders.
