@@ -22,7 +22,10 @@
     X(pango_font_description_free) X(pango_font_description_from_string) \
     X(pango_font_description_set_absolute_size) X(pango_layout_set_alignment) \
     X(pango_layout_set_font_description) X(pango_layout_set_justify) X(pango_layout_set_text) \
-    X(pango_layout_set_width) X(pango_layout_get_unknown_glyphs_count) X(g_object_unref)
+    X(pango_layout_set_width) X(pango_layout_get_unknown_glyphs_count) X(pango_layout_get_iter) \
+    X(pango_layout_iter_free) X(pango_layout_iter_get_line_readonly) X(pango_layout_iter_get_line_extents) \
+    X(pango_layout_iter_get_baseline) X(pango_layout_iter_next_line) X(pango_layout_index_to_pos) \
+    X(g_object_unref)
 
 /* ccairo_functions and ccairo_bind (binding.h). */
 CHOREO_LIBRARY(ccairo, CCAIRO_FUNCTIONS)

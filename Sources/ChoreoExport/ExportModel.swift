@@ -51,6 +51,23 @@ struct ExportModel: Sendable {
         return value
     }
 
+    /// The 2 × 2 part of a text layer's map to the stage's pixels at frame 0, which its text is
+    /// laid out under as choreo's pictures lay it out (Pango rounds the advances and the baseline
+    /// to the pixels it draws in). A map that changes keeps frame 0's layout.
+    func textLinear(_ position: Int) -> (Double, Double, Double, Double) {
+        var map: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        var current = position
+        var depth = 0
+        while current >= 0, depth <= scene.layers.count {
+            map = Planar.then(map, localMap(current, at: 0))
+            let parent = scene.layers[current].parent
+            current = parent >= 0 ? scene.slot[parent] : -1
+            depth += 1
+        }
+        let k = scene.scale
+        return (map[0] * k, map[1] * k, map[3] * k, map[4] * k)
+    }
+
     /// The map from layer `layer`'s box to its parent's as the export plays it at `frame`:
     /// skewX, scale and rotate about the anchor point, which lands on `translate` (or, with
     /// `aboutCorner`, about the top-left corner, which lands on `corner`); the baked matrix

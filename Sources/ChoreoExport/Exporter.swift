@@ -173,7 +173,11 @@ public enum Exporter {
                     approximate(layer, ["blurRadius"], "CSS's Gaussian blur(), of a deviation half the radius")
                 }
                 if layer.type == .text {
-                    approximate(layer, ["string", "fontSize"], "set by the browser's font engine")
+                    approximate(
+                        layer, ["string", "fontSize"],
+                        format == .html
+                            ? "its lines, baselines and characters placed where Pango sets them, the glyphs drawn by the browser's font engine"
+                            : "set by the browser's font engine")
                 }
                 if layer.type == .shape, let path = layer.path, layer.uses(.trim),
                     path.elements.filter({ if case .move = $0 { true } else { false } }).count > 1,

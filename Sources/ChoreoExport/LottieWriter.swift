@@ -356,20 +356,9 @@ struct LottieWriter {
     func textOutline(_ position: Int, _ string: String) -> BezierPath? {
         guard case .success = CairoCanvas.library else { return nil }
         let layer = scene.layers[position]
-        let width = layer.value(.size, frame: 0).first ?? 0
-        var map: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
-        var current = position
-        var depth = 0
-        while current >= 0, depth <= scene.layers.count {
-            map = Planar.then(map, model.localMap(current, at: 0))
-            let parent = scene.layers[current].parent
-            current = parent >= 0 ? scene.slot[parent] : -1
-            depth += 1
-        }
-        let k = scene.scale
         return CairoCanvas.textOutline(
-            string, fontSize: layer.fontSize, width: width, alignment: layer.alignment,
-            linear: (map[0] * k, map[1] * k, map[3] * k, map[4] * k))
+            string, fontSize: layer.fontSize, width: layer.value(.size, frame: 0).first ?? 0,
+            alignment: layer.alignment, linear: model.textLinear(position))
     }
 
     /// A border's rectangle, inset by half its width, stroked.

@@ -1,6 +1,7 @@
 import ChoreoEngine
 import ChoreoFormat
 import ChoreoJSON
+import ChoreoRaster
 import Foundation
 
 /// Writes a model for the web: CSS `@keyframes` with the `animation-*` properties that play
@@ -632,8 +633,10 @@ struct WebWriter {
         out += " *\n * Elements: #stage holds the layers as nested elements #l0, #l1, … (a sublayer inside its\n"
         out += " * superlayer's element, in drawing order); #lNb is a layer's border, #lNp its path, #lNt its text.\n"
         out += " * Scene time t is the animations' currentTime t × 1000 ms.\n */\n"
-        let stageWidth = Self.px(scene.size.x * scene.scale)
-        let stageHeight = Self.px(scene.size.y * scene.scale)
+        // Whole pixels, as choreo's pictures and the Lottie file's w and h are: the canvas's
+        // last part-pixel shows what lies under it.
+        let stageWidth = Self.px((scene.size.x * scene.scale).rounded(.up))
+        let stageHeight = Self.px((scene.size.y * scene.scale).rounded(.up))
         out +=
             "#stage { position: absolute; left: 0; top: 0; margin: 0; width: \(stageWidth); height: \(stageHeight); overflow: hidden"
         if let background = scene.background {
@@ -653,6 +656,8 @@ struct WebWriter {
             "#stage .choreo-text { position: absolute; line-height: normal; font-family: \"DejaVu Sans\", \"Noto Sans CJK SC\", sans-serif }\n"
         out +=
             "#stage .choreo-face { position: absolute; left: 0; top: 0; width: 100%; white-space: pre-wrap; overflow-wrap: break-word }\n"
+        out +=
+            "#stage .choreo-lines { position: absolute; left: 0; top: 0; overflow: visible; white-space: pre; fill: currentColor }\n"
         let animations = animations()
         var byElement: [String: [Animation]] = [:]
         for animation in animations { byElement[animation.element, default: []].append(animation) }
@@ -730,7 +735,7 @@ struct WebWriter {
                 out +=
                     "<div class=\"choreo-text\" id=\"\(id)t\" style=\"left: \(Self.px(-origin.x)); top: \(Self.px(-origin.y)); width: \(Self.px(layer.value(.size, frame: 0).first ?? 0))\">"
                 for (index, string) in layer.strings.enumerated() {
-                    out += "<div class=\"choreo-face\" id=\"\(id)t\(index)\">\(Self.escape(string))</div>"
+                    out += "<div class=\"choreo-face\" id=\"\(id)t\(index)\">\(face(position, string))</div>"
                 }
                 out += "</div>"
             }
@@ -747,12 +752,19 @@ struct WebWriter {
         out += "</div></div>\n"
         out += """
             <script>
-            // ?t=SECONDS pauses every animation at that scene time; ?paused pauses at 0.
+            // ?paused pauses every animation at 0; ?t=SECONDS shows the scene at that time as a
+            // still: the animations set to it, their values committed to the elements' style
+            // and the animations cancelled (a paused animation stays on the compositor, which
+            // draws a turning or scaling layer from a picture rastered at another scale).
             (function () {
               var query = new URLSearchParams(location.search);
               if (!query.has("t") && !query.has("paused")) return;
               var t = parseFloat(query.get("t") || "0") * 1000;
-              document.getAnimations().forEach(function (a) { a.pause(); a.currentTime = t; });
+              var animations = document.getAnimations();
+              animations.forEach(function (a) { a.pause(); a.currentTime = t; });
+              if (!query.has("t")) return;
+              animations.forEach(function (a) { a.commitStyles(); });
+              animations.forEach(function (a) { a.cancel(); });
             })();
             </script>
             </body>
@@ -763,6 +775,38 @@ struct WebWriter {
     }
 
     static func escape(_ text: String) -> String { MarkupText.escaped(text) }
+
+    /// A string of a text layer on the page: its lines as Pango breaks and places them for
+    /// choreo's pictures (laid out under the layer's map at frame 0, ``ExportModel/textLinear(_:)``),
+    /// each an SVG `text` at its own start and baseline, which the browser's font engine draws.
+    /// A line box of the browser's own would put the baseline at its rounded ascent (DejaVu Sans
+    /// at 36 px: a pixel above Pango's) and may break the lines elsewhere. Without Pango, the
+    /// string for the browser to set.
+    func face(_ position: Int, _ string: String) -> String {
+        guard case .success = CairoCanvas.library else { return Self.escape(string) }
+        let layer = scene.layers[position]
+        let lines = CairoCanvas.textLines(
+            string, fontSize: layer.fontSize, width: layer.value(.size, frame: 0).first ?? 0,
+            alignment: layer.alignment, linear: model.textLinear(position))
+        var out = "<svg class=\"choreo-lines\" width=\"1\" height=\"1\">"
+        for line in lines where !line.text.isEmpty {
+            // Each character at Pango's place where one character is one glyph's place (no
+            // scalar beyond 16 bits, which SVG counts as two, no combining mark or format
+            // character, no right-to-left or shaped script); else the line from its start.
+            let simple = line.text.unicodeScalars.allSatisfy { scalar in
+                let v = scalar.value
+                let plain = v < 0x0590 || (0x1E00..<0xD800).contains(v) || (0xF900..<0xFB1D).contains(v)
+                let joining: [Range<UInt32>] = [
+                    0x0300..<0x0370, 0x200B..<0x2010, 0x202A..<0x202F, 0x2066..<0x2070, 0x20D0..<0x2100,
+                ]
+                return plain && !joining.contains { $0.contains(v) }
+            }
+            let starts = simple && line.starts.count == line.text.unicodeScalars.count ? line.starts : [line.x]
+            let x = starts.map { Self.number($0) }.joined(separator: " ")
+            out += "<text x=\"\(x)\" y=\"\(Self.number(line.baseline))\">\(Self.escape(line.text))</text>"
+        }
+        return out + "</svg>"
+    }
 
     // MARK: Web Animations
 

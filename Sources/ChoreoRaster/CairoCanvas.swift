@@ -377,6 +377,52 @@ public final class CairoCanvas {
         return path
     }
 
+    /// The lines ``text(_:fontSize:width:alignment:color:)`` sets `string` in, in the layer's
+    /// coordinates: each line's characters, where it starts (its alignment included), its
+    /// baseline and where each of its characters (Unicode scalars) starts, laid out under
+    /// `linear` as ``textOutline(_:fontSize:width:alignment:linear:)`` lays them out. What a
+    /// browser needs to break and place the lines and glyphs where the picture does (Pango
+    /// rounds the advances to the pixels it draws in, a browser need not).
+    package static func textLines(
+        _ string: String, fontSize: Double, width: Double, alignment: String,
+        linear: (Double, Double, Double, Double) = (1, 0, 0, 1)
+    ) -> [(text: String, x: Double, baseline: Double, starts: [Double])] {
+        let canvas = CairoCanvas(width: 1, height: 1)
+        let determinant = linear.0 * linear.3 - linear.1 * linear.2
+        if determinant.isFinite && abs(determinant) > 1e-12 {
+            var matrix = cairo_matrix_t(xx: linear.0, yx: linear.1, xy: linear.2, yy: linear.3, x0: 0, y0: 0)
+            C.cairo_set_matrix(canvas.cr, &matrix)
+        }
+        guard let layout = canvas.layout(string, fontSize: fontSize, width: width, alignment: alignment) else {
+            return []
+        }
+        defer { C.g_object_unref(UnsafeMutableRawPointer(layout)) }
+        let bytes = Array(string.utf8)
+        let scale = Double(PANGO_SCALE)
+        var lines: [(text: String, x: Double, baseline: Double, starts: [Double])] = []
+        guard let iterator = C.pango_layout_get_iter(layout) else { return [] }
+        defer { C.pango_layout_iter_free(iterator) }
+        repeat {
+            guard let line = C.pango_layout_iter_get_line_readonly(iterator) else { continue }
+            let start = max(0, min(bytes.count, Int(line.pointee.start_index)))
+            let end = max(start, min(bytes.count, start + Int(line.pointee.length)))
+            var logical = PangoRectangle()
+            C.pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            var starts: [Double] = []
+            var index = start
+            for scalar in text.unicodeScalars {
+                var box = PangoRectangle()
+                C.pango_layout_index_to_pos(layout, Int32(index), &box)
+                starts.append(Double(box.x) / scale)
+                index += scalar.utf8.count
+            }
+            lines.append(
+                (text, Double(logical.x) / scale, Double(C.pango_layout_iter_get_baseline(iterator)) / scale, starts))
+        } while C.pango_layout_iter_next_line(iterator) != 0
+        return lines
+    }
+
     /// A Pango layout of `string` set as `CATextLayer` sets it (nil: nothing to draw).
     private func layout(_ string: String, fontSize: Double, width: Double, alignment: String) -> OpaquePointer? {
         // Glyphs larger than 100,000 pixels would cover any canvas many times over: not drawn.

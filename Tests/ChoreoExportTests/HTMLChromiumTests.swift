@@ -6,8 +6,8 @@ import Testing
 
 @testable import ChoreoRaster
 
-/// Every example's HTML export in headless Chromium (Debian's `chromium`): the page paused at
-/// a scene time (`?t=`, which sets every animation's `currentTime`) and screenshotted; its
+/// Every example's HTML export in headless Chromium (Debian's `chromium`): the page shown at a
+/// scene time (`?t=`, which sets every animation's `currentTime` and commits its values) and screenshotted; its
 /// stage, the page's top-left canvas rectangle, differs from choreo's frame at that time by a
 /// mean of at most 2 levels per channel.
 @Suite struct HTMLChromiumTests {
@@ -57,15 +57,10 @@ import Testing
             }
             worst = max(worst, mean)
         }
-        // Text set by the browser's font engine and box-shadows are approximations the report
-        // names; those scenes are held to a looser bound, the others to 2 levels.
-        let approximatedDrawing = artifact.report.approximated.contains {
-            $0.properties.contains("string") || $0.properties.contains("shadowRadius")
-        }
-        let bound = approximatedDrawing ? 4.0 : 2.0
-        print(
-            "html export of \(example): mean difference \(worst) levels at 3 times (bound \(bound)\(approximatedDrawing ? ", text or shadows approximated as reported" : ""))"
-        )
+        // Text is placed where Pango sets it (the browser draws the glyphs), the stage is whole
+        // pixels and a still is drawn without the compositor: every example within 2 levels.
+        let bound = 2.0
+        print("html export of \(example): mean difference \(worst) levels at 3 times (bound \(bound))")
         #expect(worst <= bound, "\(example): Chromium's page differs from choreo's frames by a mean of \(worst) levels")
     }
 }
