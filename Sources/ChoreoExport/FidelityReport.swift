@@ -35,8 +35,9 @@ public struct FidelityReport: Sendable, Equatable {
         public var end: Double
         public var period: Double?
 
-        /// Whether a player that loops the whole file is seamless.
-        public var seamless: Bool { period != nil && start == 0 }
+        /// Whether a player that loops the whole Lottie file (`ip`…`op`) is seamless: wherever a
+        /// period was found, `ip` being where the repeating part starts.
+        public var seamless: Bool { period != nil }
 
         /// What a looping player shows at the seam.
         public var note: String {
@@ -47,7 +48,7 @@ public struct FidelityReport: Sendable, Equatable {
             let span = "\(FidelityReport.number(period)) s, a whole number of the repeating animations' common period"
             if start == 0 { return "exported over \(span): seamless where a player loops it" }
             return
-                "repeats from \(FidelityReport.number(start)) s on; exported through one more \(span): a player looping the whole file jumps from its end to the start, one looping from \(FidelityReport.number(start)) s (the Lottie marker \"loop\") does not"
+                "repeats from \(FidelityReport.number(start)) s on; exported through one more \(span): the Lottie file plays from there (ip), so a player looping it is seamless, and what comes before is not shown; the web formats play the run from 0 once"
         }
     }
 

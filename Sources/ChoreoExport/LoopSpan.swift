@@ -21,8 +21,9 @@ struct LoopSpan: Sendable, Equatable {
     /// The common period found, or nil: cut at the horizon.
     let period: Double?
 
-    /// Whether a player that loops the whole file is seamless.
-    var seamless: Bool { period != nil && start == 0 }
+    /// Whether a player that loops the whole Lottie file (`ip`…`op`, `ip` where the repeating
+    /// part starts) is seamless: wherever a period was found.
+    var seamless: Bool { period != nil }
 
     /// A repeating scene's span for an export through `end` (the scene's natural end, its
     /// horizon), or nil for a scene that settles or an export to another time.

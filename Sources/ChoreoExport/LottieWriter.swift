@@ -536,10 +536,13 @@ struct LottieWriter {
     }
 
     func document(report: FidelityReport) -> JSONValue {
-        // The frames 0 … op − 1 are shown; a repeating scene's last frame is its first again, so
-        // a player looping from op back to 0 is seamless (its keyframe at op − 1 … op is kept).
+        // The frames ip … op − 1 are shown; a repeating scene's last frame is its first again, so
+        // a player looping from op back to ip is seamless (its keyframe at op − 1 … op is kept).
+        // Where something before the repeating part does not repeat, ip is where the repeating
+        // part starts: the players that loop a file loop ip … op, and count its frames from ip.
         let loop = scene.loop?.period != nil ? scene.loop : nil
         let frames = Double(scene.frameCount - (loop != nil ? 1 : 0))
+        let first = loop.map { ($0.start * scene.fps).rounded() } ?? 0
         // Lottie's layers are listed top first; choreo's drawing order is bottom first, a
         // layer's border after its sublayers.
         var drawing: [(position: Int, border: Bool)] = []
@@ -637,7 +640,8 @@ struct LottieWriter {
         }
         var markers: [JSONValue] = []
         if let loop, loop.start > 0 {
-            // Where the repeating part starts: a player that plays a marker's segment loops it.
+            // Where the repeating part starts, through the end: the file's frames, for a player
+            // that plays a marker's segment.
             markers.append(
                 .object(
                     JSONObject([
@@ -647,7 +651,7 @@ struct LottieWriter {
         }
         return .object(
             JSONObject([
-                ("v", "5.7.0"), ("fr", .number(scene.fps)), ("ip", 0), ("op", .number(frames)),
+                ("v", "5.7.0"), ("fr", .number(scene.fps)), ("ip", .number(first)), ("op", .number(frames)),
                 ("w", .number((scene.size.x * scene.scale).rounded(.up))),
                 ("h", .number((scene.size.y * scene.scale).rounded(.up))), ("nm", .string(sceneName ?? "choreo")),
                 ("ddd", 0), ("assets", []), ("layers", .array(layers)), ("markers", .array(markers)),
