@@ -141,4 +141,14 @@ import Testing
         #expect(abs((reader.opacity[index] ?? 0) - 0.7) < 1e-12)
         #expect(reader.opacity.count == 16)
     }
+
+    /// 5,000 instances of one dot ask for 4,999 copies: the first 2,000 are made, and a
+    /// `replicas-capped` warning says so.
+    @Test func copiesStopAtTheirLimit() throws {
+        let timeline = try Self.spinner(values: [.instanceCount: .number(5_000)])
+        #expect(timeline.layers.count == 2 + Limits.maxReplicaLayers)
+        #expect(timeline.shape(at: 0.5).order.count == 2 + Limits.maxReplicaLayers)
+        let capped = try #require(timeline.diagnostics.first { $0.code == .replicasCapped })
+        #expect(capped.layer == "spinner" && capped.message.contains("4999 copies"))
+    }
 }

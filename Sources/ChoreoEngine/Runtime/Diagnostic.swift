@@ -23,6 +23,7 @@ public struct Diagnostic: Sendable, Equatable {
         case animatesOffscreenLayer = "animates-offscreen-layer"
         case completionNeverRuns = "completion-never-runs"
         case animationWithoutValue = "animation-without-value"
+        case replicasCapped = "replicas-capped"
     }
 
     public var severity: Severity

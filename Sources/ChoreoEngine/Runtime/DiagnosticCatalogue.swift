@@ -127,6 +127,16 @@ extension Diagnostic {
         )
     }
 
+    /// `replicas-capped`: a replicator's copies would pass ``Limits/maxReplicaLayers``.
+    static func replicasCapped(layer: String, made: Int, wanted: Int) -> Diagnostic {
+        Diagnostic(
+            severity: .warning, code: .replicasCapped, time: 0, layer: layer, keyPath: "instanceCount",
+            message:
+                "The replicator's instanceCount asks for \(wanted) copies of its sublayers, more than a scene's \(Limits.maxReplicaLayers): only the first \(made) are drawn.",
+            fix: "Draw fewer instances (or fewer sublayers in the replicator)."
+        )
+    }
+
     /// `never-settles` for a loop that keeps scheduling work past the horizon.
     static func neverSettles(horizon: Double, stillRunning: String) -> Diagnostic {
         Diagnostic(

@@ -15,7 +15,7 @@
 ///
 /// A copy of layer `dot` for instance k has the id `dot#k` (one more `#` while that id is
 /// taken), and the copies of a replicator follow its sublayers in drawing order, instance by
-/// instance (docs/semantics.md, decision 30).
+/// instance (docs/semantics.md, decision 31).
 public struct Replica: Sendable, Equatable {
     /// The layer copied (itself a copy, for a replicator inside a replicator's copies).
     public let source: Int
@@ -28,11 +28,13 @@ public struct Replica: Sendable, Equatable {
 extension Timeline {
     /// Makes the copies of every replicator's sublayers as layers of their own and puts them in
     /// the tree shape at every time (``Replica``). Inner replicators first, so that an outer
-    /// one copies their copies too. Copies stop at ``Limits/maxLayers`` layers in all.
+    /// one copies their copies too. Copies stop at ``Limits/maxReplicaLayers`` in all, with a
+    /// `replicas-capped` diagnostic.
     mutating func expandReplicators() {
         let replicators = layers.indices.filter { layers[$0].type == .replicator }
         guard !replicators.isEmpty else { return }
-        for replicator in replicators.reversed() { expand(replicator) }
+        var replicaCount = 0
+        for replicator in replicators.reversed() { expand(replicator, &replicaCount) }
         // Which layers are ever below a replicator: their colours are modulated.
         for shape in shape.values {
             for index in shape.order {
@@ -58,7 +60,7 @@ extension Timeline {
         return max(0, Int(min(count, Double(Limits.maxLayers))))
     }
 
-    private mutating func expand(_ replicator: Int) {
+    private mutating func expand(_ replicator: Int, _ replicaCount: inout Int) {
         let shapes = shape.values
         let countHistory = layers[replicator].model[LayerProperty.instanceCount.ordinal]
         let most = (countHistory?.values ?? []).reduce(1) { result, value in
@@ -91,7 +93,15 @@ extension Timeline {
         instances: for instance in 1..<most {
             var made: [Int: Int] = [:]
             for source in below {
-                if layers.count >= Limits.maxLayers { break instances }
+                if replicaCount >= Limits.maxReplicaLayers {
+                    if !made.isEmpty { copies.append(made) }
+                    diagnostics.append(
+                        .replicasCapped(
+                            layer: layers[replicator].id, made: copies.reduce(0) { $0 + $1.count },
+                            wanted: (most - 1) * below.count))
+                    break instances
+                }
+                replicaCount += 1
                 var track = layers[source]
                 var id = "\(track.id)#\(instance)"
                 while layerIndex[id] != nil { id += "#" }

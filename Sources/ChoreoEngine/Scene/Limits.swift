@@ -19,4 +19,7 @@ public enum Limits {
     public static let neverSettlesHorizon = 10.0
     /// Particles of one cell alive at once (birth rate × longest lifetime).
     public static let maxParticlesPerCell = 5_000
+    /// Copies `CAReplicatorLayer`s make in one scene, over all of them (each a layer whose
+    /// values are derived at every sample).
+    public static let maxReplicaLayers = 2_000
 }
