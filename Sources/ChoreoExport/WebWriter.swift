@@ -763,8 +763,11 @@ struct WebWriter {
               var animations = document.getAnimations();
               animations.forEach(function (a) { a.pause(); a.currentTime = t; });
               if (!query.has("t")) return;
-              animations.forEach(function (a) { a.commitStyles(); });
-              animations.forEach(function (a) { a.cancel(); });
+              // An element the browser does not render keeps its paused animation.
+              var committed = animations.filter(function (a) {
+                try { a.commitStyles(); return true; } catch (error) { return false; }
+              });
+              committed.forEach(function (a) { a.cancel(); });
             })();
             </script>
             </body>
