@@ -321,6 +321,9 @@ extension ImportEvaluator {
 
     /// Properties of CoreGraphics values, arrays and strings.
     func member(_ value: Value, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value {
+        if case .typeName(let type) = value, types[type] != nil, let member = try typeMember(type, name, position) {
+            return member
+        }
         switch (value, name) {
         case (.point(let x, _), "x"), (.size(let x, _), "width"): return .number(x)
         case (.point(_, let y), "y"), (.size(_, let y), "height"): return .number(y)

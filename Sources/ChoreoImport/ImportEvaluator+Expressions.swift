@@ -64,6 +64,13 @@ extension ImportEvaluator {
         case .member(nil, let name, let position):
             return implicitMember(name, position)
         case .member(let base?, let name, let position):
+            if case .name(let written, _) = base, scope.lookup(written) == nil,
+                selfValue.flatMap(instance).map({ $0.fields[written] == nil }) ?? true,
+                let typeName = resolveType(written, from: typeContext(selfValue))
+            {
+                if types[typeName] != nil, let value = try typeMember(typeName, name, position) { return value }
+                if typeName != written, let value = staticMember(typeName, name) { return value }
+            }
             if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
                 types[typeName]?.cases.contains(name) == true
             {
@@ -214,6 +221,13 @@ extension ImportEvaluator {
             }
             if method(object.typeName, name) != nil { return .method(selfValue, name) }
         }
+        if let context = typeContext(selfValue) {
+            if let value = try visibleTypeProperty(name, from: context, position) { return value }
+            if name == "Self" { return .typeName(context) }
+        }
+        if name.first?.isUppercase == true, let type = resolveType(name, from: typeContext(selfValue)), type != name {
+            return .typeName(type)
+        }
         if let value = globals.lookup(name) { return value }
         if types[name] != nil || functions[name] != nil { return .typeName(name) }
         if let constant = constant(name) { return constant }
@@ -300,7 +314,11 @@ extension ImportEvaluator {
             return .array([])
         case .dictionary(let pair, _) where pair.count == 1 && evaluated.items.isEmpty:
             return .dictionary([])
-        case .name(let name, _):
+        case .name(let written, _):
+            // `Keys(…)` in the type that nests `Keys`, `Color(…)` for `typealias Color = UIColor`.
+            let name =
+                written.first?.isUppercase == true && scope.lookup(written) == nil
+                ? resolveType(written, from: typeContext(selfValue)) ?? written : written
             if let value = scope.lookup(name) {
                 if case .closure(let closure) = value {
                     return try invoke(closure, evaluated.items.map(\.value), at: position)
@@ -328,11 +346,18 @@ extension ImportEvaluator {
             // UIKit's own implementation: an initializer returns the object being made.
             return name.hasPrefix("init") ? selfValue ?? .null : .null
         case .member(let base?, let name, _):
-            if case .name(let typeName, _) = base, scope.lookup(typeName) == nil,
-                selfValue.flatMap(instance).map({ $0.fields[typeName] == nil }) ?? true,
+            if case .name(let written, _) = base, scope.lookup(written) == nil,
+                selfValue.flatMap(instance).map({ $0.fields[written] == nil }) ?? true,
+                let typeName = Optional(resolveType(written, from: typeContext(selfValue)) ?? written),
                 types[typeName] != nil || knownTypes.contains(typeName)
             {
-                if let function = types[typeName]?.methods.first(where: { $0.name == name }) {
+                // `Outer.Inner(…)`: a nested type's initializer.
+                if types[typeName] != nil, case .typeName(let nested)? = try typeMember(typeName, name, position) {
+                    return try construct(nested, evaluated, position)
+                }
+                if let function = method(typeName, name, for: evaluated)
+                    ?? types[typeName]?.methods.first(where: { $0.name == name })
+                {
                     return try call(
                         function, on: .typeName(typeName), arguments: evaluated.items.map(\.value), at: position)
                 }
@@ -481,6 +506,9 @@ extension ImportEvaluator {
         case .color where (name == "CGColor" || name == "cgColor") && arguments.items.isEmpty:
             return target
         case .typeName(let type):
+            if types[type] != nil, let function = method(type, name, for: arguments) {
+                return try call(function, on: target, with: arguments, at: position)
+            }
             return try callStatic(type, name, arguments, position)
         case .enumCase(let caseName)
         where types.values.contains { $0.cases.contains(caseName) && method($0.name, name) != nil }:
@@ -562,6 +590,10 @@ extension ImportEvaluator {
             scope.variables[parameter] = index < arguments.count ? arguments[index] : .null
         }
         let selfValue: Value? = if case .null = target { nil } else { target }
+        // A function or getter whose body is one expression returns it (SE-0255).
+        if function.body.count == 1, case .expression(let expression) = function.body[0] {
+            return try evaluate(expression, scope, selfValue: selfValue)
+        }
         if case .returned(let value) = try execute(function.body, scope, selfValue: selfValue) { return value }
         return .null
     }

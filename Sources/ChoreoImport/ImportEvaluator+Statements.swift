@@ -217,6 +217,11 @@ extension ImportEvaluator {
                 }
             }
             if name == "_" { return }
+            if let context = typeContext(selfValue),
+                try setVisibleTypeProperty(name, value, from: context, position)
+            {
+                return
+            }
             // `backgroundColor = .white` in a view subclass: the view's own property.
             if let selfValue, let layer = layer(selfValue),
                 sceneProperty(name, layer) != nil || Self.ignoredProperties.contains(name)
@@ -235,6 +240,8 @@ extension ImportEvaluator {
                 try setMember(baseValue, name, value, position)
             case .typeName("PlaygroundPage.current") where name == "liveView":
                 try adoptCanvas(value, position)
+            case .typeName(let type) where try setTypeProperty(type, name, value, position):
+                return
             case .runtime:
                 let message = "\(name) of \(baseValue.kindName) is known only at run time; the assignment is skipped"
                 // In an animation block, it is an animation not carried over.
@@ -280,7 +287,7 @@ extension ImportEvaluator {
     }
 
     func hasProperty(_ object: InstanceObject, _ name: String) -> Bool {
-        types[object.typeName]?.properties.contains { $0.name == name } ?? false
+        instanceProperties(object.typeName).contains { $0.name == name }
     }
 
     /// Whether `typeName` or a type it inherits from, in the file, declares the property.

@@ -143,6 +143,10 @@ final class ImportEvaluator {
     /// The transition in progress, in `animateTransition(using:)` and its completions.
     var currentTransition: String?
     var transitionCount = 0
+    /// The type properties read or set so far (`Type.name` → value), and those whose initial
+    /// value is being computed (``typePropertyValue(_:_:_:)``).
+    var typePropertyValues: [String: Value] = [:]
+    var typePropertiesInitialising: Set<String> = []
 
     init(unit: SourceUnit, options: ImportOptions) {
         self.unit = unit
@@ -624,7 +628,7 @@ final class ImportEvaluator {
             object.fields["view"] = canvasValue
             entryController = value
         }
-        for property in types[typeName]?.properties ?? [] {
+        for property in instanceProperties(typeName) {
             let scope = Scope(parent: globals)
             let initial =
                 try property.value.map { (e: Expression) throws(ImportStop) in try evaluate(e, scope, selfValue: value)

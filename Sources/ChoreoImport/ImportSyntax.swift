@@ -214,11 +214,16 @@ package struct PropertyDeclaration: Sendable {
     package var name: String
     package var value: Expression?
     package var position: SourcePosition
+    /// A type property (`static let`, `class var`, Objective-C's class property): one value for
+    /// the type, initialised when first read (The Swift Programming Language, "Type
+    /// Properties"), not a field of each instance.
+    package var isStatic: Bool
 
-    package init(name: String, value: Expression?, position: SourcePosition) {
+    package init(name: String, value: Expression?, position: SourcePosition, isStatic: Bool = false) {
         self.name = name
         self.value = value
         self.position = position
+        self.isStatic = isStatic
     }
 }
 
@@ -254,6 +259,9 @@ package struct SourceUnit: Sendable {
     package var globals: [Statement] = []
     /// The front end's own diagnostics: syntax errors, constructs it skipped.
     package var diagnostics: [ImportDiagnostic] = []
+    /// `typealias Color = UIColor`: another name for a type, as written (a nested one qualified,
+    /// `Outer.Name`), with the type it names.
+    package var aliases: [String: String] = [:]
 
     package init() {}
 
@@ -262,8 +270,14 @@ package struct SourceUnit: Sendable {
     package mutating func join(_ other: SourceUnit) {
         types += other.types
         functions += other.functions
-        topLevel += other.topLevel
+        // Only the file imported is the program's top-level code (a module's `main.swift`); in
+        // the others a top-level `let`/`var` is a global variable (The Swift Programming
+        // Language, "Declarations": top-level code), which every file sees.
+        for statement in other.topLevel {
+            if case .declare = statement { globals.append(statement) } else { topLevel.append(statement) }
+        }
         globals += other.globals
         diagnostics += other.diagnostics
+        aliases.merge(other.aliases) { first, _ in first }
     }
 }

@@ -58,6 +58,7 @@ package enum SwiftFrontEnd {
             unit.topLevel += piece.unit.topLevel
             unit.globals += piece.unit.globals
             unit.diagnostics += piece.unit.diagnostics
+            unit.aliases.merge(piece.unit.aliases) { first, _ in first }
         }
         return unit
     }
@@ -173,27 +174,49 @@ struct SwiftLowering {
             }
             return
         }
-        if let type = decl.as(EnumDeclSyntax.self) {
-            unit.types.append(lowerEnum(type))
-            return
-        }
-        if let type = decl.as(ClassDeclSyntax.self) {
-            unit.types.append(lowerType(type.name.text, type.inheritanceClause, type.memberBlock, position(type)))
-        } else if let type = decl.as(StructDeclSyntax.self) {
-            unit.types.append(lowerType(type.name.text, type.inheritanceClause, type.memberBlock, position(type)))
-        } else if let type = decl.as(ExtensionDeclSyntax.self) {
-            unit.types.append(
-                lowerType(
-                    type.extendedType.trimmedDescription, type.inheritanceClause, type.memberBlock, position(type)))
-        } else if let function = decl.as(FunctionDeclSyntax.self) {
+        if lowerTypeDeclaration(decl, enclosing: nil, into: &unit) { return }
+        if let function = decl.as(FunctionDeclSyntax.self) {
             unit.functions.append(lowerFunction(function))
-        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self)
-            || decl.is(TypeAliasDeclSyntax.self)
-        {
+        } else if let alias = decl.as(TypeAliasDeclSyntax.self) {
+            unit.aliases[alias.name.text] = alias.initializer.value.trimmedDescription
+        } else if decl.is(ImportDeclSyntax.self) || decl.is(ProtocolDeclSyntax.self) {
             return
         } else {
             unit.topLevel.append(contentsOf: lowerDeclaration(decl))
         }
+    }
+
+    /// A class, struct, enum or extension, with the types nested in it, each under its
+    /// qualified name (`Outer.Inner`: The Swift Programming Language, "Nested Types"); false
+    /// when `decl` is none of them.
+    mutating func lowerTypeDeclaration(_ decl: DeclSyntax, enclosing: String?, into unit: inout SourceUnit) -> Bool {
+        let name: String
+        let inheritance: InheritanceClauseSyntax?
+        let members: MemberBlockSyntax
+        if let type = decl.as(ClassDeclSyntax.self) {
+            (name, inheritance, members) = (type.name.text, type.inheritanceClause, type.memberBlock)
+        } else if let type = decl.as(StructDeclSyntax.self) {
+            (name, inheritance, members) = (type.name.text, type.inheritanceClause, type.memberBlock)
+        } else if let type = decl.as(EnumDeclSyntax.self) {
+            (name, inheritance, members) = (type.name.text, type.inheritanceClause, type.memberBlock)
+        } else if let type = decl.as(ExtensionDeclSyntax.self) {
+            name = type.extendedType.trimmedDescription
+            (inheritance, members) = (type.inheritanceClause, type.memberBlock)
+        } else if let type = decl.as(ActorDeclSyntax.self) {
+            (name, inheritance, members) = (type.name.text, type.inheritanceClause, type.memberBlock)
+        } else {
+            return false
+        }
+        let qualified = enclosing.map { "\($0).\(name)" } ?? name
+        unit.types.append(lowerType(qualified, inheritance, members, position(decl)))
+        for member in activeMembers(members.members) {
+            if let alias = member.decl.as(TypeAliasDeclSyntax.self) {
+                unit.aliases["\(qualified).\(alias.name.text)"] = alias.initializer.value.trimmedDescription
+            } else {
+                _ = lowerTypeDeclaration(member.decl, enclosing: qualified, into: &unit)
+            }
+        }
+        return true
     }
 
     mutating func lowerType(
@@ -207,12 +230,15 @@ struct SwiftLowering {
             if let enumCase = member.decl.as(EnumCaseDeclSyntax.self) {
                 cases += enumCase.elements.map(\.name.text)
             } else if let variable = member.decl.as(VariableDeclSyntax.self) {
-                let isStatic = variable.modifiers.contains { $0.name.tokenKind == .keyword(.static) }
+                let isStatic = variable.modifiers.contains {
+                    $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+                }
                 for binding in variable.bindings {
                     guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                     if let accessor = binding.accessorBlock {
                         let name = identifier.identifier.text
-                        let accessors = propertyAccessors(name, accessor, self.position(binding))
+                        var accessors = propertyAccessors(name, accessor, self.position(binding))
+                        for index in accessors.indices { accessors[index].isStatic = isStatic }
                         methods += accessors
                         // A computed property is its accessors; one with only observers
                         // (`willSet`, `didSet`) is stored, and they run when it is set.
@@ -223,12 +249,11 @@ struct SwiftLowering {
                             }
                         guard observed else { continue }
                     }
-                    _ = isStatic
                     properties.append(
                         PropertyDeclaration(
                             name: identifier.identifier.text,
                             value: binding.initializer.map { lowerExpression($0.value) },
-                            position: self.position(binding)))
+                            position: self.position(binding), isStatic: isStatic))
                 }
             } else if let function = member.decl.as(FunctionDeclSyntax.self) {
                 methods.append(lowerFunction(function))

@@ -39,6 +39,23 @@ import Testing
         #expect(abs(KeyPath("transform.scale.y")!.extract(from: moved).number! - 2) < 1e-9)
     }
 
+    /// `transform.scale.xy` (and `.yx`) sets the x and y scale, keeps z and the rotation.
+    @Test func theXYScaleSubPathSetsBothAxes() throws {
+        let base = Value.transform(Transform3D.rotation(0.5, x: 0, y: 0, z: 1).concatenating(.scale(1, 1, 3)))
+        for path in ["transform.scale.xy", "transform.scale.yx"] {
+            let keyPath = try #require(KeyPath(path))
+            let scaled = keyPath.insert(.number(2), into: base)
+            #expect(abs(KeyPath("transform.scale.x")!.extract(from: scaled).number! - 2) < 1e-9)
+            #expect(abs(KeyPath("transform.scale.y")!.extract(from: scaled).number! - 2) < 1e-9)
+            #expect(abs(KeyPath("transform.scale.z")!.extract(from: scaled).number! - 3) < 1e-9)
+            #expect(abs(KeyPath("transform.rotation")!.extract(from: scaled).number! - 0.5) < 1e-9)
+            #expect(abs(keyPath.extract(from: scaled).number! - 2) < 1e-9)
+        }
+        let fromIdentity = KeyPath("transform.scale.xy")!.insert(.number(0.5), into: .transform(.identity))
+        #expect(fromIdentity == .transform(.scale(0.5, 0.5, 1)))
+        #expect(KeyPath("transform.scale.xz") == nil)
+    }
+
     @Test func rotationInterpolatesOnTheShorterArc() {
         let a = Transform3D.identity
         let b = Transform3D.rotation(1.5 * Double.pi, x: 0, y: 0, z: 1)

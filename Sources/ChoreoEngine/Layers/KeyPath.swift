@@ -12,6 +12,10 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         case origin, size, originX = "origin.x", originY = "origin.y"
         case sizeWidth = "size.width", sizeHeight = "size.height"
         case scale, scaleX = "scale.x", scaleY = "scale.y", scaleZ = "scale.z"
+        /// `transform.scale.xy`: the x and y scale together, z left as it is. Core Animation's
+        /// key-value coding takes axis letters combined (`xy`, `yx`) though its guide lists them
+        /// one at a time; shipped code (pulse and ripple loaders) animates this path.
+        case scaleXY = "scale.xy"
         case rotation, rotationX = "rotation.x", rotationY = "rotation.y", rotationZ = "rotation.z"
         case translation, translationX = "translation.x", translationY = "translation.y"
         case translationZ = "translation.z"
@@ -49,7 +53,8 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
             self.init(property)
             return
         }
-        guard let component = Component(rawValue: parts[1]), component.applies(to: property.kind) else { return nil }
+        let written = parts[1] == "scale.yx" ? "scale.xy" : parts[1]
+        guard let component = Component(rawValue: written), component.applies(to: property.kind) else { return nil }
         self.init(property, component)
     }
 
@@ -140,6 +145,7 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         switch component {
         case .scale: return .number((c.scale.x + c.scale.y + c.scale.z) / 3)
         case .scaleX: return .number(c.scale.x)
+        case .scaleXY: return .number((c.scale.x + c.scale.y) / 2)
         case .scaleY: return .number(c.scale.y)
         case .scaleZ: return .number(c.scale.z)
         case .rotation, .rotationZ: return .number(c.eulerAngles.z)
@@ -165,6 +171,9 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         switch (component, part) {
         case (.scale, .number(let n)): c.scale = (n, n, n)
         case (.scaleX, .number(let n)): c.scale.x = n
+        case (.scaleXY, .number(let n)):
+            c.scale.x = n
+            c.scale.y = n
         case (.scaleY, .number(let n)): c.scale.y = n
         case (.scaleZ, .number(let n)): c.scale.z = n
         case (.rotation, .number(let n)), (.rotationZ, .number(let n)):
@@ -198,6 +207,7 @@ public struct KeyPath: Sendable, Equatable, Hashable, CustomStringConvertible {
         switch component {
         case .scale: return .scale(n, n, n)
         case .scaleX: return .scale(n, 1, 1)
+        case .scaleXY: return .scale(n, n, 1)
         case .scaleY: return .scale(1, n, 1)
         case .scaleZ: return .scale(1, 1, n)
         case .rotation, .rotationZ: return .rotation(n, x: 0, y: 0, z: 1)

@@ -445,6 +445,7 @@ public final class SamplingProgram: Sendable {
         switch component {
         case .scale: Lanes(n, 0, 0, 0, 0, n, 0, 0, 0, 0, n, 0, 0, 0, 0, 1)
         case .scaleX: Lanes(n, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
+        case .scaleXY: Lanes(n, 0, 0, 0, 0, n, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
         case .scaleY: Lanes(1, 0, 0, 0, 0, n, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
         case .scaleZ: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, n, 0, 0, 0, 0, 1)
         case .translationX: Lanes(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, n, 0, 0, 1)

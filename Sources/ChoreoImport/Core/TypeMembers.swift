@@ -1,0 +1,175 @@
+/// Swift's rules for the members of the code's own types, as the language core applies them
+/// (The Swift Programming Language: "Nested Types", "Type Properties", "Inheritance",
+/// "Declarations" — type alias declarations):
+///
+/// - a type declared inside another is named `Outer.Inner`, and code in `Outer`, in a type
+///   nested in it, or in a subclass of `Outer` names it `Inner` (member lookup first, then the
+///   enclosing types);
+/// - a `static`/`class` property is one value of the type, initialised when first read, read and
+///   set as `Type.name` (or `Self.name`, or bare inside the type);
+/// - a subclass's instances have the stored properties of every class in their chain;
+/// - `typealias Color = UIColor` is another name for the type it names.
+extension ImportEvaluator {
+    /// The type whose members a name in code running with `selfValue` sees first: the instance's
+    /// type in an instance method, the type itself in a type method.
+    func typeContext(_ selfValue: Value?) -> String? {
+        if let selfValue, let object = instance(selfValue) { return object.typeName }
+        if case .typeName(let name)? = selfValue, types[name] != nil { return name }
+        return nil
+    }
+
+    /// `type` and the classes it inherits from, in the file, nearest first.
+    func typeChain(_ type: String) -> [String] {
+        var chain: [String] = []
+        var current: String? = type
+        while let name = current, !chain.contains(name), let declaration = types[name] {
+            chain.append(name)
+            current = declaration.inherits.first.map { resolveType($0, from: enclosingType(name)) ?? $0 }
+        }
+        return chain
+    }
+
+    /// The type `Outer.Inner` is declared in: `Outer`.
+    func enclosingType(_ type: String) -> String? {
+        guard let dot = type.lastIndex(of: ".") else { return nil }
+        return String(type[..<dot])
+    }
+
+    /// The type a written name means in code of `context` (`Constants.Keys` in a subclass of the
+    /// class that nests `Constants`): a type nested in the context or in a class it inherits
+    /// from, then in the types enclosing it, then a type of the file or an alias; nil when the
+    /// name is none of the file's types or aliases.
+    func resolveType(_ written: String, from context: String?) -> String? {
+        let parts = written.split(separator: ".").map(String.init)
+        guard let first = parts.first else { return nil }
+        var resolved: String?
+        var scope = context
+        search: while let current = scope {
+            for owner in typeChain(current) {
+                let candidate = "\(owner).\(first)"
+                if types[candidate] != nil {
+                    resolved = candidate
+                    break search
+                }
+                if let alias = unit.aliases[candidate] {
+                    resolved = resolveType(alias, from: owner) ?? alias
+                    break search
+                }
+            }
+            scope = enclosingType(current)
+        }
+        if resolved == nil {
+            if types[first] != nil {
+                resolved = first
+            } else if let alias = unit.aliases[first], alias != first {
+                resolved = resolveType(alias, from: nil) ?? alias
+            }
+        }
+        guard var name = resolved else { return nil }
+        for part in parts.dropFirst() {
+            let nested = "\(name).\(part)"
+            guard types[nested] != nil || unit.aliases[nested] != nil else { return nil }
+            name = unit.aliases[nested].map { resolveType($0, from: name) ?? $0 } ?? nested
+        }
+        return name
+    }
+
+    /// The type property `name` of `type` or of a class it inherits from.
+    func typeProperty(_ type: String, _ name: String) -> (owner: String, declaration: PropertyDeclaration)? {
+        for owner in typeChain(type) {
+            if let declaration = types[owner]?.properties.first(where: { $0.isStatic && $0.name == name }) {
+                return (owner, declaration)
+            }
+        }
+        return nil
+    }
+
+    /// `Type.name` for a type property of the file's: its value, initialised on first read; a
+    /// computed one's getter run on the type; nil when the type has no such property.
+    func typePropertyValue(_ type: String, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value? {
+        if let (owner, declaration) = typeProperty(type, name) {
+            let key = "\(owner).\(name)"
+            if let value = typePropertyValues[key] { return value }
+            guard typePropertiesInitialising.insert(key).inserted else {
+                throw stop(position, "\(key) is read while its own initial value is computed")
+            }
+            defer { typePropertiesInitialising.remove(key) }
+            let initial =
+                try declaration.value.map { (e: Expression) throws(ImportStop) in
+                    try evaluate(e, Scope(parent: globals), selfValue: .typeName(owner))
+                } ?? .null
+            typePropertyValues[key] = initial
+            self.name(initial, name)
+            return initial
+        }
+        for owner in typeChain(type) {
+            if let getter = types[owner]?.methods.first(where: {
+                $0.isStatic && $0.isAccessor && $0.name == name && $0.parameters.isEmpty
+            }) {
+                return try call(getter, on: .typeName(owner), arguments: [], at: position)
+            }
+        }
+        return nil
+    }
+
+    /// Sets a type property of `type`'s; false when it has none of that name.
+    func setTypeProperty(_ type: String, _ name: String, _ value: Value, _ position: SourcePosition)
+        throws(ImportStop) -> Bool
+    {
+        if let (owner, _) = typeProperty(type, name) {
+            typePropertyValues["\(owner).\(name)"] = value
+            self.name(value, name)
+            return true
+        }
+        for owner in typeChain(type) {
+            if let setter = types[owner]?.methods.first(where: { $0.isStatic && $0.name == "\(name).set" }) {
+                _ = try call(setter, on: .typeName(owner), arguments: [value], at: position)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// A bare name that is a type property of the context or of a type enclosing it.
+    func visibleTypeProperty(_ name: String, from context: String, _ position: SourcePosition) throws(ImportStop)
+        -> Value?
+    {
+        var scope: String? = context
+        while let current = scope {
+            if let value = try typePropertyValue(current, name, position) { return value }
+            scope = enclosingType(current)
+        }
+        return nil
+    }
+
+    /// Sets a bare name that is a type property of the context or of a type enclosing it.
+    func setVisibleTypeProperty(_ name: String, _ value: Value, from context: String, _ position: SourcePosition)
+        throws(ImportStop) -> Bool
+    {
+        var scope: String? = context
+        while let current = scope {
+            if try setTypeProperty(current, name, value, position) { return true }
+            scope = enclosingType(current)
+        }
+        return false
+    }
+
+    /// `Type.member` for one of the file's types: an enum case, a nested type, a type property;
+    /// nil when it is none of them.
+    func typeMember(_ type: String, _ name: String, _ position: SourcePosition) throws(ImportStop) -> Value? {
+        if types[type]?.cases.contains(name) == true { return .enumValue(type, name) }
+        for owner in typeChain(type) {
+            let nested = "\(owner).\(name)"
+            if types[nested] != nil { return .typeName(nested) }
+            if let alias = unit.aliases[nested] { return .typeName(resolveType(alias, from: owner) ?? alias) }
+        }
+        return try typePropertyValue(type, name, position)
+    }
+
+    /// The stored properties an instance of `type` has: its own and those of the classes it
+    /// inherits from, the class's own first (Swift's initialization, phase one, sets a class's
+    /// properties before calling up to its superclass's initializer).
+    func instanceProperties(_ type: String) -> [PropertyDeclaration] {
+        typeChain(type).flatMap { types[$0]?.properties.filter { !$0.isStatic } ?? [] }
+    }
+}

@@ -1,0 +1,139 @@
+import ChoreoJSON
+import ChoreoSwiftImport
+import Testing
+
+@testable import ChoreoImport
+
+/// The members of the code's own types as Swift defines them: nested types, type properties,
+/// inherited stored properties, type aliases, and a module's global variables in its other files.
+@Suite struct TypeMemberTests {
+    /// The scene of `files` imported together, the first the one imported.
+    static func scene(_ files: String...) throws -> JSONValue {
+        var unit = SwiftFrontEnd.lower(files[0])
+        for (index, file) in files.enumerated().dropFirst() { unit.join(SwiftFrontEnd.lower(file, file: index)) }
+        let result = Importer.run(unit, options: ImportOptions())
+        return try #require(result.scene, "\(result.diagnostics.map(\.message))")
+    }
+
+    static func text(_ value: JSONValue) -> String { sceneText(value) }
+
+    /// A base class in another file nests `Constants.Keys` and stores `duration`; its subclass
+    /// reads both by their short names, as Swift's member lookup finds them.
+    @Test func aSubclassSeesItsSuperclassesNestedTypesAndStoredProperties() throws {
+        let base = """
+            import UIKit
+            open class ItemAnimation: NSObject {
+                struct Constants {
+                    struct Keys {
+                        static let scale = "transform.scale"
+                    }
+                }
+                open var duration: CGFloat = 0.5
+                open func play(_ icon: UIView) {}
+            }
+            """
+        let bounce = """
+            import UIKit
+            class Bounce: ItemAnimation {
+                override func play(_ icon: UIView) {
+                    let bounce = CAKeyframeAnimation(keyPath: Constants.Keys.scale)
+                    bounce.values = [1.0, 1.4, 1.0]
+                    bounce.duration = TimeInterval(duration)
+                    icon.layer.add(bounce, forKey: nil)
+                }
+            }
+            let icon = UIView(frame: CGRect(x: 10, y: 10, width: 30, height: 30))
+            view.addSubview(icon)
+            Bounce().play(icon)
+            """
+        let text = Self.text(try Self.scene(bounce, base))
+        #expect(text.contains(#""keyPath":"transform.scale""#), "\(text)")
+        #expect(text.contains(#""duration":0.5"#), "\(text)")
+    }
+
+    /// `static let` and `static var` are one value of the type: read as `Type.name`, set once
+    /// and seen by every later read, and initialised when first read.
+    @Test func typePropertiesAreOneValueOfTheType() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                enum Timing {
+                    static let base: TimeInterval = 0.25
+                    static var scale: Double = 1
+                    static var doubled: TimeInterval { base * 2 * scale }
+                }
+                let box = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                view.addSubview(box)
+                Timing.scale = 3
+                UIView.animate(withDuration: Timing.doubled) { box.alpha = 0 }
+                """))
+        #expect(text.contains(#""duration":1.5"#), "\(text)")
+    }
+
+    /// `typealias Color = UIColor` names UIColor, its initializers and its colours.
+    @Test func aTypeAliasNamesItsType() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                typealias Color = UIColor
+                let box = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                box.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 1)
+                view.addSubview(box)
+                UIView.animate(withDuration: 1) { box.backgroundColor = Color.blue }
+                """))
+        #expect(text.contains(#""backgroundColor":[1,0,0,1]"#), "\(text)")
+        #expect(text.contains(#""blue""#), "\(text)")
+    }
+
+    /// Another file's top-level `let` is a global variable the imported file's code reads (it is
+    /// not that file's top-level code).
+    @Test func anotherFilesTopLevelLetIsAGlobal() throws {
+        let keys = """
+            import QuartzCore
+            internal let kPulseKey = "pulse"
+            internal let kPulseDuration: CFTimeInterval = 0.8
+            """
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                let dot = CALayer()
+                dot.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+                view.layer.addSublayer(dot)
+                let pulse = CABasicAnimation(keyPath: "opacity")
+                pulse.toValue = 0
+                pulse.duration = kPulseDuration
+                dot.add(pulse, forKey: kPulseKey)
+                """, keys))
+        #expect(text.contains(#""duration":0.8"#), "\(text)")
+        #expect(text.contains(#""pulse""#), "\(text)")
+    }
+
+    /// A type nested in a type nested in another: `Outer.Inner.Leaf(…)` constructs it, its own
+    /// code names its sibling types by their short names.
+    @Test func nestedTypesAreConstructedByQualifiedAndShortNames() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                struct Style {
+                    struct Metrics {
+                        var side: CGFloat = 30
+                        static let standard = Metrics(side: 50)
+                    }
+                    static func box() -> UIView {
+                        let side = Metrics.standard.side
+                        return UIView(frame: CGRect(x: 0, y: 0, width: side, height: side))
+                    }
+                }
+                let box = Style.box()
+                view.addSubview(box)
+                let small = Style.Metrics()
+                UIView.animate(withDuration: 1) { box.frame.size.width = small.side }
+                """))
+        #expect(text.contains(#""frame":[0,0,50,50]"#), "\(text)")
+        #expect(text.contains(#""frame":[0,0,30,50]"#), "\(text)")
+    }
+}
