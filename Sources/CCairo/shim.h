@@ -12,8 +12,9 @@
     X(cairo_image_surface_create) X(cairo_image_surface_create_from_png_stream) \
     X(cairo_image_surface_get_data) X(cairo_image_surface_get_height) \
     X(cairo_image_surface_get_stride) X(cairo_image_surface_get_width) X(cairo_line_to) \
-    X(cairo_mask_surface) X(cairo_move_to) X(cairo_new_path) X(cairo_new_sub_path) X(cairo_paint) \
-    X(cairo_paint_with_alpha) X(cairo_path_destroy) X(cairo_pop_group_to_source) X(cairo_push_group) \
+    X(cairo_mask) X(cairo_mask_surface) X(cairo_move_to) X(cairo_new_path) X(cairo_new_sub_path) \
+    X(cairo_paint) X(cairo_paint_with_alpha) X(cairo_path_destroy) X(cairo_pattern_destroy) \
+    X(cairo_pop_group) X(cairo_pop_group_to_source) X(cairo_push_group) \
     X(cairo_rectangle) X(cairo_restore) X(cairo_save) X(cairo_set_fill_rule) X(cairo_set_line_cap) \
     X(cairo_set_line_join) X(cairo_set_line_width) X(cairo_set_matrix) X(cairo_set_operator) \
     X(cairo_set_source_rgba) X(cairo_set_source_surface) X(cairo_set_tolerance) X(cairo_stroke) \

@@ -214,6 +214,7 @@ public struct SceneDecoder {
 
     private static let layerFields: Set<String> = Set(LayerProperty.allCases.map(\.rawValue)).union([
         "id", "type", "frame", "beginTime", "speed", "timeOffset", "actions", "states", "sublayers", "detached",
+        "mask",
     ]).union(emitterFields)
 
     private mutating func decodeLayer(_ json: JSONValue, _ path: String, depth: Int = 0) -> LayerNode? {
@@ -310,6 +311,10 @@ public struct SceneDecoder {
         if let v = object["detached"], let flag = reader.bool(v, "\(path).detached") {
             if depth > 0 { reader.fail("\(path).detached", "only a root layer can be detached") }
             node.detached = flag
+        }
+        if let v = object["mask"] {
+            // CALayer.mask: a layer of its own, out of the tree, in this layer's space.
+            node.mask = decodeLayer(v, "\(path).mask", depth: depth + 1)
         }
         if let v = object["sublayers"], let array = reader.array(v, "\(path).sublayers") {
             for (index, element) in array.enumerated() {

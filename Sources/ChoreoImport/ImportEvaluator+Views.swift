@@ -246,14 +246,13 @@ extension ImportEvaluator {
             warn(position, "\(name) is not drawn by choreo; skipped")
             return
         }
-        if name == "mask", let mask = self.layer(value) {
-            // Core Animation clips the layer to its mask's alpha; choreo does not draw masks. The
-            // mask is kept out of the tree (never drawn, not a root layer over the canvas).
+        if name == "mask", let mask = self.layer(value), !mask.everAttached, case .object(let index) = value {
+            // Core Animation clips the layer and its sublayers to the mask's alpha: the mask is
+            // the layer's `mask` in the scene (out of the tree, drawn as its alpha).
             mask.maskOf = id(of: layer)
-            warn(
-                position,
-                "\(layer.className).mask is not modelled by choreo: \(id(of: layer)) is drawn unmasked, and its mask \(id(of: mask)) is not drawn",
-                fix: "what the mask shows can be drawn as a layer of its own: a CAShapeLayer with the mask's path")
+            mask.maskAssigned = position
+            if mask.className == "CAGradientLayer" || mask.className == "UIImageView" { mask.unmodelledContent = true }
+            layer.maskLayer = index
             return
         }
         guard let property = sceneProperty(name, layer) else {
@@ -262,6 +261,7 @@ extension ImportEvaluator {
             // probably misspelt.
             let known = Self.layerPropertyNames.filter { sceneProperty($0, layer) != nil }
             let modelled = Self.unmodelledProperties.contains(name)
+            if modelled { layer.unmodelledContent = true }
             warn(
                 position,
                 modelled

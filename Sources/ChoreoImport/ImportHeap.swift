@@ -37,8 +37,14 @@ final class LayerObject {
     var provisional = false
     /// A view or layer subclass the file declares: its type, stored properties and methods.
     var instance: InstanceObject?
-    /// The layer whose `mask` this layer is: kept out of the tree, never drawn.
+    /// The layer whose `mask` this layer is (out of the tree, drawn as that layer's alpha), and
+    /// this layer's mask.
     var maskOf: String?
+    var maskLayer: Int?
+    /// Where the code made this layer a mask; and whether it draws what choreo does not model
+    /// (a gradient's colours, `contents`): such a mask is left out, not applied.
+    var maskAssigned: SourcePosition?
+    var unmodelledContent = false
     /// A button's type (`system`, `custom`) and its title label, made by its first title.
     var buttonType: String?
     var titleLabel: Int?

@@ -91,9 +91,16 @@ extension ImportEvaluator {
         }
         for index in heap.indices where !placed.contains(index) {
             guard case .layer(let layer) = heap[index], !layer.isCanvas, layer.declaredParent == nil else { continue }
-            if layer.maskOf != nil && !layer.everAttached {
-                // A mask (not drawn): declared, so that what the code does to it still runs,
-                // but never in the tree.
+            if layer.maskOf != nil && !layer.everAttached && !layer.unmodelledContent {
+                // A mask: written with the layer it masks.
+                continue
+            } else if let owner = layer.maskOf, !layer.everAttached {
+                // A mask that draws what choreo does not model: not applied (it would hide what
+                // it should show); declared out of the tree when the code does something to it.
+                warn(
+                    layer.maskAssigned ?? layer.created,
+                    "\(id(of: layer)), the mask of \(owner), draws what choreo does not model (a gradient's colours, an image): \(owner) is drawn unmasked, and the mask is not drawn",
+                    fix: "a mask choreo draws is a layer or shape layer with a background colour or a path")
                 if needed(index) {
                     layers.append(layerJSON(index, path: "$.layers[\(layers.count)]", detached: true, &placed, &map))
                 }
@@ -145,6 +152,11 @@ extension ImportEvaluator {
                 layerJSON(child, path: "\(path).sublayers[\(sublayers.count)]", detached: false, &placed, &map))
         }
         if !sublayers.isEmpty { members.append(("sublayers", .array(sublayers))) }
+        if let mask = layer.maskLayer, !placed.contains(mask), case .layer(let masking) = heap[mask],
+            !masking.unmodelledContent
+        {
+            members.append(("mask", layerJSON(mask, path: "\(path).mask", detached: false, &placed, &map)))
+        }
         return .object(JSONObject(members))
     }
 }

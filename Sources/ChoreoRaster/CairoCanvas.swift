@@ -219,6 +219,19 @@ public final class CairoCanvas {
         if adding { C.cairo_set_operator(cr, CAIRO_OPERATOR_OVER) }
     }
 
+    /// Ends two groups begun one inside the other: the inner one's alpha masks the outer one,
+    /// which is then composited over what is below (`CALayer.mask`: the layer and its
+    /// sublayers show where the mask layer is opaque).
+    public func endGroupMasked() {
+        guard let mask = C.cairo_pop_group(cr) else {
+            endGroup(alpha: 1)
+            return
+        }
+        defer { C.cairo_pattern_destroy(mask) }
+        C.cairo_pop_group_to_source(cr)
+        C.cairo_mask(cr, mask)
+    }
+
     /// Composites the group blurred by `radius` pixels — three box passes over each channel,
     /// within a few percent of a Gaussian, as shadows are blurred — then at `alpha`: SwiftUI's
     /// `blur(radius:)`, which blurs a view and its subviews together.

@@ -70,7 +70,9 @@ public struct FrameRenderer: Sendable {
         self.frames = frames
         self.scale = scale
         var slots = [Int32](repeating: -1, count: frames.timeline.layers.count * Self.slotCount)
-        for layer in frames.timeline.layers.indices {
+        // A mask is out of the tree, so the plan's frames do not sample it: its values are read
+        // from the timeline (no slots).
+        for layer in frames.timeline.layers.indices where frames.timeline.layers[layer].maskOf < 0 {
             for column in frames.columns(of: layer) {
                 guard case .keyPath(let keyPath) = frames.column(column).member, keyPath.component == nil,
                     keyPath.property.isDrawn
@@ -289,6 +291,25 @@ public struct FrameRenderer: Sendable {
         let projected = toCanvas.affine
         let affine = projected ?? toCanvas.affineThrough(layer.corners)
         guard let affine, CairoCanvas.invertible(affine) else { return }
+        // `CALayer.mask`: the layer and its sublayers in a group, shown through the mask's alpha
+        // (the mask drawn in the layer's space). Unmasked when the timeline's leaves are gone
+        // (the mask's values are read from them).
+        let mask = frame.frames.timeline.layers[index].mask
+        let masked = mask >= 0 && !frame.frames.timeline.leavesReleased
+        if masked {
+            canvas.save()
+            canvas.beginGroup()
+        }
+        defer {
+            if masked {
+                canvas.beginGroup()
+                let masking = frame.layer(mask)
+                drawLayer(
+                    mask, layer: masking, frame: frame, toCanvas: masking.toParent().then(toCanvas), canvas: canvas)
+                canvas.endGroupMasked()
+                canvas.restore()
+            }
+        }
         let children = frame.children(of: index)
         let hasShadow = layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0
         let hasBorder = layer.borderWidth > 0 && layer.borderColor.alpha > 0

@@ -70,7 +70,9 @@ extension RunnerState {
                     time: now, layer: layerID, keyPath: keyPath?.description, fillMode: animation.timing.fillMode))
         }
         checkOverride(leafIndices, layer: index)
-        if !tree.present[index] {
+        // A mask is out of the tree, and seen while the layer it masks is in it.
+        let masked = timeline.layers[index].maskOf
+        if !tree.present[index] && !(masked >= 0 && tree.present[masked]) {
             diagnose(
                 .animatesOffscreenLayer(time: now, layer: layerID, keyPath: keyPath?.description))
         }

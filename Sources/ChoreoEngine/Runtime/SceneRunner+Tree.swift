@@ -37,6 +37,12 @@ extension RunnerState {
             tree.children[index].append(child)
             tree.parent[child] = index
         }
+        if let mask = node.mask {
+            // Out of the tree: drawn only as the layer's alpha.
+            let masking = register(mask)
+            timeline.layers[index].mask = masking
+            timeline.layers[masking].maskOf = index
+        }
         return index
     }
 

@@ -16,7 +16,10 @@ extension Timeline {
             done[index] = true
         }
         for index in layers.indices where !done[index] {
-            maps[index] = TimeMap.identity.then(layers[index].timing.value(at: time))
+            // A mask keeps the time of the layer it masks (which comes before it).
+            let owner = layers[index].maskOf
+            let base = owner >= 0 && owner < index ? maps[owner] : .identity
+            maps[index] = base.then(layers[index].timing.value(at: time))
         }
         return maps
     }

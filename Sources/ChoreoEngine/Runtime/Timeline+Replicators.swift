@@ -111,6 +111,7 @@ extension Timeline {
                     leavesByProperty: PropertySlots(), transitions: [],
                     animatedProperties: track.animatedProperties)
                 track.replica = Replica(source: source, replicator: replicator, instance: instance)
+                track.mask = layers[source].mask
                 if track.animatedProperties.contains(.position) || !isIdentityInstanceTransform(replicator) {
                     track.animatedProperties.insert(.transform)
                 }

@@ -38,6 +38,10 @@ public struct Timeline: Sendable {
         /// Whether the layer is ever below a replicator: its colours are then multiplied by
         /// its instance's colour (`instanceColor` and the offsets).
         public internal(set) var underReplicator = false
+        /// The layer's mask (`CALayer.mask`), −1 for none; and for a mask, the layer it masks.
+        /// A mask is never in the tree: what draws the layer draws it as its alpha.
+        public internal(set) var mask = -1
+        public internal(set) var maskOf = -1
 
         /// The model value of a property at a scene time.
         @inline(__always)

@@ -104,7 +104,8 @@ public final class FramePlan: Sendable {
         staticShape = shape
         staticMaps = shape.map { timeline.timeMaps(at: 0, shape: $0) }
         var kept = consume timeline
-        if releasingLeaves && sampledWhole { kept.releaseLeaves() }
+        // A mask (`CALayer.mask`) is out of the tree: a picture reads its values from the timeline.
+        if releasingLeaves && sampledWhole && !kept.layers.contains(where: { $0.mask >= 0 }) { kept.releaseLeaves() }
         self.timeline = kept
     }
 

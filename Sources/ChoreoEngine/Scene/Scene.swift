@@ -57,6 +57,13 @@ public struct LayerNode: Sendable, Equatable {
     /// The cells and birth shape of an emitter layer (`type` emitter).
     public var emitter: EmitterConfiguration?
     public var sublayers: [LayerNode] = []
+    /// The layer's `mask` (`CALayer.mask`): a layer in this layer's space, out of the tree,
+    /// whose alpha clips this layer and its sublayers.
+    public var mask: LayerNode? {
+        get { maskStorage.first }
+        set { maskStorage = newValue.map { [$0] } ?? [] }
+    }
+    private var maskStorage: [LayerNode] = []
     /// A root layer that exists but is not in the tree yet (a view controller's view before a
     /// transition adds it); `addLayer` with its id inserts it.
     public var detached = false
