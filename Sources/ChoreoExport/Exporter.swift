@@ -121,6 +121,9 @@ public enum Exporter {
                 approximate(layer, ["transition"], "a cross-dissolve as the two strings' alphas, each face drawn apart")
             }
             if layer.particles { drop(layer, ["emitterCells"], "particles are not exported") }
+            if scene.renderer.timeline.layers[layer.index].mask >= 0 {
+                drop(layer, ["mask"], "its mask is not exported: the layer is shown unmasked")
+            }
             if layer.pathChanges { approximate(layer, ["path"], "the first path throughout") }
             if layer.textChanges && layer.type != .text {
                 approximate(layer, ["string"], "the first string throughout")
