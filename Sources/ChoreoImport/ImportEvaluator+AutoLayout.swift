@@ -168,11 +168,11 @@ extension ImportEvaluator {
                 // Constraints to the screen's view: the scene's canvas is that screen.
                 warn(
                     position,
-                    "the view controller's view has the screen's size, not known here: the import takes 375 × 667 points"
+                    "the view controller's view has the screen's size, not known here: the import takes \(format(screen.width)) × \(format(screen.height)) points"
                 )
-                canvasSize = (Self.screen.width, Self.screen.height)
+                canvasSize = (screen.width, screen.height)
             }
-            let (w, h) = canvasSize ?? (Self.screen.width, Self.screen.height)
+            let (w, h) = canvasSize ?? (screen.width, screen.height)
             return (0, 0, w, h)
         }
         guard case .rect(let x, let y, let w, let h) = try layerMember(.object(index), "frame", position) else {

@@ -375,8 +375,8 @@ extension ImportEvaluator {
         case (.typeName("UIScreen.main"), "scale"), (.typeName("UIScreen.main"), "nativeScale"):
             return .number(3)
         case (.typeName("UIScreen.main"), "bounds"):
-            warn(position, "the screen's size is not known here; the import takes 375 × 667 points")
-            return .rect(0, 0, Self.screen.width, Self.screen.height)
+            warn(position, "the screen's size is not known here; the import takes \(format(screen.width)) × \(format(screen.height)) points")
+            return .rect(0, 0, screen.width, screen.height)
         case (.path, "cgPath"), (.path, "CGPath"): return value
         case (.object, "cgPath"), (.object, "CGPath"):
             if let path = path(value) { return .path(path.commands) }

@@ -12,7 +12,7 @@ extension ImportEvaluator {
         guard let object = instance(controller) else { return .null }
         if let view = object.fields["view"], case .object = view { return view }
         let view = try makeLayer(
-            "UIView", Arguments(items: [("frame", .rect(0, 0, Self.screen.width, Self.screen.height))]), position)
+            "UIView", Arguments(items: [("frame", .rect(0, 0, screen.width, screen.height))]), position)
         object.fields["view"] = view
         if let layer = layer(view), layer.id == nil, let name = controllerNames[objectIndex(controller)] {
             layer.id = uniqueID(name, position)
@@ -49,18 +49,18 @@ extension ImportEvaluator {
         else { return try viewOf(controller, at: position) }
         let container = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
         container.model = [
-            "position": .point(Self.screen.width / 2, Self.screen.height / 2),
-            "bounds": .rect(0, 0, Self.screen.width, Self.screen.height), "anchorPoint": .point(0.5, 0.5),
+            "position": .point(screen.width / 2, screen.height / 2),
+            "bounds": .rect(0, 0, screen.width, screen.height), "anchorPoint": .point(0.5, 0.5),
             "opacity": .number(1), "transform": .transform(.identity),
         ]
         container.declare(
-            "frame", .array([.number(0), .number(0), .number(Self.screen.width), .number(Self.screen.height)]))
+            "frame", .array([.number(0), .number(0), .number(screen.width), .number(screen.height)]))
         let containerValue = allocate(.layer(container))
         container.id = uniqueID("container", position)
         let view = LayerObject(kind: .layer, className: "UIView", isView: true, created: position)
         view.model = container.model
         view.declare(
-            "frame", .array([.number(0), .number(0), .number(Self.screen.width), .number(Self.screen.height)]))
+            "frame", .array([.number(0), .number(0), .number(screen.width), .number(screen.height)]))
         if let background = canvasBackground { view.declare("backgroundColor", background) }
         let viewValue = allocate(.layer(view))
         view.id = uniqueID(controllerName(controller), position)
@@ -260,7 +260,7 @@ extension ImportEvaluator {
         case "view", "viewForKey":
             return side(key) == "to" ? context.toView : context.fromView
         case "finalFrame", "finalFrameForViewController", "initialFrame", "initialFrameForViewController":
-            return .rect(0, 0, Self.screen.width, Self.screen.height)
+            return .rect(0, 0, screen.width, screen.height)
         case "transitionWasCancelled":
             return .runtime(.transitionWasCancelled(negated: false))
         case "isAnimated":

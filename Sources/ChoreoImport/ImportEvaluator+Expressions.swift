@@ -252,7 +252,7 @@ extension ImportEvaluator {
         canvas.isCanvas = true
         canvas.id = "view"
         canvas.everAttached = true
-        if canvasSize == nil { canvasSize = (Self.screen.width, Self.screen.height) }
+        if canvasSize == nil { canvasSize = (screen.width, screen.height) }
         let value = allocate(.layer(canvas))
         if case .object(let index) = value { canvasObject = index }
         globals.variables["view"] = value

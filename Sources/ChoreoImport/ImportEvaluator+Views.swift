@@ -428,10 +428,11 @@ extension ImportEvaluator {
         {
             warn(
                 position,
-                "the view controller's view has the screen's size, not known here: the import takes 375 × 667 points")
+                "the view controller's view has the screen's size, not known here: the import takes \(format(screen.width)) × \(format(screen.height)) points"
+            )
             switch name {
-            case "center": return .point(187.5, 333.5)
-            default: return .rect(0, 0, Self.screen.width, Self.screen.height)
+            case "center": return .point(screen.width / 2, screen.height / 2)
+            default: return .rect(0, 0, screen.width, screen.height)
             }
         }
         switch name {

@@ -128,7 +128,9 @@ final class ImportEvaluator {
     var canvasSize: (Double, Double)?
     /// The screen a view controller's view fills, in points (an iPhone 8's and SE's, 375 × 667):
     /// the canvas of code written in a view controller, and what `UIScreen.main.bounds` reads.
-    static let screen = (width: 375.0, height: 667.0)
+    static let screen = ImportScreen.standard
+    /// The screen of this import: ``screen`` unless the options give one (`--screen 390x844`).
+    var screen: (width: Double, height: Double) { options.screen ?? Self.screen }
     var usedIDs: Set<String> = []
     /// The declared root layers, in order.
     var declaredRoots: [Int] = []
@@ -622,7 +624,7 @@ final class ImportEvaluator {
             canvas.isCanvas = true
             canvas.id = "view"
             // Its view fills the screen, and the scene's canvas is the screen.
-            if canvasSize == nil { canvasSize = (Self.screen.width, Self.screen.height) }
+            if canvasSize == nil { canvasSize = (screen.width, screen.height) }
             let canvasValue = allocate(.layer(canvas))
             if case .object(let index) = canvasValue { canvasObject = index }
             object.fields["view"] = canvasValue

@@ -48,6 +48,24 @@ package enum ImportTap {
     package static let expected = "must be a title and a time, as \"Toggle@1.5\" (seconds, 0 to 3600)"
 }
 
+/// The size of the screen code written in a view controller draws on (`--screen 390x844`).
+package enum ImportScreen {
+    /// An iPhone 8's and SE's screen, in points: the size when none is given.
+    package static let standard = (width: 375.0, height: 667.0)
+
+    /// `"390x844"` (or `390×844`): a width and a height in points, each 1 to 10,000.
+    package static func parse(_ text: String) -> (width: Double, height: Double)? {
+        let parts = text.split(whereSeparator: { $0 == "x" || $0 == "X" || $0 == "×" }).map(String.init)
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]),
+            width.isFinite, height.isFinite, width >= 1, height >= 1, width <= 10_000, height <= 10_000
+        else { return nil }
+        return (width, height)
+    }
+
+    /// What a malformed size is told.
+    package static let expected = "must be a width and a height in points, as \"390x844\" (each 1 to 10000)"
+}
+
 package struct ImportOptions: Sendable {
     /// `Type.method` or `method` to run instead of the default entry point.
     package var entry: String?
@@ -57,6 +75,8 @@ package struct ImportOptions: Sendable {
     /// A SwiftUI view's taps, in the order given: a button's title (or a tapped view's id) and
     /// the scene time of the tap (`--tap "Title"@1.5`). None: each button once, a second apart.
     package var taps: [(title: String, time: Double)] = []
+    /// The screen a view controller's view fills (``ImportScreen``); nil: 375 × 667 points.
+    package var screen: (width: Double, height: Double)?
 
     package init(entry: String? = nil, reduceMotion: Bool = false, limits: ImportLimits = ImportLimits()) {
         self.entry = entry

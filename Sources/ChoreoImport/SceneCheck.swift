@@ -70,6 +70,7 @@ enum SceneCheck {
                     .warning, entry, "nothing in this code animates: the scene is still",
                     fix: "name the method that starts the animation with --entry Type.method"))
         }
+        problems += CanvasCheck.offCanvas(scene, decoded, map: map)
         return problems
     }
 

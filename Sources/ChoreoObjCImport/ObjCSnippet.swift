@@ -170,7 +170,7 @@ struct ObjCSnippet {
             add("@end", statementLine)
             add("@implementation \(className)", statementLine)
             add(
-                "- (void)viewDidLoad { \(viewClassName) *host = [[\(viewClassName) alloc] initWithFrame:CGRectMake(0, 0, 375, 667)]; "
+                "- (void)viewDidLoad { \(viewClassName) *host = [[\(viewClassName) alloc] initWithFrame:self.view.bounds]; "
                     + "[self.view addSubview:host]; [host \(viewSetUp)]; }", statementLine)
             add("@end", statementLine)
         }

@@ -7,7 +7,7 @@ import ChoreoJSON
 /// and implementations an Objective-C file includes) and its options as members.
 extension ImportRequest {
     /// The options of either form, with their JSON path or query name in errors.
-    private static let optionNames = ["language", "entry", "reduceMotion", "name", "taps"]
+    private static let optionNames = ["language", "entry", "reduceMotion", "name", "taps", "screen"]
     /// The members of the JSON form.
     private static let memberNames = ["files"] + optionNames
     /// How many files one import reads at most (as `choreo import` follows includes).
@@ -44,6 +44,7 @@ extension ImportRequest {
         var language: SourceLanguage?
         var entry: String?
         var reduceMotion = false
+        var screen: (width: Double, height: Double)?
         var taps: [(title: String, time: Double)] = []
         var errors: [FieldError] = []
         for (name, value) in query {
@@ -61,6 +62,9 @@ extension ImportRequest {
                     continue
                 }
                 reduceMotion = value == "true"
+            case "screen":
+                screen = ImportScreen.parse(value)
+                if screen == nil { errors.append(FieldError(path: "query.screen", message: ImportScreen.expected)) }
             case "tap":
                 if let tap = ImportTap.parse(value), taps.count < ImportTap.limit {
                     taps.append(tap)
@@ -72,7 +76,8 @@ extension ImportRequest {
                                 ? ImportTap.expected : "at most \(ImportTap.limit) taps"))
                 }
             default:
-                let suggestion = Vocabulary.suggestion(for: name, among: ["language", "entry", "reduceMotion", "tap"])
+                let suggestion = Vocabulary.suggestion(
+                    for: name, among: ["language", "entry", "reduceMotion", "tap", "screen"])
                 errors.append(
                     FieldError(path: "query.\(name)", message: "unknown query parameter", suggestion: suggestion))
             }
@@ -84,6 +89,7 @@ extension ImportRequest {
         }
         var request = ImportRequest(source: body, language: language, entry: entry)
         request.reduceMotion = reduceMotion
+        request.screen = screen
         request.taps = taps
         return request
     }
@@ -144,6 +150,16 @@ extension ImportRequest {
         case let value?:
             errors.append(FieldError(path: "$.reduceMotion", message: "must be true or false, not \(value.typeName)"))
         }
+        var screen: (width: Double, height: Double)?
+        switch object["screen"] {
+        case nil: break
+        case .string(let text)?:
+            screen = ImportScreen.parse(text)
+            if screen == nil { errors.append(FieldError(path: "$.screen", message: ImportScreen.expected)) }
+        case let value?:
+            errors.append(
+                FieldError(path: "$.screen", message: "must be a string (\"390x844\"), not \(value.typeName)"))
+        }
         var taps: [(title: String, time: Double)] = []
         switch object["taps"] {
         case nil: break
@@ -170,6 +186,7 @@ extension ImportRequest {
         }
         var request = ImportRequest(source: first.source, language: language, entry: entry, name: name ?? first.name)
         request.reduceMotion = reduceMotion
+        request.screen = screen
         request.taps = taps
         request.companions = Array(files.dropFirst())
         return request

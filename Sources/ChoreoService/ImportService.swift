@@ -11,6 +11,8 @@ package struct ImportRequest: Sendable {
     package var entry: String?
     package var name: String?
     package var reduceMotion = false
+    /// The screen a view controller's view fills, in points (``ImportOptions/screen``).
+    package var screen: (width: Double, height: Double)?
     /// A SwiftUI view's taps (``ImportOptions/taps``).
     package var taps: [(title: String, time: Double)] = []
     /// The files read with the source, as a compiler reads them together: the rest of a Swift
@@ -153,6 +155,7 @@ package enum ImportService {
         if let entry = request.entry { arguments += ["--entry", entry] }
         if let name = request.name { arguments += ["--name", name] }
         if request.reduceMotion { arguments.append("--reduce-motion") }
+        if let screen = request.screen { arguments += ["--screen", "\(screen.width)x\(screen.height)"] }
         for tap in request.taps { arguments += ["--tap", "\(tap.title)@\(tap.time)"] }
         var input = request.source
         for companion in request.companions {

@@ -12,7 +12,7 @@ import Glibc
 /// meeting hostile input can crash or run away without taking the server with it, and reaches
 /// no file of the machine.
 ///
-///     choreo-import --language swift|objc [--entry NAME] [--name NAME] [--reduce-motion]
+///     choreo-import --language swift|objc [--entry NAME] [--name NAME] [--reduce-motion] [--screen WxH]
 ///                   [--memory BYTES] [--cpu SECONDS] [--file NAME BYTES]…
 ///
 /// Standard input holds the file imported, then each `--file`'s bytes in order: the files read
@@ -46,6 +46,12 @@ while let argument = arguments.next() {
     case "--entry": options.entry = arguments.next()
     case "--name": name = arguments.next()
     case "--reduce-motion": options.reduceMotion = true
+    case "--screen":
+        guard let screen = arguments.next().flatMap(ImportScreen.parse) else {
+            complain("--screen \(ImportScreen.expected)")
+            exit(2)
+        }
+        options.screen = screen
     case "--tap":
         guard let tap = arguments.next().flatMap(ImportTap.parse) else {
             complain("--tap \(ImportTap.expected)")

@@ -115,7 +115,7 @@ enum Help {
 
     static let importCode = """
         Usage: choreo import FILE.swift|FILE.m|- [MORE FILES…] [--language swift|objc] [--entry NAME]
-                             [--reduce-motion] [--tap TITLE@SECONDS]… [--out FILE]
+                             [--reduce-motion] [--screen WxH] [--tap TITLE@SECONDS]… [--out FILE]
 
         Reads UIKit / Core Animation code, or a SwiftUI view, and prints the scene it makes, as
         stable, indented JSON (docs/import.md). Nothing is executed: the code is evaluated on a virtual clock.
@@ -123,6 +123,8 @@ enum Help {
         --entry runs Type.method (a button action, say) instead of the default entry point
         (top-level code, else the view controller's viewDidLoad then viewDidAppear(_:)).
         --reduce-motion makes UIAccessibility.isReduceMotionEnabled true.
+        --screen 390x844 is the screen, in points, that code written in a view controller draws
+        on (the scene's canvas, UIScreen.main.bounds); 375x667 unless given.
         A SwiftUI view (struct V: View, its @State, body, Button and onTapGesture actions,
         onAppear) becomes a swiftui scene; --tap "Toggle"@1.5 taps the button titled Toggle (or
         the view with that id) at 1.5 s, repeatable; without, each is tapped once, 1 s apart.

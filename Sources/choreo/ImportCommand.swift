@@ -7,7 +7,7 @@ import Foundation
 enum ImportCommand {
     static func run(_ arguments: [String]) throws(CLIError) {
         let parsed = try Arguments(
-            arguments, valued: ["language", "entry", "out", "tap"], flags: ["help", "reduce-motion"])
+            arguments, valued: ["language", "entry", "out", "tap", "screen"], flags: ["help", "reduce-motion"])
         if parsed.flags.contains("help") {
             print(Help.importCode)
             return
@@ -20,10 +20,17 @@ enum ImportCommand {
             guard let tap = ImportTap.parse(text) else { throw CLIError(message: "--tap \(ImportTap.expected)") }
             taps.append(tap)
         }
+        var screen: (width: Double, height: Double)?
+        if let text = parsed.options["screen"] {
+            guard let given = ImportScreen.parse(text) else {
+                throw CLIError(message: "--screen \(ImportScreen.expected)")
+            }
+            screen = given
+        }
         let result = try importScene(
             path, language: parsed.options["language"], entry: parsed.options["entry"],
-            reduceMotion: parsed.flags.contains("reduce-motion"), taps: taps, with: Array(parsed.positional.dropFirst())
-        )
+            reduceMotion: parsed.flags.contains("reduce-motion"), taps: taps, screen: screen,
+            with: Array(parsed.positional.dropFirst()))
         guard let scene = result.scene else {
             throw CLIError(message: "nothing could be imported from \(path)", status: 1)
         }
@@ -36,7 +43,8 @@ enum ImportCommand {
     /// and with each header the implementation beside it (`X.h` → `X.m`).
     static func importScene(
         _ path: String, language: String?, entry: String?, reduceMotion: Bool = false,
-        taps: [(title: String, time: Double)] = [], with others: [String] = []
+        taps: [(title: String, time: Double)] = [], screen: (width: Double, height: Double)? = nil,
+        with others: [String] = []
     )
         throws(CLIError) -> ImportResult
     {
@@ -56,6 +64,7 @@ enum ImportCommand {
         var request = ImportRequest(source: source, language: sourceLanguage, entry: entry, name: name)
         request.reduceMotion = reduceMotion
         request.taps = taps
+        request.screen = screen
         for other in others where other != path {
             request.companions.append((other, try readInput(other)))
         }
