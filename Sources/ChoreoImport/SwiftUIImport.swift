@@ -28,42 +28,121 @@ struct SwiftUIImporter {
     var animatesByItself = false
     var notedUnsupported: Set<String> = []
 
-    /// The view type the import reads: `--entry` names it, else the first with a `body`.
+    /// The view type the import reads: `--entry` names it, else the one the file's preview
+    /// shows (`#Preview { ContentView() }`, a `PreviewProvider`'s `previews`), else the first
+    /// with a `body`. A type's extensions are read with it (`extension Card: View { var body … }`).
     static func viewType(_ unit: SourceUnit, entry: String?) -> TypeDeclaration? {
-        let views = unit.types.filter { type in
+        var merged: [String: TypeDeclaration] = [:]
+        var order: [String] = []
+        for type in unit.types {
+            if var known = merged[type.name] {
+                known.inherits += type.inherits
+                known.properties += type.properties
+                known.methods += type.methods
+                merged[type.name] = known
+            } else {
+                merged[type.name] = type
+                order.append(type.name)
+            }
+        }
+        let views = order.compactMap { merged[$0] }.filter { type in
             type.inherits.contains("View") && type.methods.contains { $0.name == "body" }
         }
         if let entry { return views.first { $0.name == entry } }
+        if let shown = previewed(unit, among: Set(views.map(\.name))) {
+            return views.first { $0.name == shown.name }
+        }
         return views.first
+    }
+
+    /// The view the file's preview shows and the arguments it passes: the first call of a view
+    /// type of the file in the preview's body, looked for through modifiers and containers
+    /// (`NavigationStack { ContentView(count: 3) }.preferredColorScheme(.dark)`).
+    static func previewed(_ unit: SourceUnit, among views: Set<String>) -> (name: String, arguments: [Argument])? {
+        func find(_ e: Expression) -> (name: String, arguments: [Argument])? {
+            switch e {
+            case .call(.name(let name, _), let arguments, _):
+                if views.contains(name) { return (name, arguments) }
+                for argument in arguments {
+                    if let found = find(argument.value) { return found }
+                }
+            case .call(let callee, let arguments, _):
+                if let found = find(callee) { return found }
+                for argument in arguments {
+                    if let found = find(argument.value) { return found }
+                }
+            case .member(let base?, _, _): return find(base)
+            case .closure(let closure, _): return find(closure.body)
+            default: break
+            }
+            return nil
+        }
+        func find(_ statements: [Statement]) -> (name: String, arguments: [Argument])? {
+            for statement in statements {
+                switch statement {
+                case .expression(let e), .returnStatement(let e?, _):
+                    if let found = find(e) { return found }
+                default: continue
+                }
+            }
+            return nil
+        }
+        for type in unit.types where type.inherits.contains("PreviewProvider") {
+            if let previews = type.methods.first(where: { $0.name == "previews" }), let found = find(previews.body) {
+                return found
+            }
+        }
+        return nil
     }
 
     init(unit: SourceUnit, type: TypeDeclaration, options: ImportOptions) {
         self.unit = unit
         self.type = type
         self.options = options
+        viewTypes = Self.viewTypes(unit)
+        // The arguments the preview passes, when it shows this view.
+        if let shown = Self.previewed(unit, among: [type.name]) {
+            for argument in shown.arguments {
+                if let label = argument.label { passed[label] = argument.value }
+            }
+        }
+    }
+
+    /// The arguments the preview passes the view (`ContentView(count: 3)`), by label: they set
+    /// the stored properties of those names in place of their declared values.
+    var passed: [String: Expression] = [:]
+    /// The foreground styles of the containers being read, innermost last.
+    var foreground: [JSONValue] = []
+    static let foregroundModifiers: Set<String> = ["foregroundColor", "foregroundStyle", "tint"]
+    /// Views that draw themselves (a modifier's colour is theirs, not their content's).
+    static let drawsItself: Set<String> = [
+        "Circle", "Rectangle", "Capsule", "RoundedRectangle", "Ellipse", "Text", "Color", "Image", "Label",
+    ]
+    /// The file's view types, for custom views used in a body.
+    var viewTypes: [String: TypeDeclaration] = [:]
+    /// How deep custom views are inlined (a view that shows itself stops at 16).
+    var depth = 0
+
+    /// The view's own `@ViewBuilder` method or computed `some View` property called `name`.
+    func ownView(_ name: String) -> FunctionDeclaration? {
+        guard name != "body", name.first?.isLowercase == true else { return nil }
+        return type.methods.first { $0.name == name && !$0.isStatic }
     }
 
     // MARK: Running
 
     mutating func run(name: String?) -> ImportResult {
         for property in type.properties {
-            guard let value = property.value, let literal = Self.constant(value) else { continue }
+            guard let value = passed[property.name] ?? property.value, let literal = Self.constant(value) else {
+                continue
+            }
             declared.append((property.name, literal))
             state[property.name] = literal
         }
         guard let body = type.methods.first(where: { $0.name == "body" }) else {
             return failed(type.position, "\(type.name) has no body")
         }
-        var views: [JSONValue] = []
-        for statement in body.body {
-            let expression: Expression
-            switch statement {
-            case .expression(let e): expression = e
-            case .returnStatement(let e?, _): expression = e
-            default: continue
-            }
-            if let view = view(expression, path: "$.swiftui.views[\(views.count)]") { views.append(view) }
-        }
+        let views = viewList(body.body, path: "$.swiftui.views")
         guard !views.isEmpty else {
             return failed(body.position, "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)")
         }
@@ -94,6 +173,8 @@ struct SwiftUIImporter {
     }
 
     mutating func warn(_ position: SourcePosition, _ message: String, fix: String? = nil) {
+        // A custom view used several times says a thing once.
+        guard !diagnostics.contains(where: { $0.position == position && $0.message == message }) else { return }
         diagnostics.append(ImportDiagnostic(.warning, position, message, fix: fix))
     }
 
@@ -134,6 +215,17 @@ struct SwiftUIImporter {
         var stack: (vertical: Bool, spacing: Double, position: SourcePosition)?
         var text: String?
         var id = "view"
+        // `.foregroundStyle(.blue)` on a container is the foreground of the shapes and texts in
+        // it that set none (SwiftUI's environment).
+        var inherits = false
+        if case .call(.name(let name, _), _, _) = base, !Self.drawsItself.contains(name),
+            let style = chain.last(where: { Self.foregroundModifiers.contains($0.name) }),
+            let first = style.arguments.first, let value = colorExpression(first.value)
+        {
+            foreground.append(value)
+            inherits = true
+        }
+        defer { if inherits { foreground.removeLast() } }
         switch base {
         case .call(.name(let name, let position), let arguments, _):
             switch name {
@@ -150,7 +242,11 @@ struct SwiftUIImporter {
                     modifiers.append(["cornerRadius": value])
                 }
                 id = name.prefix(1).lowercased() + name.dropFirst()
-            case "ZStack", "VStack", "HStack":
+            case "ZStack", "VStack", "HStack", "LazyVStack", "LazyHStack", "Group", "NavigationView",
+                "NavigationStack", "ScrollView":
+                // A lazy stack lays out as its stack; a group, a navigation container or a
+                // scroll view (scrolling left out) is a ZStack of its content.
+                let name = ["LazyVStack": "VStack", "LazyHStack": "HStack"][name] ?? name
                 id = name.lowercased()
                 let spacing =
                     arguments.first { $0.label == "spacing" }.flatMap { Self.constant($0.value) }
@@ -158,7 +254,7 @@ struct SwiftUIImporter {
                 if let closure = arguments.last?.value, case .closure(let content, _) = closure {
                     children = viewList(content.body, path: path + ".children")
                 }
-                if name != "ZStack" { stack = (name == "VStack", spacing, position) }
+                if name == "VStack" || name == "HStack" { stack = (name == "VStack", spacing, position) }
             case "Button":
                 // Button("Title") { action }, Button(action: {…}) { label }, Button { action } label: {…}
                 var title: String?
@@ -205,10 +301,34 @@ struct SwiftUIImporter {
                 shape = "rectangle"
                 if let color = color(base) { modifiers.append(["fill": color]) }
                 id = "color"
+            case _ where viewTypes[name] != nil || ownView(name) != nil:
+                // A custom view of the file (`CardView(title: "A")`), or the view's own
+                // `@ViewBuilder` method: its body with the values given.
+                guard depth < 16 else {
+                    unsupported("a view nested more than 16 deep", position)
+                    return nil
+                }
+                depth += 1
+                let body = viewTypes[name].map { instantiated($0, arguments) } ?? called(ownView(name)!, arguments)
+                children = viewList(body, path: path + ".children")
+                depth -= 1
+                if children.count == 1, chain.isEmpty { return children[0] }
+                id = name.prefix(1).lowercased() + name.dropFirst()
             default:
                 unsupported("the view \(name)", position)
                 return nil
             }
+        case .name(let name, let position) where ownView(name) != nil:
+            // A computed `some View` property of the view (`var header: some View { … }`).
+            guard depth < 16 else {
+                unsupported("a view nested more than 16 deep", position)
+                return nil
+            }
+            depth += 1
+            children = viewList(called(ownView(name)!, []), path: path + ".children")
+            depth -= 1
+            if children.count == 1, chain.isEmpty { return children[0] }
+            id = name
         case .member(let owner, let name, _) where owner == nil || Self.isName(owner, "Color"):
             guard let hex = Self.hex(name) else { return nil }
             shape = "rectangle"
@@ -219,6 +339,18 @@ struct SwiftUIImporter {
             return nil
         }
         id = unique(id)
+        // A shape or text that sets no colour is drawn in the foreground style: the nearest
+        // container's, else black (SwiftUI's `.primary` in the light appearance).
+        if let shape, shape != "text",
+            !chain.contains(where: { $0.name == "fill" || Self.foregroundModifiers.contains($0.name) }),
+            !modifiers.contains(where: { Self.names($0, "fill") })
+        {
+            modifiers.insert(["fill": foreground.last ?? .string("#000000")], at: 0)
+        } else if shape == "text", !chain.contains(where: { Self.foregroundModifiers.contains($0.name) }),
+            !modifiers.contains(where: { Self.names($0, "fill") }), let inherited = foreground.last
+        {
+            modifiers.insert(["fill": inherited], at: 0)
+        }
         for (name, arguments, position) in chain {
             switch name {
             case "onTapGesture":
@@ -269,7 +401,15 @@ struct SwiftUIImporter {
         var views: [JSONValue] = []
         for statement in statements {
             switch statement {
-            case .expression(let e):
+            case .expression(.call(.name("ForEach", _), let arguments, let position)),
+                .returnStatement(.call(.name("ForEach", _), let arguments, let position)?, _):
+                // `ForEach(0..<5) { i in … }`: the content's views for each element, in order.
+                guard let bodies = forEachBodies(arguments) else {
+                    unsupported("a ForEach over data choreo cannot list (write a range or an array literal)", position)
+                    continue
+                }
+                for body in bodies { views += viewList(body, path: path) }
+            case .expression(let e), .returnStatement(let e?, _):
                 if let view = view(e, path: "\(path)[\(views.count)]") { views.append(view) }
             case .ifStatement(let conditions, let then, let otherwise, _)
             where conditions.count == 1 && flagCondition(conditions[0]) != nil:
@@ -405,10 +545,10 @@ struct SwiftUIImporter {
 
     static func isViewExpression(_ e: Expression) -> Bool {
         switch e {
-        case .call(.name(let name, _), _, _): name.first?.isUppercase == true
+        case .call(.name, _, _): true
         case .call(.member(let inner?, _, _), _, _), .member(let inner?, _, _): isViewExpression(inner)
         case .member(nil, _, _): true
-        case .name(let name, _): name == "Color"
+        case .name: true
         default: false
         }
     }
@@ -485,10 +625,8 @@ struct SwiftUIImporter {
         case "opacity":
             return arguments.first.flatMap { number($0.value) }.map { ["opacity": $0] }
         case "fill", "foregroundColor", "foregroundStyle", "tint":
-            guard isShape else {
-                unsupported("\(name) on a stack or text", position)
-                return nil
-            }
+            // On a container: its content's foreground (read before the content).
+            guard isShape else { return nil }
             return arguments.first.flatMap { colorExpression($0.value) }.map { ["fill": $0] }
         case "background":
             guard takesBackground else {
@@ -654,6 +792,18 @@ struct SwiftUIImporter {
             let alpha =
                 arguments.first { $0.label == "opacity" }.flatMap { constantNumber($0.value) }.flatMap(Self.double) ?? 1
             return .array((parts + [alpha]).map { .number($0) })
+        case .member(let base?, "gradient", _):
+            // `.red.gradient`: drawn in its colour.
+            return color(base)
+        case .call(.name(let kind, _), let arguments, _)
+        where ["LinearGradient", "RadialGradient", "AngularGradient", "EllipticalGradient"].contains(kind):
+            // A gradient is drawn in its first colour (a scene's fill is one colour).
+            var colors = arguments.first { $0.label == "colors" }?.value
+            if colors == nil, case .call(_, let parts, _)? = arguments.first(where: { $0.label == "gradient" })?.value {
+                colors = parts.first { $0.label == "colors" }?.value
+            }
+            if case .array(let items, _)? = colors, let first = items.first { return color(first) }
+            return nil
         case .call(.member(let base?, "opacity", _), let arguments, _):
             guard let alpha = arguments.first.flatMap({ constantNumber($0.value) }).flatMap(Self.double) else {
                 return nil
@@ -855,9 +1005,48 @@ struct SwiftUIImporter {
             case ">=": return .bool(p >= q)
             default: return nil
             }
+        case .call(.name(let function, _), let arguments, _)
+        where Self.numericFunctions.contains(function) && !arguments.isEmpty:
+            let values = arguments.compactMap { evaluate($0.value).flatMap(Self.double) }
+            guard values.count == arguments.count else { return nil }
+            switch function {
+            case "min": return .number(values.min()!)
+            case "max": return .number(values.max()!)
+            case "abs": return .number(Swift.abs(values[0]))
+            case "sqrt": return values[0] < 0 ? nil : .number(values[0].squareRoot())
+            case "sin": return .number(Self.sine(values[0]))
+            case "cos": return .number(Self.sine(values[0] + .pi / 2))
+            case "Int": return .integer(Int(values[0].rounded(.towardZero)))
+            default: return .number(values[0])
+            }
+        case .member(let owner, "pi", _)
+        where owner == nil || Self.isName(owner, "Double") || Self.isName(owner, "CGFloat")
+            || Self.isName(owner, "Float"):
+            return .number(.pi)
         default:
             return Self.constant(e)
         }
+    }
+
+    /// Functions of numbers an expression may call (Swift's `min`, `max`, `abs`, the
+    /// conversions, Foundation's `sin`, `cos`, `sqrt`).
+    static let numericFunctions: Set<String> = [
+        "min", "max", "abs", "sqrt", "sin", "cos", "CGFloat", "Double", "Float", "Int",
+    ]
+
+    /// sin(x) by its Taylor series after reducing x to [-π, π]: the same digits on every
+    /// platform (a C library's `sin` may differ in the last bit).
+    static func sine(_ x: Double) -> Double {
+        var r = x.truncatingRemainder(dividingBy: 2 * .pi)
+        if r > .pi { r -= 2 * .pi }
+        if r < -.pi { r += 2 * .pi }
+        var term = r
+        var sum = r
+        for n in 1..<30 {
+            term *= -r * r / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
+        return sum
     }
 }
 

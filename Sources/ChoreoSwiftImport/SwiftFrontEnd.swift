@@ -152,11 +152,19 @@ struct SwiftLowering {
         for item in items {
             switch item.item {
             case .decl(let decl):
-                lowerTopDeclaration(decl, into: &unit)
+                if let preview = lowerPreview(decl) {
+                    unit.types.append(preview)
+                } else {
+                    lowerTopDeclaration(decl, into: &unit)
+                }
             case .stmt(let stmt):
                 unit.topLevel.append(contentsOf: lowerStatement(stmt))
             case .expr(let expr):
-                unit.topLevel.append(contentsOf: lowerExpressionStatement(expr))
+                if let preview = lowerPreview(expr) {
+                    unit.types.append(preview)
+                } else {
+                    unit.topLevel.append(contentsOf: lowerExpressionStatement(expr))
+                }
             @unknown default:
                 unit.topLevel.append(.unsupported("this statement", position(item)))
             }
