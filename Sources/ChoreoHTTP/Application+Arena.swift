@@ -87,7 +87,7 @@ extension Application {
         return .json(
             200,
             try service { () throws(ServiceError) in
-                try arena.historyDocument(of: path[.name], parameters: request.query)
+                MonitorDocuments.history(try arena.nodeHistory(of: path[.name], parameters: request.query))
             })
     }
 

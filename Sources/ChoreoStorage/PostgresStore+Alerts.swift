@@ -10,7 +10,7 @@ extension PostgresStore {
                 """,
                 [
                     .text(event.rule), .text(event.node), .integer(Int64(event.sequence)),
-                    .integer(Int64(event.reminder)), .text(event.event), .integer(event.atMs),
+                    .integer(Int64(event.reminder)), .text(event.event.rawValue), .integer(event.atMs),
                     .integer(event.sinceMs), .text(event.description),
                 ])
             guard !inserted.rows.isEmpty else { return false }
@@ -22,7 +22,7 @@ extension PostgresStore {
                     """,
                     [
                         .text(delivery.key), .text(delivery.channel), .text(delivery.url), .text(delivery.contentType),
-                        .bytes(delivery.body), .text(delivery.status), .integer(Int64(delivery.attempts)),
+                        .bytes(delivery.body), .text(delivery.status.rawValue), .integer(Int64(delivery.attempts)),
                         .integer(delivery.nextMs), .integer(delivery.createdMs),
                     ])
             }
@@ -48,7 +48,9 @@ extension PostgresStore {
             ).rows.map { row in
                 StoredAlertEvent(
                     rule: row[0].text ?? "", node: row[1].text ?? "", sequence: Int(row[2].integer ?? 0),
-                    reminder: Int(row[3].integer ?? 0), event: row[4].text ?? "", atMs: row[5].integer ?? 0,
+                    reminder: Int(row[3].integer ?? 0),
+                    event: row[4].text.flatMap(StoredAlertEvent.Kind.init(rawValue:)) ?? .triggered,
+                    atMs: row[5].integer ?? 0,
                     sinceMs: row[6].integer ?? 0, description: row[7].text ?? "")
             }
         }
@@ -60,7 +62,8 @@ extension PostgresStore {
     private static func delivery(_ row: [PostgresConnection.Column]) -> StoredDelivery {
         StoredDelivery(
             key: row[0].text ?? "", channel: row[1].text ?? "", url: row[2].text ?? "",
-            contentType: row[3].text ?? "", body: row[4].bytes ?? [], status: row[5].text ?? "",
+            contentType: row[3].text ?? "", body: row[4].bytes ?? [],
+            status: row[5].text.flatMap(StoredDelivery.Status.init(rawValue:)) ?? .failed,
             attempts: Int(row[6].integer ?? 0), nextMs: row[7].integer ?? 0, lastError: row[8].text,
             createdMs: row[9].integer ?? 0)
     }
@@ -75,13 +78,14 @@ extension PostgresStore {
     }
 
     public func updateDelivery(
-        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+        key: String, channel: String, status: StoredDelivery.Status, attempts: Int, nextMs: Int64, error: String?
     ) throws(StorageError) {
         _ = try withConnection { connection throws(StorageError) in
             try connection.run(
                 "UPDATE alert_deliveries SET status = $1, attempts = $2, next_ms = $3, last_error = $4 WHERE key = $5 AND channel = $6",
                 [
-                    .text(status), .integer(Int64(attempts)), .integer(nextMs), error.map { .text($0) } ?? .null,
+                    .text(status.rawValue), .integer(Int64(attempts)), .integer(nextMs),
+                    error.map { .text($0) } ?? .null,
                     .text(key), .text(channel),
                 ])
         }
@@ -96,11 +100,12 @@ extension PostgresStore {
         }
     }
 
-    public func deliveryCounts() throws(StorageError) -> [String: Int] {
+    public func deliveryCounts() throws(StorageError) -> [StoredDelivery.Status: Int] {
         try withConnection(retry: true) { connection throws(StorageError) in
-            var counts: [String: Int] = [:]
+            var counts: [StoredDelivery.Status: Int] = [:]
             for row in try connection.run("SELECT status, COUNT(*) FROM alert_deliveries GROUP BY status").rows {
-                counts[row[0].text ?? ""] = Int(row[1].integer ?? 0)
+                guard let status = row[0].text.flatMap(StoredDelivery.Status.init(rawValue:)) else { continue }
+                counts[status] = Int(row[1].integer ?? 0)
             }
             return counts
         }

@@ -24,7 +24,7 @@ extension PostgresStore {
                     BucketSQL.insertProbes(count: chunk.count, placeholder: { "$\($0)" }),
                     chunk.flatMap { row -> [PostgresConnection.Value] in
                         [
-                            .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
+                            .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict.rawValue),
                             row.reason.map { .text($0) } ?? .null, row.httpStatus.map { .integer(Int64($0)) } ?? .null,
                             .integer(row.latencyMicroseconds),
                         ]
@@ -101,7 +101,8 @@ extension PostgresStore {
         let base = row.startIndex
         return ProbeRow(
             node: row[base].text ?? "", url: row[base + 1].text ?? "", timeMs: row[base + 2].integer ?? 0,
-            verdict: row[base + 3].text ?? "failed", reason: row[base + 4].text,
+            verdict: row[base + 3].text.flatMap(ProbeRow.Verdict.init(rawValue:)) ?? .failed,
+            reason: row[base + 4].text,
             httpStatus: row[base + 5].integer.map { Int($0) }, latencyMicroseconds: row[base + 6].integer ?? 0)
     }
 

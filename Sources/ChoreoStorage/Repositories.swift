@@ -53,14 +53,22 @@ public struct ProbeRow: Sendable, Equatable {
     public let url: String
     /// Unix time in milliseconds.
     public let timeMs: Int64
-    /// `up`, `degraded` or `failed`.
-    public let verdict: String
+    public let verdict: Verdict
     public let reason: String?
     public let httpStatus: Int?
     public let latencyMicroseconds: Int64
 
+    /// What the probe found, stored as its raw value (`up`, `degraded`, `failed`). Only a failed
+    /// probe counts against a node's uptime: a degraded one answered.
+    public enum Verdict: String, Sendable, CaseIterable {
+        case up, degraded, failed
+
+        /// Whether the node answered (up or degraded).
+        public var answered: Bool { self != .failed }
+    }
+
     public init(
-        node: String, url: String, timeMs: Int64, verdict: String, reason: String?, httpStatus: Int?,
+        node: String, url: String, timeMs: Int64, verdict: Verdict, reason: String?, httpStatus: Int?,
         latencyMicroseconds: Int64
     ) {
         self.node = node
@@ -233,15 +241,22 @@ public struct StoredAlertEvent: Sendable, Equatable {
     public let sequence: Int
     /// 0 for a state change, the reminder's number for a reminder.
     public let reminder: Int
-    /// `triggered`, `resolved` or `reminder`.
-    public let event: String
+    public let event: Kind
     /// Unix milliseconds.
     public let atMs: Int64
     public let sinceMs: Int64
     public let description: String
 
+    /// The transition's kind, stored as its raw value.
+    public enum Kind: String, Sendable, CaseIterable {
+        case triggered, resolved, reminder
+    }
+
+    /// Whether the alert fires after this transition.
+    public var firing: Bool { event != .resolved }
+
     public init(
-        rule: String, node: String, sequence: Int, reminder: Int, event: String, atMs: Int64, sinceMs: Int64,
+        rule: String, node: String, sequence: Int, reminder: Int, event: Kind, atMs: Int64, sinceMs: Int64,
         description: String
     ) {
         self.rule = rule
@@ -263,16 +278,24 @@ public struct StoredDelivery: Sendable, Equatable {
     public let url: String
     public let contentType: String
     public let body: [UInt8]
-    /// `retrying` (not delivered yet), `sent` or `failed` (the last try failed).
-    public let status: String
+    public let status: Status
     public let attempts: Int
     /// Unix milliseconds: when the next try is due.
     public let nextMs: Int64
     public let lastError: String?
     public let createdMs: Int64
 
+    /// Where a delivery stands, stored as its raw value (the `outcome` of `GET /v1/arena/alerts/state`).
+    public enum Status: String, Sendable, CaseIterable {
+        /// Not delivered yet: due again at `nextMs`.
+        case retrying
+        case sent
+        /// Given up on: the last try failed.
+        case failed
+    }
+
     public init(
-        key: String, channel: String, url: String, contentType: String, body: [UInt8], status: String = "retrying",
+        key: String, channel: String, url: String, contentType: String, body: [UInt8], status: Status = .retrying,
         attempts: Int = 0, nextMs: Int64, lastError: String? = nil, createdMs: Int64
     ) {
         self.key = key
@@ -300,12 +323,12 @@ public protocol AlertRepository: Sendable {
     func dueDeliveries(nowMs: Int64, limit: Int) throws(StorageError) -> [StoredDelivery]
     /// Records the outcome of a try.
     func updateDelivery(
-        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+        key: String, channel: String, status: StoredDelivery.Status, attempts: Int, nextMs: Int64, error: String?
     ) throws(StorageError)
     /// The newest deliveries first, at most `limit`.
     func recentDeliveries(limit: Int) throws(StorageError) -> [StoredDelivery]
     /// The number of deliveries by status.
-    func deliveryCounts() throws(StorageError) -> [String: Int]
+    func deliveryCounts() throws(StorageError) -> [StoredDelivery.Status: Int]
 }
 
 /// Alert transitions kept per rule and node, and finished deliveries kept; older ones are

@@ -12,7 +12,7 @@ extension SQLiteStore {
                     """,
                     [
                         .text(event.rule), .text(event.node), .integer(Int64(event.sequence)),
-                        .integer(Int64(event.reminder)), .text(event.event), .integer(event.atMs),
+                        .integer(Int64(event.reminder)), .text(event.event.rawValue), .integer(event.atMs),
                         .integer(event.sinceMs), .text(event.description),
                     ])
                 guard db.changes == 1 else {
@@ -27,7 +27,7 @@ extension SQLiteStore {
                         """,
                         [
                             .text(delivery.key), .text(delivery.channel), .text(delivery.url),
-                            .text(delivery.contentType), .blob(delivery.body), .text(delivery.status),
+                            .text(delivery.contentType), .blob(delivery.body), .text(delivery.status.rawValue),
                             .integer(Int64(delivery.attempts)), .integer(delivery.nextMs), .integer(delivery.createdMs),
                         ])
                 }
@@ -61,7 +61,9 @@ extension SQLiteStore {
             ).map { row in
                 StoredAlertEvent(
                     rule: row[0].text ?? "", node: row[1].text ?? "", sequence: Int(row[2].integer ?? 0),
-                    reminder: Int(row[3].integer ?? 0), event: row[4].text ?? "", atMs: row[5].integer ?? 0,
+                    reminder: Int(row[3].integer ?? 0),
+                    event: row[4].text.flatMap(StoredAlertEvent.Kind.init(rawValue:)) ?? .triggered,
+                    atMs: row[5].integer ?? 0,
                     sinceMs: row[6].integer ?? 0, description: row[7].text ?? "")
             }
         }
@@ -73,7 +75,8 @@ extension SQLiteStore {
     private static func delivery(_ row: [SQLiteDatabase.Column]) -> StoredDelivery {
         StoredDelivery(
             key: row[0].text ?? "", channel: row[1].text ?? "", url: row[2].text ?? "",
-            contentType: row[3].text ?? "", body: row[4].blob ?? [], status: row[5].text ?? "",
+            contentType: row[3].text ?? "", body: row[4].blob ?? [],
+            status: row[5].text.flatMap(StoredDelivery.Status.init(rawValue:)) ?? .failed,
             attempts: Int(row[6].integer ?? 0), nextMs: row[7].integer ?? 0, lastError: row[8].text,
             createdMs: row[9].integer ?? 0)
     }
@@ -88,13 +91,14 @@ extension SQLiteStore {
     }
 
     public func updateDelivery(
-        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+        key: String, channel: String, status: StoredDelivery.Status, attempts: Int, nextMs: Int64, error: String?
     ) throws(StorageError) {
         _ = try withDatabase { db throws(StorageError) in
             try db.query(
                 "UPDATE alert_deliveries SET status = ?, attempts = ?, next_ms = ?, last_error = ? WHERE key = ? AND channel = ?",
                 [
-                    .text(status), .integer(Int64(attempts)), .integer(nextMs), error.map { .text($0) } ?? .null,
+                    .text(status.rawValue), .integer(Int64(attempts)), .integer(nextMs),
+                    error.map { .text($0) } ?? .null,
                     .text(key), .text(channel),
                 ])
         }
@@ -109,11 +113,12 @@ extension SQLiteStore {
         }
     }
 
-    public func deliveryCounts() throws(StorageError) -> [String: Int] {
+    public func deliveryCounts() throws(StorageError) -> [StoredDelivery.Status: Int] {
         try withDatabase { db throws(StorageError) in
-            var counts: [String: Int] = [:]
+            var counts: [StoredDelivery.Status: Int] = [:]
             for row in try db.query("SELECT status, COUNT(*) FROM alert_deliveries GROUP BY status") {
-                counts[row[0].text ?? ""] = Int(row[1].integer ?? 0)
+                guard let status = row[0].text.flatMap(StoredDelivery.Status.init(rawValue:)) else { continue }
+                counts[status] = Int(row[1].integer ?? 0)
             }
             return counts
         }

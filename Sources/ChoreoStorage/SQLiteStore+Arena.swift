@@ -27,7 +27,7 @@ extension SQLiteStore {
                         BucketSQL.insertProbes(count: chunk.count, placeholder: { _ in "?" }),
                         chunk.flatMap { row -> [SQLiteDatabase.Binding] in
                             [
-                                .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict),
+                                .text(row.node), .text(row.url), .integer(row.timeMs), .text(row.verdict.rawValue),
                                 row.reason.map { .text($0) } ?? .null,
                                 row.httpStatus.map { .integer(Int64($0)) } ?? .null, .integer(row.latencyMicroseconds),
                             ]
@@ -65,7 +65,8 @@ extension SQLiteStore {
             ).map { row in
                 ProbeRow(
                     node: row[0].text ?? node, url: row[1].text ?? "", timeMs: row[2].integer ?? 0,
-                    verdict: row[3].text ?? "failed", reason: row[4].text, httpStatus: row[5].integer.map { Int($0) },
+                    verdict: row[3].text.flatMap(ProbeRow.Verdict.init(rawValue:)) ?? .failed, reason: row[4].text,
+                    httpStatus: row[5].integer.map { Int($0) },
                     latencyMicroseconds: row[6].integer ?? 0)
             }
         }
@@ -81,7 +82,7 @@ extension SQLiteStore {
                     row[0].integer ?? 0,
                     ProbeRow(
                         node: row[1].text ?? "", url: row[2].text ?? "", timeMs: row[3].integer ?? 0,
-                        verdict: row[4].text ?? "failed", reason: row[5].text,
+                        verdict: row[4].text.flatMap(ProbeRow.Verdict.init(rawValue:)) ?? .failed, reason: row[5].text,
                         httpStatus: row[6].integer.map { Int($0) }, latencyMicroseconds: row[7].integer ?? 0)
                 )
             }

@@ -256,7 +256,7 @@ final class PausingStore: Storage {
         try base.dueDeliveries(nowMs: nowMs, limit: limit)
     }
     func updateDelivery(
-        key: String, channel: String, status: String, attempts: Int, nextMs: Int64, error: String?
+        key: String, channel: String, status: StoredDelivery.Status, attempts: Int, nextMs: Int64, error: String?
     ) throws(StorageError) {
         try base.updateDelivery(
             key: key, channel: channel, status: status, attempts: attempts, nextMs: nextMs, error: error)
@@ -264,5 +264,5 @@ final class PausingStore: Storage {
     func recentDeliveries(limit: Int) throws(StorageError) -> [StoredDelivery] {
         try base.recentDeliveries(limit: limit)
     }
-    func deliveryCounts() throws(StorageError) -> [String: Int] { try base.deliveryCounts() }
+    func deliveryCounts() throws(StorageError) -> [StoredDelivery.Status: Int] { try base.deliveryCounts() }
 }

@@ -140,7 +140,7 @@ final class Fixture: @unchecked Sendable {
         #expect(try store.latestProbeSequence() == 0)
         func row(_ node: String, _ time: Int64) -> ProbeRow {
             ProbeRow(
-                node: node, url: "http://127.0.0.1:1/", timeMs: time, verdict: time % 2 == 0 ? "up" : "failed",
+                node: node, url: "http://127.0.0.1:1/", timeMs: time, verdict: time % 2 == 0 ? .up : .failed,
                 reason: time % 2 == 0 ? nil : "refused", httpStatus: time % 2 == 0 ? 200 : nil,
                 latencyMicroseconds: time * 10)
         }
@@ -192,7 +192,7 @@ final class Fixture: @unchecked Sendable {
         let fixture = try Fixture(backend)
         let stores = [try fixture.open(), try fixture.open()]
         defer { stores.forEach { $0.close() } }
-        let event: @Sendable (Int, Int, String) -> StoredAlertEvent = { sequence, reminder, kind in
+        let event: @Sendable (Int, Int, StoredAlertEvent.Kind) -> StoredAlertEvent = { sequence, reminder, kind in
             StoredAlertEvent(
                 rule: "down", node: "db", sequence: sequence, reminder: reminder, event: kind,
                 atMs: 1_000 * Int64(sequence * 10 + reminder), sinceMs: 1_000, description: "db is down")
@@ -205,28 +205,28 @@ final class Fixture: @unchecked Sendable {
         let wins = Collected<Int>()
         DispatchQueue.concurrentPerform(iterations: 6) { attempt in
             let recorded = try? stores[attempt % 2].recordAlert(
-                event(1, 0, "triggered"),
+                event(1, 0, .triggered),
                 deliveries: [delivery("down/db/1/triggered", "ops", 5), delivery("down/db/1/triggered", "chat", 5)])
             if recorded == true { wins.append(1) }
         }
         #expect(wins.values.count == 1)
         #expect(try stores[1].dueDeliveries(nowMs: 4, limit: 10).isEmpty)
         let due = try stores[1].dueDeliveries(nowMs: 5, limit: 10)
-        #expect(due.map(\.channel) == ["ops", "chat"] && due.allSatisfy { $0.status == "retrying" })
+        #expect(due.map(\.channel) == ["ops", "chat"] && due.allSatisfy { $0.status == .retrying })
         try stores[0].updateDelivery(
-            key: "down/db/1/triggered", channel: "ops", status: "sent", attempts: 1, nextMs: 5, error: nil)
+            key: "down/db/1/triggered", channel: "ops", status: .sent, attempts: 1, nextMs: 5, error: nil)
         try stores[1].updateDelivery(
-            key: "down/db/1/triggered", channel: "chat", status: "retrying", attempts: 1, nextMs: 50,
+            key: "down/db/1/triggered", channel: "chat", status: .retrying, attempts: 1, nextMs: 50,
             error: "HTTP 500")
         #expect(try stores[0].dueDeliveries(nowMs: 10, limit: 10).isEmpty)
         #expect(try stores[0].dueDeliveries(nowMs: 50, limit: 10).map(\.lastError) == ["HTTP 500"])
-        #expect(try stores[0].deliveryCounts() == ["sent": 1, "retrying": 1])
+        #expect(try stores[0].deliveryCounts() == [.sent: 1, .retrying: 1])
         // A reminder and the resolution: the newest per rule and node is the resolution.
-        #expect(try stores[0].recordAlert(event(1, 1, "reminder"), deliveries: []))
+        #expect(try stores[0].recordAlert(event(1, 1, .reminder), deliveries: []))
         #expect(
-            try stores[1].recordAlert(event(2, 0, "resolved"), deliveries: [delivery("down/db/2/resolved", "ops", 9)]))
-        #expect(try !stores[0].recordAlert(event(2, 0, "resolved"), deliveries: []))
-        #expect(try stores[0].latestAlertEvents() == [event(2, 0, "resolved")])
+            try stores[1].recordAlert(event(2, 0, .resolved), deliveries: [delivery("down/db/2/resolved", "ops", 9)]))
+        #expect(try !stores[0].recordAlert(event(2, 0, .resolved), deliveries: []))
+        #expect(try stores[0].latestAlertEvents() == [event(2, 0, .resolved)])
         #expect(try stores[1].recentDeliveries(limit: 2).map(\.key) == ["down/db/2/resolved", "down/db/1/triggered"])
         // Reopened, all of it is still there.
         let reopened = try fixture.open()
@@ -246,7 +246,7 @@ final class Fixture: @unchecked Sendable {
                 node: node, resolution: resolution, startMs: start, sums: (0..<width).map { Int64($0) * value })
         }
         let row = ProbeRow(
-            node: "db", url: "http://x/", timeMs: 60_000, verdict: "up", reason: nil, httpStatus: 200,
+            node: "db", url: "http://x/", timeMs: 60_000, verdict: .up, reason: nil, httpStatus: 200,
             latencyMicroseconds: 5)
         try stores[0].appendProbes([row], buckets: [bucket("db", 60_000, 60_000, 1), bucket("db", 3_600_000, 0, 1)])
         try stores[1].appendProbes([], buckets: [bucket("db", 60_000, 60_000, 2), bucket("web", 60_000, 0, 5)])

@@ -126,19 +126,23 @@ public enum MonitorDocuments {
     public struct Delivery: Sendable {
         public let key: String
         public let channel: String
-        /// `retrying`, `sent` or `failed`.
-        public let outcome: String
+        public let outcome: Outcome
         public let attempts: Int
         public let lastError: String?
         public let createdMs: Int64
         public let nextMs: Int64
 
         public init(
-            key: String, channel: String, outcome: String, attempts: Int, lastError: String?, createdMs: Int64,
+            key: String, channel: String, outcome: Outcome, attempts: Int, lastError: String?, createdMs: Int64,
             nextMs: Int64
         ) {
             (self.key, self.channel, self.outcome, self.attempts) = (key, channel, outcome, attempts)
             (self.lastError, self.createdMs, self.nextMs) = (lastError, createdMs, nextMs)
+        }
+
+        /// Where the delivery stands: not delivered yet (due again at `next`), sent, or given up on.
+        public enum Outcome: String, Sendable, CaseIterable {
+            case retrying, sent, failed
         }
     }
 
@@ -159,26 +163,38 @@ public enum MonitorDocuments {
                     .object(
                         JSONObject([
                             ("idempotencyKey", .string($0.key)), ("channel", .string($0.channel)),
-                            ("outcome", .string($0.outcome)), ("attempts", .number(Double($0.attempts))),
+                            ("outcome", .string($0.outcome.rawValue)), ("attempts", .number(Double($0.attempts))),
                             ("lastError", $0.lastError.map { .string($0) } ?? .null),
                             ("created", .string(GatusDocuments.timestamp($0.createdMs))),
-                            ("next", $0.outcome == "retrying" ? .string(GatusDocuments.timestamp($0.nextMs)) : .null),
+                            ("next", $0.outcome == .retrying ? .string(GatusDocuments.timestamp($0.nextMs)) : .null),
                         ]))
                 }),
         ]
+    }
+
+    /// A node's recorded probes, oldest first: `GET /v1/arena/nodes/{name}/history`.
+    public struct NodeHistory: Sendable {
+        public let node: String
+        public let probes: [Probe]
+
+        public init(node: String, probes: [Probe]) {
+            self.node = node
+            self.probes = probes
+        }
     }
 
     /// A recorded probe, as `history` lists it.
     public struct Probe: Sendable {
         public let timeMs: Int64
         public let url: String
-        public let verdict: String
+        public let verdict: ProbeVerdict.Kind
         public let reason: String?
         public let httpStatus: Int?
         public let latencyMicroseconds: Int64
 
         public init(
-            timeMs: Int64, url: String, verdict: String, reason: String?, httpStatus: Int?, latencyMicroseconds: Int64
+            timeMs: Int64, url: String, verdict: ProbeVerdict.Kind, reason: String?, httpStatus: Int?,
+            latencyMicroseconds: Int64
         ) {
             self.timeMs = timeMs
             self.url = url
@@ -191,15 +207,15 @@ public enum MonitorDocuments {
 
     /// `{"node": …, "probes": [{"time", "url", "verdict", "reason", "httpStatus", "latencyMs"}]}`,
     /// each URL with its credentials redacted.
-    public static func history(node: String, _ probes: [Probe]) -> [UInt8] {
+    public static func history(_ history: NodeHistory) -> [UInt8] {
         var writer = JSONWriter()
         writer.raw("{\"node\":")
-        writer.string(node)
+        writer.string(history.node)
         writer.raw(",\"probes\":")
-        writer.array(probes) { writer, row in
+        writer.array(history.probes) { writer, row in
             writer.value([
                 "time": .number(Double(row.timeMs) / 1000), "url": .string(URLRedaction.redacted(row.url)),
-                "verdict": .string(row.verdict),
+                "verdict": .string(row.verdict.rawValue),
                 "reason": row.reason.map { .string($0) } ?? .null,
                 "httpStatus": row.httpStatus.map { .number(Double($0)) } ?? .null,
                 "latencyMs": .number(Double(row.latencyMicroseconds) / 1000),

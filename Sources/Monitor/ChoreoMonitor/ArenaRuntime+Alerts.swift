@@ -113,7 +113,7 @@ extension ArenaRuntime {
             var recorded: [String: [String: AlertState]] = [:]
             for event in latest {
                 recorded[event.rule, default: [:]][event.node] = AlertState(
-                    firing: event.event != "resolved", sequence: event.sequence,
+                    firing: event.firing, sequence: event.sequence,
                     since: Double(event.sinceMs) / 1000, reminders: event.reminder,
                     lastNotified: Double(event.atMs) / 1000, lastEventAt: Double(event.atMs) / 1000)
             }
@@ -121,7 +121,7 @@ extension ArenaRuntime {
             for node in configuration.nodes where configuration.alerts.rules.contains(where: { $0.covers(node.name) }) {
                 guard let rows = history[node.name] ?? (try? store.probes(node: node.name)) else { return false }
                 for row in rows where row.url == node.url {
-                    let failed = row.verdict == ProbeVerdict.Kind.failed.rawValue
+                    let failed = row.verdict == .failed
                     transitions += evaluator.replay(
                         AlertObservation(
                             node: row.node, time: Double(row.timeMs) / 1000, failed: failed,
@@ -168,7 +168,7 @@ extension ArenaRuntime {
             }
             let event = StoredAlertEvent(
                 rule: transition.rule, node: transition.node, sequence: transition.sequence,
-                reminder: transition.reminder, event: transition.kind.rawValue,
+                reminder: transition.reminder, event: StoredAlertEvent.Kind(transition.kind),
                 atMs: Int64((transition.at * 1000).rounded()), sinceMs: Int64((transition.since * 1000).rounded()),
                 description: transition.description)
             guard let inserted = try? store.recordAlert(event, deliveries: deliveries) else { break }
@@ -195,18 +195,19 @@ extension ArenaRuntime {
             let attempt = delivery.attempts + 1
             guard let channel = channels.first(where: { $0.name == delivery.channel }) else {
                 try? store.updateDelivery(
-                    key: delivery.key, channel: delivery.channel, status: "failed", attempts: delivery.attempts,
+                    key: delivery.key, channel: delivery.channel, status: .failed, attempts: delivery.attempts,
                     nextMs: nowMs, error: "the channel \(delivery.channel) is no longer configured")
                 continue
             }
             let outcome = send(delivery, channel: channel)
             let finishedMs = Int64((Date().timeIntervalSince1970 * 1000).rounded())
             alertWork.withLock { $0.attempts[outcome.succeeded ? "success" : "failure", default: 0] += 1 }
-            let status = outcome.succeeded ? "sent" : attempt >= channel.maxAttempts ? "failed" : "retrying"
+            let status: StoredDelivery.Status =
+                outcome.succeeded ? .sent : attempt >= channel.maxAttempts ? .failed : .retrying
             let next = finishedMs + Int64(Self.backoff(afterAttempt: attempt) * 1000)
             try? store.updateDelivery(
                 key: delivery.key, channel: delivery.channel, status: status, attempts: attempt,
-                nextMs: status == "retrying" ? next : finishedMs,
+                nextMs: status == .retrying ? next : finishedMs,
                 error: outcome.succeeded ? nil : outcome.description)
         }
     }
@@ -258,7 +259,7 @@ extension ArenaRuntime {
                 .alert(
                     AlertTransition(
                         rule: event.rule, node: event.node,
-                        kind: AlertTransition.Kind(rawValue: event.event) ?? .triggered, sequence: event.sequence,
+                        kind: AlertTransition.Kind(event.event), sequence: event.sequence,
                         reminder: event.reminder, at: Double(event.atMs) / 1000, since: Double(event.sinceMs) / 1000,
                         description: event.description)))
         }
@@ -300,7 +301,7 @@ extension ArenaRuntime {
         firing: [FiringAlert], deliveries: [StoredDelivery]
     ) {
         try ServiceError.storing { () throws(StorageError) in
-            let firing = try store.latestAlertEvents().filter { $0.event != "resolved" }.map {
+            let firing = try store.latestAlertEvents().filter(\.firing).map {
                 FiringAlert(
                     rule: $0.rule, node: $0.node, sinceMs: $0.sinceMs, sequence: $0.sequence,
                     description: $0.description)
@@ -333,7 +334,8 @@ extension ArenaRuntime {
             },
             deliveries: deliveries.map {
                 MonitorDocuments.Delivery(
-                    key: $0.key, channel: $0.channel, outcome: $0.status, attempts: $0.attempts,
+                    key: $0.key, channel: $0.channel, outcome: MonitorDocuments.Delivery.Outcome($0.status),
+                    attempts: $0.attempts,
                     lastError: $0.lastError,
                     createdMs: $0.createdMs, nextMs: $0.nextMs)
             })
@@ -346,13 +348,13 @@ extension ArenaRuntime {
         lines.append("# HELP choreo_alerts_firing Alerts firing now, by rule.")
         lines.append("# TYPE choreo_alerts_firing gauge")
         for rule in configuration.alerts.rules {
-            let firing = latest.filter { $0.rule == rule.name && $0.event != "resolved" }.count
+            let firing = latest.filter { $0.rule == rule.name && $0.firing }.count
             lines.append("choreo_alerts_firing{rule=\"\(label(rule.name))\"} \(firing)")
         }
         lines.append("# HELP choreo_alert_deliveries Alert deliveries kept, by outcome (retrying, sent, failed).")
         lines.append("# TYPE choreo_alert_deliveries gauge")
-        for outcome in ["retrying", "sent", "failed"] {
-            lines.append("choreo_alert_deliveries{outcome=\"\(outcome)\"} \(counts[outcome] ?? 0)")
+        for outcome in StoredDelivery.Status.allCases {
+            lines.append("choreo_alert_deliveries{outcome=\"\(outcome.rawValue)\"} \(counts[outcome] ?? 0)")
         }
         let attempts = alertWork.withLock { $0.attempts }
         lines.append("# HELP choreo_alert_delivery_attempts_total Delivery tries by this process, by outcome.")
@@ -361,5 +363,41 @@ extension ArenaRuntime {
             lines.append("choreo_alert_delivery_attempts_total{outcome=\"\(outcome)\"} \(attempts[outcome] ?? 0)")
         }
         return lines
+    }
+}
+
+extension StoredAlertEvent.Kind {
+    /// A transition's kind as the store keeps it.
+    init(_ kind: AlertTransition.Kind) {
+        self =
+            switch kind {
+            case .triggered: .triggered
+            case .resolved: .resolved
+            case .reminder: .reminder
+            }
+    }
+}
+
+extension AlertTransition.Kind {
+    /// A stored transition's kind.
+    init(_ kind: StoredAlertEvent.Kind) {
+        self =
+            switch kind {
+            case .triggered: .triggered
+            case .resolved: .resolved
+            case .reminder: .reminder
+            }
+    }
+}
+
+extension MonitorDocuments.Delivery.Outcome {
+    /// A stored delivery's status, as `alerts/state` shows it.
+    init(_ status: StoredDelivery.Status) {
+        self =
+            switch status {
+            case .retrying: .retrying
+            case .sent: .sent
+            case .failed: .failed
+            }
     }
 }

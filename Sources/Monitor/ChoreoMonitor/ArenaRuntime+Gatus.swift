@@ -74,7 +74,7 @@ extension ArenaRuntime {
     public func gatusChart(key: String, duration: String) throws(ServiceError) -> [UInt8] {
         let report = try gatusUptime(key: key, duration: duration)
         let points = try history(of: report.node).filter {
-            $0.verdict != "failed" && $0.timeMs >= report.uptime.fromMs && $0.timeMs < report.uptime.toMs
+            $0.verdict.answered && $0.timeMs >= report.uptime.fromMs && $0.timeMs < report.uptime.toMs
         }.map { (timeMs: $0.timeMs, microseconds: $0.latencyMicroseconds) }
         return GatusDocuments.chart(points: points, fromMs: report.uptime.fromMs, toMs: report.uptime.toMs)
     }

@@ -18,7 +18,7 @@ extension ArenaRuntime {
 
     /// A stored probe as the buckets see it (maintenance is judged when a probe is recorded).
     static func bucketProbe(_ row: ProbeRow) -> NodeUptime.Probe {
-        NodeUptime.Probe(timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds)
+        NodeUptime.Probe(timeMs: row.timeMs, up: row.verdict.answered, latencyMicroseconds: row.latencyMicroseconds)
     }
 
     /// What one new probe adds to its node's buckets; `last` holds each node's previous probe.
@@ -26,7 +26,7 @@ extension ArenaRuntime {
         -> [StoredBucket]
     {
         let probe = NodeUptime.Probe(
-            timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds,
+            timeMs: row.timeMs, up: row.verdict.answered, latencyMicroseconds: row.latencyMicroseconds,
             excluded: excluded)
         let previous = last[row.node].flatMap { $0.timeMs <= probe.timeMs ? $0 : nil }
         last[row.node] = probe
@@ -168,5 +168,29 @@ extension ArenaRuntime {
         let start = UptimeBucket.start(of: fromMs, resolution: resolution)
         let buckets = try uptimeBuckets(of: node, fromMs: start, toMs: toMs).filter { $0.resolution == resolution }
         return ResponseTimes(node: node, resolution: name, fromMs: fromMs, toMs: toMs, buckets: buckets)
+    }
+}
+
+extension ProbeRow.Verdict {
+    /// A probe's verdict as the store keeps it.
+    init(_ kind: ProbeVerdict.Kind) {
+        self =
+            switch kind {
+            case .up: .up
+            case .degraded: .degraded
+            case .failed: .failed
+            }
+    }
+}
+
+extension ProbeVerdict.Kind {
+    /// A stored probe's verdict.
+    init(_ verdict: ProbeRow.Verdict) {
+        self =
+            switch verdict {
+            case .up: .up
+            case .degraded: .degraded
+            case .failed: .failed
+            }
     }
 }

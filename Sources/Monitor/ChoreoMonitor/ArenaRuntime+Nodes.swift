@@ -25,13 +25,17 @@ extension ArenaRuntime {
         return ArenaBadge.node(node, maintenance: inMaintenance(name, atMs: Int64((now * 1000).rounded())))
     }
 
-    /// The node's recorded probes as a document, oldest first (``history(of:parameters:)``).
-    public func historyDocument(of name: String, parameters: [(String, String)]) throws(ServiceError) -> [UInt8] {
+    /// The node's recorded probes, oldest first (``history(of:parameters:)``), as the value its
+    /// document is written from.
+    public func nodeHistory(of name: String, parameters: [(String, String)]) throws(ServiceError)
+        -> MonitorDocuments.NodeHistory
+    {
         let probes = try history(of: name, parameters: parameters).map {
             MonitorDocuments.Probe(
-                timeMs: $0.timeMs, url: $0.url, verdict: $0.verdict, reason: $0.reason, httpStatus: $0.httpStatus,
+                timeMs: $0.timeMs, url: $0.url, verdict: ProbeVerdict.Kind($0.verdict), reason: $0.reason,
+                httpStatus: $0.httpStatus,
                 latencyMicroseconds: $0.latencyMicroseconds)
         }
-        return MonitorDocuments.history(node: name, probes)
+        return MonitorDocuments.NodeHistory(node: name, probes: probes)
     }
 }

@@ -116,7 +116,7 @@ extension ArenaRuntime {
                 prober.replay(
                     Prober.Record(
                         node: row.node, url: row.url, time: Double(row.timeMs) / 1000,
-                        verdict: ProbeVerdict(ProbeVerdict.Kind(rawValue: row.verdict) ?? .failed, row.reason),
+                        verdict: ProbeVerdict(ProbeVerdict.Kind(row.verdict), row.reason),
                         httpStatus: row.httpStatus, latencyMs: Double(row.latencyMicroseconds) / 1000))
             }
             state.withLock { $0.probeSequence = max($0.probeSequence, rows.last!.sequence) }

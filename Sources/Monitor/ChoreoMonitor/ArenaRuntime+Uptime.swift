@@ -79,7 +79,7 @@ extension ArenaRuntime {
         let windows = configuration.maintenance.filter { $0.covers(node) }.map { ($0, Self.offset($0)) }
         return try history(of: node).map { row in
             NodeUptime.Probe(
-                timeMs: row.timeMs, up: row.verdict != "failed", latencyMicroseconds: row.latencyMicroseconds,
+                timeMs: row.timeMs, up: row.verdict.answered, latencyMicroseconds: row.latencyMicroseconds,
                 excluded: windows.contains { $0.0.holds(atMs: row.timeMs, offset: $0.1) })
         }
     }
@@ -161,9 +161,9 @@ extension ArenaRuntime {
         let host = URLComponents(string: node.url)?.host ?? ""
         return try history(of: node.name).map { row in
             GatusDocuments.Result(
-                timeMs: row.timeMs, success: row.verdict != "failed", httpStatus: row.httpStatus ?? 0, hostname: host,
+                timeMs: row.timeMs, success: row.verdict.answered, httpStatus: row.httpStatus ?? 0, hostname: host,
                 durationNanoseconds: row.latencyMicroseconds * 1000,
-                errors: row.verdict == "failed" ? [row.reason ?? "failed"] : [])
+                errors: row.verdict == .failed ? [row.reason ?? "failed"] : [])
         }
     }
 }

@@ -107,7 +107,7 @@ public final class ArenaRuntime: Sendable {
             for row in rows where row.url == node.url {
                 let result = ProbeResult(
                     status: row.httpStatus ?? 0, latencyMs: Double(row.latencyMicroseconds) / 1000)
-                let verdict = ProbeVerdict(ProbeVerdict.Kind(rawValue: row.verdict) ?? .failed, row.reason)
+                let verdict = ProbeVerdict(ProbeVerdict.Kind(row.verdict), row.reason)
                 health.record(verdict, result, at: Double(row.timeMs) / 1000, probe: configuration.probe)
             }
             restored.append(health)
@@ -195,7 +195,8 @@ public final class ArenaRuntime: Sendable {
     private func recorded(_ record: Prober.Record) {
         let row = ProbeRow(
             node: record.node, url: record.url, timeMs: Int64((record.time * 1000).rounded()),
-            verdict: record.verdict.kind.rawValue, reason: record.verdict.reason, httpStatus: record.httpStatus,
+            verdict: ProbeRow.Verdict(record.verdict.kind), reason: record.verdict.reason,
+            httpStatus: record.httpStatus,
             latencyMicroseconds: Int64((record.latencyMs * 1000).rounded()))
         let maintenance = inMaintenance(record.node, atMs: row.timeMs)
         state.withLock { state in
