@@ -232,6 +232,14 @@ let package = Package(
             dependencies: ["ChoreoArena", "ChoreoFormat", "ChoreoEngine", "ChoreoJSON", "ChoreoTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "ChoreoServiceTests",
+            dependencies: ["ChoreoService", "ChoreoTransport", "ChoreoStorage", "ChoreoTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ChoreoMonitorTests",
+            dependencies: ["ChoreoMonitor", "ChoreoArena", "ChoreoStorage", "ChoreoJSON", "ChoreoTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "ChoreoHTTPTests",
             dependencies: [
                 "ChoreoHTTP", "ChoreoService", "ChoreoMonitor", "ChoreoTransport", "ChoreoJSON", "ChoreoFormat",
