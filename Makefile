@@ -16,12 +16,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 DATA ?= ./choreo-data
 
-.PHONY: serve test deps-apt deps-test-apt deps-pip deps-players pages-fresh build build-release lint unit crosscheck live players openapi dockerlint bench order clean
+.PHONY: serve test deps-apt deps-test-apt deps-pip deps-players pages-fresh build build-release lint unit crosscheck live players openapi rules dockerlint bench order clean
 
 serve: deps-apt build-release
 	.build/release/choreo serve --host $(HOST) --port $(PORT) --data $(DATA)
 
-test: deps-apt deps-test-apt deps-pip deps-players build unit crosscheck live players openapi dockerlint lint
+test: deps-apt deps-test-apt deps-pip deps-players build unit crosscheck live players openapi rules dockerlint lint
 	@rm -rf $(TEST_TMP)
 	@echo "all checks passed"
 
@@ -105,6 +105,12 @@ players:
 
 openapi:
 	python3 -m openapi_spec_validator openapi.yaml
+
+# The shipped Prometheus configuration and alerting rules (deploy/prometheus): every rule
+# tested by promtool against recorded series (alerts_test.yml).
+rules:
+	cd deploy/prometheus && promtool check config prometheus.yml && promtool check rules alerts.yml && \
+		promtool test rules alerts_test.yml
 
 dockerlint:
 	hadolint Dockerfile deploy/haproxy.Dockerfile

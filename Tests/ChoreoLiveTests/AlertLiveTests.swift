@@ -158,6 +158,7 @@ import Testing
         #expect(state.contains(#""idempotencyKey":"gone/alpha/1/triggered""#) && state.contains(#""lastError":"#))
         let failedMetric = try http.request("GET", "/metrics").text
         #expect(failedMetric.contains(#"choreo_alert_deliveries{outcome="failed"} 1"#))
+        #expect(failedMetric.contains(#"choreo_alert_deliveries_failed_total{channel="dead"} 1"#))
     }
 
     /// Killed while the receiver holds a delivery (sent, not recorded): after a restart the same

@@ -25,6 +25,9 @@ extension ArenaRuntime {
         var running = false
         /// Tries so far by outcome, in this process (`choreo_alert_delivery_attempts_total`).
         var attempts: [String: Int] = ["success": 0, "failure": 0]
+        /// Deliveries given up on in this process, by channel (`choreo_alert_deliveries_failed_total`):
+        /// a counter, unlike the kept deliveries' gauge, which falls when an old one is trimmed.
+        var givenUp: [String: Int] = [:]
         /// A follower's newest transition seen per rule and node (`rule/node` → sequence and
         /// reminder), so that it sends each recorded one to its own event streams once.
         var seen: [String: (sequence: Int, reminder: Int)] = [:]
@@ -197,6 +200,7 @@ extension ArenaRuntime {
                 try? store.updateDelivery(
                     key: delivery.key, channel: delivery.channel, status: .failed, attempts: delivery.attempts,
                     nextMs: nowMs, error: "the channel \(delivery.channel) is no longer configured")
+                alertWork.withLock { $0.givenUp[delivery.channel, default: 0] += 1 }
                 continue
             }
             let outcome = send(delivery, channel: channel)
@@ -209,6 +213,7 @@ extension ArenaRuntime {
                 key: delivery.key, channel: delivery.channel, status: status, attempts: attempt,
                 nextMs: status == .retrying ? next : finishedMs,
                 error: outcome.succeeded ? nil : outcome.description)
+            if status == .failed { alertWork.withLock { $0.givenUp[delivery.channel, default: 0] += 1 } }
         }
     }
 
@@ -356,11 +361,17 @@ extension ArenaRuntime {
         for outcome in StoredDelivery.Status.allCases {
             lines.append("choreo_alert_deliveries{outcome=\"\(outcome.rawValue)\"} \(counts[outcome] ?? 0)")
         }
-        let attempts = alertWork.withLock { $0.attempts }
+        let (attempts, givenUp) = alertWork.withLock { ($0.attempts, $0.givenUp) }
         lines.append("# HELP choreo_alert_delivery_attempts_total Delivery tries by this process, by outcome.")
         lines.append("# TYPE choreo_alert_delivery_attempts_total counter")
         for outcome in ["success", "failure"] {
             lines.append("choreo_alert_delivery_attempts_total{outcome=\"\(outcome)\"} \(attempts[outcome] ?? 0)")
+        }
+        lines.append("# HELP choreo_alert_deliveries_failed_total Deliveries this process gave up on, by channel.")
+        lines.append("# TYPE choreo_alert_deliveries_failed_total counter")
+        for channel in Set(configuration.alerts.channels.map(\.name)).union(givenUp.keys).sorted() {
+            lines.append(
+                "choreo_alert_deliveries_failed_total{channel=\"\(label(channel))\"} \(givenUp[channel] ?? 0)")
         }
         return lines
     }
