@@ -116,3 +116,24 @@ struct UptimeTests {
         #expect(GatusDocuments.uptimeColor(0.9999) == "#4c1" && GatusDocuments.uptimeColor(0.5) == "#e05d44")
     }
 }
+
+/// The time-weighted figure over a period not over yet: only the time watched up to now counts.
+@Suite struct WatchedTimeTests {
+    @Test func timeToComeIsNotWatched() {
+        // Up for 60 s, down for 40 s, up again at 100 s; now is 100 s into a 1000 s period.
+        let probes = [
+            NodeUptime.Probe(timeMs: 0, up: true, latencyMicroseconds: 1000),
+            NodeUptime.Probe(timeMs: 60_000, up: false, latencyMicroseconds: 0),
+            NodeUptime.Probe(timeMs: 100_000, up: true, latencyMicroseconds: 1000),
+        ]
+        let watched = NodeUptime(probes: probes, fromMs: 0, toMs: 1_000_000, nowMs: 100_000)
+        #expect(watched.timeWeighted == 0.6)
+        #expect(watched.watchedMilliseconds == 100_000 && watched.watchedShare == 0.1)
+        // Before: the latest probe's verdict held to the period's end, as if watched.
+        let unbounded = NodeUptime(probes: probes, fromMs: 0, toMs: 1_000_000)
+        #expect(unbounded.timeWeighted == 0.96)
+        // A period that starts after now has no figure at all.
+        let future = NodeUptime(probes: probes, fromMs: 200_000, toMs: 300_000, nowMs: 100_000)
+        #expect(future.timeWeighted == nil && future.watchedMilliseconds == 0)
+    }
+}

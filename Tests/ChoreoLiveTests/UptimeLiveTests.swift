@@ -85,6 +85,22 @@ import Testing
             case .number(let slaTotal)? = slaProbes["total"]
         else { throw LiveError("no SLA: \(sla)") }
         #expect(days.count >= 28 && days.count <= 31 && slaTotal >= total)
+        // Only the watched time up to now counts: the month's time-weighted figure is the flaky
+        // node's (about two thirds), not the rest of the month as up; days to come have none, and
+        // the report says how little of the month was watched.
+        guard case .number(let slaTimeWeighted)? = sla["timeWeighted"], case .number(let watched)? = sla["watched"],
+            case .number(let watchedShare)? = sla["watchedShare"]
+        else { throw LiveError("no time-weighted SLA: \(sla)") }
+        #expect(slaTimeWeighted > 0.3 && slaTimeWeighted < 0.95, "\(slaTimeWeighted)")
+        #expect(watched > 1 && watched < 600 && watchedShare > 0 && watchedShare < 0.001, "\(watched) \(watchedShare)")
+        let today = String(stamp(Date().timeIntervalSince1970).prefix(10))
+        let future = days.compactMap { day -> JSONObject? in
+            guard case .object(let object) = day, case .string(let date)? = object["date"], date > today else {
+                return nil
+            }
+            return object
+        }
+        #expect(future.allSatisfy { $0["timeWeighted"] == .null && $0["watched"] == .number(0) })
         let csv = try http.request("GET", "/v1/arena/nodes/db/sla?month=\(month)&format=csv")
         #expect(csv.status == 200 && csv.headers["content-type"]?.hasPrefix("text/csv") == true)
         let rows = csv.text.split(separator: "\n")

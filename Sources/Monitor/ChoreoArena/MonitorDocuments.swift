@@ -63,6 +63,8 @@ public enum MonitorDocuments {
                 ("timeWeighted", uptime.timeWeighted.map { .number($0) } ?? .null),
                 ("meanLatencyMs", uptime.meanLatencyMicroseconds.map { .number($0 / 1000) } ?? .null),
                 ("maintenanceExcluded", .number(Double(uptime.excludedMilliseconds) / 1000)),
+                ("watched", .number(Double(uptime.watchedMilliseconds) / 1000)),
+                ("watchedShare", .number(uptime.watchedShare)),
             ]
         }
         let dayItems: [JSONValue] = days.map { .object(JSONObject([("date", .string(date($0.fromMs)))] + entry($0))) }
@@ -78,12 +80,15 @@ public enum MonitorDocuments {
     /// `…/sla?format=csv`: a line a day, then the month's `total`.
     public static func slaCSV(total: NodeUptime, days: [NodeUptime]) -> [UInt8] {
         func ratio(_ value: Double?) -> String { value.map { String($0) } ?? "" }
-        var lines = ["date,probes,up,uptime,time_weighted,mean_latency_ms,maintenance_excluded_s"]
+        var lines = [
+            "date,probes,up,uptime,time_weighted,mean_latency_ms,maintenance_excluded_s,watched_s,watched_share"
+        ]
         for day in days + [total] {
             let label = day == total ? "total" : date(day.fromMs)
             lines.append(
                 "\(label),\(day.total),\(day.up),\(ratio(day.ratio)),\(ratio(day.timeWeighted)),"
-                    + "\(day.meanLatencyMicroseconds.map { String($0 / 1000) } ?? ""),\(Double(day.excludedMilliseconds) / 1000)"
+                    + "\(day.meanLatencyMicroseconds.map { String($0 / 1000) } ?? ""),\(Double(day.excludedMilliseconds) / 1000),"
+                    + "\(Double(day.watchedMilliseconds) / 1000),\(day.watchedShare)"
             )
         }
         return Array((lines.joined(separator: "\n") + "\n").utf8)

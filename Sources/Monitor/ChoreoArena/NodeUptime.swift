@@ -42,9 +42,18 @@ public struct NodeUptime: Sendable, Equatable {
     public let answered: Int
     public let latencySumMicroseconds: Int64
 
+    /// Time watched outside maintenance, milliseconds: the time-weighted ratio's denominator
+    /// (from the first probe that covers the window to the latest, or to now).
+    public var watchedMilliseconds: Int64 { coveredMilliseconds }
+
+    /// The share of the window that was watched outside maintenance (0…1): a month not over yet,
+    /// or watched from its middle, is less than 1.
+    public var watchedShare: Double { toMs > fromMs ? Double(coveredMilliseconds) / Double(toMs - fromMs) : 0 }
+
     /// The uptime over [`fromMs`, `toMs`) of `probes` (in time order). A probe before the
-    /// window carries its verdict into the window until the next probe.
-    public init(probes: [Probe], fromMs: Int64, toMs: Int64) {
+    /// window carries its verdict into the window until the next probe; the latest one's holds
+    /// until `nowMs` at most: time not come yet is not watched, up or down.
+    public init(probes: [Probe], fromMs: Int64, toMs: Int64, nowMs: Int64 = .max) {
         let window = probes.filter { $0.timeMs >= fromMs && $0.timeMs < toMs }
         let inside = window.filter { !$0.excluded }
         let answered = inside.filter(\.up)
@@ -55,7 +64,7 @@ public struct NodeUptime: Sendable, Equatable {
         for (index, probe) in probes.enumerated() {
             let start = max(probe.timeMs, fromMs)
             let next = index + 1 < probes.count ? probes[index + 1].timeMs : toMs
-            let end = min(next, toMs)
+            let end = min(next, toMs, nowMs)
             guard end > start else { continue }
             if probe.excluded {
                 excludedTime += end - start
@@ -78,7 +87,7 @@ public struct NodeUptime: Sendable, Equatable {
     ///
     /// With `includingMaintenance`, probes made in maintenance count as any others.
     public init(
-        probes given: [Probe], buckets stored: [UptimeBucket], fromMs: Int64, toMs: Int64,
+        probes given: [Probe], buckets stored: [UptimeBucket], fromMs: Int64, toMs: Int64, nowMs: Int64 = .max,
         includingMaintenance: Bool = false
     ) {
         let probes =
@@ -110,10 +119,10 @@ public struct NodeUptime: Sendable, Equatable {
                 }
             } ?? false
         guard cut > fromMs, !buckets.isEmpty, !complete else {
-            self.init(probes: probes, fromMs: fromMs, toMs: toMs)
+            self.init(probes: probes, fromMs: fromMs, toMs: toMs, nowMs: nowMs)
             return
         }
-        let raw = NodeUptime(probes: probes, fromMs: min(cut, toMs), toMs: toMs)
+        let raw = NodeUptime(probes: probes, fromMs: min(cut, toMs), toMs: toMs, nowMs: nowMs)
         var sum = UptimeBucket(node: "", resolution: 0, startMs: 0)
         for bucket in UptimeBucket.cover(buckets, fromMs: fromMs, toMs: min(cut, toMs)) { sum.add(bucket) }
         self.init(

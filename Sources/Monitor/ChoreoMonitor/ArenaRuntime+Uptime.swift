@@ -69,7 +69,8 @@ extension ArenaRuntime {
         return UptimeReport(
             node: node, window: from == nil ? window ?? "24h" : "custom",
             uptime: NodeUptime(
-                probes: probes, buckets: buckets, fromMs: fromMs, toMs: toMs, includingMaintenance: including))
+                probes: probes, buckets: buckets, fromMs: fromMs, toMs: toMs, nowMs: nowMs,
+                includingMaintenance: including))
     }
 
     /// A node's recorded probes for uptime: those made while a maintenance window held are
@@ -94,7 +95,9 @@ extension ArenaRuntime {
     }
 
     /// `month` (required, `2026-11`) and `format` (`json` or `csv`, read by the edge).
-    public func sla(of node: String, parameters: [(String, String)]) throws(ServiceError) -> SLAReport {
+    public func sla(
+        of node: String, parameters: [(String, String)], now: Double = Date().timeIntervalSince1970
+    ) throws(ServiceError) -> SLAReport {
         guard configuration.nodes.contains(where: { $0.name == node }) else {
             throw ServiceError.notFound("No node named \(node) in the arena.")
         }
@@ -124,16 +127,18 @@ extension ArenaRuntime {
         guard let month, errors.isEmpty else { throw ServiceError.invalidRequest(ValidationFailure(errors)) }
         let probes = try uptimeProbes(of: node)
         let buckets = try uptimeBuckets(of: node, fromMs: month.range.fromMs, toMs: month.range.toMs)
+        // Only time up to now is watched: a day to come has no time-weighted figure.
+        let nowMs = Int64((now * 1000).rounded())
         let days = (0..<month.range.days).map { day in
             let from = month.range.fromMs + Int64(day) * 86_400_000
             return NodeUptime(
-                probes: probes, buckets: buckets, fromMs: from, toMs: from + 86_400_000, includingMaintenance: including
-            )
+                probes: probes, buckets: buckets, fromMs: from, toMs: from + 86_400_000, nowMs: nowMs,
+                includingMaintenance: including)
         }
         return SLAReport(
             node: node, month: month.name,
             total: NodeUptime(
-                probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs,
+                probes: probes, buckets: buckets, fromMs: month.range.fromMs, toMs: month.range.toMs, nowMs: nowMs,
                 includingMaintenance: including),
             days: days)
     }
