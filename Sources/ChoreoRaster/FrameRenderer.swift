@@ -136,8 +136,15 @@ public struct FrameRenderer: Sendable {
         var runs: [Int] = []
         var previous: Frame?
         let cursor = frames.makeCursor()
+        // A mask's values are not in a frame's tables (it is out of the tree): a scene with
+        // masks draws every frame.
+        let masks = frames.timeline.layers.contains { $0.mask >= 0 }
         for (index, time) in times.enumerated() {
             if let shouldStop, shouldStop() { return nil }
+            if masks {
+                runs.append(index)
+                continue
+            }
             let frame = Frame(self, time: time, cursor: cursor)
             if let previous, Frame.drawsAlike(previous, frame) { continue }
             runs.append(index)

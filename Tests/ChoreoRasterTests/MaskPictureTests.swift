@@ -52,4 +52,11 @@ import Testing
         let detached = Self.scene.replacingOccurrences(of: #""actions": "implicit","#, with: #""detached": true,"#)
         #expect(throws: (any Error).self) { try SceneDecoder.decode(bytes: Array(detached.utf8)) }
     }
+
+    /// A still layer under an animated mask: no two frames are taken for alike (the mask's
+    /// values are not in a frame's tables).
+    @Test func anAnimatedMaskDrawsEveryFrame() throws {
+        let renderer = try RasterTests.renderer(Self.scene)
+        #expect(renderer.runsDrawingAlike([0, 0.25, 0.5, 0.75]) == [0, 1, 2, 3])
+    }
 }
