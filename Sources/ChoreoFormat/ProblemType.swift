@@ -18,6 +18,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case invalidArenaConfiguration = "invalid-arena-configuration"
     case invalidRequest = "invalid-request"
     case invalidMaintenanceWindow = "invalid-maintenance-window"
+    case unsupportedDuration = "unsupported-duration"
     case importFailed = "import-failed"
     case internalError = "internal"
     case unavailable
@@ -27,7 +28,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
 
     public var status: Int {
         switch self {
-        case .malformedJSON, .badRequestTarget, .badRequestHead: 400
+        case .malformedJSON, .badRequestTarget, .badRequestHead, .unsupportedDuration: 400
         case .unauthorized: 401
         case .notFound: 404
         case .methodNotAllowed: 405
@@ -62,6 +63,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .invalidArenaConfiguration: "Invalid arena configuration"
         case .invalidRequest: "Invalid request"
         case .invalidMaintenanceWindow: "Invalid maintenance window"
+        case .unsupportedDuration: "Unsupported duration"
         case .importFailed: "Nothing could be imported"
         case .internalError: "Internal error"
         case .unavailable: "Service unavailable"
@@ -101,6 +103,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
             "The query (or body) of an arena or monitor route is not a valid request: an unknown parameter, a value out of range, a time that is not RFC 3339 or not in 1970-01-01T00:00:00Z…9999-12-31T23:59:59Z, a date the calendar does not have (2026-02-30). Each entry of errors names the parameter (query.NAME) and says why."
         case .invalidMaintenanceWindow:
             "The body of POST /v1/arena/maintenance is JSON but not a valid maintenance window (docs/arena.md); each entry of errors names the field at fault."
+        case .unsupportedDuration:
+            "A Gatus route's duration (…/uptimes/{duration}, …/response-times/{duration}) is one of 1h, 24h, 7d and 30d; another is refused with 400, as Gatus refuses it. errors names path.duration."
         case .importFailed:
             "The source code (POST /v1/import) made no scene: a syntax error, a limit gone over, no entry point, or a parse that crashed or ran out of time. The problem's diagnostics list each one with its line and column (docs/import.md)."
         case .internalError:

@@ -45,13 +45,18 @@ extension Application {
     /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
     func gatusStatuses(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        return .json(200, value: try service { () throws(ServiceError) in try arena.gatusStatuses() })
+        return .json(
+            200, value: try service { () throws(ServiceError) in try arena.gatusStatuses(parameters: request.query) })
     }
 
     /// `GET /api/v1/endpoints/{key}/statuses`.
     func gatusEndpoint(_ request: HTTPRequest, _ path: PathParameters) throws(Problem) -> HTTPResponse {
         let arena = try runningArena()
-        return .json(200, value: try service { () throws(ServiceError) in try arena.gatusEndpoint(key: path[.key]) })
+        return .json(
+            200,
+            value: try service { () throws(ServiceError) in
+                try arena.gatusEndpoint(key: path[.key], parameters: request.query)
+            })
     }
 
     /// `GET /api/v1/endpoints/{key}/uptimes/{duration}`: the ratio as text, as Gatus's raw route.

@@ -15,6 +15,17 @@ extension Application {
         }
     }
 
+    /// `GET /health`, as Gatus answers it: `{"status":"UP"}` while storage is healthy, 503 with
+    /// `{"status":"DOWN"}` otherwise.
+    func gatusHealth(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
+        switch healthCheck.run() {
+        case .healthy: return .json(200, Self.upBody)
+        case .unhealthy, .noAnswer: return .json(503, Self.downBody)
+        }
+    }
+    private static let upBody = Array(#"{"status":"UP"}"#.utf8)
+    private static let downBody = Array(#"{"status":"DOWN"}"#.utf8)
+
     /// `GET /metrics`: Prometheus' text format.
     func metricsPage(_ request: HTTPRequest, _ path: PathParameters) -> HTTPResponse {
         let text = metrics.exposition(renderMemoryInUse: renderMemory.inUse, appending: arena?.metricsText() ?? "")

@@ -39,6 +39,7 @@ public struct Problem: Error, Sendable {
         case .invalid(.configuration): kind = .invalidArenaConfiguration
         case .invalid(.request): kind = .invalidRequest
         case .invalid(.maintenanceWindow): kind = .invalidMaintenanceWindow
+        case .invalid(.duration): kind = .unsupportedDuration
         case .notFound: kind = .notFound
         case .conflict: kind = .conflict
         case .preconditionFailed: kind = .preconditionFailed

@@ -60,6 +60,7 @@ extension Application {
         Route("GET", "/api/v1/endpoints/{key}/response-times/{duration}/chart.svg", Application.gatusResponseTimeChart),
         Route("GET", "/api/v1/endpoints/{key}/health/badge.shields", Application.gatusShields),
         Route("GET", "/healthz", lane: .health, Application.health),
+        Route("GET", "/health", lane: .health, Application.gatusHealth),
         Route("GET", "/metrics", lane: .inline, Application.metricsPage),
         Route("GET", "/problems/{name}", Application.problemPage),
         Route("GET", "/", Application.player),

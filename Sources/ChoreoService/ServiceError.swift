@@ -41,6 +41,8 @@ public struct ServiceError: Error, Sendable, Equatable {
         case request
         /// The body of `POST /v1/arena/maintenance`.
         case maintenanceWindow
+        /// A Gatus route's duration in its path (400, as Gatus answers).
+        case duration
     }
 
     public let kind: Kind
@@ -90,6 +92,11 @@ public struct ServiceError: Error, Sendable, Equatable {
     /// A maintenance window (`POST /v1/arena/maintenance`) with the fields at fault.
     public static func invalidMaintenanceWindow(_ failure: ValidationFailure) -> ServiceError {
         invalid(failure, .maintenanceWindow, what: "a valid maintenance window")
+    }
+
+    /// A Gatus route's duration that Gatus does not have (`path.duration`).
+    public static func unsupportedDuration(_ failure: ValidationFailure) -> ServiceError {
+        invalid(failure, .duration, what: "a supported duration")
     }
 
     /// One field at fault in a scene or request.

@@ -91,6 +91,7 @@ enum RenderCommand {
         case .invalid(.configuration): "Invalid arena configuration"
         case .invalid(.request): "Invalid request"
         case .invalid(.maintenanceWindow): "Invalid maintenance window"
+        case .invalid(.duration): "Unsupported duration"
         case .notFound: "Not found"
         case .conflict: "Conflict"
         case .preconditionFailed: "Precondition failed"

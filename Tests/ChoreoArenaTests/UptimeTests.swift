@@ -98,6 +98,49 @@ struct UptimeTests {
         #expect(change["timestamp"] == .string("1970-01-01T00:00:02.000Z"))
     }
 
+    @Test func gatusKeysPagesAndAResultWithoutAnAnswer() throws {
+        #expect(GatusDocuments.gatusKey("flap") == "_flap")
+        #expect(GatusDocuments.gatusKey("Web Server_01") == "_web-server-01")
+        #expect(GatusDocuments.gatusKey("db", group: "Core.EU") == "core-eu_db")
+        let results: [GatusDocuments.Result] = (1...7).map { (index: Int) -> GatusDocuments.Result in
+            let answered = index != 7
+            let status: Int? = answered ? 200 : nil
+            let errors: [String] = answered ? [] : ["connection refused"]
+            return GatusDocuments.Result(
+                timeMs: Int64(index) * 1000, success: answered, httpStatus: status, hostname: "db",
+                durationNanoseconds: 1, errors: errors)
+        }
+        func times(_ query: [(String, String)]) -> [String] {
+            guard
+                case .object(let endpoint) = GatusDocuments.endpoint(
+                    name: "db", results: results, page: GatusDocuments.Page(query), startedMs: 1000),
+                case .array(let items)? = endpoint["results"]
+            else { return [] }
+            return items.compactMap { item in
+                guard case .object(let result) = item, case .string(let time)? = result["timestamp"] else { return nil }
+                return String(time.dropFirst(17).prefix(2))
+            }
+        }
+        // Page 1 is the newest, each page oldest first; sizes past 100 are 100, nonsense the default.
+        #expect(times([("pageSize", "3")]) == ["05", "06", "07"])
+        #expect(times([("page", "2"), ("pageSize", "3")]) == ["02", "03", "04"])
+        #expect(times([("page", "3"), ("pageSize", "3")]) == ["01"])
+        #expect(times([("page", "4"), ("pageSize", "3")]) == [])
+        #expect(times([("page", "x"), ("pageSize", "0")]).count == 7)
+        #expect(GatusDocuments.Page([("pageSize", "1000")]).size == 100 && GatusDocuments.Page([]).size == 50)
+        guard case .object(let endpoint) = GatusDocuments.endpoint(name: "db", results: results, startedMs: 1000),
+            case .array(let items)? = endpoint["results"], case .object(let last)? = items.last,
+            case .object(let first)? = items.first, case .array(let events)? = endpoint["events"],
+            case .object(let start)? = events.first
+        else {
+            Issue.record("not an endpoint")
+            return
+        }
+        // No answer, no status (Gatus omits it); an answer keeps its status.
+        #expect(last["status"] == nil && first["status"] == .number(200))
+        #expect(start["type"] == .string("START") && start["timestamp"] == .string("1970-01-01T00:00:01.000Z"))
+    }
+
     @Test func badgesTakeShieldsStyles() {
         let flat = String(
             decoding: GatusDocuments.badge(label: "uptime", value: "99.5%", color: "#a3c51c", style: nil), as: UTF8.self

@@ -288,6 +288,7 @@ extension JSONValue {
         let services: [ServiceError] = [
             .malformedJSON(JSONParseError(line: 1, column: 1, reason: "x")), .invalidStandings(failure),
             .invalidConfiguration(failure), .invalidRequest(failure), .invalidMaintenanceWindow(failure),
+            .unsupportedDuration(failure),
             .conflict("x"),
             .preconditionFailed("x"), .internalFailure("x"),
         ]

@@ -133,7 +133,20 @@ import Testing
         #expect(speed.status == 200 && speed.text.contains("ms<"))
         let chart = try http.request("GET", "/api/v1/endpoints/web-server-01/response-times/1h/chart.svg")
         #expect(chart.status == 200 && chart.text.contains("<polyline"))
-        #expect(try http.request("GET", "/api/v1/endpoints/db/uptimes/2h/badge.svg").status == 422)
+        let unsupported = try http.request("GET", "/api/v1/endpoints/db/uptimes/2h/badge.svg")
+        #expect(unsupported.status == 400 && unsupported.text.contains("/problems/unsupported-duration"))
+        #expect(try http.request("GET", "/api/v1/endpoints/db/uptimes/2h").status == 400)
+        // Gatus's keys (`_<name>`, lower-cased) find the same nodes; pages of results; /health.
+        let gatusKeyed = try http.request("GET", "/api/v1/endpoints/_web-server-01/uptimes/1h")
+        #expect(gatusKeyed.status == 200 && gatusKeyed.text == "1.0")
+        let paged = try ArenaLiveTests.object(
+            try http.request("GET", "/api/v1/endpoints/_db/statuses?page=1&pageSize=5"))
+        guard case .array(let page)? = paged["results"], case .array(let whole)? = one["results"] else {
+            throw LiveError("no page")
+        }
+        #expect(page.count == 5 && whole.count > 5)
+        let health = try http.request("GET", "/health")
+        #expect(health.status == 200 && health.text == #"{"status":"UP"}"#)
         let shields = try ArenaLiveTests.object(
             try http.request("GET", "/api/v1/endpoints/web-server-01/health/badge.shields"))
         #expect(shields["schemaVersion"] == .number(1) && shields["message"] == .string("up"))

@@ -10,17 +10,63 @@ public enum GatusDocuments {
         String(name.map { " /_,.#+&".contains($0) ? "-" : $0 })
     }
 
+    /// A node's key as Gatus makes it: `<group>_<name>`, each lower-cased with spaces, `/`, `_`,
+    /// `,`, `.`, `#`, `+` and `&` as `-` (`_flap`, `_web-server-01` for a node without a group).
+    /// The Gatus routes take it beside choreo's own ``key(_:)``.
+    public static func gatusKey(_ name: String, group: String = "") -> String {
+        func sanitized(_ text: String) -> String { key(text.lowercased()) }
+        return sanitized(group) + "_" + sanitized(name)
+    }
+
+    /// A page of an endpoint's results, as Gatus's `page` (from 1, the newest results) and
+    /// `pageSize` (50 by default, at most 100) ask: a value that is not a whole number from 1 is
+    /// read as its default, and a larger size as 100, as Gatus reads them.
+    public struct Page: Sendable, Equatable {
+        public let number: Int
+        public let size: Int
+
+        public static let defaultSize = 50
+        public static let maximumSize = 100
+
+        public init(number: Int = 1, size: Int = Page.defaultSize) {
+            self.number = max(1, number)
+            self.size = min(max(1, size), Page.maximumSize)
+        }
+
+        /// `page` and `pageSize` from a query; other parameters are ignored.
+        public init(_ parameters: [(String, String)]) {
+            var number = 1
+            var size = Page.defaultSize
+            for (name, value) in parameters {
+                guard let whole = Int(value), whole >= 1 else { continue }
+                if name == "page" { number = whole }
+                if name == "pageSize" { size = whole }
+            }
+            self.init(number: number, size: size)
+        }
+
+        /// The page of `items` (oldest first): the newest `size` for page 1, the `size` before
+        /// them for page 2, …, still oldest first.
+        public func slice<Item>(_ items: [Item]) -> ArraySlice<Item> {
+            let (skipped, overflow) = (number - 1).multipliedReportingOverflow(by: size)
+            let end = overflow ? 0 : max(0, items.count - skipped)
+            return items[max(0, end - size)..<end]
+        }
+    }
+
     /// One probe as Gatus reports a result.
     public struct Result: Sendable, Equatable {
         public let timeMs: Int64
         public let success: Bool
-        public let httpStatus: Int
+        /// The answer's status; nil when there was none (refused, timed out), and then left out
+        /// of the result as Gatus leaves it out.
+        public let httpStatus: Int?
         public let hostname: String
         public let durationNanoseconds: Int64
         public let errors: [String]
 
         public init(
-            timeMs: Int64, success: Bool, httpStatus: Int, hostname: String, durationNanoseconds: Int64,
+            timeMs: Int64, success: Bool, httpStatus: Int?, hostname: String, durationNanoseconds: Int64,
             errors: [String]
         ) {
             self.timeMs = timeMs
@@ -34,7 +80,7 @@ public enum GatusDocuments {
 
     /// An endpoint's status: its name, key, results (oldest first) and events (`START`, then
     /// `HEALTHY` / `UNHEALTHY` at each change of the results' success).
-    public static func endpoint(name: String, results: [Result], startedMs: Int64?) -> JSONValue {
+    public static func endpoint(name: String, results: [Result], page: Page = Page(), startedMs: Int64?) -> JSONValue {
         var events: [JSONValue] = []
         if let startedMs { events.append(["type": "START", "timestamp": .string(timestamp(startedMs))]) }
         var last: Bool?
@@ -46,13 +92,15 @@ public enum GatusDocuments {
                 ])
             last = result.success
         }
-        let items: [JSONValue] = results.map { result in
-            [
-                "status": .number(Double(result.httpStatus)), "hostname": .string(result.hostname),
-                "duration": .number(Double(result.durationNanoseconds)),
-                "errors": .array(result.errors.map { .string($0) }), "success": .bool(result.success),
-                "timestamp": .string(timestamp(result.timeMs)),
+        let items: [JSONValue] = page.slice(results).map { result in
+            var fields: [(String, JSONValue)] = []
+            if let status = result.httpStatus, status > 0 { fields.append(("status", .number(Double(status)))) }
+            fields += [
+                ("hostname", .string(result.hostname)), ("duration", .number(Double(result.durationNanoseconds))),
+                ("errors", .array(result.errors.map { .string($0) })), ("success", .bool(result.success)),
+                ("timestamp", .string(timestamp(result.timeMs))),
             ]
+            return .object(JSONObject(fields))
         }
         return [
             "name": .string(name), "group": "", "key": .string(key(name)), "results": .array(items),

@@ -14,25 +14,30 @@ extension ArenaRuntime {
     /// One of Gatus's durations, or invalid at `path.duration` (400 in Gatus).
     public static func checkGatusDuration(_ duration: String) throws(ServiceError) {
         guard gatusDurations.contains(duration) else {
-            throw ServiceError.invalidRequest(
+            throw ServiceError.unsupportedDuration(
                 ValidationFailure([
                     FieldError(path: "path.duration", message: "durations supported: 1h, 24h, 7d, 30d, not \(duration)")
                 ]))
         }
     }
 
-    /// `GET /api/v1/endpoints/statuses`: every node as a Gatus endpoint.
-    public func gatusStatuses() throws(ServiceError) -> JSONValue {
-        .array(
-            try nodes.map { node throws(ServiceError) in
-                GatusDocuments.endpoint(name: node.name, results: try gatusResults(of: node), startedMs: nil)
-            })
+    /// `GET /api/v1/endpoints/statuses?page=&pageSize=`: every node as a Gatus endpoint.
+    public func gatusStatuses(parameters: [(String, String)] = []) throws(ServiceError) -> JSONValue {
+        let page = GatusDocuments.Page(parameters)
+        return .array(try nodes.map { node throws(ServiceError) in try gatusEndpoint(node, page: page) })
     }
 
-    /// `GET /api/v1/endpoints/{key}/statuses`.
-    public func gatusEndpoint(key: String) throws(ServiceError) -> JSONValue {
-        let node = try node(forKey: key)
-        return GatusDocuments.endpoint(name: node.name, results: try gatusResults(of: node), startedMs: nil)
+    /// `GET /api/v1/endpoints/{key}/statuses?page=&pageSize=`.
+    public func gatusEndpoint(key: String, parameters: [(String, String)] = []) throws(ServiceError) -> JSONValue {
+        try gatusEndpoint(try node(forKey: key), page: GatusDocuments.Page(parameters))
+    }
+
+    /// One endpoint with a page of its results; its events (`START` at the oldest recorded
+    /// probe, then each change) from all of them, as Gatus keeps its events apart.
+    private func gatusEndpoint(_ node: NodeHealth, page: GatusDocuments.Page) throws(ServiceError) -> JSONValue {
+        let results = try gatusResults(of: node)
+        return GatusDocuments.endpoint(
+            name: node.name, results: results, page: page, startedMs: results.first?.timeMs)
     }
 
     /// The node a Gatus route names and its uptime over one of Gatus's durations (invalid at

@@ -153,9 +153,13 @@ extension ArenaRuntime {
         return value == "include"
     }
 
-    /// The node whose Gatus key is `key`; not found otherwise.
+    /// The node whose key is `key`, choreo's or Gatus's (``GatusDocuments/gatusKey(_:group:)``);
+    /// not found otherwise.
     public func node(forKey key: String) throws(ServiceError) -> NodeHealth {
-        guard let node = nodes.first(where: { GatusDocuments.key($0.name) == key }) else {
+        guard
+            let node = nodes.first(where: { GatusDocuments.key($0.name) == key })
+                ?? nodes.first(where: { GatusDocuments.gatusKey($0.name) == key })
+        else {
             throw ServiceError.notFound("No node has the key \(key).")
         }
         return node
@@ -166,7 +170,7 @@ extension ArenaRuntime {
         let host = URLComponents(string: node.url)?.host ?? ""
         return try history(of: node.name).map { row in
             GatusDocuments.Result(
-                timeMs: row.timeMs, success: row.verdict.answered, httpStatus: row.httpStatus ?? 0, hostname: host,
+                timeMs: row.timeMs, success: row.verdict.answered, httpStatus: row.httpStatus, hostname: host,
                 durationNanoseconds: row.latencyMicroseconds * 1000,
                 errors: row.verdict == .failed ? [row.reason ?? "failed"] : [])
         }
