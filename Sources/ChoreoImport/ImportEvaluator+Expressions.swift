@@ -343,7 +343,13 @@ extension ImportEvaluator {
         case .member(nil, let name, _):
             return try implicitCall(name, evaluated, position)
         case .member(.name("super", _), let name, _):
-            // UIKit's own implementation: an initializer returns the object being made.
+            // UIKit's own implementation: an initializer returns the object being made, framed
+            // as `-[UIView initWithFrame:]` frames it (`[super initWithFrame:r]` from `-init`).
+            if name == "initWithFrame", let selfValue, layer(selfValue) != nil,
+                let frame = evaluated.items.first?.value
+            {
+                try setMember(selfValue, "frame", frame, position)
+            }
             return name.hasPrefix("init") ? selfValue ?? .null : .null
         case .member(let base?, let name, _):
             if case .name(let written, _) = base, scope.lookup(written) == nil,
@@ -361,6 +367,7 @@ extension ImportEvaluator {
                     return try call(
                         function, on: .typeName(typeName), arguments: evaluated.items.map(\.value), at: position)
                 }
+                if let value = try runtimeMessage(.typeName(typeName), name, evaluated, position) { return value }
                 return try callStatic(typeName, name, evaluated, position)
             }
             let target = try evaluate(base, scope, selfValue: selfValue)
@@ -472,6 +479,7 @@ extension ImportEvaluator {
     func callMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
     {
+        if let value = try runtimeMessage(target, name, arguments, position) { return value }
         switch target {
         case .object:
             if let value = try anchorMethod(target, name, arguments, position) { return value }
@@ -590,6 +598,10 @@ extension ImportEvaluator {
             scope.variables[parameter] = index < arguments.count ? arguments[index] : .null
         }
         let selfValue: Value? = if case .null = target { nil } else { target }
+        // A class method is a message to the class: `+initialize` first (ObjCRuntime.swift).
+        if case .typeName(let type) = target, !(function.isStatic && function.name == "load") {
+            try initializeClass(type)
+        }
         // A function or getter whose body is one expression returns it (SE-0255).
         if function.body.count == 1, case .expression(let expression) = function.body[0] {
             return try evaluate(expression, scope, selfValue: selfValue)

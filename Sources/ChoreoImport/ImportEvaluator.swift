@@ -148,6 +148,8 @@ final class ImportEvaluator {
     /// The type properties read or set so far (`Type.name` → value), and those whose initial
     /// value is being computed (``typePropertyValue(_:_:_:)``).
     var typePropertyValues: [String: Value] = [:]
+    /// The Objective-C classes sent `+initialize` so far.
+    var initializedClasses: Set<String> = []
     var typePropertiesInitialising: Set<String> = []
 
     init(unit: SourceUnit, options: ImportOptions) {
@@ -159,6 +161,8 @@ final class ImportEvaluator {
                 existing.properties += type.properties
                 existing.methods += type.methods
                 existing.inherits += type.inherits
+                existing.protocols += type.protocols
+                existing.isObjectiveC = existing.isObjectiveC || type.isObjectiveC
                 types[type.name] = existing
             } else {
                 types[type.name] = type
@@ -231,6 +235,7 @@ final class ImportEvaluator {
     /// Runs the entry point, then everything it scheduled, in time order.
     func run() throws(ImportStop) {
         _ = try execute(unit.globals, globals, selfValue: nil)
+        try runLoadMethods()
         let entry = try entryPoint()
         entryPosition = entry.position
         let list = ActionList()
@@ -609,6 +614,8 @@ final class ImportEvaluator {
     func instantiate(_ typeName: String, at position: SourcePosition, arguments: Arguments = Arguments(items: []))
         throws(ImportStop) -> Value
     {
+        // `+alloc` is the class's first message, if nothing was sent before it.
+        try initializeClass(typeName)
         let object = InstanceObject(typeName: typeName)
         let value: Value
         if let base = viewBase(typeName) {

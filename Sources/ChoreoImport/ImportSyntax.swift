@@ -236,6 +236,12 @@ package struct TypeDeclaration: Sendable {
     package var position: SourcePosition
     /// An enum's cases, in order (`case circle, ring`): its values are `.circle`, `Type.ring`.
     package var cases: [String] = []
+    /// The protocols an Objective-C class adopts (`@interface X : UIView <P, Q>`, a class
+    /// extension's or category's `<P>`): what `conformsToProtocol:` answers from.
+    package var protocols: [String] = []
+    /// A class the Objective-C runtime loads: its `+load` runs before the entry point and its
+    /// `+initialize` before its first message ("Objective-C Runtime", NSObject).
+    package var isObjectiveC = false
 
     package init(
         name: String, inherits: [String], properties: [PropertyDeclaration], methods: [FunctionDeclaration],

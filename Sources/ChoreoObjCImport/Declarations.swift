@@ -139,6 +139,30 @@ enum Declarations {
         CATransform3D CATransform3DMakeAffineTransform(CGAffineTransform m);
         BOOL CATransform3DIsIdentity(CATransform3D t);
         CFTimeInterval CACurrentMediaTime(void);
+        CGFloat CGColorGetAlpha(CGColorRef color);
+        const CGFloat *CGColorGetComponents(CGColorRef color);
+        size_t CGColorGetNumberOfComponents(CGColorRef color);
+        CGColorRef CGColorCreateCopyWithAlpha(CGColorRef color, CGFloat alpha);
+        bool CGColorEqualToColor(CGColorRef color1, CGColorRef color2);
+        CGColorRef CGColorRetain(CGColorRef color);
+        void CGColorRelease(CGColorRef color);
+        bool CGRectIsEmpty(CGRect rect);
+        bool CGRectIsNull(CGRect rect);
+        bool CGRectEqualToRect(CGRect rect1, CGRect rect2);
+        bool CGPointEqualToPoint(CGPoint point1, CGPoint point2);
+        bool CGSizeEqualToSize(CGSize size1, CGSize size2);
+        bool CGRectContainsPoint(CGRect rect, CGPoint point);
+        bool CGRectContainsRect(CGRect rect1, CGRect rect2);
+        bool CGRectIntersectsRect(CGRect rect1, CGRect rect2);
+        CGRect CGRectUnion(CGRect r1, CGRect r2);
+        CGRect CGRectIntersection(CGRect r1, CGRect r2);
+        CGRect CGRectIntegral(CGRect rect);
+        CGRect CGRectStandardize(CGRect rect);
+        CGPoint CGPointApplyAffineTransform(CGPoint point, CGAffineTransform t);
+        CGSize CGSizeApplyAffineTransform(CGSize size, CGAffineTransform t);
+        CGAffineTransform CGAffineTransformInvert(CGAffineTransform t);
+        bool CGAffineTransformEqualToTransform(CGAffineTransform t1, CGAffineTransform t2);
+        extern const CGRect CGRectNull;
         double sin(double); double cos(double); double tan(double); double atan2(double, double);
         double sqrt(double); double pow(double, double); double fabs(double); double floor(double);
         double ceil(double); double round(double); double fmin(double, double); double fmax(double, double);
@@ -150,6 +174,7 @@ enum Declarations {
         @class NSString, UIColor, CALayer, CAAnimation, UIView, NSArray, NSDictionary, UIFont;
         typedef struct objc_class *Class;
         typedef struct objc_selector *SEL;
+        @class Protocol;
         @protocol NSObject
         @end
         __attribute__((objc_root_class))
@@ -164,9 +189,32 @@ enum Declarations {
         - (id)valueForKey:(NSString *)key;
         - (BOOL)isEqual:(id)object;
         - (void)performSelector:(SEL)selector withObject:(id)object afterDelay:(NSTimeInterval)delay;
+        - (id)performSelector:(SEL)selector;
+        - (id)performSelector:(SEL)selector withObject:(id)object;
+        + (Class)class;
+        - (Class)class;
+        + (Class)superclass;
+        - (Class)superclass;
+        + (void)load;
+        + (void)initialize;
+        - (BOOL)isKindOfClass:(Class)aClass;
+        - (BOOL)isMemberOfClass:(Class)aClass;
+        - (BOOL)respondsToSelector:(SEL)aSelector;
+        + (BOOL)instancesRespondToSelector:(SEL)aSelector;
+        - (BOOL)conformsToProtocol:(Protocol *)aProtocol;
+        + (BOOL)conformsToProtocol:(Protocol *)aProtocol;
+        + (BOOL)isSubclassOfClass:(Class)aClass;
+        @property (readonly, copy) NSString *description;
         @end
         @protocol NSCopying
         @end
+        NSString *NSStringFromClass(Class aClass);
+        Class NSClassFromString(NSString *aClassName);
+        NSString *NSStringFromSelector(SEL aSelector);
+        SEL NSSelectorFromString(NSString *aSelectorName);
+        NSString *NSStringFromProtocol(Protocol *proto);
+        Protocol *NSProtocolFromString(NSString *namestr);
+        Class object_getClass(id obj);
         typedef struct _NSRange { NSUInteger location; NSUInteger length; } NSRange;
         NSRange NSMakeRange(NSUInteger location, NSUInteger length);
         typedef enum NSStringCompareOptions : NSUInteger {
@@ -250,6 +298,54 @@ enum Declarations {
         @end
         @interface NSNull : NSObject
         + (NSNull *)null;
+        @end
+        @interface NSDate : NSObject
+        + (instancetype)date;
+        - (NSTimeInterval)timeIntervalSinceDate:(NSDate *)other;
+        - (NSTimeInterval)timeIntervalSinceNow;
+        @property (readonly) NSTimeInterval timeIntervalSinceReferenceDate;
+        @end
+        @interface NSRunLoop : NSObject
+        + (NSRunLoop *)mainRunLoop;
+        + (NSRunLoop *)currentRunLoop;
+        @end
+        typedef NSString *NSRunLoopMode;
+        extern NSRunLoopMode const NSDefaultRunLoopMode;
+        extern NSRunLoopMode const NSRunLoopCommonModes;
+        @interface NSTimer : NSObject
+        + (NSTimer *)scheduledTimerWithTimeInterval:(NSTimeInterval)interval target:(id)target selector:(SEL)selector userInfo:(id)userInfo repeats:(BOOL)repeats;
+        + (NSTimer *)scheduledTimerWithTimeInterval:(NSTimeInterval)interval repeats:(BOOL)repeats block:(void (^)(NSTimer *timer))block;
+        + (NSTimer *)timerWithTimeInterval:(NSTimeInterval)interval target:(id)target selector:(SEL)selector userInfo:(id)userInfo repeats:(BOOL)repeats;
+        - (void)invalidate;
+        - (void)fire;
+        @property (readonly, getter=isValid) BOOL valid;
+        @property (readonly) id userInfo;
+        @end
+        @interface NSRunLoop (Timers)
+        - (void)addTimer:(NSTimer *)timer forMode:(NSRunLoopMode)mode;
+        @end
+        typedef NSString *NSNotificationName;
+        @interface NSNotification : NSObject
+        @property (readonly, copy) NSNotificationName name;
+        @property (readonly) id object;
+        @property (readonly, copy) NSDictionary *userInfo;
+        @end
+        @interface NSNotificationCenter : NSObject
+        + (NSNotificationCenter *)defaultCenter;
+        - (void)addObserver:(id)observer selector:(SEL)selector name:(NSNotificationName)name object:(id)object;
+        - (id)addObserverForName:(NSNotificationName)name object:(id)object queue:(id)queue usingBlock:(void (^)(NSNotification *note))block;
+        - (void)postNotificationName:(NSNotificationName)name object:(id)object;
+        - (void)postNotificationName:(NSNotificationName)name object:(id)object userInfo:(NSDictionary *)userInfo;
+        - (void)removeObserver:(id)observer;
+        - (void)removeObserver:(id)observer name:(NSNotificationName)name object:(id)object;
+        @end
+        @interface NSBundle : NSObject
+        + (NSBundle *)mainBundle;
+        + (NSBundle *)bundleForClass:(Class)aClass;
+        + (instancetype)bundleWithURL:(id)url;
+        - (NSString *)pathForResource:(NSString *)name ofType:(NSString *)ext;
+        - (id)URLForResource:(NSString *)name withExtension:(NSString *)ext;
+        @property (readonly, copy) NSString *bundleIdentifier;
         @end
         void NSLog(NSString *format, ...);
 
@@ -395,9 +491,31 @@ enum Declarations {
         + (void)setAnimationTimingFunction:(CAMediaTimingFunction *)function;
         + (void)setDisableActions:(BOOL)flag;
         + (void)setCompletionBlock:(void (^)(void))block;
+        + (BOOL)disableActions;
         @end
+        @interface CADisplayLink : NSObject
+        + (CADisplayLink *)displayLinkWithTarget:(id)target selector:(SEL)selector;
+        - (void)addToRunLoop:(NSRunLoop *)runloop forMode:(NSRunLoopMode)mode;
+        - (void)removeFromRunLoop:(NSRunLoop *)runloop forMode:(NSRunLoopMode)mode;
+        - (void)invalidate;
+        @property (readonly) CFTimeInterval timestamp;
+        @property (readonly) CFTimeInterval duration;
+        @property (readonly) CFTimeInterval targetTimestamp;
+        @property (getter=isPaused) BOOL paused;
+        @property NSInteger preferredFramesPerSecond;
+        @end
+        @protocol CAAction
+        @end
+        extern id const kCFNull;
         @interface CALayer : NSObject
         + (instancetype)layer;
+        + (id)defaultValueForKey:(NSString *)key;
+        + (BOOL)needsDisplayForKey:(NSString *)key;
+        - (void)layoutSublayers;
+        - (void)layoutIfNeeded;
+        - (void)setNeedsLayout;
+        - (void)setNeedsDisplay;
+        - (void)display;
         @property CGRect frame;
         @property CGRect bounds;
         @property CGPoint position;

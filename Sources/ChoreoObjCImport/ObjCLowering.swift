@@ -7,6 +7,9 @@ struct ObjCLowering {
     /// The last position in the file seen: an implicit cursor (a conversion clang made up) has
     /// none of its own.
     private let lastPosition = PositionMemory()
+    /// The function-scope `static` variables met so far, each declared once for the whole
+    /// program (C17 6.2.4: static storage duration, initialised once before the program runs).
+    var statics: [Statement] = []
 
     init(parser: ClangParser) {
         self.parser = parser
@@ -40,20 +43,28 @@ struct ObjCLowering {
         for cursor in children(root) {
             // The file's own declarations, and the interfaces its project's headers declare (a
             // class's superclass and properties are in its header).
+            // A header's constants (`static NSString *const K = @"…";`) are the including file's
+            // too: `#import` pastes the header's text into it (C17 6.10.2).
             guard
                 parser.isInMainFile(cursor)
                     || (parser.isInProjectHeader(cursor)
-                        && (kind(cursor) == CXCursor_ObjCInterfaceDecl || kind(cursor) == CXCursor_ObjCCategoryDecl))
+                        && (kind(cursor) == CXCursor_ObjCInterfaceDecl || kind(cursor) == CXCursor_ObjCCategoryDecl
+                            || kind(cursor) == CXCursor_VarDecl))
             else { continue }
             let name = spelling(cursor)
             switch kind(cursor) {
             case CXCursor_ObjCInterfaceDecl, CXCursor_ObjCCategoryDecl:
                 let typeName = kind(cursor) == CXCursor_ObjCCategoryDecl ? classOfCategory(cursor) ?? name : name
                 var declaration = type(typeName, position(cursor))
+                declaration.isObjectiveC = true
                 for child in children(cursor) {
                     switch kind(child) {
                     case CXCursor_ObjCSuperClassRef:
                         declaration.inherits.insert(spelling(child), at: 0)
+                    case CXCursor_ObjCProtocolRef:
+                        if !declaration.protocols.contains(spelling(child)) {
+                            declaration.protocols.append(spelling(child))
+                        }
                     case CXCursor_ObjCPropertyDecl, CXCursor_ObjCIvarDecl:
                         var property = spelling(child)
                         if kind(child) == CXCursor_ObjCIvarDecl, property.hasPrefix("_") { property.removeFirst() }
@@ -68,6 +79,7 @@ struct ObjCLowering {
             case CXCursor_ObjCImplementationDecl, CXCursor_ObjCCategoryImplDecl:
                 let typeName = kind(cursor) == CXCursor_ObjCCategoryImplDecl ? classOfCategory(cursor) ?? name : name
                 var declaration = type(typeName, position(cursor))
+                declaration.isObjectiveC = true
                 for child in children(cursor) {
                     switch kind(child) {
                     case CXCursor_ObjCInstanceMethodDecl, CXCursor_ObjCClassMethodDecl:
@@ -95,6 +107,7 @@ struct ObjCLowering {
             }
         }
         unit.types += order.compactMap { types[$0] }
+        unit.globals += statics
     }
 
     func classOfCategory(_ cursor: CXCursor) -> String? {
@@ -129,7 +142,27 @@ struct ObjCLowering {
 
     mutating func lowerVariable(_ cursor: CXCursor) -> [Statement] {
         let value = children(cursor).last { isExpression($0) }.map { lowerExpression($0) }
+        if let name = staticLocalName(cursor) {
+            // Declared once, for the program: the method's later runs see what earlier ones
+            // stored (`static NSMutableDictionary *registry;`, a singleton's `shared`).
+            statics.append(.declare(name, value, position(cursor)))
+            return []
+        }
         return [.declare(spelling(cursor), value, position(cursor))]
+    }
+
+    /// The program-wide name of a `static` variable declared in a function or method body
+    /// (`registry@12:5`, after its declaration's place), nil for any other variable.
+    func staticLocalName(_ variable: CXCursor) -> String? {
+        guard kind(variable) == CXCursor_VarDecl else { return nil }
+        let parent = kind(parser.clang.clang_getCursorSemanticParent(variable))
+        guard
+            parent == CXCursor_ObjCInstanceMethodDecl || parent == CXCursor_ObjCClassMethodDecl
+                || parent == CXCursor_FunctionDecl,
+            parser.tokens(variable).first?.text == "static"
+        else { return nil }
+        let at = parser.position(variable)
+        return "\(spelling(variable))@\(at.line):\(at.column)"
     }
 
     func isExpression(_ cursor: CXCursor) -> Bool {
@@ -281,6 +314,7 @@ struct ObjCLowering {
             {
                 return .literal(value, p)
             }
+            if let name = staticLocalName(referenced) { return .name(name, p) }
             return .name(spelling(cursor), p)
         case CXCursor_MemberRefExpr:
             let name = spelling(cursor)
@@ -334,6 +368,11 @@ struct ObjCLowering {
             let open = tokens.firstIndex(of: "(") ?? 0
             let selector = tokens.indices.contains(open + 1) ? tokens[open + 1] : ""
             return .literal(.string(selector), p)
+        case CXCursor_ObjCProtocolExpr:
+            // @protocol(P): the protocol, by its name.
+            let tokens = parser.tokens(cursor).map(\.text)
+            let open = tokens.firstIndex(of: "(") ?? 0
+            return .literal(.string(tokens.indices.contains(open + 1) ? tokens[open + 1] : ""), p)
         case CXCursor_UnexposedExpr:
             return lowerUnexposed(cursor, parts, p)
         default:

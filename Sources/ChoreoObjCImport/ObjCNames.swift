@@ -27,13 +27,21 @@ enum ObjCNames {
     static func message(_ receiver: Expression, _ name: String, _ arguments: [Argument], _ p: SourcePosition)
         -> Expression
     {
-        // [[X alloc] init…]: X's initializer.
-        if case .call(.member(.name(let type, _), "alloc", _), let none, _) = receiver, none.isEmpty,
+        // [[X alloc] init…]: X's initializer. A receiver that is a class object only at run time
+        // (`self` in a class method, `[self class]`, `registry[key]`) is sent `init` as a value:
+        // alloc and init go to the class the value is ("The Objective-C Programming Language",
+        // Defining a Class: "Class objects"; `+alloc` is a class method).
+        if case .call(.member(let allocated?, "alloc", _), let none, _) = receiver, none.isEmpty,
             name.hasPrefix("init")
         {
-            return .call(.name(type, p), initializerArguments(name, arguments), p)
+            if case .name(let type, _) = allocated, type != "self" {
+                return .call(.name(type, p), initializerArguments(name, arguments), p)
+            }
+            return .call(.member(allocated, "init", p), initializerArguments(name, arguments), p)
         }
         if case .name(let type, _) = receiver, type.first?.isUppercase == true {
+            // `[X class]` is the class object X names (NSObject's `+class` returns self).
+            if name == "class", arguments.isEmpty { return receiver }
             if name == "alloc" { return .call(.member(receiver, "alloc", p), [], p) }
             if makers.contains(name), arguments.isEmpty { return .call(.name(type, p), [], p) }
             if let first = factories[name] {
@@ -49,6 +57,11 @@ enum ObjCNames {
                 return .call(.name("__format", p), arguments.map { Argument(nil, $0.value) }, p)
             }
             if type == "NSArray" || type == "NSMutableArray", name == "arrayWithCapacity" { return .array([], p) }
+            if type == "NSDictionary" || type == "NSMutableDictionary",
+                (name == "dictionary" && arguments.isEmpty) || name == "dictionaryWithCapacity"
+            {
+                return .dictionary([], p)
+            }
             if type == "NSArray" || type == "NSMutableArray", name == "arrayWithObjects" {
                 return .array(
                     arguments.map(\.value).filter { if case .literal(.null, _) = $0 { false } else { true } }, p)

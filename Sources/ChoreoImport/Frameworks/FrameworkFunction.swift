@@ -59,7 +59,7 @@ enum Frameworks {
         let all =
             CoreGraphicsFramework.functions + CoreAnimationFramework.functions + DarwinFramework.functions
             + SwiftStandardLibrary.functions + DispatchFramework.functions + FoundationFramework.functions
-            + UIKitFramework.functions
+            + UIKitFramework.functions + ObjectiveCRuntimeFramework.functions + CoreGraphicsColorFramework.functions
         return Dictionary(grouping: all, by: \.name)
     }()
 
