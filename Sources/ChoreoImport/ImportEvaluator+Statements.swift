@@ -314,9 +314,12 @@ extension ImportEvaluator {
     func setter(_ object: InstanceObject, _ name: String) -> FunctionDeclaration? {
         guard !name.hasPrefix("_"), let first = name.first else { return nil }
         if let function = method(object.typeName, name + ".set"), function.isAccessor { return function }
+        // Objective-C's accessor for a declared property: `- (void)setCard:(Card *)card`, the
+        // selector `setCard:`, its one piece the method's name. Swift has no such rule: a
+        // `func setView(completion:)` beside a `var view` is a method, not the property's setter.
         guard declaresProperty(object.typeName, name),
             let function = method(object.typeName, "set" + first.uppercased() + name.dropFirst()),
-            function.parameters.count == 1
+            function.parameters.count == 1, function.labels == [function.name]
         else { return nil }
         return function
     }

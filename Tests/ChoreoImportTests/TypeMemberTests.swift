@@ -136,4 +136,28 @@ import Testing
         #expect(text.contains(#""frame":[0,0,50,50]"#), "\(text)")
         #expect(text.contains(#""frame":[0,0,30,50]"#), "\(text)")
     }
+    /// Swift assigns a property by storing it (or running its `set`/observers); a method that
+    /// happens to be named `setView(completion:)` is not `view`'s setter, as Objective-C's
+    /// `setView:` would be.
+    @Test func aSwiftMethodNamedLikeASetterIsNotTheSetter() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                final class Driver: NSObject {
+                    private unowned var view: UIView
+                    init(_ view: UIView) {
+                        self.view = view
+                        super.init()
+                    }
+                    func setView(completion: @escaping () -> Void) {
+                        UIView.animate(withDuration: 0.6) { self.view.alpha = 0.25 }
+                    }
+                }
+                let box = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                view.addSubview(box)
+                Driver(box).setView {}
+                """))
+        #expect(text.contains(#""duration":0.6,"changes":{"box":{"opacity":0.25}}"#), "\(text)")
+    }
 }
