@@ -119,6 +119,19 @@ extension ImportEvaluator {
         }
     }
 
+    /// A member of a framework type written through its nesting type (`UIView.AnimationOptions
+    /// .allowUserInteraction`, `UIImage.RenderingMode.alwaysTemplate`): a capitalised member of
+    /// a known type is its nested type (Swift imports `UIViewAnimationOptions` as
+    /// `UIView.AnimationOptions`), and a member of such a nested type is one of its cases.
+    func frameworkTypeMember(_ type: String, _ name: String) -> Value? {
+        if let known = staticMember(type, name) { return known }
+        let root = type.split(separator: ".").first.map(String.init) ?? type
+        guard knownTypes.contains(root) else { return nil }
+        if name.first?.isUppercase == true { return .typeName("\(type).\(name)") }
+        if type.contains("."), type.split(separator: ".").last?.first?.isUppercase == true { return .enumCase(name) }
+        return nil
+    }
+
     /// A UIColor by name (`systemGreen`, `white`); `systemGreenColor` in Objective-C.
     func color(named name: String) -> Value? {
         var base = name
@@ -324,6 +337,14 @@ extension ImportEvaluator {
         if case .typeName(let type) = value, types[type] != nil, let member = try typeMember(type, name, position) {
             return member
         }
+        if case .typeName(let type) = value, let member = frameworkTypeMember(type, name) {
+            return member
+        }
+        if case .enumValue(let type, let caseName) = value, name == "rawValue",
+            let raw = try rawValue(type, caseName, position)
+        {
+            return raw
+        }
         switch (value, name) {
         case (.point(let x, _), "x"), (.size(let x, _), "width"): return .number(x)
         case (.point(_, let y), "y"), (.size(_, let y), "height"): return .number(y)
@@ -375,7 +396,10 @@ extension ImportEvaluator {
         case (.typeName("UIScreen.main"), "scale"), (.typeName("UIScreen.main"), "nativeScale"):
             return .number(3)
         case (.typeName("UIScreen.main"), "bounds"):
-            warn(position, "the screen's size is not known here; the import takes \(format(screen.width)) × \(format(screen.height)) points")
+            warn(
+                position,
+                "the screen's size is not known here; the import takes \(format(screen.width)) × \(format(screen.height)) points"
+            )
             return .rect(0, 0, screen.width, screen.height)
         case (.path, "cgPath"), (.path, "CGPath"): return value
         case (.object, "cgPath"), (.object, "CGPath"):
@@ -384,6 +408,7 @@ extension ImportEvaluator {
         case (.null, _): return .null
         case (.runtime, _): return value
         case (.object, _):
+            if let object = instance(value), let lazy = try lazyProperty(object, value, name, position) { return lazy }
             if let animator = animator(value) { return animatorMember(animator, name) }
             if let object = instance(value), let getter = getter(object, name) {
                 return try call(getter, on: value, arguments: [], at: position)

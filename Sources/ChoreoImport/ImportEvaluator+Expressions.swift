@@ -194,7 +194,9 @@ extension ImportEvaluator {
     func lookup(_ name: String, _ scope: Scope, selfValue: Value?, _ position: SourcePosition) throws(ImportStop)
         -> Value
     {
-        if let value = scope.lookup(name) { return value }
+        // Swift's and Objective-C's scopes: locals, then `self`'s members, then the file's
+        // globals (a member `view` shadows a snippet's global `view`).
+        if let value = selfValue == nil ? scope.lookup(name) : scope.lookup(name, inside: globals) { return value }
         if name == "self" || name == "strongSelf" {
             // A block or callback of a snippet runs later, when its `self` is still the view
             // controller the snippet was written in.
@@ -207,6 +209,7 @@ extension ImportEvaluator {
             return try call(getter, on: selfValue, arguments: [], at: position)
         }
         if let selfValue, let object = instance(selfValue) {
+            if let lazy = try lazyProperty(object, selfValue, name, position) { return lazy }
             var stripped = name
             if stripped.hasPrefix("_") { stripped.removeFirst() }
             if let value = object.fields[name] ?? object.fields[stripped] { return value }
@@ -639,6 +642,11 @@ extension ImportEvaluator {
     func constructInstance(_ name: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop)
         -> Value
     {
+        if types[name]?.cases.isEmpty == false, arguments.count == 1, arguments.labels.first == "rawValue",
+            method(name, "init", for: arguments) == nil
+        {
+            return try enumCase(name, rawValue: arguments.items[0].value, position)
+        }
         let value = try instantiate(name, at: position, arguments: arguments)
         // Swift's `init(frame:)`, Objective-C's `initWithFrame:`.
         let objectiveC = arguments.labels.first.flatMap { $0 }.map {

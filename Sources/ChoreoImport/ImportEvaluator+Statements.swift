@@ -197,7 +197,7 @@ extension ImportEvaluator {
     func assign(_ target: Expression, _ value: Value, _ scope: Scope, selfValue: Value?) throws(ImportStop) {
         switch target {
         case .name(let name, let position):
-            if scope.assign(name, value) { return }
+            if selfValue == nil ? scope.assign(name, value) : scope.assign(name, value, inside: globals) { return }
             // `self = [super initWithFrame:frame]`: the object stays itself.
             if name == "self" { return }
             if let selfValue, let object = instance(selfValue),
@@ -222,6 +222,7 @@ extension ImportEvaluator {
             {
                 return
             }
+            if selfValue != nil, globals.assign(name, value) { return }
             // `backgroundColor = .white` in a view subclass: the view's own property.
             if let selfValue, let layer = layer(selfValue),
                 sceneProperty(name, layer) != nil || Self.ignoredProperties.contains(name)

@@ -637,7 +637,7 @@ final class ImportEvaluator {
             object.fields["view"] = canvasValue
             entryController = value
         }
-        for property in instanceProperties(typeName) {
+        for property in instanceProperties(typeName) where !property.isLazy {
             let scope = Scope(parent: globals)
             let initial =
                 try property.value.map { (e: Expression) throws(ImportStop) in try evaluate(e, scope, selfValue: value)

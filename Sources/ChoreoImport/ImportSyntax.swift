@@ -218,6 +218,10 @@ package struct PropertyDeclaration: Sendable {
     /// the type, initialised when first read (The Swift Programming Language, "Type
     /// Properties"), not a field of each instance.
     package var isStatic: Bool
+    /// `lazy var`: its initial value is computed when the property is first read, not when the
+    /// instance is made (The Swift Programming Language, "Properties", "Lazy Stored
+    /// Properties").
+    package var isLazy = false
 
     package init(name: String, value: Expression?, position: SourcePosition, isStatic: Bool = false) {
         self.name = name
@@ -236,6 +240,9 @@ package struct TypeDeclaration: Sendable {
     package var position: SourcePosition
     /// An enum's cases, in order (`case circle, ring`): its values are `.circle`, `Type.ring`.
     package var cases: [String] = []
+    /// Each case's raw value as written (`case slideLeft = "slideLeft"`), nil where it is
+    /// implied; parallel to ``cases``.
+    package var rawValues: [Expression?] = []
     /// The protocols an Objective-C class adopts (`@interface X : UIView <P, Q>`, a class
     /// extension's or category's `<P>`): what `conformsToProtocol:` answers from.
     package var protocols: [String] = []

@@ -174,6 +174,28 @@ final class Scope {
         return nil
     }
 
+    /// A variable of this scope or of the scopes around it up to `outer`, not `outer`'s own:
+    /// the local names, which come before `self`'s members, as a file's globals come after.
+    func lookup(_ name: String, inside outer: Scope) -> Value? {
+        var scope: Scope? = self
+        while let current = scope, current !== outer {
+            if let value = current.variables[name] { return value }
+            scope = current.parent
+        }
+        return nil
+    }
+
+    /// Assigns a variable of this scope or of those around it up to `outer`, not `outer`'s own;
+    /// false when none has it.
+    func assign(_ name: String, _ value: Value, inside outer: Scope) -> Bool {
+        var scope: Scope? = self
+        while let current = scope, current !== outer {
+            if current.variables[name] != nil { return current.assign(name, value) }
+            scope = current.parent
+        }
+        return false
+    }
+
     /// Assigns where the variable lives; false when no scope has it.
     func assign(_ name: String, _ value: Value) -> Bool {
         var scope: Scope? = self

@@ -234,10 +234,13 @@ struct SwiftLowering {
         var properties: [PropertyDeclaration] = []
         var methods: [FunctionDeclaration] = []
         var cases: [String] = []
+        var rawValues: [Expression?] = []
         for member in activeMembers(members.members) {
             if let enumCase = member.decl.as(EnumCaseDeclSyntax.self) {
                 cases += enumCase.elements.map(\.name.text)
+                rawValues += enumCase.elements.map { $0.rawValue.map { lowerExpression($0.value) } }
             } else if let variable = member.decl.as(VariableDeclSyntax.self) {
+                let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
                 let isStatic = variable.modifiers.contains {
                     $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
                 }
@@ -257,11 +260,12 @@ struct SwiftLowering {
                             }
                         guard observed else { continue }
                     }
-                    properties.append(
-                        PropertyDeclaration(
-                            name: identifier.identifier.text,
-                            value: binding.initializer.map { lowerExpression($0.value) },
-                            position: self.position(binding), isStatic: isStatic))
+                    var property = PropertyDeclaration(
+                        name: identifier.identifier.text,
+                        value: binding.initializer.map { lowerExpression($0.value) },
+                        position: self.position(binding), isStatic: isStatic)
+                    property.isLazy = isLazy
+                    properties.append(property)
                 }
             } else if let function = member.decl.as(FunctionDeclSyntax.self) {
                 methods.append(lowerFunction(function))
@@ -279,6 +283,7 @@ struct SwiftLowering {
         var type = TypeDeclaration(
             name: name, inherits: inherits, properties: properties, methods: methods, position: position)
         type.cases = cases
+        type.rawValues = rawValues
         return type
     }
 

@@ -160,4 +160,58 @@ import Testing
                 """))
         #expect(text.contains(#""duration":0.6,"changes":{"box":{"opacity":0.25}}"#), "\(text)")
     }
+    /// An enum's raw values, written or implied (a String case's name, an Int case one more
+    /// than the one before), `init(rawValue:)` finding the case or nil, and `.rawValue`.
+    @Test func enumRawValuesAreWrittenOrImplied() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                enum Preset: String { case pop, slideUp = "up", fade }
+                enum Step: Int { case first, second, fifth = 5, sixth }
+                let box = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                view.addSubview(box)
+                var duration = 0.0
+                if let preset = Preset(rawValue: "up") {
+                    switch preset {
+                    case .pop: duration = 1
+                    case .slideUp: duration = Double(Step.sixth.rawValue) / 10
+                    case .fade: duration = 3
+                    }
+                }
+                if Preset(rawValue: "slideUp") != nil { duration = 9 }
+                print(Preset.fade.rawValue, Step.second.rawValue)
+                UIView.animate(withDuration: duration) { box.alpha = 0 }
+                """))
+        #expect(text.contains(#""duration":0.6"#), "\(text)")
+        #expect(text.contains(#""mark":"fade 1""#), "\(text)")
+    }
+    /// A `lazy var`'s initial value runs when the property is first read: here after the view is
+    /// named `card` and its duration set, so the helper it makes sees both.
+    @Test func aLazyPropertyIsMadeWhenFirstRead() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                final class Fader {
+                    unowned let view: Card
+                    let duration: TimeInterval
+                    init(_ view: Card) {
+                        self.view = view
+                        duration = view.duration
+                    }
+                    func run() { UIView.animate(withDuration: duration) { self.view.alpha = 0 } }
+                }
+                final class Card: UIView {
+                    var duration: TimeInterval = 0.3
+                    lazy var fader = Fader(self)
+                    func fade() { fader.run() }
+                }
+                let card = Card(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                view.addSubview(card)
+                card.duration = 0.9
+                card.fade()
+                """))
+        #expect(text.contains(#""duration":0.9,"changes":{"card":{"opacity":0}}"#), "\(text)")
+    }
 }

@@ -173,3 +173,70 @@ extension ImportEvaluator {
         typeChain(type).flatMap { types[$0]?.properties.filter { !$0.isStatic } ?? [] }
     }
 }
+
+/// Enumerations' raw values (The Swift Programming Language, "Enumerations", "Raw Values").
+extension ImportEvaluator {
+    /// The raw value of a case of one of the file's enums: as written, else implied — a
+    /// `String` enum's is the case's name, an integer or floating-point enum's is one more than
+    /// the case before (the first 0); nil when the enum has no raw type.
+    func rawValue(_ type: String, _ caseName: String, _ position: SourcePosition) throws(ImportStop) -> Value? {
+        guard let declaration = types[type], let index = declaration.cases.firstIndex(of: caseName) else { return nil }
+        let rawType = declaration.inherits.first ?? ""
+        let textual = ["String", "Character", "NSString"].contains(rawType)
+        let numeric = [
+            "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double",
+            "Float", "CGFloat", "TimeInterval",
+        ].contains(rawType)
+        var value: Value?
+        for position in 0...index {
+            if position < declaration.rawValues.count, let written = declaration.rawValues[position] {
+                value = try evaluate(written, Scope(parent: globals), selfValue: .typeName(type))
+            } else if textual {
+                value = .string(declaration.cases[position])
+            } else if numeric {
+                value = .integer((value.flatMap(integer) ?? -1) + 1)
+            } else {
+                return nil
+            }
+        }
+        if let number = value?.number, ["Double", "Float", "CGFloat", "TimeInterval"].contains(rawType) {
+            return .number(number)
+        }
+        return value
+    }
+
+    /// `Type(rawValue: v)`: the case whose raw value is `v`, or nil (the failable initializer
+    /// Swift gives an enum with a raw type).
+    func enumCase(_ type: String, rawValue: Value, _ position: SourcePosition) throws(ImportStop) -> Value {
+        for caseName in types[type]?.cases ?? [] {
+            if let raw = try self.rawValue(type, caseName, position), equal(raw, rawValue) {
+                return .enumValue(type, caseName)
+            }
+        }
+        return .null
+    }
+}
+
+/// Lazy stored properties (The Swift Programming Language, "Properties", "Lazy Stored
+/// Properties"): "a property whose initial value isn't calculated until the first time it's
+/// used".
+extension ImportEvaluator {
+    /// The value of `object`'s lazy property `name`, computed now if it has not been read or set;
+    /// nil when `name` is not a lazy property of its type or already has a value.
+    func lazyProperty(_ object: InstanceObject, _ value: Value, _ name: String, _ position: SourcePosition)
+        throws(ImportStop) -> Value?
+    {
+        guard object.fields[name] == nil,
+            let property = instanceProperties(object.typeName).first(where: { $0.isLazy && $0.name == name })
+        else { return nil }
+        let initial =
+            try property.value.map { (e: Expression) throws(ImportStop) in
+                try evaluate(e, Scope(parent: globals), selfValue: value)
+            } ?? .null
+        // Set by its own initial value's code: that value stands.
+        if let set = object.fields[name] { return set }
+        object.fields[name] = initial
+        self.name(initial, name)
+        return initial
+    }
+}
