@@ -196,7 +196,7 @@ extension ImportEvaluator {
 
     /// A `Type(…)` of UIKit, Core Animation or CoreGraphics.
     func construct(_ type: String, _ arguments: Arguments, _ position: SourcePosition) throws(ImportStop) -> Value {
-        if types[type] != nil { return try constructInstance(type, arguments, position) }
+        if types[type] != nil, !extendsFrameworkType(type) { return try constructInstance(type, arguments, position) }
         if type == Self.constraintType { return try layoutConstraint(arguments, position) }
         return try callFunction(type, arguments, position)
     }
@@ -339,6 +339,9 @@ extension ImportEvaluator {
         }
         if case .typeName(let type) = value, let member = frameworkTypeMember(type, name) {
             return member
+        }
+        if let getter = extensionGetter(of: value, name) {
+            return try call(getter, on: value, arguments: [], at: position)
         }
         if case .enumValue(let type, let caseName) = value, name == "rawValue",
             let raw = try rawValue(type, caseName, position)
@@ -508,6 +511,9 @@ extension ImportEvaluator {
     func valueMethod(_ value: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
     {
+        if let function = extensionMethod(of: value, name, arguments) {
+            return try call(function, on: value, with: arguments, at: position)
+        }
         let values = arguments.items.map(\.value)
         func number(_ index: Int) throws(ImportStop) -> Double {
             guard index < values.count else { throw stop(position, "\(name) needs more arguments") }

@@ -336,7 +336,9 @@ extension ImportEvaluator {
             if let function = resolve(functions[name] ?? [], evaluated) {
                 return try call(function, on: .null, with: evaluated, at: position)
             }
-            if types[name] != nil { return try constructInstance(name, evaluated, position) }
+            if types[name] != nil, !extendsFrameworkType(name) {
+                return try constructInstance(name, evaluated, position)
+            }
             // `present(sheet, animated: false)`, `update(progress)`, `addSubview(v)`: UIKit's
             // methods of `self`, called without it.
             if let selfValue, name.first?.isLowercase == true, !Self.freeFunctions.contains(name) {

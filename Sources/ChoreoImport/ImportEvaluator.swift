@@ -151,12 +151,15 @@ final class ImportEvaluator {
     /// The Objective-C classes sent `+initialize` so far.
     var initializedClasses: Set<String> = []
     var typePropertiesInitialising: Set<String> = []
+    /// The types the code declares (a class, struct or enum), not only extends.
+    var declaredTypeNames: Set<String> = []
 
     init(unit: SourceUnit, options: ImportOptions) {
         self.unit = unit
         self.options = options
         diagnostics = unit.diagnostics
         for type in unit.types {
+            if !type.isExtension { declaredTypeNames.insert(type.name) }
             if var existing = types[type.name] {
                 existing.properties += type.properties
                 existing.methods += type.methods

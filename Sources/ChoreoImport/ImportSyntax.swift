@@ -249,6 +249,9 @@ package struct TypeDeclaration: Sendable {
     /// A class the Objective-C runtime loads: its `+load` runs before the entry point and its
     /// `+initialize` before its first message ("Objective-C Runtime", NSObject).
     package var isObjectiveC = false
+    /// `extension CGRect { … }`: members added to a type declared elsewhere — by this import's
+    /// other declarations, or by a framework, whose values keep their kind and get the members.
+    package var isExtension = false
 
     package init(
         name: String, inherits: [String], properties: [PropertyDeclaration], methods: [FunctionDeclaration],

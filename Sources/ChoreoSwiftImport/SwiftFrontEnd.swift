@@ -216,7 +216,9 @@ struct SwiftLowering {
             return false
         }
         let qualified = enclosing.map { "\($0).\(name)" } ?? name
-        unit.types.append(lowerType(qualified, inheritance, members, position(decl)))
+        var lowered = lowerType(qualified, inheritance, members, position(decl))
+        lowered.isExtension = decl.is(ExtensionDeclSyntax.self)
+        unit.types.append(lowered)
         for member in activeMembers(members.members) {
             if let alias = member.decl.as(TypeAliasDeclSyntax.self) {
                 unit.aliases["\(qualified).\(alias.name.text)"] = alias.initializer.value.trimmedDescription

@@ -214,4 +214,30 @@ import Testing
                 """))
         #expect(text.contains(#""duration":0.9,"changes":{"card":{"opacity":0}}"#), "\(text)")
     }
+    /// An extension of a framework type adds members to its values and leaves its initializers
+    /// as they are: `CGRect(x:y:width:height:)` is still Core Graphics' rectangle, and its
+    /// `center` and `insetAll(by:)` are the extension's.
+    @Test func anExtensionOfAFrameworkTypeAddsMembersToItsValues() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                let frame = CGRect(x: 20, y: 40, width: 100, height: 60)
+                let box = UIView(frame: frame.insetAll(by: 10))
+                view.addSubview(box)
+                UIView.animate(withDuration: 1) { box.center = frame.center.offset(5) }
+                """,
+                """
+                import UIKit
+                extension CGRect {
+                    var center: CGPoint { CGPoint(x: self.midX, y: self.midY) }
+                    func insetAll(by amount: CGFloat) -> CGRect { insetBy(dx: amount, dy: amount) }
+                }
+                extension CGPoint {
+                    func offset(_ d: CGFloat) -> CGPoint { CGPoint(x: self.x + d, y: self.y + d) }
+                }
+                """))
+        #expect(text.contains(#""frame":[30,50,80,40]"#), "\(text)")
+        #expect(text.contains(#""position":[75,75]"#), "\(text)")
+    }
 }

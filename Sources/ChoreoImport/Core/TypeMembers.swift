@@ -240,3 +240,51 @@ extension ImportEvaluator {
         return initial
     }
 }
+
+/// Extensions of framework types (The Swift Programming Language, "Extensions"): `extension
+/// CGRect { var center: CGPoint { … } }` adds members to CGRect's values; it declares no new
+/// type, so `CGRect(x:y:width:height:)` is still Core Graphics' initializer.
+extension ImportEvaluator {
+    /// Whether the file only extends `name`, a type it does not declare.
+    func extendsFrameworkType(_ name: String) -> Bool {
+        types[name] != nil && !declaredTypeNames.contains(name)
+    }
+
+    /// The framework types a value is an instance of, as an extension names them.
+    func extendedTypes(of value: Value) -> [String] {
+        switch value {
+        case .rect: ["CGRect"]
+        case .point: ["CGPoint"]
+        case .size: ["CGSize"]
+        case .color: ["UIColor", "CGColor"]
+        case .transform: ["CGAffineTransform", "CATransform3D"]
+        case .string: ["String", "NSString"]
+        case .array: ["Array", "Collection", "Sequence"]
+        case .integer: ["Int", "BinaryInteger", "Numeric"]
+        case .number: ["CGFloat", "Double", "Float", "BinaryFloatingPoint", "FloatingPoint", "Numeric"]
+        case .bool: ["Bool"]
+        default: []
+        }
+    }
+
+    /// A computed property an extension gives the value's framework type.
+    func extensionGetter(of value: Value, _ name: String) -> FunctionDeclaration? {
+        for type in extendedTypes(of: value) where extendsFrameworkType(type) {
+            if let getter = types[type]?.methods.first(where: {
+                $0.isAccessor && !$0.isStatic && $0.name == name && $0.parameters.isEmpty
+            }) {
+                return getter
+            }
+        }
+        return nil
+    }
+
+    /// A method an extension gives the value's framework type that the call fits.
+    func extensionMethod(of value: Value, _ name: String, _ arguments: Arguments) -> FunctionDeclaration? {
+        for type in extendedTypes(of: value) where extendsFrameworkType(type) {
+            let candidates = types[type]?.methods.filter { !$0.isAccessor && !$0.isStatic && $0.name == name } ?? []
+            if let function = resolve(candidates, arguments) { return function }
+        }
+        return nil
+    }
+}
