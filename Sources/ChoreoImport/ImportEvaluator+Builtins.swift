@@ -219,6 +219,10 @@ extension ImportEvaluator {
             return .number(try number(0))
         case "NSMutableArray", "NSArray", "Array":
             return .array([])
+        case "UIView.AnimationOptions", "UIView.KeyframeAnimationOptions", "UIViewAnimationOptions":
+            // An OptionSet's `init()` is the empty set; `init(_:)` of an array, those options.
+            if case .options? = values.first { return values[0] }
+            return .options([])
         case "NSMutableDictionary", "NSDictionary", "Dictionary":
             return .dictionary([])
         case "NSValue", "NSNumber":

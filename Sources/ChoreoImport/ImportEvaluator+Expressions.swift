@@ -373,6 +373,10 @@ extension ImportEvaluator {
                         function, on: .typeName(typeName), arguments: evaluated.items.map(\.value), at: position)
                 }
                 if let value = try runtimeMessage(.typeName(typeName), name, evaluated, position) { return value }
+                // `UIView.AnimationOptions()`: a framework's nested type, constructed.
+                if name.first?.isUppercase == true, case .typeName(let nested)? = frameworkTypeMember(typeName, name) {
+                    return try construct(nested, evaluated, position)
+                }
                 return try callStatic(typeName, name, evaluated, position)
             }
             let target = try evaluate(base, scope, selfValue: selfValue)

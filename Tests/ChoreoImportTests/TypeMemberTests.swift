@@ -240,4 +240,23 @@ import Testing
         #expect(text.contains(#""frame":[30,50,80,40]"#), "\(text)")
         #expect(text.contains(#""position":[75,75]"#), "\(text)")
     }
+    /// A framework's nested type through its owner, in a file that also extends the owner:
+    /// `UIView.AnimationOptions.curveEaseIn` is the option, `UIView.AnimationOptions()` none.
+    @Test func aFrameworkTypesNestedTypeIsReachedThroughItsOwner() throws {
+        let text = Self.text(
+            try Self.scene(
+                """
+                import UIKit
+                extension UIView { func fadeOut(_ options: UIView.AnimationOptions) {
+                    UIView.animate(withDuration: 0.4, delay: 0, options: options, animations: { self.alpha = 0 })
+                } }
+                let box = UIView(frame: CGRect(x: 0, y: 0, width: 40, height: 40))
+                view.addSubview(box)
+                var none = UIView.AnimationOptions()
+                UIView.transition(with: box, duration: 0.5, options: none, animations: {})
+                box.fadeOut([UIView.AnimationOptions.curveEaseIn])
+                """))
+        #expect(text.contains(#""options":["curveEaseIn"]"#), "\(text)")
+        #expect(text.contains(#""transition":{"layer":"box","duration":0.5,"changes""#), "\(text)")
+    }
 }

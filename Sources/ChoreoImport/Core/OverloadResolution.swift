@@ -76,10 +76,18 @@ extension ImportEvaluator {
         case "CGSize": if case .size = value { return true } else { return false }
         case "CGRect": if case .rect = value { return true } else { return false }
         default:
-            if case .array = value { return false }
+            // An option set takes an array literal (`OptionSet` is `ExpressibleByArrayLiteral`:
+            // `[.curveEaseIn, .allowUserInteraction]` for `UIView.AnimationOptions`).
+            if case .array = value { return Self.optionSets.contains(type) || type.hasSuffix("Options") }
             return true
         }
     }
+
+    /// UIKit's and Core Animation's option sets whose names do not end in `Options`.
+    static let optionSets: Set<String> = [
+        "UIRectCorner", "CACornerMask", "UIControl.State", "UIControlState", "UIControl.Event", "UIControlEvents",
+        "UIView.AutoresizingMask", "UIViewAutoresizing", "UIRectEdge", "CAEdgeAntialiasingMask",
+    ]
 
     /// The values each parameter gets from the call: bound by labels, a left-out parameter's
     /// default evaluated, a variadic one's arguments as an array; where the call fits no

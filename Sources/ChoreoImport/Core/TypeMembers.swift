@@ -245,9 +245,12 @@ extension ImportEvaluator {
 /// CGRect { var center: CGPoint { … } }` adds members to CGRect's values; it declares no new
 /// type, so `CGRect(x:y:width:height:)` is still Core Graphics' initializer.
 extension ImportEvaluator {
-    /// Whether the file only extends `name`, a type it does not declare.
+    /// Whether the file only extends `name`, a framework type it does not declare, whose values
+    /// the framework makes (`CGRect`, `UIColor`, `CABasicAnimation`). A view, layer or view
+    /// controller class is made as an instance of the file's types is, so that an extension's
+    /// methods are found on it.
     func extendsFrameworkType(_ name: String) -> Bool {
-        types[name] != nil && !declaredTypeNames.contains(name)
+        types[name] != nil && !declaredTypeNames.contains(name) && viewBase(name) == nil && !isViewController(name)
     }
 
     /// The framework types a value is an instance of, as an extension names them.
