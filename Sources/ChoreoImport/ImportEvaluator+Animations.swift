@@ -734,7 +734,11 @@ extension ImportEvaluator {
             ]))
     }
 
-    /// `UIBezierPath`'s building methods, in Swift's and Objective-C's spellings.
+    /// `UIBezierPath`'s building methods, in Swift's and Objective-C's spellings, and Core
+    /// Graphics' `CGMutablePath` methods as Swift spells them (`move(to:)`, `addLine(to:)`,
+    /// `addCurve(to:control1:control2:)`, `addQuadCurve(to:control:)`,
+    /// `addArc(center:radius:startAngle:endAngle:clockwise:)`, `addRect(_:)`, `addEllipse(in:)`,
+    /// `closeSubpath()`), which build the same path.
     func pathMethod(_ target: Value, _ name: String, _ arguments: Arguments, _ position: SourcePosition)
         throws(ImportStop) -> Value
     {
@@ -750,11 +754,11 @@ extension ImportEvaluator {
         case "addLine", "addLineToPoint":
             path.commands.append(.object(JSONObject([("line", try point(values.first))])))
         case "addQuadCurve", "addQuadCurveToPoint":
-            let control = try point(arguments.first("controlPoint") ?? values.dropFirst().first)
+            let control = try point(arguments.first("controlPoint", "control") ?? values.dropFirst().first)
             path.commands.append(.object(JSONObject([("quad", .array([control, try point(values.first)]))])))
         case "addCurve", "addCurveToPoint":
-            let c1 = try point(arguments["controlPoint1"])
-            let c2 = try point(arguments["controlPoint2"])
+            let c1 = try point(arguments.first("controlPoint1", "control1"))
+            let c2 = try point(arguments.first("controlPoint2", "control2"))
             path.commands.append(.object(JSONObject([("cubic", .array([c1, c2, try point(values.first)]))])))
         case "addArc", "addArcWithCenter":
             guard case .point(let cx, let cy)? = arguments.first("withCenter", "addArcWithCenter", "center") else {
@@ -764,8 +768,14 @@ extension ImportEvaluator {
         case "append", "appendPath":
             guard let other = values.first.flatMap({ self.path($0) }) else { break }
             path.commands += other.commands
-        case "close", "closePath":
+        case "close", "closePath", "closeSubpath":
             path.commands.append(.string("close"))
+        case "addRect", "addEllipse":
+            guard let rect = values.first else { throw stop(position, "\(name) needs a CGRect") }
+            let label = name == "addRect" ? "rect" : "ovalIn"
+            if case .path(let commands) = try pathCommands(Arguments(items: [(label, rect)]), position) {
+                path.commands += commands
+            }
         case "removeAllPoints":
             path.commands.removeAll()
         case "copy", "mutableCopy":

@@ -241,7 +241,7 @@ extension ImportEvaluator {
             return try makeLayer(name, arguments, position)
         case "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation", "CAAnimationGroup", "CATransition":
             return try makeAnimation(name, arguments, position)
-        case "UIBezierPath":
+        case "UIBezierPath", "CGMutablePath":
             return try makePath(arguments, position)
         case "CAEmitterCell":
             return allocate(.cell(EmitterCellObject()))
