@@ -44,15 +44,20 @@ public struct AlertChannel: Sendable, Equatable {
     public var topic: String?
     /// Seconds a delivery may take.
     public var timeout: Double
-    /// Tries before a delivery is recorded as failed (the first one included).
-    public var maxAttempts: Int
+    /// Tries before a delivery is recorded as failed (the first one included); nil: as many as
+    /// ``retryFor`` allows.
+    public var maxAttempts: Int?
+    /// Seconds after a delivery was recorded that it is still tried, with backoff: past them it
+    /// is recorded as failed (24 hours by default), so a receiver down for hours still gets it.
+    public var retryFor: Double
     /// Whether the webhook may be at a private address (10.0.0.0/8, 172.16.0.0/12,
     /// 192.168.0.0/16, 100.64.0.0/10, fc00::/7): off by default (``WebhookTarget``).
     public var allowPrivateTargets: Bool
 
     public init(
         name: String, url: String, secret: String? = nil, format: Format = .generic, template: String? = nil,
-        topic: String? = nil, timeout: Double = 5, maxAttempts: Int = 6, allowPrivateTargets: Bool = false
+        topic: String? = nil, timeout: Double = 5, maxAttempts: Int? = nil, retryFor: Double = 86_400,
+        allowPrivateTargets: Bool = false
     ) {
         self.name = name
         self.url = url
@@ -62,6 +67,7 @@ public struct AlertChannel: Sendable, Equatable {
         self.topic = topic
         self.timeout = timeout
         self.maxAttempts = maxAttempts
+        self.retryFor = retryFor
         self.allowPrivateTargets = allowPrivateTargets
     }
 }

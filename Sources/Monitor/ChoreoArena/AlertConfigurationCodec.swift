@@ -86,7 +86,7 @@ public enum AlertConfigurationCodec {
             return nil
         }
         let allowed = [
-            "name", "type", "url", "secret", "format", "template", "topic", "timeout", "maxAttempts",
+            "name", "type", "url", "secret", "format", "template", "topic", "timeout", "maxAttempts", "retryFor",
             "allowPrivateTargets",
         ]
         for key in object.keys where !allowed.contains(key) {
@@ -159,16 +159,22 @@ public enum AlertConfigurationCodec {
         case .number(let n)? where n >= 0.1 && n <= 60: timeout = n
         default: fail("timeout", "must be 0.1…60 seconds")
         }
-        var maxAttempts = 6
+        var maxAttempts: Int?
         switch object["maxAttempts"] {
         case nil, .null?: break
-        case .number(let n)? where n >= 1 && n <= 20 && n == n.rounded(): maxAttempts = Int(n)
-        default: fail("maxAttempts", "must be a whole number, 1…20")
+        case .number(let n)? where n >= 1 && n <= 100_000 && n == n.rounded(): maxAttempts = Int(n)
+        default: fail("maxAttempts", "must be a whole number, 1…100000, or null (as many as retryFor allows)")
+        }
+        var retryFor = 86_400.0
+        switch object["retryFor"] {
+        case nil, .null?: break
+        case .number(let n)? where n >= 1 && n <= 604_800: retryFor = n
+        default: fail("retryFor", "must be 1…604800 seconds (a week)")
         }
         guard errors.count == before else { return nil }
         return AlertChannel(
             name: name, url: url, secret: secret, format: format, template: template, topic: topic, timeout: timeout,
-            maxAttempts: maxAttempts, allowPrivateTargets: allowPrivate)
+            maxAttempts: maxAttempts, retryFor: retryFor, allowPrivateTargets: allowPrivate)
     }
 
     static func decodeRule(
@@ -307,7 +313,8 @@ public enum AlertConfigurationCodec {
             if let template = channel.template { object["template"] = .string(template) }
             if let topic = channel.topic { object["topic"] = .string(topic) }
             object["timeout"] = .number(channel.timeout)
-            object["maxAttempts"] = .number(Double(channel.maxAttempts))
+            object["maxAttempts"] = channel.maxAttempts.map { .number(Double($0)) } ?? .null
+            object["retryFor"] = .number(channel.retryFor)
             object["allowPrivateTargets"] = .bool(channel.allowPrivateTargets)
             return .object(object)
         }

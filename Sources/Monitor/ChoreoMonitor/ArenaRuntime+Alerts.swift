@@ -35,6 +35,9 @@ extension ArenaRuntime {
 
     /// Deliveries taken from the outbox at once.
     static let deliveryBatch = 20
+    /// Deliveries not finished yet read at each turn, oldest first: of each rule and node's on a
+    /// channel only the oldest is tried, so a `resolved` never overtakes its `triggered`.
+    static let pendingWindow = 5_000
     /// Seconds between two tries of a delivery: 1, 2, 4, … at most 60.
     static func backoff(afterAttempt attempt: Int) -> Double { min(60, pow(2, Double(max(attempt - 1, 0)))) }
 
@@ -188,10 +191,14 @@ extension ArenaRuntime {
         if done > 0 { try? store.coordination?.notify(channel: Self.channel, payload: Self.alertRecorded) }
     }
 
-    /// Sends the deliveries that are due, one after the other, and records each outcome.
+    /// Sends the deliveries that are due, one after the other, and records each outcome. Of the
+    /// deliveries of one rule and node to one channel, only the oldest not finished is tried:
+    /// the receiver gets them in the order they were recorded, whatever it refused in between.
     private func deliverDue() {
         let nowMs = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        guard let due = try? store.dueDeliveries(nowMs: nowMs, limit: Self.deliveryBatch), !due.isEmpty else { return }
+        guard let pending = try? store.dueDeliveries(nowMs: .max, limit: Self.pendingWindow), !pending.isEmpty
+        else { return }
+        let due = Self.inOrder(pending, nowMs: nowMs).prefix(Self.deliveryBatch)
         let channels = configuration.alerts.channels
         for delivery in due {
             guard isLeader, !alertWork.withLock({ $0.stopping }) else { return }
@@ -206,14 +213,28 @@ extension ArenaRuntime {
             let outcome = send(delivery, channel: channel)
             let finishedMs = Int64((Date().timeIntervalSince1970 * 1000).rounded())
             alertWork.withLock { $0.attempts[outcome.succeeded ? "success" : "failure", default: 0] += 1 }
-            let status: StoredDelivery.Status =
-                outcome.succeeded ? .sent : attempt >= channel.maxAttempts ? .failed : .retrying
+            let givingUp =
+                attempt >= (channel.maxAttempts ?? .max)
+                || finishedMs - delivery.createdMs >= Int64(channel.retryFor * 1000)
+            let status: StoredDelivery.Status = outcome.succeeded ? .sent : givingUp ? .failed : .retrying
             let next = finishedMs + Int64(Self.backoff(afterAttempt: attempt) * 1000)
             try? store.updateDelivery(
                 key: delivery.key, channel: delivery.channel, status: status, attempts: attempt,
                 nextMs: status == .retrying ? next : finishedMs,
                 error: outcome.succeeded ? nil : outcome.description)
             if status == .failed { alertWork.withLock { $0.givenUp[delivery.channel, default: 0] += 1 } }
+        }
+    }
+
+    /// The deliveries to try now, oldest first: each rule and node's oldest unfinished delivery
+    /// to each channel, when it is due (`pending` is every unfinished one, oldest first).
+    static func inOrder(_ pending: [StoredDelivery], nowMs: Int64) -> [StoredDelivery] {
+        var seen = Set<String>()
+        return pending.filter { delivery in
+            // The key is rule/node/sequence/event: what precedes the last two parts names the pair.
+            let pair = delivery.key.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
+            let first = seen.insert(delivery.channel + "\u{0}" + pair.joined(separator: "/")).inserted
+            return first && delivery.nextMs <= nowMs
         }
     }
 
@@ -362,6 +383,14 @@ extension ArenaRuntime {
             lines.append("choreo_alert_deliveries{outcome=\"\(outcome.rawValue)\"} \(counts[outcome] ?? 0)")
         }
         let (attempts, givenUp) = alertWork.withLock { ($0.attempts, $0.givenUp) }
+        if let oldest = (try? store.dueDeliveries(nowMs: .max, limit: 1))?.first {
+            let age = max(0, Date().timeIntervalSince1970 - Double(oldest.createdMs) / 1000)
+            lines.append(
+                "# HELP choreo_alert_delivery_oldest_pending_seconds Age of the oldest delivery not finished yet (absent when none)."
+            )
+            lines.append("# TYPE choreo_alert_delivery_oldest_pending_seconds gauge")
+            lines.append("choreo_alert_delivery_oldest_pending_seconds \(age)")
+        }
         lines.append("# HELP choreo_alert_delivery_attempts_total Delivery tries by this process, by outcome.")
         lines.append("# TYPE choreo_alert_delivery_attempts_total counter")
         for outcome in ["success", "failure"] {
