@@ -70,7 +70,7 @@ struct ObjCLowering {
                         if kind(child) == CXCursor_ObjCIvarDecl, property.hasPrefix("_") { property.removeFirst() }
                         if !declaration.properties.contains(where: { $0.name == property }) {
                             declaration.properties.append(
-                                PropertyDeclaration(name: property, value: nil, position: position(child)))
+                                PropertyDeclaration(name: property, value: zeroValue(child), position: position(child)))
                         }
                     default: break
                     }
@@ -88,7 +88,7 @@ struct ObjCLowering {
                         var property = spelling(child)
                         if property.hasPrefix("_") { property.removeFirst() }
                         declaration.properties.append(
-                            PropertyDeclaration(name: property, value: nil, position: position(child)))
+                            PropertyDeclaration(name: property, value: zeroValue(child), position: position(child)))
                     default: break
                     }
                 }
@@ -108,6 +108,48 @@ struct ObjCLowering {
         }
         unit.types += order.compactMap { types[$0] }
         unit.globals += statics
+    }
+
+    /// The value an instance variable has before the code sets it: `+alloc` fills an object's
+    /// memory with zeros ("The Objective-C Programming Language", Allocating and Initializing
+    /// Objects: "all other instance variables are set to 0"), so a number is 0, a `BOOL` NO, a
+    /// geometry struct all zeros, and an object pointer nil.
+    func zeroValue(_ declaration: CXCursor) -> Expression? {
+        let type = FunctionDeclaration.bareType(
+            parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(declaration))))
+        let written = parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(declaration)))
+        let p = position(declaration)
+        if written.contains("*") || written.contains("^") || written.contains("<") || written.contains("[")
+            || ["id", "Class", "instancetype", "SEL"].contains(type)
+        {
+            return nil
+        }
+        switch type {
+        case "BOOL", "bool", "_Bool": return .literal(.bool(false), p)
+        case "CGFloat", "double", "float", "NSTimeInterval", "CFTimeInterval", "Float", "Double":
+            return .literal(.number(0), p)
+        case "CGPoint": return .name("CGPointZero", p)
+        case "CGSize": return .name("CGSizeZero", p)
+        case "CGRect": return .name("CGRectZero", p)
+        case "NSInteger", "NSUInteger", "int", "long", "unsigned", "uint32_t", "int64_t", "uint64_t", "size_t",
+            "short", "char":
+            return .literal(.integer(0), p)
+        default:
+            // An enumeration (`MBProgressHUDMode`) is an integer; other types stay unset.
+            let declared = parser.clang.clang_getCursorType(declaration)
+            return declared.kind == CXType_Enum || written.hasPrefix("enum ")
+                || (declared.kind == CXType_Typedef && isEnumName(type))
+                ? .literal(.integer(0), p) : nil
+        }
+    }
+
+    /// Whether a type name is an enumeration the parse declares (`typedef NS_ENUM(…, Name)`).
+    func isEnumName(_ name: String) -> Bool {
+        parser.fileTokens.indices.contains { index in
+            parser.fileTokens[index].text == name && index >= 2
+                && (parser.fileTokens[index - 2].text == "NS_ENUM" || parser.fileTokens[index - 2].text == "NS_OPTIONS"
+                    || parser.fileTokens[index - 1].text == "enum")
+        }
     }
 
     func classOfCategory(_ cursor: CXCursor) -> String? {
@@ -256,6 +298,10 @@ struct ObjCLowering {
         case CXCursor_BinaryOperator, CXCursor_CompoundAssignOperator:
             guard parts.count == 2 else { break }
             let op = binaryOperator(cursor, parts[0])
+            // clang's recovery from a member it cannot find (`label.unknown = NO`) keeps only the
+            // base as the left operand: the assignment is not the base's, and is skipped (clang's
+            // warning says which member).
+            if op == "." || op == "->" || isRecoveredMember(parts[0]) { return [] }
             if op == "=" || ["+=", "-=", "*=", "/="].contains(op) {
                 return [.assign(lowerExpression(parts[0]), op, lowerExpression(parts[1]), p)]
             }
@@ -274,6 +320,17 @@ struct ObjCLowering {
             break
         }
         return [.expression(lowerExpression(cursor))]
+    }
+
+    /// clang's recovery of `base.member` where the declarations lack the member: an unexposed
+    /// expression holding only the base, followed in it by `.` or `->`.
+    func isRecoveredMember(_ cursor: CXCursor) -> Bool {
+        guard kind(cursor) == CXCursor_UnexposedExpr, let base = children(cursor).first, children(cursor).count == 1
+        else { return false }
+        let end = parser.extent(base).end
+        guard end < parser.extent(cursor).end else { return false }
+        let next = parser.tokens(cursor).first { $0.offset >= end }?.text
+        return next == "." || next == "->"
     }
 
     func isAssignment(_ cursor: CXCursor) -> Bool {
@@ -347,6 +404,9 @@ struct ObjCLowering {
             guard let operand = parts.first else { return .unsupported("this operator", p) }
             let op = parser.tokens(cursor).first?.text ?? ""
             if op == "&" || op == "*" { return lowerExpression(operand) }
+            // `!object` is `object == nil`: a pointer's logical negation compares it with the
+            // null pointer (C17 6.5.3.3: `!E` is `(0 == E)`).
+            if op == "!", isPointer(operand) { return .binary("==", lowerExpression(operand), .literal(.null, p), p) }
             if ["-", "!", "+", "~"].contains(op) { return .prefix(op, lowerExpression(operand), p) }
             return lowerExpression(operand)
         case CXCursor_ConditionalOperator:
@@ -368,6 +428,9 @@ struct ObjCLowering {
             let open = tokens.firstIndex(of: "(") ?? 0
             let selector = tokens.indices.contains(open + 1) ? tokens[open + 1] : ""
             return .literal(.string(selector), p)
+        case CXCursor_ObjCAvailabilityCheckExpr:
+            // `@available(iOS 13.0, *)`: the runtime modelled is iOS 17's (`-fobjc-runtime`).
+            return .literal(.bool(true), p)
         case CXCursor_ObjCProtocolExpr:
             // @protocol(P): the protocol, by its name.
             let tokens = parser.tokens(cursor).map(\.text)
@@ -386,6 +449,13 @@ struct ObjCLowering {
         "UIViewAnimationOption", "UIViewKeyframeAnimationOption", "NSTextAlignment", "UIViewAnimatingPosition",
         "UIGestureRecognizerState", "UINavigationControllerOperation",
     ]
+
+    /// Whether an expression's type is an object or C pointer (`UIColor *`, `id`, `Class`).
+    func isPointer(_ cursor: CXCursor) -> Bool {
+        let type = parser.string(parser.clang.clang_getTypeSpelling(parser.clang.clang_getCursorType(cursor)))
+        return type.contains("*") || type == "id" || type == "Class" || type.hasPrefix("id<")
+            || type.hasPrefix("Class<")
+    }
 
     /// `nil`, `NULL`: a cast of 0 to a pointer type.
     func isNullPointer(_ cursor: CXCursor, _ parts: [CXCursor]) -> Bool {
