@@ -286,11 +286,15 @@ package struct SourceUnit: Sendable {
     package mutating func join(_ other: SourceUnit) {
         types += other.types
         functions += other.functions
-        // Only the file imported is the program's top-level code (a module's `main.swift`); in
-        // the others a top-level `let`/`var` is a global variable (The Swift Programming
+        // Only the file imported (file 0) is the program's top-level code (a module's
+        // `main.swift`); in the others a top-level `let`/`var` is a global variable (The Swift Programming
         // Language, "Declarations": top-level code), which every file sees.
         for statement in other.topLevel {
-            if case .declare = statement { globals.append(statement) } else { topLevel.append(statement) }
+            if case .declare = statement, statement.position.file != 0 {
+                globals.append(statement)
+            } else {
+                topLevel.append(statement)
+            }
         }
         globals += other.globals
         diagnostics += other.diagnostics
