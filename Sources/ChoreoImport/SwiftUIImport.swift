@@ -111,6 +111,97 @@ struct SwiftUIImporter {
     /// The arguments the preview passes the view (`ContentView(count: 3)`), by label: they set
     /// the stored properties of those names in place of their declared values.
     var passed: [String: Expression] = [:]
+    static let imageModifiers: Set<String> = [
+        "resizable", "scaledToFit", "scaledToFill", "aspectRatio", "imageScale", "symbolRenderingMode",
+        "renderingMode", "interpolation", "antialiased", "symbolEffect", "font",
+    ]
+    /// The first construct left out, in source order: named when the scene would show less
+    /// than the code.
+    var firstLeftOut: (what: String, position: SourcePosition)?
+
+    /// ": the first thing left out is … (line:column)", or nothing.
+    var leftOut: String {
+        guard let first = firstLeftOut else { return "" }
+        return ": the first thing left out is \(first.what) (\(first.position.line):\(first.position.column))"
+    }
+
+    /// Whether a view (or one inside it) draws: a shape, a text, a coloured stack.
+    static func draws(_ view: JSONValue) -> Bool {
+        guard case .object(let object) = view else { return false }
+        if object["shape"] != nil { return true }
+        if case .array(let modifiers)? = object["modifiers"], modifiers.contains(where: { names($0, "background") }) {
+            return true
+        }
+        if case .array(let children)? = object["children"] { return children.contains(where: draws) }
+        return false
+    }
+
+    /// Where the view's code first animates (`withAnimation`, `.animation`, a repeating or
+    /// phase or keyframe animation, a transition), if it does.
+    static func firstAnimation(in type: TypeDeclaration) -> SourcePosition? {
+        let names: Set<String> = [
+            "withAnimation", "animation", "repeatForever", "phaseAnimator", "keyframeAnimator", "transition",
+            "PhaseAnimator", "KeyframeAnimator", "matchedGeometryEffect",
+        ]
+        var found: SourcePosition?
+        func note(_ p: SourcePosition) {
+            if found == nil || (p.line, p.column) < (found!.line, found!.column) { found = p }
+        }
+        func walk(_ e: Expression) {
+            switch e {
+            case .name(let name, let p): if names.contains(name) { note(p) }
+            case .member(let base, let name, let p):
+                if names.contains(name) { note(p) }
+                base.map(walk)
+            case .call(let callee, let arguments, _):
+                walk(callee)
+                arguments.forEach { walk($0.value) }
+            case .closure(let closure, _): walk(closure.body)
+            case .binary(_, let a, let b, _):
+                walk(a)
+                walk(b)
+            case .prefix(_, let a, _): walk(a)
+            case .ternary(let c, let a, let b, _):
+                walk(c)
+                walk(a)
+                walk(b)
+            case .array(let items, _): items.forEach(walk)
+            default: break
+            }
+        }
+        func walk(_ statements: [Statement]) {
+            for statement in statements {
+                switch statement {
+                case .expression(let e), .returnStatement(let e?, _), .declare(_, let e?, _): walk(e)
+                case .assign(_, _, let e, _): walk(e)
+                case .ifStatement(_, let then, let otherwise, _):
+                    walk(then)
+                    walk(otherwise ?? [])
+                case .switchStatement(_, let cases, _): cases.forEach { walk($0.body) }
+                default: break
+                }
+            }
+        }
+        for method in type.methods { walk(method.body) }
+        for property in type.properties { property.value.map(walk) }
+        return found
+    }
+
+    /// The fonts of the containers being read, innermost last.
+    var fonts: [JSONValue] = []
+    /// Whether a placeholder note was given for a symbol, for a picture.
+    var notedPlaceholders: Set<Bool> = []
+
+    mutating func notePlaceholder(_ position: SourcePosition, _ symbol: Bool) {
+        guard notedPlaceholders.insert(symbol).inserted else { return }
+        diagnostics.append(
+            ImportDiagnostic(
+                .note, position,
+                symbol
+                    ? "Image(systemName:) is drawn as a placeholder as large as the symbol's line, in the foreground style"
+                    : "an Image is drawn as a grey placeholder of its frame (100 points square unless framed)"))
+    }
+
     /// The foreground styles of the containers being read, innermost last.
     var foreground: [JSONValue] = []
     static let foregroundModifiers: Set<String> = ["foregroundColor", "foregroundStyle", "tint"]
@@ -142,11 +233,34 @@ struct SwiftUIImporter {
         guard let body = type.methods.first(where: { $0.name == "body" }) else {
             return failed(type.position, "\(type.name) has no body")
         }
-        let views = viewList(body.body, path: "$.swiftui.views")
-        guard !views.isEmpty else {
-            return failed(body.position, "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)")
+        let views = viewList(Self.substitute(body.body, [:]), path: "$.swiftui.views")
+        // A scene that would show nothing, or stand still where the code animates, is refused,
+        // naming the first thing left out (an import never exits 0 with less than the code does).
+        guard views.contains(where: Self.draws) else {
+            return failed(
+                body.position,
+                "\(type.name)'s body draws nothing choreo models (shapes, stacks, colours)" + leftOut,
+                fix: "write its views with the shapes, Text, Image, Color and stacks docs/import.md lists")
         }
         let script = actions()
+        let changes = script.contains { entry in
+            guard case .object(let object) = entry, case .array(let actions)? = object["do"] else { return false }
+            return actions.contains { action in
+                guard case .object(let members) = action, case .object(let state)? = members["state"] else {
+                    return false
+                }
+                return !state.members.isEmpty
+            }
+        }
+        if !changes, !animatesByItself, let animation = Self.firstAnimation(in: type) {
+            return failed(
+                animation,
+                "\(type.name) animates here but nothing choreo reads changes its state, so the scene would stand still"
+                    + leftOut,
+                fix:
+                    "change a @State in a Button's action, an onTapGesture or an onAppear (docs/import.md lists what is read)"
+            )
+        }
         if tappables.isEmpty && appearing.isEmpty && !animatesByItself {
             warn(
                 type.position,
@@ -167,8 +281,8 @@ struct SwiftUIImporter {
     /// The window the view is shown in: an iPhone's points.
     static let canvas = (393.0, 852.0)
 
-    mutating func failed(_ position: SourcePosition, _ message: String) -> ImportResult {
-        diagnostics.append(ImportDiagnostic(.error, position, message))
+    mutating func failed(_ position: SourcePosition, _ message: String, fix: String? = nil) -> ImportResult {
+        diagnostics.append(ImportDiagnostic(.error, position, message, fix: fix))
         return ImportResult(scene: nil, diagnostics: diagnostics, sourceMap: [])
     }
 
@@ -179,6 +293,11 @@ struct SwiftUIImporter {
     }
 
     mutating func unsupported(_ what: String, _ position: SourcePosition) {
+        if firstLeftOut == nil
+            || (position.line, position.column) < (firstLeftOut!.position.line, firstLeftOut!.position.column)
+        {
+            firstLeftOut = (what, position)
+        }
         guard notedUnsupported.insert(what).inserted else { return }
         warn(
             position, "\(what) is not modelled by choreo's SwiftUI scenes: left out",
@@ -218,6 +337,16 @@ struct SwiftUIImporter {
         // `.foregroundStyle(.blue)` on a container is the foreground of the shapes and texts in
         // it that set none (SwiftUI's environment).
         var inherits = false
+        var inheritsFont = false
+        if case .call(.name(let name, _), _, _) = base, !Self.drawsItself.contains(name),
+            let font = chain.last(where: { $0.name == "font" }),
+            case .object(let read)? = modifier("font", font.arguments, font.position, shape: "text"),
+            let size = read["font"]
+        {
+            fonts.append(size)
+            inheritsFont = true
+        }
+        defer { if inheritsFont { fonts.removeLast() } }
         if case .call(.name(let name, _), _, _) = base, !Self.drawsItself.contains(name),
             let style = chain.last(where: { Self.foregroundModifiers.contains($0.name) }),
             let first = style.arguments.first, let value = colorExpression(first.value)
@@ -292,7 +421,33 @@ struct SwiftUIImporter {
                 }
                 shape = "text"
                 id = "text"
-            case "Image", "Label":
+            case "Image":
+                // A placeholder of the image's place: a symbol as large as its font's line
+                // (20 points at the body size), a picture 100 points square unless framed.
+                let symbol = arguments.first?.label == "systemName"
+                var side = symbol ? 20.0 : 100.0
+                for modifier in chain where modifier.name == "font" {
+                    if case .object(let font)? = self.modifier("font", modifier.arguments, position, shape: "text"),
+                        case .number(let size)? = font["font"]
+                    {
+                        side = size * 1.2
+                    }
+                }
+                notePlaceholder(position, symbol)
+                shape = "roundedRectangle"
+                modifiers.append(["cornerRadius": .number(symbol ? side / 5 : 8)])
+                if !symbol { modifiers.append(["fill": .string("#D1D1D6")]) }
+                if !chain.contains(where: { $0.name == "frame" }) {
+                    modifiers.append(["frame": ["width": .number(side), "height": .number(side)]])
+                }
+                id = "image"
+            case "LinearGradient", "RadialGradient", "AngularGradient", "EllipticalGradient":
+                // A gradient view: a rectangle in its first colour.
+                shape = "rectangle"
+                if let color = color(base) { modifiers.append(["fill": color]) }
+                warn(position, "a gradient is drawn in its first colour")
+                id = "gradient"
+            case "Label":
                 unsupported(name, position)
                 return nil
             case "Spacer", "Divider", "EmptyView":
@@ -351,6 +506,9 @@ struct SwiftUIImporter {
         {
             modifiers.insert(["fill": inherited], at: 0)
         }
+        if shape == "text", !chain.contains(where: { $0.name == "font" }), let font = fonts.last {
+            modifiers.append(["font": font])
+        }
         for (name, arguments, position) in chain {
             switch name {
             case "onTapGesture":
@@ -360,6 +518,12 @@ struct SwiftUIImporter {
                 }
             case "onAppear":
                 if case .closure(let closure, _)? = arguments.last?.value { appearing.append(closure.body) }
+            case _ where id.hasPrefix("image") && Self.imageModifiers.contains(name):
+                // How the picture is drawn in its place: the placeholder is the place.
+                continue
+            case "font" where shape != "text":
+                // A container's font is its texts' (read before its content).
+                continue
             default:
                 if let modifier = modifier(name, arguments, position, shape: shape) {
                     modifiers.append(modifier)
@@ -1206,6 +1370,16 @@ extension SwiftUIImporter {
                 }
                 flush(&context)
                 actions += perform(holds ? then : (otherwise ?? []), &context, time: time, queue: &queue)
+            case .expression(.call(.name(let name, _), let arguments, let position))
+            where type.methods.contains { $0.name == name && !$0.isStatic }:
+                // The view's own method (`func start() { … }`), run with its arguments.
+                guard depth < 16, let method = type.methods.first(where: { $0.name == name && !$0.isStatic }) else {
+                    unsupported("a method calling itself more than 16 deep", position)
+                    continue
+                }
+                depth += 1
+                actions += perform(called(method, arguments), &context, time: time, queue: &queue, flushing: false)
+                depth -= 1
             default:
                 unsupported("this statement in an action", statement.position)
             }

@@ -185,4 +185,74 @@ import Testing
         #expect(SwiftUIImportTests.value(timeline, "capsule", "opacity", 0) == 0.25)
         #expect(SwiftUIImportTests.value(timeline, "capsule-4", "opacity", 0) == 1)
     }
+
+    @Test func aSceneThatWouldShowLessThanTheCodeIsRefusedAtTheFirstThingLeftOut() {
+        let empty = Self.run(
+            """
+            import SwiftUI
+            struct Home: View {
+                var body: some View {
+                    TabView {
+                        Circle()
+                    }
+                }
+            }
+            """)
+        #expect(empty.scene == nil)
+        #expect(
+            SwiftUIImportTests.messages(empty).contains {
+                $0.hasPrefix("3:9: error: Home's body draws nothing choreo models")
+                    && $0.hasSuffix("the first thing left out is the view TabView (4:9)")
+            }, "\(SwiftUIImportTests.messages(empty))")
+        let still = Self.run(
+            """
+            import SwiftUI
+            struct Spinner: View {
+                @State private var angle = 0.0
+                var body: some View {
+                    Circle()
+                        .frame(width: 40, height: 40)
+                        .rotationEffect(.degrees(angle))
+                        .task { angle = 360 }
+                        .animation(.linear(duration: 1).repeatForever(autoreverses: false), value: angle)
+                }
+            }
+            """)
+        #expect(still.scene == nil)
+        #expect(
+            SwiftUIImportTests.messages(still).contains {
+                $0.hasPrefix("9:13: error: Spinner animates here but nothing choreo reads changes its state")
+                    && $0.hasSuffix("the first thing left out is .task (8:13)")
+            }, "\(SwiftUIImportTests.messages(still))")
+    }
+
+    @Test func imagesArePlaceholdersAndOwnMethodsRunAsActions() throws {
+        let result = Self.run(
+            """
+            import SwiftUI
+            struct Like: View {
+                @State private var liked = false
+                var body: some View {
+                    Image(systemName: "heart.fill")
+                        .font(.system(size: 50))
+                        .foregroundStyle(.pink)
+                        .scaleEffect(liked ? 1.3 : 1)
+                        .onTapGesture { self.like(by: 1) }
+                }
+                func like(by step: Int) {
+                    withAnimation(.easeInOut(duration: 0.4)) { self.liked.toggle() }
+                }
+            }
+            """)
+        #expect(Self.errors(result).isEmpty, "\(Self.errors(result))")
+        #expect(
+            SwiftUIImportTests.messages(result).contains {
+                $0.contains("note: Image(systemName:) is drawn as a placeholder")
+            })
+        let timeline = try ImportChainTests.timeline(result)
+        // 50 points of font: a line of 60.
+        #expect(SwiftUIImportTests.value(timeline, "image", "bounds.size.width", 0) == 60)
+        // Tapped at 0.5 s; half way through easeInOut's 0.4 s (a symmetric curve), half way.
+        #expect(abs(SwiftUIImportTests.value(timeline, "image", "transform.scale.x", 0.7) - 1.15) < 1e-9)
+    }
 }

@@ -283,11 +283,15 @@ import Testing
             """
             struct Hello: View {
                 var body: some View {
-                    Image(systemName: "star")
+                    Label("Star", systemImage: "star")
                 }
             }
             """)
         #expect(text.scene == nil)
-        #expect(Self.messages(text).contains { $0.hasPrefix("2:9: error: Hello's body draws nothing choreo models") })
+        #expect(
+            Self.messages(text).contains {
+                $0.hasPrefix("2:9: error: Hello's body draws nothing choreo models")
+                    && $0.hasSuffix("the first thing left out is Label (3:9)")
+            })
     }
 }

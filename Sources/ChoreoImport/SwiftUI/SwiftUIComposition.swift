@@ -13,7 +13,9 @@ extension SwiftUIImporter {
             if let value = values[name] { return value }
             if name.hasPrefix("$") { return .name(String(name.dropFirst()), p) }
             return e
-        case .member(.name("self", _)?, let name, _) where values[name] != nil: return values[name]!
+        case .member(.name("self", _)?, let name, let p):
+            // `self.name` is the view's `name`.
+            return values[name] ?? .name(name, p)
         case .member(let base, let name, let p): return .member(base.map(s), name, p)
         case .call(let callee, let arguments, let p): return .call(s(callee), args(arguments), p)
         case .closure(let closure, let p):
