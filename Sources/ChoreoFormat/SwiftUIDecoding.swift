@@ -5,9 +5,11 @@ import ChoreoJSON
 /// "SwiftUI"): names as SwiftUI spells them.
 extension SceneDecoder {
     static let swiftUIFields: Set<String> = ["state", "views"]
-    static let viewFields: Set<String> = ["id", "shape", "modifiers", "children", "if", "text"]
+    static let viewFields: Set<String> = [
+        "id", "shape", "modifiers", "children", "if", "text", "spacing", "alignment", "minLength",
+    ]
     static let modifierNames = [
-        "frame", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
+        "frame", "padding", "position", "offset", "scaleEffect", "rotationEffect", "opacity", "fill", "foregroundColor",
         "foregroundStyle", "background", "cornerRadius", "blur", "font", "animation", "keyframeAnimator",
         "phaseAnimator", "transition", "matchedGeometryEffect",
     ]
@@ -83,6 +85,7 @@ extension SceneDecoder {
         } else if shape == .text {
             reader.fail("\(path).text", "is required: the Text's string")
         }
+        decodeStackFields(object, path, into: &view)
         if let condition = object["if"], let text = reader.string(condition, "\(path).if") {
             let negated = text.hasPrefix("!")
             let name = negated ? String(text.dropFirst()) : text
@@ -94,7 +97,8 @@ extension SceneDecoder {
             for (index, element) in modifiers.enumerated() {
                 let at = "\(path).modifiers[\(index)]"
                 guard let modifier = decodeModifier(element, at, shape: shape) else { continue }
-                if !["animation", "keyframeAnimator", "phaseAnimator"].contains(modifier.name) {
+                // Layout modifiers compose (`.padding().frame(maxWidth: .infinity)`).
+                if !["animation", "keyframeAnimator", "phaseAnimator", "frame", "padding"].contains(modifier.name) {
                     let kind = modifier.name == "background" && shape != .text ? "fill" : modifier.name
                     if let first = seen[kind] {
                         reader.fail(at, "a view takes one \(modifier.name) modifier (modifiers[\(first)] is one)")
@@ -139,7 +143,7 @@ extension SceneDecoder {
             }
         }
         if let childrenJSON = object["children"], let children = reader.array(childrenJSON, "\(path).children") {
-            if shape != .stack && !children.isEmpty {
+            if !shape.isContainer && !children.isEmpty {
                 reader.fail("\(path).children", "only a stack has children (a shape draws itself)")
             }
             for (index, child) in children.enumerated() {
@@ -185,8 +189,9 @@ extension SceneDecoder {
         let at = "\(path).\(name)"
         switch name {
         case "frame":
-            guard let pair = pair(value, at, ("width", "height"), default: nil) else { return nil }
-            return .frame(width: pair.0, height: pair.1)
+            return decodeFrame(value, at).map { .frame($0) }
+        case "padding":
+            return decodePadding(value, at).map { .padding($0) }
         case "position":
             guard let pair = pair(value, at, ("x", "y"), default: nil) else { return nil }
             return .position(x: pair.0, y: pair.1)
@@ -214,10 +219,10 @@ extension SceneDecoder {
         case "opacity":
             return expression(value, at, .number).map { .opacity($0) }
         case "fill", "foregroundColor", "foregroundStyle":
-            if shape == .stack { reader.fail(at, "fills a shape; a stack takes background") }
+            if shape.isContainer { reader.fail(at, "fills a shape; a stack takes background") }
             return expression(value, at, .color).map { .fill($0) }
         case "background":
-            if shape != .stack && shape != .text {
+            if !shape.isContainer && shape != .text {
                 reader.fail(at, "is a stack's or a text's colour; a shape takes fill")
             }
             return expression(value, at, .color).map { .background($0) }
@@ -546,6 +551,108 @@ extension SceneDecoder {
             }
         }
         return (result[0], result[1])
+    }
+
+    static let frameFields = [
+        "width", "height", "minWidth", "idealWidth", "maxWidth", "minHeight", "idealHeight", "maxHeight", "alignment",
+    ]
+
+    /// `{"frame": {"width": e, "height": e, "alignment": "top"}}` (either side may be left to
+    /// the view) or `{"frame": {"minWidth": e, "maxWidth": "infinity", …}}`: SwiftUI's two frames.
+    private mutating func decodeFrame(_ json: JSONValue, _ path: String) -> SwiftUIFrame? {
+        guard let object = reader.object(json, path) else { return nil }
+        reader.rejectUnknown(object, path, allowed: Set(Self.frameFields))
+        var frame = SwiftUIFrame()
+        func side(_ name: String) -> SwiftUIExpression? {
+            guard let member = object[name] else { return nil }
+            if case .string("infinity") = member, name.hasPrefix("max") { return .constant(.number(.infinity)) }
+            return expression(member, "\(path).\(name)", .number)
+        }
+        frame.width = side("width")
+        frame.height = side("height")
+        frame.minWidth = side("minWidth")
+        frame.idealWidth = side("idealWidth")
+        frame.maxWidth = side("maxWidth")
+        frame.minHeight = side("minHeight")
+        frame.idealHeight = side("idealHeight")
+        frame.maxHeight = side("maxHeight")
+        if let alignment = object["alignment"] {
+            frame.alignment = decodeAlignment(
+                alignment, "\(path).alignment", among: SwiftUIAlignment.names.keys.sorted())
+        }
+        if frame.isFlexible && (frame.width != nil || frame.height != nil) {
+            reader.fail(
+                path,
+                "mixes frame(width:height:) with frame(minWidth:…maxHeight:); SwiftUI has them as two modifiers: write two frames"
+            )
+        }
+        if !object.keys.contains(where: { $0 != "alignment" }) {
+            reader.fail(path, "needs a side: width, height, or a min/ideal/max width or height")
+        }
+        return frame
+    }
+
+    /// `{"padding": 16}` (every edge) or `{"padding": {"top": e, "leading": e, "bottom": e,
+    /// "trailing": e, "horizontal": e, "vertical": e}}` (an edge not given is 0).
+    private mutating func decodePadding(_ json: JSONValue, _ path: String) -> SwiftUIInsets? {
+        let zero = SwiftUIExpression.constant(.number(0))
+        guard case .object(let object) = json, object["if"] == nil, object["state"] == nil else {
+            guard let all = expression(json, path, .number) else { return nil }
+            return SwiftUIInsets(top: all, leading: all, bottom: all, trailing: all)
+        }
+        reader.rejectUnknown(object, path, allowed: ["top", "leading", "bottom", "trailing", "horizontal", "vertical"])
+        var insets = SwiftUIInsets(top: zero, leading: zero, bottom: zero, trailing: zero)
+        for name in ["horizontal", "vertical", "top", "leading", "bottom", "trailing"] {
+            guard let member = object[name], let value = expression(member, "\(path).\(name)", .number) else {
+                continue
+            }
+            switch name {
+            case "horizontal": (insets.leading, insets.trailing) = (value, value)
+            case "vertical": (insets.top, insets.bottom) = (value, value)
+            case "top": insets.top = value
+            case "leading": insets.leading = value
+            case "bottom": insets.bottom = value
+            default: insets.trailing = value
+            }
+        }
+        return insets
+    }
+
+    /// An alignment's name, one of `names`.
+    private mutating func decodeAlignment(_ json: JSONValue, _ path: String, among names: [String]) -> SwiftUIAlignment
+    {
+        guard let name = reader.string(json, path) else { return .center }
+        guard names.contains(name), let alignment = SwiftUIAlignment.names[name] else {
+            reader.failUnknown(path, "must be one of \(names.joined(separator: ", "))", name, among: names)
+            return .center
+        }
+        return alignment
+    }
+
+    /// A stack's `spacing` and `alignment`, a spacer's `minLength`.
+    private mutating func decodeStackFields(_ object: JSONObject, _ path: String, into view: inout SwiftUIView) {
+        let stacks: [SwiftUIView.Shape: [String]] = [
+            .vstack: ["leading", "center", "trailing"], .hstack: ["top", "center", "bottom"],
+            .zstack: SwiftUIAlignment.names.keys.sorted(),
+        ]
+        if let spacing = object["spacing"] {
+            if view.shape != .vstack && view.shape != .hstack {
+                reader.fail("\(path).spacing", "is a VStack's or an HStack's; give shape vstack or hstack")
+            }
+            view.spacing = reader.number(spacing, "\(path).spacing").map { max(0, $0) }
+        }
+        if let alignment = object["alignment"] {
+            if let names = stacks[view.shape] {
+                view.alignment = decodeAlignment(alignment, "\(path).alignment", among: names)
+            } else {
+                reader.fail(
+                    "\(path).alignment", "is a stack's (vstack, hstack, zstack); a view is aligned by its frame")
+            }
+        }
+        if let minLength = object["minLength"] {
+            if view.shape != .spacer { reader.fail("\(path).minLength", "is a Spacer's; give shape spacer") }
+            view.minLength = reader.number(minLength, "\(path).minLength").map { max(0, $0) }
+        }
     }
 
     enum ExpressionKind { case number, color }

@@ -331,7 +331,9 @@ struct SwiftUIImporter {
         var shape: String?
         var tapTitle: String?
         var tapActions: [Statement]?
-        var stack: (vertical: Bool, spacing: Double, position: SourcePosition)?
+        // A container's layout: its shape in the scene (`vstack`, `hstack`, `zstack`; nil:
+        // choreo's `stack`, which takes all it is offered), spacing and alignment.
+        var container: [(String, JSONValue)] = []
         var text: String?
         var id = "view"
         // `.foregroundStyle(.blue)` on a container is the foreground of the shapes and texts in
@@ -373,17 +375,29 @@ struct SwiftUIImporter {
                 id = name.prefix(1).lowercased() + name.dropFirst()
             case "ZStack", "VStack", "HStack", "LazyVStack", "LazyHStack", "Group", "NavigationView",
                 "NavigationStack", "ScrollView":
-                // A lazy stack lays out as its stack; a group, a navigation container or a
-                // scroll view (scrolling left out) is a ZStack of its content.
-                let name = ["LazyVStack": "VStack", "LazyHStack": "HStack"][name] ?? name
+                // A lazy stack lays out as its stack; a group as a ZStack of its content; a
+                // navigation container or a scroll view (scrolling left out) takes the whole
+                // space it is offered, its content centred.
+                let name = ["LazyVStack": "VStack", "LazyHStack": "HStack", "Group": "ZStack"][name] ?? name
                 id = name.lowercased()
-                let spacing =
-                    arguments.first { $0.label == "spacing" }.flatMap { Self.constant($0.value) }
-                    .flatMap(Self.double) ?? 8
+                if ["VStack", "HStack", "ZStack"].contains(name) {
+                    container.append(("shape", .string(name.lowercased())))
+                    if name != "ZStack", let spacing = arguments.first(where: { $0.label == "spacing" }) {
+                        if let value = Self.constant(spacing.value).flatMap(Self.double) {
+                            container.append(("spacing", .number(value)))
+                        } else {
+                            unsupported("a spacing that is not a constant", spacing.value.position)
+                        }
+                    }
+                    if let alignment = arguments.first(where: { $0.label == "alignment" }) {
+                        if let value = alignmentName(alignment.value), value != "center" {
+                            container.append(("alignment", .string(value)))
+                        }
+                    }
+                }
                 if let closure = arguments.last?.value, case .closure(let content, _) = closure {
                     children = viewList(content.body, path: path + ".children")
                 }
-                if name == "VStack" || name == "HStack" { stack = (name == "VStack", spacing, position) }
             case "Button":
                 // Button("Title") { action }, Button(action: {…}) { label }, Button { action } label: {…}
                 var title: String?
@@ -450,7 +464,16 @@ struct SwiftUIImporter {
             case "Label":
                 unsupported(name, position)
                 return nil
-            case "Spacer", "Divider", "EmptyView":
+            case "Spacer":
+                // `Spacer(minLength:)`: the space its stack has left.
+                shape = "spacer"
+                id = "spacer"
+                if let length = arguments.first(where: { $0.label == "minLength" }),
+                    let value = Self.constant(length.value).flatMap(Self.double)
+                {
+                    container.append(("minLength", .number(value)))
+                }
+            case "Divider", "EmptyView":
                 return nil
             case "Color":
                 shape = "rectangle"
@@ -496,7 +519,7 @@ struct SwiftUIImporter {
         id = unique(id)
         // A shape or text that sets no colour is drawn in the foreground style: the nearest
         // container's, else black (SwiftUI's `.primary` in the light appearance).
-        if let shape, shape != "text",
+        if let shape, shape != "text", shape != "spacer",
             !chain.contains(where: { $0.name == "fill" || Self.foregroundModifiers.contains($0.name) }),
             !modifiers.contains(where: { Self.names($0, "fill") })
         {
@@ -530,9 +553,6 @@ struct SwiftUIImporter {
                 }
             }
         }
-        if let stack {
-            layOut(&children, &modifiers, vertical: stack.vertical, spacing: stack.spacing, at: stack.position)
-        }
         // An offset written inside a scale or rotation would be scaled and turned with the view,
         // which a layer's transform cannot carry: drawn after them, said at its line.
         if let offset = modifiers.firstIndex(where: { Self.names($0, "offset") }),
@@ -552,6 +572,7 @@ struct SwiftUIImporter {
         if let tapTitle, let tapActions { tappables.append((tapTitle, tapActions, expression.position)) }
         members.append(("id", .string(id)))
         if let shape { members.append(("shape", .string(shape))) }
+        members += container
         if let text { members.append(("text", .string(text))) }
         if !modifiers.isEmpty { members.append(("modifiers", .array(modifiers))) }
         if !children.isEmpty { members.append(("children", .array(children))) }
@@ -604,96 +625,10 @@ struct SwiftUIImporter {
         return views
     }
 
-    /// `VStack`/`HStack` with children of fixed size: the stack as large as they are (unless
-    /// framed), each child at its place along it, centred across it.
-    mutating func layOut(
-        _ children: inout [JSONValue], _ modifiers: inout [JSONValue], vertical: Bool, spacing: Double,
-        at position: SourcePosition
-    ) {
-        var sizes: [(Double, Double)] = []
-        for child in children {
-            guard case .object(let object) = child, let size = fixedSize(object) else {
-                warn(
-                    position,
-                    "a stack's children are placed by their frames; one has no fixed frame, so they are centred")
-                return
-            }
-            sizes.append(size)
-        }
-        let main = sizes.map { vertical ? $0.1 : $0.0 }.reduce(0, +) + spacing * Double(max(sizes.count - 1, 0))
-        let cross = sizes.map { vertical ? $0.0 : $0.1 }.max() ?? 0
-        var size = vertical ? (cross, main) : (main, cross)
-        var framed: (Double, Double)?
-        for modifier in modifiers where framed == nil {
-            framed = fixedSize(JSONObject([("modifiers", .array([modifier]))]))
-        }
-        if let framed {
-            size = framed
-        } else {
-            modifiers.insert(["frame": ["width": .number(size.0), "height": .number(size.1)]], at: 0)
-        }
-        var along = ((vertical ? size.1 : size.0) - main) / 2
-        for index in children.indices {
-            let length = vertical ? sizes[index].1 : sizes[index].0
-            let centre = along + length / 2
-            along += length + spacing
-            guard case .object(let object) = children[index] else { continue }
-            var childModifiers: [JSONValue] = []
-            if case .array(let given)? = object["modifiers"] { childModifiers = given }
-            if childModifiers.contains(where: { Self.names($0, "position") }) { continue }
-            let place: JSONValue =
-                vertical
-                ? ["x": .number(size.0 / 2), "y": .number(centre)] : ["x": .number(centre), "y": .number(size.1 / 2)]
-            childModifiers.insert(["position": place], at: 0)
-            children[index] = .object(
-                JSONObject(object.members.filter { $0.key != "modifiers" } + [("modifiers", .array(childModifiers))]))
-        }
-    }
-
     /// Whether a modifier's JSON is the one named.
     static func names(_ modifier: JSONValue, _ name: String) -> Bool {
         if case .object(let object) = modifier { return object[name] != nil }
         return false
-    }
-
-    /// A view's frame at the start (its state's initial values); a Text's measured size
-    /// (``SwiftUIView/textSize(_:fontSize:)``) when it has none.
-    func fixedSize(_ view: JSONObject) -> (Double, Double)? {
-        var modifiers: [JSONValue] = []
-        if case .array(let given)? = view["modifiers"] { modifiers = given }
-        if view["shape"] == .string("text"), case .string(let string)? = view["text"],
-            !modifiers.contains(where: { Self.names($0, "frame") })
-        {
-            var size = 17.0
-            for case .object(let modifier) in modifiers {
-                if let font = modifier["font"].flatMap(initial) { size = font }
-            }
-            return SwiftUIView.textSize(string, fontSize: size)
-        }
-        for case .object(let modifier) in modifiers {
-            if case .object(let frame)? = modifier["frame"], let w = frame["width"].flatMap(initial),
-                let h = frame["height"].flatMap(initial)
-            {
-                return (w, h)
-            }
-        }
-        return nil
-    }
-
-    /// A scene value (`3`, `{"state": "side"}`, `{"if": "isOn", …}`) with the state as it is.
-    func initial(_ value: JSONValue) -> Double? {
-        switch value {
-        case .number(let n): return n
-        case .object(let object):
-            if case .string(let name)? = object["state"] { return state[name].flatMap(Self.double) }
-            if case .string(let test)? = object["if"], let then = object["then"], let otherwise = object["else"] {
-                let negated = test.hasPrefix("!")
-                let flag = state[negated ? String(test.dropFirst()) : test] == .bool(true)
-                return initial(flag != negated ? then : otherwise)
-            }
-            return nil
-        default: return nil
-        }
     }
 
     mutating func unique(_ base: String) -> String {
@@ -737,6 +672,82 @@ struct SwiftUIImporter {
 
     // MARK: Modifiers
 
+    /// The frame's labels the scene carries.
+    enum SceneFields {
+        static let frame: Set<String> = [
+            "width", "height", "minWidth", "idealWidth", "maxWidth", "minHeight", "idealHeight", "maxHeight",
+        ]
+    }
+
+    /// `.infinity`, `CGFloat.infinity`, `.greatestFiniteMagnitude`.
+    static func isInfinity(_ e: Expression) -> Bool {
+        if case .member(let base, let name, _) = e, name == "infinity" || name == "greatestFiniteMagnitude" {
+            return base == nil || base.map { isName($0, "CGFloat") || isName($0, "Double") } == true
+        }
+        return false
+    }
+
+    /// `.leading`, `Alignment.topLeading`, `HorizontalAlignment.center`: the alignment's name.
+    mutating func alignmentName(_ e: Expression) -> String? {
+        if case .member(_, let name, let position) = e {
+            guard SwiftUIAlignment.names[name] != nil else {
+                unsupported("the alignment .\(name)", position)
+                return nil
+            }
+            return name
+        }
+        unsupported("an alignment that is not one of SwiftUI's", e.position)
+        return nil
+    }
+
+    /// `.padding()`, `.padding(20)`, `.padding(.horizontal)`, `.padding([.top, .leading], 8)`,
+    /// `.padding(EdgeInsets(top:leading:bottom:trailing:))`: 16 points (iOS's default) on the
+    /// edges named, or all.
+    mutating func padding(_ arguments: [Argument], _ position: SourcePosition) -> JSONValue? {
+        let all = ["top", "leading", "bottom", "trailing"]
+        var edges = Set(all)
+        var length: JSONValue = .number(SwiftUIInsets.systemLength)
+        func edgeNames(_ e: Expression) -> Set<String>? {
+            switch e {
+            case .member(_, let name, _):
+                switch name {
+                case "all": return Set(all)
+                case "horizontal": return ["leading", "trailing"]
+                case "vertical": return ["top", "bottom"]
+                case _ where all.contains(name): return [name]
+                default: return nil
+                }
+            case .array(let items, _):
+                var names: Set<String> = []
+                for item in items {
+                    guard let more = edgeNames(item) else { return nil }
+                    names.formUnion(more)
+                }
+                return names
+            default: return nil
+            }
+        }
+        for argument in arguments where argument.label == nil {
+            if case .call(let callee, let parts, _) = argument.value, Self.isName(callee, "EdgeInsets") {
+                var members: [(String, JSONValue)] = []
+                for part in parts {
+                    guard let label = part.label, all.contains(label), let value = number(part.value) else { continue }
+                    members.append((label, value))
+                }
+                return .object(JSONObject(members))
+            }
+            if let names = edgeNames(argument.value) {
+                edges = names
+            } else if let value = number(argument.value) {
+                length = value
+            } else {
+                return nil
+            }
+        }
+        if edges.count == 4 { return length }
+        return .object(JSONObject(all.filter(edges.contains).map { ($0, length) }))
+    }
+
     mutating func modifier(_ name: String, _ arguments: [Argument], _ position: SourcePosition, shape: String?)
         -> JSONValue?
     {
@@ -755,11 +766,31 @@ struct SwiftUIImporter {
         }
         switch name {
         case "frame":
-            guard labelled("width") != nil, labelled("height") != nil else {
-                unsupported("a frame without both width and height", position)
-                return nil
+            // `.frame(width:height:alignment:)` and `.frame(minWidth:…maxHeight:alignment:)`;
+            // `.infinity` as a maximum is as large as offered.
+            var members: [(String, JSONValue)] = []
+            for argument in arguments {
+                guard let label = argument.label else { continue }
+                if label == "alignment" {
+                    if let value = alignmentName(argument.value), value != "center" {
+                        members.append(("alignment", .string(value)))
+                    }
+                    continue
+                }
+                guard SceneFields.frame.contains(label) else {
+                    unsupported("frame's \(label)", argument.value.position)
+                    continue
+                }
+                if label.hasPrefix("max"), Self.isInfinity(argument.value) {
+                    members.append((label, .string("infinity")))
+                } else if let value = number(argument.value) {
+                    members.append((label, value))
+                }
             }
-            return pair("width", "height").map { ["frame": $0] }
+            guard members.contains(where: { $0.0 != "alignment" }) else { return nil }
+            return ["frame": .object(JSONObject(members))]
+        case "padding":
+            return padding(arguments, position).map { ["padding": $0] }
         case "position":
             return pair("x", "y").map { ["position": $0] }
         case "offset":

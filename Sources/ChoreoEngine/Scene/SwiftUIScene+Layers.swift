@@ -28,27 +28,24 @@ extension SwiftUIScene {
         return result
     }
 
-    /// The size a view without a frame has: a shape fills what it is offered; choreo offers
-    /// a root the canvas, a child its parent's size.
+    /// The size a root is offered without a canvas.
     static let defaultSize = 100.0
 
-    /// Every view's channels for the state `values`, in ``flattened`` order. `canvas` centres
-    /// the root views that do not give their position.
+    /// Every view's channels for the state `values`, in ``flattened`` order: its layer's place
+    /// and size from SwiftUI's layout of the views (``SwiftUILayoutPass``, the roots offered the
+    /// canvas and centred in it), its effects from its modifiers.
     public func channels(_ values: [String: SwiftUIStateValue], canvas: Canvas?) -> [[Channel]] {
         let views = flattened
-        var sizes: [(Double, Double)] = []
+        var layout = SwiftUILayoutPass(views: views, values: values)
+        layout.run(canvas: canvas.map { ($0.width, $0.height) } ?? (Self.defaultSize, Self.defaultSize))
         var result: [[Channel]] = []
-        for (view, parent) in views {
+        for (viewIndex, (view, _)) in views.enumerated() {
             var channels: [Channel] = []
             let end = view.modifiers.count
             func number(_ expression: SwiftUIExpression) -> Double {
                 if case .number(let n) = expression.value(values) { return n }
                 return 0
             }
-            let offered =
-                parent.map { sizes[$0] } ?? canvas.map { ($0.width, $0.height) } ?? (Self.defaultSize, Self.defaultSize)
-            var size = (offered.0, offered.1, end)
-            var position: (Double, Double, Int)?
             var translation = (0.0, 0.0, end)
             var scale = (1.0, 1.0, end)
             var rotation = (0.0, end)
@@ -58,12 +55,15 @@ extension SwiftUIScene {
             var radius: (Double, Int)?
             var blur: (Double, Int)?
             var font: (Double, Int) = (17, end)
+            // The view's size comes from its innermost layout modifier (a Text's from its font
+            // when it has none); its place from its `.position`, else from its parent.
+            var sizeSlot = layout.wrappers[viewIndex].first ?? end
+            var positionSlot = end
             // The innermost of each kind decides (a view takes one of each; the scene's reader
             // says so otherwise).
             for (index, modifier) in view.modifiers.enumerated() {
                 switch modifier {
-                case .frame(let width, let height): size = (number(width), number(height), index)
-                case .position(let x, let y): position = (number(x), number(y), index)
+                case .position: positionSlot = index
                 case .offset(let x, let y): translation = (number(x), number(y), index)
                 case .scaleEffect(let x, let y): scale = (number(x), number(y), index)
                 case .rotationEffect(let angle): rotation = (number(angle), index)
@@ -73,29 +73,28 @@ extension SwiftUIScene {
                 case .cornerRadius(let value): radius = (number(value), index)
                 case .blur(let value): blur = (number(value), index)
                 case .font(let value): font = (max(1, number(value)), index)
-                case .animation, .keyframeAnimator, .phaseAnimator, .transition, .matchedGeometryEffect: break
+                case .frame, .padding, .animation, .keyframeAnimator, .phaseAnimator, .transition,
+                    .matchedGeometryEffect:
+                    break
                 }
             }
-            if view.shape == .text, !view.modifiers.contains(where: { if case .frame = $0 { true } else { false } }) {
-                let measured = SwiftUIView.textSize(view.text ?? "", fontSize: font.0)
-                size = (measured.0, measured.1, font.1)
-            }
-            sizes.append((size.0, size.1))
-            var width = size.0
-            var height = size.1
+            if view.shape == .text, layout.wrappers[viewIndex].isEmpty { sizeSlot = font.1 }
+            let box = layout.boxes[viewIndex]
+            var width = box.width
+            var height = box.height
             if view.shape == .circle {
                 // A circle is as wide as the smaller side, centred.
-                width = min(size.0, size.1)
+                width = min(box.width, box.height)
                 height = width
             }
-            if view.shape == .capsule { radius = (min(width, height) / 2, size.2) }
-            if view.shape == .circle { radius = (width / 2, size.2) }
-            let centre = position ?? (offered.0 / 2, offered.1 / 2, end)
+            if view.shape == .capsule { radius = (min(width, height) / 2, sizeSlot) }
+            if view.shape == .circle { radius = (width / 2, sizeSlot) }
+            let centre = (box.x + box.width / 2, box.y + box.height / 2)
             channels += [
-                Channel(keyPath: KeyPath(.position, .x), value: .number(centre.0), slot: centre.2),
-                Channel(keyPath: KeyPath(.position, .y), value: .number(centre.1), slot: centre.2),
-                Channel(keyPath: KeyPath(.bounds, .sizeWidth), value: .number(width), slot: size.2),
-                Channel(keyPath: KeyPath(.bounds, .sizeHeight), value: .number(height), slot: size.2),
+                Channel(keyPath: KeyPath(.position, .x), value: .number(centre.0), slot: positionSlot),
+                Channel(keyPath: KeyPath(.position, .y), value: .number(centre.1), slot: positionSlot),
+                Channel(keyPath: KeyPath(.bounds, .sizeWidth), value: .number(width), slot: sizeSlot),
+                Channel(keyPath: KeyPath(.bounds, .sizeHeight), value: .number(height), slot: sizeSlot),
                 Channel(
                     keyPath: KeyPath(.transform, .translationX), value: .number(translation.0), slot: translation.2),
                 Channel(

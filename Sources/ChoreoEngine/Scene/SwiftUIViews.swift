@@ -62,11 +62,33 @@ public indirect enum SwiftUIExpression: Sendable, Equatable {
 public struct SwiftUIView: Sendable, Equatable {
     public enum Shape: String, Sendable, Equatable, CaseIterable {
         case rectangle, roundedRectangle, circle, capsule
-        /// A `ZStack`: no drawing of its own; its children are centred in it unless positioned.
+        /// choreo's container: no drawing of its own, as large as it is offered, its children
+        /// offered its size and centred in it unless positioned (a `ZStack` in
+        /// `.frame(maxWidth: .infinity, maxHeight: .infinity)`).
         case stack
         /// `Text`: its string in DejaVu Sans (as choreo's pictures draw text), centred.
         case text
+        /// SwiftUI's `ZStack(alignment:)`: as large as its largest child, each child offered
+        /// what the stack is offered and placed by the alignment.
+        case zstack
+        /// `VStack(alignment:spacing:)` and `HStack(alignment:spacing:)`: children one after
+        /// another along the axis, `spacing` apart, the space shared out least flexible first.
+        case vstack, hstack
+        /// `Spacer(minLength:)`: as long as it is offered along its stack's axis, at least
+        /// `minLength`.
+        case spacer
+
+        /// Whether the view has children: a container.
+        public var isContainer: Bool { [.stack, .zstack, .vstack, .hstack].contains(self) }
     }
+
+    /// A stack's `spacing` (nil: SwiftUI's default, 8 points).
+    public var spacing: Double?
+    /// A stack's `alignment` (`.center` unless given): a `VStack` aligns across horizontally, an
+    /// `HStack` vertically, a `ZStack` both ways.
+    public var alignment = SwiftUIAlignment.center
+    /// A `Spacer`'s `minLength` (nil: 8 points).
+    public var minLength: Double?
 
     /// `Text`'s string.
     public var text: String?
@@ -100,7 +122,7 @@ public struct SwiftUIView: Sendable, Equatable {
 
     public static func == (a: SwiftUIView, b: SwiftUIView) -> Bool {
         a.id == b.id && a.shape == b.shape && a.modifiers == b.modifiers && a.children == b.children
-            && a.text == b.text
+            && a.text == b.text && a.spacing == b.spacing && a.alignment == b.alignment && a.minLength == b.minLength
             && a.condition?.state == b.condition?.state && a.condition?.negated == b.condition?.negated
     }
 
@@ -125,8 +147,11 @@ public struct SwiftUIView: Sendable, Equatable {
 
 /// An animatable view modifier, or `.animation(_:value:)`, as SwiftUI spells it.
 public enum SwiftUIModifier: Sendable, Equatable {
-    /// `.frame(width:height:)`: the view's size, points.
-    case frame(width: SwiftUIExpression, height: SwiftUIExpression)
+    /// `.frame(width:height:alignment:)` or `.frame(minWidth:…:alignment:)`: a layout around
+    /// the view (``SwiftUIFrame``).
+    case frame(SwiftUIFrame)
+    /// `.padding(…)`: space around the view.
+    case padding(SwiftUIInsets)
     /// `.position(x:y:)`: the view's centre in its parent's space.
     case position(x: SwiftUIExpression, y: SwiftUIExpression)
     /// `.offset(x:y:)`: drawn moved by it, its place in the layout kept.
@@ -167,6 +192,7 @@ public enum SwiftUIModifier: Sendable, Equatable {
     public var name: String {
         switch self {
         case .frame: "frame"
+        case .padding: "padding"
         case .position: "position"
         case .offset: "offset"
         case .scaleEffect: "scaleEffect"
