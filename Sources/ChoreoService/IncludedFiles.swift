@@ -1,8 +1,12 @@
 import Foundation
 
 /// The files an Objective-C source includes with `#import "…"` / `#include "…"`, as a project
-/// finds them: beside the including file, or one directory up; and for each header found, the
-/// implementation beside it (`X.h` → `X.m`), which holds the methods the header declares.
+/// finds them: beside the including file, or one directory up, or in the `include` directory of
+/// either (a Swift package's C-family target keeps its public headers there and puts that
+/// directory on its sources' header search path: SwiftPM's `publicHeadersPath`, default
+/// `include`); and for each header found, the implementation beside it (`X.h` → `X.m`), or, for a
+/// header in an `include` directory, in the target's directory above it — which holds the methods
+/// the header declares.
 package enum IncludedFiles {
     /// At most this many files are read for one import.
     package static let limit = 64
@@ -14,16 +18,23 @@ package enum IncludedFiles {
         while let (includer, text) = pending.popLast(), found.count < limit {
             let directory = URL(fileURLWithPath: includer).deletingLastPathComponent()
             for name in quotedIncludes(text) {
-                let candidates = [directory, directory.deletingLastPathComponent()].map {
-                    $0.appendingPathComponent(name).standardizedFileURL
-                }
+                let candidates = [directory, directory.deletingLastPathComponent()].flatMap {
+                    [$0, $0.appendingPathComponent("include")]
+                }.map { $0.appendingPathComponent(name).standardizedFileURL }
                 guard let header = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
                     !seen.contains(header.path), let data = FileManager.default.contents(atPath: header.path)
                 else { continue }
                 seen.append(header.path)
                 found.append((relative(header.path), Array(data)))
                 pending.append((header.path, Array(data)))
-                let implementation = header.deletingPathExtension().appendingPathExtension("m")
+                let beside = header.deletingPathExtension().appendingPathExtension("m")
+                let headerDirectory = header.deletingLastPathComponent()
+                let target =
+                    headerDirectory.lastPathComponent == "include"
+                    ? headerDirectory.deletingLastPathComponent().appendingPathComponent(beside.lastPathComponent)
+                    : beside
+                let implementation =
+                    FileManager.default.fileExists(atPath: beside.path) ? beside : target.standardizedFileURL
                 if !seen.contains(implementation.path),
                     let code = FileManager.default.contents(atPath: implementation.path)
                 {
