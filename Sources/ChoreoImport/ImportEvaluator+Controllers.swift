@@ -110,8 +110,14 @@ extension ImportEvaluator {
 
     /// `pushViewController(_:animated:)`, `popViewController(animated:)`, `present(_:animated:completion:)`,
     /// `dismiss(animated:completion:)`: a `beginTransition` when an animator is given for it.
+    ///
+    /// `completion` is `present`'s and `dismiss`'s: UIKit runs it "after the presentation
+    /// finishes" (UIViewController.present(_:animated:completion:)), so it runs when the
+    /// animator calls `completeTransition(_:)` — in that completion's turn — or at once when the
+    /// views change at once.
     func transition(
-        _ operation: String, from: Value, to: Value, animated: Bool, delegate: Value?, _ position: SourcePosition
+        _ operation: String, from: Value, to: Value, animated: Bool, delegate: Value?,
+        completion: ClosureValue? = nil, _ position: SourcePosition
     ) throws(ImportStop) -> Value {
         let animator = animated ? try animatorFor(operation, from: from, to: to, delegate: delegate, position) : nil
         let containerValue = try container(for: from, at: position)
@@ -133,6 +139,7 @@ extension ImportEvaluator {
                 }
                 if operation != "present", case .object(let fromIndex) = fromView { try detach(fromIndex, position) }
             }
+            if let completion { _ = try invoke(completion, [], at: position) }
             return .null
         }
         transitionCount += 1
@@ -140,6 +147,7 @@ extension ImportEvaluator {
         let context = TransitionContext(
             id: id, operation: operation, from: from, to: to, container: containerValue, fromView: fromView,
             toView: toView)
+        context.completion = completion
         let contextValue = allocate(.transitionContext(context))
         var duration = 0.3
         if let durationMethod = method(animatorObject.typeName, "transitionDuration") {
@@ -268,7 +276,12 @@ extension ImportEvaluator {
         case "isInteractive":
             return .bool(false)
         case "completeTransition":
-            return try completeTransition(arguments, position)
+            let result = try completeTransition(arguments, position)
+            if let completion = context.completion {
+                context.completion = nil
+                _ = try invoke(completion, [], at: position)
+            }
+            return result
         default:
             return try unknownAPI("UIViewControllerContextTransitioning.\(name)", position)
         }
@@ -284,6 +297,8 @@ final class TransitionContext {
     let container: Value
     let fromView: Value
     let toView: Value
+    /// `present`'s or `dismiss`'s completion, run when the animator completes the transition.
+    var completion: ClosureValue?
 
     init(id: String, operation: String, from: Value, to: Value, container: Value, fromView: Value, toView: Value) {
         self.id = id
@@ -327,21 +342,51 @@ extension ImportEvaluator {
         case "present", "presentViewController":
             guard let presented = instance(first) else { return nil }
             presented.fields["presentingViewController"] = target
-            let result = try transition(
-                "present", from: target, to: first, animated: animated,
-                delegate: presented.fields["transitioningDelegate"], position)
-            if let completion = arguments.closure("completion", orTrailing: 0) {
-                _ = try invoke(completion, [], at: position)
-            }
-            return result
-        case "dismiss", "dismissViewControllerAnimated":
-            let presenting = object.fields["presentingViewController"] ?? .null
+            object.fields["presentedViewController"] = first
             return try transition(
-                "dismiss", from: target, to: presenting, animated: animated,
-                delegate: object.fields["transitioningDelegate"],
-                position)
+                "present", from: target, to: first, animated: animated,
+                delegate: presented.fields["transitioningDelegate"],
+                completion: arguments.closure("completion", orTrailing: 0), position)
+        case "dismiss", "dismissViewControllerAnimated":
+            // Sent to the presenting view controller, it dismisses the one it presented ("If you
+            // call this method on the presenting view controller, UIKit asks the presented view
+            // controller to dismiss itself", UIViewController.dismiss(animated:completion:)).
+            var dismissed = target
+            var dismissedObject = object
+            if let presented = object.fields["presentedViewController"], let presentedObject = instance(presented) {
+                dismissed = presented
+                dismissedObject = presentedObject
+            }
+            let presenting = dismissedObject.fields["presentingViewController"] ?? .null
+            if let presenter = instance(presenting) { presenter.fields["presentedViewController"] = nil }
+            return try transition(
+                "dismiss", from: dismissed, to: presenting, animated: animated,
+                delegate: dismissedObject.fields["transitioningDelegate"],
+                completion: arguments.closure("completion", orTrailing: 0), position)
+        case "beginAppearanceTransition":
+            // UIViewController.beginAppearanceTransition(_:animated:): "tells a child controller
+            // its appearance is about to change" — its viewWillAppear(_:) or viewWillDisappear(_:)
+            // runs; endAppearanceTransition() runs viewDidAppear(_:) or viewDidDisappear(_:).
+            let appearing = (try? truth(first, position)) ?? true
+            object.fields["$appearing"] = .bool(appearing)
+            object.fields["$appearanceAnimated"] = .bool(animated)
+            return try appearanceCallback(target, object, appearing ? "viewWillAppear" : "viewWillDisappear", position)
+        case "endAppearanceTransition":
+            guard case .bool(let appearing)? = object.fields.removeValue(forKey: "$appearing") else { return .null }
+            return try appearanceCallback(target, object, appearing ? "viewDidAppear" : "viewDidDisappear", position)
         default:
             return nil
         }
+    }
+
+    /// One of a view controller's appearance methods, when its class declares it (UIKit's own do
+    /// nothing a scene shows), called with the `animated` of the appearance transition.
+    func appearanceCallback(_ target: Value, _ object: InstanceObject, _ name: String, _ position: SourcePosition)
+        throws(ImportStop) -> Value
+    {
+        guard let function = method(object.typeName, name) else { return .null }
+        let animated = object.fields["$appearanceAnimated"] ?? .bool(true)
+        _ = try call(function, on: target, arguments: function.parameters.isEmpty ? [] : [animated], at: position)
+        return .null
     }
 }

@@ -60,6 +60,7 @@ enum Frameworks {
             CoreGraphicsFramework.functions + CoreAnimationFramework.functions + DarwinFramework.functions
             + SwiftStandardLibrary.functions + DispatchFramework.functions + FoundationFramework.functions
             + UIKitFramework.functions + ObjectiveCRuntimeFramework.functions + CoreGraphicsColorFramework.functions
+            + ModalPresentationFramework.functions
         return Dictionary(grouping: all, by: \.name)
     }()
 
