@@ -45,7 +45,7 @@ package enum Importer {
         var map: [SourceMapping] = []
         let scene = evaluator.assemble(name: name, &map)
         let problems = SceneCheck.problems(
-            scene, map: map, entry: evaluator.entryPosition, dropped: evaluator.firstDropped)
+            scene, map: map, entry: evaluator.entryPosition, dropped: evaluator.stillSceneCause)
         if problems.contains(where: { $0.severity == .error }) {
             return named(
                 ImportResult(scene: nil, diagnostics: sorted(evaluator.diagnostics + problems), sourceMap: []), files)

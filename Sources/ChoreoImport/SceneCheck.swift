@@ -7,8 +7,9 @@ import ChoreoJSON
 /// source map), and a scene with no layer is an error, so that an import never answers with a
 /// scene that cannot render or shows nothing.
 enum SceneCheck {
-    /// `dropped` is the first animation the code asked for that was not carried over: a still
-    /// scene with one is an error that names it, not a scene that shows nothing of the code.
+    /// `dropped` says why a still scene is still although the code asks for animations
+    /// (``ImportEvaluator/stillSceneCause``): a still scene with one is that error, not a scene
+    /// that shows nothing of the code.
     static func problems(
         _ scene: JSONValue, map: [SourceMapping], entry: SourcePosition, dropped: ImportDiagnostic? = nil
     ) -> [ImportDiagnostic] {
@@ -57,14 +58,19 @@ enum SceneCheck {
                     "this makes a scene that cannot render: \(error.path) \(error.message)"))
             return problems
         }
-        if case .array(let script)? = document["script"], script.isEmpty, !animates, let dropped {
-            problems.append(
-                ImportDiagnostic(
-                    .error, dropped.position,
-                    "nothing in this code animates: the first animation it asks for is not carried over — "
-                        + dropped.message,
-                    fix: dropped.fix))
-        } else if case .array(let script)? = document["script"], script.isEmpty, !animates {
+        // Still: nothing animates, and what the script changes it changes at the start (a `set`
+        // at 0 is how the first frame looks, not a movement).
+        var still = !animates
+        if case .array(let script)? = document["script"] {
+            for step in script {
+                guard case .object(let group) = step else { continue }
+                if case .number(let at)? = group["at"], at > 0 { still = false }
+                if group["at"] == nil { still = false }
+            }
+        }
+        if still, let dropped {
+            problems.append(ImportDiagnostic(.error, dropped.position, dropped.message, fix: dropped.fix))
+        } else if still {
             problems.append(
                 ImportDiagnostic(
                     .warning, entry, "nothing in this code animates: the scene is still",
@@ -98,5 +104,105 @@ enum SceneCheck {
             }
         }
         return nil
+    }
+}
+
+extension ImportEvaluator {
+    /// Why the scene would be still although the code asks for an animation (a still scene is
+    /// then this error, never an import that exits 0 showing less than the code): the first
+    /// animation the code asked for that was not carried over (``dropped(_:_:fix:)``); else,
+    /// when the source calls an animation API (``AnimationRequest``), the first call of the run
+    /// that was not carried over (a skipped call, an unknown value) — what the animation
+    /// depended on; else that animation call itself, which the entry point never reaches.
+    /// Nil when the code asks for no animation: a still scene is then only a warning.
+    var stillSceneCause: ImportDiagnostic? {
+        if let firstDropped {
+            return ImportDiagnostic(
+                .error, firstDropped.position,
+                "nothing in this code animates: the first animation it asks for is not carried over — "
+                    + firstDropped.message,
+                fix: firstDropped.fix)
+        }
+        guard let request = AnimationRequest.first(in: unit) else { return nil }
+        let run = diagnostics.dropFirst(unit.diagnostics.count).filter { $0.severity == .warning }
+        let front = unit.diagnostics.filter { $0.severity == .warning }
+        if let skipped = run.first(where: AnimationRequest.dropsCode) ?? run.first
+            ?? front.first(where: AnimationRequest.dropsCode)
+        {
+            return ImportDiagnostic(
+                .error, skipped.position,
+                "nothing in this code animates, though it calls \(request.name): the first call not carried over "
+                    + "is here — \(skipped.message)",
+                fix: skipped.fix)
+        }
+        return ImportDiagnostic(
+            .error, request.position,
+            "nothing in this code animates: \(request.name) is never run from the entry point",
+            fix: "name the method that runs it with --entry Type.method (\"entry\" in the API)")
+    }
+}
+
+/// A call of an animation API in the source, found without running it: UIView's block
+/// animations (`animate(withDuration:…)`, `animateKeyframes`, `transition(with:…)`,
+/// `transition(from:to:…)`), a property animator started (`startAnimation`,
+/// `runningPropertyAnimator`), a Core Animation animation added (`add(_:forKey:)`), and an
+/// animated view-controller transition (`present`, `dismiss`, `pushViewController`,
+/// `popViewController` with `animated:` not `false`).
+struct AnimationRequest {
+    let name: String
+    let position: SourcePosition
+
+    /// The first such call of the unit, in source order.
+    static func first(in unit: SourceUnit) -> AnimationRequest? {
+        var found: [AnimationRequest] = []
+        SyntaxWalk.expressions(in: unit) { expression in
+            guard case .call(let callee, let arguments, let position) = expression else { return }
+            let name: String
+            switch callee {
+            case .member(_, let member, _): name = member
+            case .name(let function, _): name = function
+            default: return
+            }
+            let labels = arguments.map(\.label)
+            guard isAnimation(name, labels, arguments) else { return }
+            // An Objective-C message's first piece is lowered as its first label: `_` here.
+            let written = labels.enumerated().map { $0.offset == 0 && $0.element == name ? nil : $0.element }
+            found.append(
+                AnimationRequest(
+                    name: "\(name)(\(written.map { ($0 ?? "_") + ":" }.joined()))", position: position))
+        }
+        return found.min { $0.position < $1.position }
+    }
+
+    private static func isAnimation(_ name: String, _ labels: [String?], _ arguments: [Argument]) -> Bool {
+        switch name {
+        case "animate", "animateWithDuration":
+            return labels.contains { $0 == "withDuration" || $0 == "animations" } || name == "animateWithDuration"
+        case "animateKeyframes", "animateKeyframesWithDuration", "runningPropertyAnimator", "startAnimation",
+            "addAnimation":
+            return true
+        case "transition", "transitionWithView", "transitionFromView":
+            return labels.contains { $0 == "with" || $0 == "from" || $0 == "duration" }
+        case "add":
+            return labels.contains("forKey")
+        case "present", "presentViewController", "dismiss", "dismissViewControllerAnimated", "pushViewController",
+            "popViewController", "popViewControllerAnimated":
+            guard
+                let animated = arguments.first(where: { $0.label == "animated" })?.value
+                    ?? (name.hasSuffix("Animated") ? arguments.first?.value : nil)
+            else { return false }
+            if case .literal(.bool(false), _) = animated { return false }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether a warning says that code was left out (a call skipped, a value unknown), not
+    /// only that a value was approximated.
+    static func dropsCode(_ diagnostic: ImportDiagnostic) -> Bool {
+        ["skipped", "not an API", "unknown", "not imported", "not declared"].contains {
+            diagnostic.message.contains($0)
+        }
     }
 }
