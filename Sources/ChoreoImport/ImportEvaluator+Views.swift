@@ -452,6 +452,8 @@ extension ImportEvaluator {
             return .array(layer.children.map { .object($0) })
         case "window":
             return layer.everAttached ? .bool(true) : .null
+        case "imageView" where layer.className == "UITableViewCell":
+            return try cellImageView(target, position)
         case "titleLabel" where layer.buttonType != nil:
             return try titleLabel(of: target, position) ?? .null
         case "intrinsicContentSize":
@@ -558,6 +560,14 @@ extension ImportEvaluator {
             {
                 try setMember(target, "frame", .rect(x, y, size.width, size.height), position)
             }
+        case "cellForRow" where layer.className == "UITableView":
+            let indexPath = arguments.first("at", "cellForRowAtIndexPath") ?? values.first ?? .null
+            return try cell(of: target, indexPath, position)
+        case let reload
+        where layer.className == "UITableView"
+            && ["reloadRows", "reloadData", "reloadSections", "beginUpdates", "endUpdates"].contains(reload):
+            // What the rows read is the data source's: not in the scene.
+            note(position, "\(name) reloads the rows' contents, which are the data source's: the scene keeps the rows")
         case "setImage", "addTarget":
             note(position, "\(name) is not part of the scene; skipped")
         case "setValue":

@@ -69,7 +69,13 @@ struct SnippetOutlets {
         "sendSubviewToBack", "setTitle", "setTitleColor", "titleLabel", "setNeedsLayout", "layoutIfNeeded",
         "isUserInteractionEnabled", "tintColor", "image", "font", "textAlignment", "numberOfLines", "contentMode",
         "transform", "alpha", "center", "frame",
-    ])
+    ]).union(tableViewMembers)
+
+    /// What only a table view answers (`tableView.cellForRow(at:)`, `reloadRows(at:with:)`).
+    static let tableViewMembers: Set<String> = [
+        "cellForRow", "reloadRows", "reloadData", "reloadSections", "insertRows", "deleteRows", "visibleCells",
+        "indexPathsForVisibleRows", "beginUpdates", "endUpdates", "performBatchUpdates", "dequeueReusableCell",
+    ]
 
     /// The UIKit or Core Animation class an outlet is taken for.
     static func className(_ name: String, uses: Set<String>) -> String {
@@ -78,6 +84,7 @@ struct SnippetOutlets {
             return "CAShapeLayer"
         }
         if lowered.hasSuffix("layer") { return "CALayer" }
+        if lowered.hasSuffix("tableview") || !uses.isDisjoint(with: tableViewMembers) { return "UITableView" }
         if lowered.hasSuffix("button") || !uses.isDisjoint(with: ["setTitle", "setTitleColor", "titleLabel"]) {
             return "UIButton"
         }
@@ -92,6 +99,56 @@ struct SnippetOutlets {
 }
 
 extension ImportEvaluator {
+    /// A table view row's height: UIKit's default `rowHeight`, in points.
+    static let rowHeight = 44.0
+
+    /// `tableView.cellForRow(at: indexPath)`: the visible cell of that row — a cell across the
+    /// table, 44 points high, made the first time the code asks for it (its `imageView`, a
+    /// 29-point icon at the layout margin, blue so that it shows). A row known only at run time
+    /// (an `indexPath` the snippet does not declare) is the first, with a note.
+    func cell(of table: Value, _ indexPath: Value, _ position: SourcePosition) throws(ImportStop) -> Value {
+        guard let layer = layer(table), case .object(let index) = table else { return .null }
+        var row = 0
+        if case .object(let path) = indexPath, let object = instance(.object(path)),
+            let given = object.fields["row"].flatMap(integer)
+        {
+            row = given
+        } else if let given = integer(indexPath) {
+            row = given
+        } else {
+            note(position, "the row is known only at run time: the import takes the table's first row")
+        }
+        for child in layer.children {
+            if case .layer(let cell) = heap[child], cell.className == "UITableViewCell",
+                cell.model["row"]?.number == Double(row)
+            {
+                return .object(child)
+            }
+        }
+        let width = rectOf(layer.model["bounds"])?.2 ?? screen.width
+        let cell = try makeLayer(
+            "UITableViewCell",
+            Arguments(items: [("frame", .rect(0, Double(row) * Self.rowHeight, width, Self.rowHeight))]), position)
+        self.layer(cell)?.model["row"] = .number(Double(row))
+        name(cell, "\(layer.id ?? "table")Row\(row)")
+        try attach(cell, to: index, at: nil, position)
+        return cell
+    }
+
+    /// A cell's `imageView`: made in it the first time the code asks for it.
+    func cellImageView(_ cell: Value, _ position: SourcePosition) throws(ImportStop) -> Value {
+        guard let layer = layer(cell), case .object(let index) = cell else { return .null }
+        for child in layer.children {
+            if case .layer(let view) = heap[child], view.className == "UIImageView" { return .object(child) }
+        }
+        let icon = try makeLayer(
+            "UIImageView", Arguments(items: [("frame", .rect(16, (Self.rowHeight - 29) / 2, 29, 29))]), position)
+        try setMember(icon, "backgroundColor", .color(.string("systemBlue")), position)
+        name(icon, "\(layer.id ?? "cell")Icon", provisional: true)
+        try attach(icon, to: index, at: nil, position)
+        return icon
+    }
+
     /// Makes a snippet's outlets (``SnippetOutlets``) in the canvas before its code runs.
     func makeSnippetOutlets(_ unit: SourceUnit) throws(ImportStop) {
         let outlets = SnippetOutlets(unit).outlets.filter { outlet in
@@ -103,21 +160,27 @@ extension ImportEvaluator {
         let canvas = try member(controller, "view", outlets[0].position)
         for (index, outlet) in outlets.enumerated() {
             let type = SnippetOutlets.className(outlet.name, uses: outlet.uses)
-            let x = Double(20 + 120 * (index % 3))
-            let y = Double(100 + 120 * (index / 3))
+            var x = Double(20 + 120 * (index % 3))
+            var y = Double(100 + 120 * (index / 3))
             let isLayer = type.hasPrefix("CA")
             let size: (Double, Double) =
                 switch type {
                 case "UILabel": (200, 40)
                 case "UIButton": (100, 44)
+                // A table view across the screen, six rows of UIKit's 44 points.
+                case "UITableView": (screen.width, Self.rowHeight * 6)
                 default: (100, 100)
                 }
+            if type == "UITableView" { (x, y) = (0, 100) }
             let frame = Value.rect(x, y, size.0, size.1)
             let position = outlet.position
+            // A table view is made as a view is; the code's own `UITableView(…)` is not one.
             let value =
                 isLayer
                 ? try construct(type, Arguments(items: []), position)
-                : try construct(type, Arguments(items: [("frame", frame)]), position)
+                : type == "UITableView"
+                    ? try makeLayer(type, Arguments(items: [("frame", frame)]), position)
+                    : try construct(type, Arguments(items: [("frame", frame)]), position)
             if isLayer { try setMember(value, "frame", frame, position) }
             var drawn: String
             switch type {
@@ -128,6 +191,9 @@ extension ImportEvaluator {
             case "CAShapeLayer":
                 try setMember(value, "fillColor", .color(.string("systemBlue")), position)
                 drawn = "a shape layer"
+            case "UITableView":
+                // Its rows are made as the code asks for them (cellForRow(at:)).
+                drawn = "a table view"
             default:
                 try setMember(value, "backgroundColor", .color(.string("systemBlue")), position)
                 drawn = type == "UIButton" ? "a button" : type == "CALayer" ? "a layer" : "a view"
