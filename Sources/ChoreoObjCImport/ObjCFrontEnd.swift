@@ -29,6 +29,31 @@ package enum ObjCFrontEnd {
     package static func lower(_ source: String, file: Int = 0, headers: [(name: String, text: String)] = [])
         -> SourceUnit
     {
+        let unit = lowerOnce(source, file: file, headers: headers)
+        // A page that lost its spaces in print (``LostSpaces``): read as it was written, with a
+        // warning at each line so read, when so read those lines are Objective-C clang accepts.
+        guard let repair = LostSpaces.repair(unit.diagnostics, source: source, file: file) else { return unit }
+        var repaired = lowerOnce(repair.source, file: file, headers: headers, inserted: repair.inserted)
+        // What clang still refuses there (a macro the code does not define is not the spaces').
+        let stillRefused = repaired.diagnostics.contains { diagnostic in
+            diagnostic.severity == .error && diagnostic.position.file == file
+                && repair.inserted[diagnostic.position.line] != nil
+                && !diagnostic.message.contains("is not defined: the code uses it as a macro")
+        }
+        guard !stillRefused else {
+            var said = unit
+            said.diagnostics = LostSpaces.said(unit.diagnostics, repair: repair)
+            return said
+        }
+        repaired.diagnostics += repair.warnings
+        return repaired
+    }
+
+    /// `source` lowered as it is; `inserted` are the spaces put back in its lines (by line, the
+    /// columns they take in the line as parsed), which positions are mapped back across.
+    static func lowerOnce(
+        _ source: String, file: Int, headers: [(name: String, text: String)], inserted: [Int: [Int]] = [:]
+    ) -> SourceUnit {
         var unit = SourceUnit()
         let clang: BoundFunctions<cclang_functions>
         switch library {
@@ -57,6 +82,7 @@ package enum ObjCFrontEnd {
         unit.diagnostics += skipped
         var parser = ClangParser(clang: clang)
         parser.file = file
+        parser.inserted = inserted
         parser.headers = headers.map { (baseName($0.name), prepare($0.text, available: available, file: file).0) }
         if var snippet = ObjCSnippet.wrap(prepared, file: file) {
             // A file that clang reads as it is, is not a snippet (methods outside an
@@ -214,6 +240,16 @@ package enum ObjCFrontEnd {
         var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            // `...` alone on a line is an article's: code it leaves out, which is read as nothing.
+            if ["...", "…", "......"].contains(trimmed.filter { $0 != " " && $0 != "\t" && $0 != "\r" }) {
+                diagnostics.append(
+                    ImportDiagnostic(
+                        .note, SourcePosition(line: index + 1, column: line.count - trimmed.count + 1, file: file),
+                        "\(trimmed.filter { $0 == "." || $0 == "…" }) stands for code the article leaves out: "
+                            + "it is read as nothing"))
+                lines[index] = String(repeating: " ", count: line.utf8.count)
+                continue
+            }
             guard trimmed.hasPrefix("#import") || trimmed.hasPrefix("#include") else { continue }
             let rest = trimmed.drop { $0 != "<" && $0 != "\"" }
             guard let open = rest.first else { continue }
@@ -252,6 +288,9 @@ struct ClangParser {
     var directory = ""
     /// For a wrapped snippet, the source line of each line parsed.
     var lines: [Int]?
+    /// The spaces put back in lines that lost them in print: by source line, the 1-based
+    /// columns (bytes) they take in the line as parsed (``LostSpaces``).
+    var inserted: [Int: [Int]] = [:]
     var translationUnit: CXTranslationUnit?
     /// The main file's tokens in order, with their offsets: a cursor's tokens are those within
     /// its extent as the file has it (a range that starts inside a macro is tokenized wrongly
@@ -430,10 +469,11 @@ struct ClangParser {
         var column: UInt32 = 0
         clang.clang_getFileLocation(location, nil, &line, &column, nil)
         // A wrapped snippet's line is a line of the source, moved (``ObjCSnippet``).
-        if let lines, line >= 1, Int(line) <= lines.count {
-            return SourcePosition(line: lines[Int(line) - 1], column: Int(column), file: file)
-        }
-        return SourcePosition(line: Int(line), column: Int(column), file: file)
+        var sourceLine = Int(line)
+        if let lines, line >= 1, Int(line) <= lines.count { sourceLine = lines[Int(line) - 1] }
+        // A column after a space put back is the column of the line as printed.
+        let shift = inserted[sourceLine]?.filter { $0 < Int(column) }.count ?? 0
+        return SourcePosition(line: sourceLine, column: Int(column) - shift, file: file)
     }
 
     func offset(_ location: CXSourceLocation) -> Int {

@@ -163,6 +163,20 @@ struct ObjCSnippet {
         }
         for (index, kind) in kinds.enumerated() where kind == .statement { add(sourceLines[index], index + 1) }
         if hasStatements || declared.contains(where: \.made) { add("}", statementLine) }
+        // A snippet that is only a control's action (`- (void)btnClick:(id)sender`) is what a
+        // tap runs: it runs once, as a tap, when the view is on screen.
+        if host == .controller, !hasStatements, !hasSetup, !methods.contains("viewDidAppear"),
+            let action = action(in: sourceLines, kinds: kinds)
+        {
+            add(
+                "- (void)viewDidAppear:(BOOL)animated { [self \(action.selector)\(action.selector.hasSuffix(":") ? "nil" : "")]; }",
+                action.line)
+            notes.append(
+                ImportDiagnostic(
+                    .note, SourcePosition(line: action.line, column: 1, file: file),
+                    "\(action.selector) is a control's action: it runs once, as a tap, when the view is on screen "
+                        + "(name another method with --entry)"))
+        }
         add("@end", statementLine)
         if host == .view {
             // The view, on screen: a view controller shows it filling its view, then sets it up.
@@ -203,9 +217,55 @@ struct ObjCSnippet {
     /// `CALayer` for another name that ends in `Layer`, else `nil` (a view).
     static func layerType(_ name: String, in body: String) -> String? {
         let shaped = ["path", "strokeEnd", "strokeStart", "strokeColor", "fillColor", "lineWidth", "lineDashPhase"]
-            .contains { body.contains("\(name).\($0)") }
+            .contains { uses(name, "\(name).\($0)", in: body) }
         if shaped || name.lowercased().contains("shape") { return "CAShapeLayer" }
         return name.hasSuffix("Layer") ? "CALayer" : nil
+    }
+
+    /// The one method of a snippet that reads as a control's action — `- (void)name:(id)sender`,
+    /// `- (IBAction)name:(id)sender` or `- (void)name` — with its line; nil when there is not
+    /// exactly one.
+    static func action(in lines: [String], kinds: [Kind]) -> (selector: String, line: Int)? {
+        var found: [(String, Int)] = []
+        for index in kinds.indices where kinds[index] == .method {
+            var text = Substring(lines[index].trimmingCharacters())
+            guard text.hasPrefix("-") else { continue }
+            text = text.dropFirst().drop { $0 == " " }
+            guard text.hasPrefix("(void)") || text.hasPrefix("(IBAction)") else { continue }
+            text = text.drop { $0 != ")" }.dropFirst().drop { $0 == " " }
+            let name = String(text.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            guard !name.isEmpty else { continue }
+            let rest = text.dropFirst(name.count).drop { $0 == " " }
+            if rest.isEmpty || rest.hasPrefix("{") {
+                found.append((name, index + 1))
+            } else if rest.hasPrefix(":"),
+                rest.dropFirst().drop(while: { $0 == " " }).replacingSpaces().hasPrefix("(id)sender")
+                    || rest.dropFirst().drop(while: { $0 == " " }).replacingSpaces().hasPrefix("(UIButton*)sender")
+            {
+                found.append((name + ":", index + 1))
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// `body` has `text`, which begins with the name `name` itself, not with a longer name that
+    /// ends in it (`animation_ball_1.path` is not `ball_1.path`); `_name`, its instance
+    /// variable, is it.
+    static func uses(_ name: String, _ text: String, in body: String) -> Bool {
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x5F
+                || byte >= 0x80
+        }
+        let haystack = Array(body.utf8)
+        let needle = Array(text.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<start + needle.count].elementsEqual(needle) {
+            var before = start - 1
+            if before >= 0, haystack[before] == 0x5F { before -= 1 }
+            if before < 0 || !isIdentifier(haystack[before]) { return true }
+        }
+        return false
     }
 
     /// The line where `name` is first used as `self.name`, `_name` or `name`.
@@ -447,4 +507,178 @@ extension String {
     fileprivate func trimmingCharacters() -> String {
         String(drop { $0 == " " || $0 == "\t" })
     }
+}
+
+/// Objective-C's message syntax, `[receiver selector:argument piece:argument]`: the receiver,
+/// each argument and the selector piece after it are separate tokens, which only spaces (or
+/// other punctuation) tell apart. A page that lost its spaces in print runs them together —
+/// `[CAKeyframeAnimationanimationWithKeyPath:@"position"]`, `addArcWithCenter:centerPointradius:`
+/// — and clang reads one undeclared name where the code had two. Where a name on a line clang
+/// complains of ends in a selector piece or property that UIKit and Core Animation declare and
+/// begins with something else, the line is taken as having lost its spaces and is read with
+/// them put back: a warning at the first such name says so, with the line as it was written.
+/// When clang refuses the line so read too, it is an error at that name instead, with the line
+/// as the fix, in place of clang's errors there (which follow from it).
+enum LostSpaces {
+    /// The selector pieces and properties of the declarations (`animationWithKeyPath`,
+    /// `addArcWithCenter`, `radius`, `bezierPath`, `layer`), which a run-together name ends in.
+    static let pieces: Set<String> = {
+        var names: Set<String> = []
+        var word = ""
+        for character in Declarations.sdk {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            // A selector piece (`name:`), a method without arguments or a property (`name;`).
+            if word.first?.isLowercase == true, word.count >= 4, character == ":" || character == ";" {
+                names.insert(word)
+            }
+            word = ""
+        }
+        return names
+    }()
+
+    /// A line read with its lost spaces put back.
+    struct Line {
+        /// The line as it was written.
+        var text: String
+        /// The 1-based columns (bytes) of the spaces put back, in `text`.
+        var inserted: [Int]
+        /// The column (1-based, bytes, in the line as printed) of the first name that lost one.
+        var column: Int
+        /// That name, and the two it is.
+        var name: String
+        var parts: (String, String)
+    }
+
+    /// `line` with its lost spaces put back; nil when no name on it lost one.
+    static func repaired(_ line: String) -> Line? {
+        var output = ""
+        var first: (column: Int, name: String, parts: (String, String))?
+        var inserted: [Int] = []
+        var byte = 0
+        var token = ""
+        var tokenStart = 0
+        let characters = Array(line)
+        func flush(next: Character?) {
+            defer { token = "" }
+            guard !token.isEmpty else { return }
+            guard let split = split(token, next: next) else {
+                output += token
+                return
+            }
+            output += split.0
+            inserted.append(output.utf8.count + 1)
+            output += " " + split.1
+            if first == nil { first = (tokenStart + 1, token, split) }
+        }
+        for (index, character) in characters.enumerated() {
+            if character.isLetter || character.isNumber || character == "_" {
+                if token.isEmpty { tokenStart = byte }
+                token.append(character)
+            } else {
+                // What comes after the name: a selector piece is followed by ":" or ends the
+                // message ("]").
+                var next: Character? = character
+                var look = index
+                while next == " ", look + 1 < characters.count {
+                    look += 1
+                    next = characters[look]
+                }
+                flush(next: next)
+                output.append(character)
+            }
+            byte += String(character).utf8.count
+        }
+        flush(next: nil)
+        guard let first, output != line else { return nil }
+        return Line(text: output, inserted: inserted, column: first.column, name: first.name, parts: first.parts)
+    }
+
+    /// `token` as a receiver, an argument or a property followed by a declared piece.
+    static func split(_ token: String, next: Character?) -> (String, String)? {
+        guard next == ":" || next == "]", !pieces.contains(token) else { return nil }
+        let characters = Array(token)
+        // The longest declared piece the name ends in, after at least one character.
+        for start in 1..<max(1, characters.count) {
+            let piece = String(characters[start...])
+            guard piece.first?.isLowercase == true, pieces.contains(piece) else { continue }
+            let head = String(characters[..<start])
+            // A receiver or an argument ends in a letter, a digit or an underscore, and a piece
+            // begins after it: `CAKeyframeAnimation|animationWithKeyPath`, `centerPoint|radius`,
+            // `0|endAngle`, `layer|addAnimation`.
+            guard let last = head.last, last.isLetter || last.isNumber || last == "_" else { continue }
+            return (head, piece)
+        }
+        return nil
+    }
+
+    /// The lines of a source that lost their spaces, read as written.
+    struct Repair {
+        /// The source with those lines as written (every other line as it is).
+        var source: String
+        /// By line, the columns of the spaces put back (``Line/inserted``).
+        var inserted: [Int: [Int]]
+        /// By line, what was put back.
+        var lines: [Int: Line]
+        var file: Int
+
+        /// A warning at each line read so, naming the first name that had lost a space.
+        var warnings: [ImportDiagnostic] {
+            lines.keys.sorted().map { number in
+                let line = lines[number]!
+                return ImportDiagnostic(
+                    .warning, SourcePosition(line: number, column: line.column, file: file),
+                    "\(line.name) is \(line.parts.0) and \(line.parts.1) run together: the spaces of this line "
+                        + "were lost in print; it is read as \(line.text.trimmingCharacters())",
+                    fix: "write the line with its spaces, as it is read")
+            }
+        }
+
+        /// An error at each line read so, when clang refuses it with its spaces too.
+        var errors: [ImportDiagnostic] {
+            lines.keys.sorted().map { number in
+                let line = lines[number]!
+                return ImportDiagnostic(
+                    .error, SourcePosition(line: number, column: line.column, file: file),
+                    "\(line.name) is \(line.parts.0) and \(line.parts.1) run together: the spaces of this line "
+                        + "were lost in print, and Objective-C tells a message's receiver, arguments and selector "
+                        + "pieces apart by them",
+                    fix: "write \(line.text.trimmingCharacters())")
+            }
+        }
+    }
+
+    /// The lines of `source` that clang complains of (in `diagnostics`) and that lost their
+    /// spaces; nil when none did.
+    static func repair(_ diagnostics: [ImportDiagnostic], source: String, file: Int) -> Repair? {
+        let complained = Set(
+            diagnostics.filter { $0.severity != .note && $0.position.file == file }.map(\.position.line))
+        guard !complained.isEmpty else { return nil }
+        var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var written: [Int: Line] = [:]
+        for number in complained.sorted() where number >= 1 && number <= lines.count {
+            guard let line = repaired(lines[number - 1]) else { continue }
+            written[number] = line
+            lines[number - 1] = line.text
+        }
+        guard !written.isEmpty else { return nil }
+        return Repair(
+            source: lines.joined(separator: "\n"), inserted: written.mapValues(\.inserted), lines: written, file: file)
+    }
+
+    /// `diagnostics` with clang's complaints at the lines that lost their spaces replaced by
+    /// the repair's errors.
+    static func said(_ diagnostics: [ImportDiagnostic], repair: Repair) -> [ImportDiagnostic] {
+        diagnostics.filter { diagnostic in
+            diagnostic.severity == .note || diagnostic.position.file != repair.file
+                || repair.lines[diagnostic.position.line] == nil
+        } + repair.errors
+    }
+}
+
+extension Substring {
+    /// Without its spaces.
+    func replacingSpaces() -> String { String(filter { $0 != " " }) }
 }
