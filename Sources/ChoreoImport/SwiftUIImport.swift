@@ -147,43 +147,17 @@ struct SwiftUIImporter {
         func note(_ p: SourcePosition) {
             if found == nil || (p.line, p.column) < (found!.line, found!.column) { found = p }
         }
-        func walk(_ e: Expression) {
+        let visit: (Expression) -> Void = { e in
             switch e {
-            case .name(let name, let p): if names.contains(name) { note(p) }
-            case .member(let base, let name, let p):
-                if names.contains(name) { note(p) }
-                base.map(walk)
-            case .call(let callee, let arguments, _):
-                walk(callee)
-                arguments.forEach { walk($0.value) }
-            case .closure(let closure, _): walk(closure.body)
-            case .binary(_, let a, let b, _):
-                walk(a)
-                walk(b)
-            case .prefix(_, let a, _): walk(a)
-            case .ternary(let c, let a, let b, _):
-                walk(c)
-                walk(a)
-                walk(b)
-            case .array(let items, _): items.forEach(walk)
+            case .name(let name, let p) where names.contains(name): note(p)
+            case .member(_, let name, let p) where names.contains(name): note(p)
             default: break
             }
         }
-        func walk(_ statements: [Statement]) {
-            for statement in statements {
-                switch statement {
-                case .expression(let e), .returnStatement(let e?, _), .declare(_, let e?, _): walk(e)
-                case .assign(_, _, let e, _): walk(e)
-                case .ifStatement(_, let then, let otherwise, _):
-                    walk(then)
-                    walk(otherwise ?? [])
-                case .switchStatement(_, let cases, _): cases.forEach { walk($0.body) }
-                default: break
-                }
-            }
+        for method in type.methods { SyntaxWalk.expressions(in: method.body, visit) }
+        for property in type.properties {
+            if let value = property.value { SyntaxWalk.expressions(in: [.expression(value)], visit) }
         }
-        for method in type.methods { walk(method.body) }
-        for property in type.properties { property.value.map(walk) }
         return found
     }
 
